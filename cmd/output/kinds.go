@@ -1,0 +1,137 @@
+package output
+
+import (
+	"cmp"
+	"reflect"
+	"slices"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// The kinds this package knows, in the order List and Table show them.
+const (
+	kindInstallation = "Installation"
+	kindExecution    = "Execution"
+	kindDeployItem   = "DeployItem"
+	kindTarget       = "Target"
+	kindDataObject   = "DataObject"
+	kindContext      = "Context"
+	kindSecret       = "Secret"
+	kindConfigMap    = "ConfigMap"
+)
+
+var kindOrder = map[string]int{
+	kindInstallation: 0, kindExecution: 1, kindDeployItem: 2, kindTarget: 3,
+	kindDataObject: 4, kindContext: 5, kindSecret: 6, kindConfigMap: 7,
+}
+
+// kindOf names the kind of obj: from its Go type for the known kinds, else
+// from its TypeMeta, else from the Go type name.
+func kindOf(obj runtime.Object) string {
+	switch obj.(type) {
+	case *lsv1alpha1.Installation:
+		return kindInstallation
+	case *lsv1alpha1.Execution:
+		return kindExecution
+	case *lsv1alpha1.DeployItem:
+		return kindDeployItem
+	case *lsv1alpha1.Target:
+		return kindTarget
+	case *lsv1alpha1.DataObject:
+		return kindDataObject
+	case *lsv1alpha1.Context:
+		return kindContext
+	case *corev1.Secret:
+		return kindSecret
+	case *corev1.ConfigMap:
+		return kindConfigMap
+	}
+	if k := obj.GetObjectKind().GroupVersionKind().Kind; k != "" {
+		return k
+	}
+	t := reflect.TypeOf(obj)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Name()
+}
+
+// compareKinds orders the known kinds first, in kindOrder, then the others
+// by name.
+func compareKinds(a, b string) int {
+	ia, oka := kindOrder[a]
+	ib, okb := kindOrder[b]
+	switch {
+	case oka && okb:
+		return cmp.Compare(ia, ib)
+	case oka:
+		return -1
+	case okb:
+		return 1
+	}
+	return cmp.Compare(a, b)
+}
+
+// sortObjects returns objs sorted by kind, namespace and name. It does not
+// change objs.
+func sortObjects(objs []fakecluster.Object) []fakecluster.Object {
+	sorted := slices.Clone(objs)
+	kinds := make(map[fakecluster.Object]string, len(sorted))
+	for _, o := range sorted {
+		kinds[o] = kindOf(o)
+	}
+	slices.SortStableFunc(sorted, func(a, b fakecluster.Object) int {
+		return cmp.Or(
+			compareKinds(kinds[a], kinds[b]),
+			cmp.Compare(a.GetNamespace(), b.GetNamespace()),
+			cmp.Compare(a.GetName(), b.GetName()),
+		)
+	})
+	return sorted
+}
+
+// status is what the tree and the tables show of the status of the three
+// kinds with a phase.
+type status struct {
+	phase              string
+	jobID              string
+	jobIDFinished      string
+	observedGeneration int64
+	lastError          *lsv1alpha1.Error
+}
+
+// statusOf returns the status of an Installation, Execution or DeployItem,
+// and false for other kinds.
+func statusOf(obj runtime.Object) (status, bool) {
+	switch o := obj.(type) {
+	case *lsv1alpha1.Installation:
+		s := o.Status
+		return status{string(s.InstallationPhase), s.JobID, s.JobIDFinished, s.ObservedGeneration, s.LastError}, true
+	case *lsv1alpha1.Execution:
+		s := o.Status
+		return status{string(s.ExecutionPhase), s.JobID, s.JobIDFinished, s.ObservedGeneration, s.LastError}, true
+	case *lsv1alpha1.DeployItem:
+		s := o.Status
+		return status{string(s.Phase), s.JobID, s.JobIDFinished, s.ObservedGeneration, s.LastError}, true
+	}
+	return status{}, false
+}
+
+// running reports whether the object works on a job it has not finished.
+func (s status) running() bool {
+	return s.jobID != "" && s.jobID != s.jobIDFinished
+}
+
+// qualifiedName is "namespace/name", or the name alone for an object
+// without a namespace.
+func qualifiedName(obj metav1.Object) string {
+	if obj.GetNamespace() == "" {
+		return obj.GetName()
+	}
+	return obj.GetNamespace() + "/" + obj.GetName()
+}

@@ -1,0 +1,106 @@
+package output
+
+import (
+	"strconv"
+	"strings"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// NoObjects is what Table prints for an empty list.
+const NoObjects = "No objects.\n"
+
+// Table shows objs as kubectl-like aligned columns for `lscli get`: one
+// table per kind, in the order of List, each sorted by namespace and name.
+// When objs hold more than one kind, each table is headed by the kind's
+// plural and a colon ("Installations:"), and tables are separated by a blank
+// line. Columns:
+//
+//	Installation, Execution  NAMESPACE NAME PHASE JOBID JOBIDFINISHED
+//	DeployItem               NAMESPACE NAME TYPE PHASE JOBID JOBIDFINISHED
+//	Target                   NAMESPACE NAME TYPE
+//	DataObject               NAMESPACE NAME CONTEXT KEY
+//	Secret                   NAMESPACE NAME TYPE DATA
+//	ConfigMap                NAMESPACE NAME DATA
+//	Context and other kinds  NAMESPACE NAME
+//
+// Empty values show as "-"; phases are colored as in Styles.Phase. Table
+// returns NoObjects when objs is empty. It is a pure function.
+func Table(objs []fakecluster.Object, st Styles) string {
+	if len(objs) == 0 {
+		return NoObjects
+	}
+	var groups [][]fakecluster.Object
+	prevKind := ""
+	for _, o := range sortObjects(objs) {
+		if k := kindOf(o); len(groups) == 0 || k != prevKind {
+			groups = append(groups, nil)
+			prevKind = k
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], o)
+	}
+	var b strings.Builder
+	for i, g := range groups {
+		if len(groups) > 1 {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			b.WriteString(st.Bold(kindOf(g[0])+"s:") + "\n")
+		}
+		b.WriteString(kindTable(g).render(st))
+	}
+	return b.String()
+}
+
+// kindTable builds the table of objects of one kind.
+func kindTable(objs []fakecluster.Object) *table {
+	t := &table{header: []string{"NAMESPACE", "NAME"}}
+	switch kindOf(objs[0]) {
+	case kindInstallation, kindExecution:
+		t.header = append(t.header, "PHASE", "JOBID", "JOBIDFINISHED")
+	case kindDeployItem:
+		t.header = append(t.header, "TYPE", "PHASE", "JOBID", "JOBIDFINISHED")
+	case kindTarget, kindSecret:
+		t.header = append(t.header, "TYPE")
+	case kindDataObject:
+		t.header = append(t.header, "CONTEXT", "KEY")
+	}
+	switch kindOf(objs[0]) {
+	case kindSecret, kindConfigMap:
+		t.header = append(t.header, "DATA")
+	}
+	for _, o := range objs {
+		row := []cell{plain(orDash(o.GetNamespace())), plain(o.GetName())}
+		t.rows = append(t.rows, append(row, kindCells(o)...))
+	}
+	return t
+}
+
+// kindCells are the cells after NAMESPACE and NAME.
+func kindCells(o fakecluster.Object) []cell {
+	switch o := o.(type) {
+	case *lsv1alpha1.Installation, *lsv1alpha1.Execution:
+		return statusCells(o)
+	case *lsv1alpha1.DeployItem:
+		return append([]cell{plain(orDash(string(o.Spec.Type)))}, statusCells(o)...)
+	case *lsv1alpha1.Target:
+		return []cell{plain(orDash(string(o.Spec.Type)))}
+	case *lsv1alpha1.DataObject:
+		l := o.GetLabels()
+		return []cell{plain(orDash(l[lsv1alpha1.DataObjectContextLabel])), plain(orDash(l[lsv1alpha1.DataObjectKeyLabel]))}
+	case *corev1.Secret:
+		return []cell{plain(orDash(string(o.Type))), plain(strconv.Itoa(len(o.Data) + len(o.StringData)))}
+	case *corev1.ConfigMap:
+		return []cell{plain(strconv.Itoa(len(o.Data) + len(o.BinaryData)))}
+	}
+	return nil
+}
+
+// statusCells are PHASE, JOBID and JOBIDFINISHED.
+func statusCells(o fakecluster.Object) []cell {
+	s, _ := statusOf(o)
+	return []cell{{text: orDash(s.phase), style: Styles.Phase}, plain(orDash(s.jobID)), plain(orDash(s.jobIDFinished))}
+}

@@ -1,0 +1,85 @@
+package output
+
+import (
+	"strings"
+	"testing"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+func TestTableGolden(t *testing.T) {
+	tests := []struct {
+		name   string
+		golden string
+		objs   []fakecluster.Object
+		st     Styles
+	}{
+		{name: "all kinds", golden: "table", objs: landscape(), st: plainStyles()},
+		{name: "all kinds color", golden: "table-color", objs: landscape(), st: colorStyles()},
+		{name: "one kind", golden: "table-deployitems", objs: onlyKind(landscape(), kindDeployItem), st: plainStyles()},
+		{name: "one kind color", golden: "table-deployitems-color", objs: onlyKind(landscape(), kindDeployItem), st: colorStyles()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Table(tt.objs, tt.st)
+			if !tt.st.Enabled() {
+				noEscapes(t, got)
+			}
+			checkGolden(t, tt.golden, got)
+		})
+	}
+}
+
+// TestTableColorAlignment checks that colored cells do not shift the columns:
+// without escape sequences, colored output is the plain output.
+func TestTableColorAlignment(t *testing.T) {
+	plain := Table(landscape(), plainStyles())
+	colored := Table(landscape(), colorStyles())
+	if got := stripSeqs(colored); got != plain {
+		t.Errorf("colored table without escapes differs from the plain one:\n%s", lineDiff(plain, got))
+	}
+}
+
+func TestTableEmpty(t *testing.T) {
+	if got := Table(nil, plainStyles()); got != NoObjects {
+		t.Errorf("Table(nil) = %q, want %q", got, NoObjects)
+	}
+}
+
+func TestTableOneLineCells(t *testing.T) {
+	d := &lsv1alpha1.DeployItem{ObjectMeta: meta("ns", "d")}
+	d.Spec.Type = "odd\ttype\nwith breaks"
+	got := Table([]fakecluster.Object{d}, plainStyles())
+	want := "NAMESPACE   NAME   TYPE                   PHASE   JOBID   JOBIDFINISHED\n" +
+		"ns          d      odd type with breaks   -       -       -\n"
+	if got != want {
+		t.Errorf("Table =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func onlyKind(objs []fakecluster.Object, kind string) []fakecluster.Object {
+	var out []fakecluster.Object
+	for _, o := range objs {
+		if kindOf(o) == kind {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// stripSeqs removes SGR escape sequences.
+func stripSeqs(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "\x1b[")
+		if i < 0 {
+			return b.String() + s
+		}
+		b.WriteString(s[:i])
+		s = s[i:]
+		j := strings.IndexByte(s, 'm')
+		s = s[j+1:]
+	}
+}

@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// ObjectRef names one object of a kind.
+type ObjectRef struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+}
+
+func (r ObjectRef) String() string { return fmt.Sprintf("%s %s/%s", r.Kind, r.Namespace, r.Name) }
+
+// ApplyResult says what Apply did with each object.
+type ApplyResult struct {
+	Created, Updated, Unchanged []ObjectRef
+	// ChangedRoots are the root installations that were created or whose spec
+	// changed: they need a new job.
+	ChangedRoots []types.NamespacedName
+}
+
+// Apply creates the objects that do not exist and updates those whose spec,
+// labels or annotations differ, as `kubectl apply` does: labels and
+// annotations in the file are added or changed, others are kept; status in
+// the file is kept only on creation. An operation annotation in the file
+// counts only on creation: re-applying an unchanged file changes nothing.
+func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Object) (ApplyResult, error) {
+	var res ApplyResult
+	for _, obj := range objs {
+		kind, err := fakecluster.KindOf(c.Scheme(), obj)
+		if err != nil {
+			return res, err
+		}
+		ref := ObjectRef{Kind: kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
+		created, specChanged, err := applyOne(ctx, c, obj.DeepCopyObject().(fakecluster.Object))
+		if err != nil {
+			return res, fmt.Errorf("apply %s: %w", ref, err)
+		}
+		switch {
+		case created:
+			res.Created = append(res.Created, ref)
+		case specChanged:
+			res.Updated = append(res.Updated, ref)
+		default:
+			res.Unchanged = append(res.Unchanged, ref)
+		}
+		if inst, ok := obj.(*lsv1alpha1.Installation); ok && IsRoot(inst) && (created || specChanged) {
+			res.ChangedRoots = append(res.ChangedRoots, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name})
+		}
+	}
+	return res, nil
+}
+
+// applyOne creates or updates obj, and says which of the two it did.
+func applyOne(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) (created, changed bool, err error) {
+	live := obj.DeepCopyObject().(fakecluster.Object)
+	err = c.Get(ctx, types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}, live)
+	if apierrors.IsNotFound(err) {
+		return true, false, c.Create(ctx, obj)
+	}
+	if err != nil {
+		return false, false, err
+	}
+	before := live.DeepCopyObject().(fakecluster.Object)
+	fakecluster.CopySpec(live, obj)
+	live.SetLabels(merge(live.GetLabels(), obj.GetLabels(), ""))
+	live.SetAnnotations(merge(live.GetAnnotations(), obj.GetAnnotations(), lsv1alpha1.OperationAnnotation))
+	specChanged := !fakecluster.SpecEqual(before, live)
+	if !specChanged && equality.Semantic.DeepEqual(before, live) {
+		return false, false, nil
+	}
+	return false, specChanged, c.Update(ctx, live)
+}
+
+// merge returns live with the entries of file added or changed, leaving out
+// the key skip.
+func merge(live, file map[string]string, skip string) map[string]string {
+	if len(file) == 0 {
+		return live
+	}
+	out := make(map[string]string, len(live)+len(file))
+	for k, v := range live {
+		out[k] = v
+	}
+	for k, v := range file {
+		if k != skip {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// EnsureDefaultContexts creates a Context named "default" in each namespace
+// that has none: Landscaper's context controller does the same on a cluster,
+// and installations and deployers need it.
+func EnsureDefaultContexts(ctx context.Context, c *fakecluster.Cluster, namespaces []string) error {
+	for _, ns := range namespaces {
+		key := types.NamespacedName{Namespace: ns, Name: lsv1alpha1.DefaultContextName}
+		err := c.Get(ctx, key, &lsv1alpha1.Context{})
+		if !apierrors.IsNotFound(err) {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		obj := &lsv1alpha1.Context{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: lsv1alpha1.DefaultContextName}}
+		if err := c.Create(ctx, obj); err != nil {
+			return fmt.Errorf("create default context in namespace %s: %w", ns, err)
+		}
+	}
+	return nil
+}
+
+// SetOperation puts the operation annotation op on the object named key;
+// obj selects the kind. It is how a user asks for reconcile or interrupt.
+func SetOperation(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object, key types.NamespacedName, op lsv1alpha1.Operation) error {
+	if err := c.Get(ctx, key, obj); err != nil {
+		return err
+	}
+	ann := obj.GetAnnotations()
+	if ann == nil {
+		ann = map[string]string{}
+	}
+	if ann[lsv1alpha1.OperationAnnotation] == string(op) {
+		return nil
+	}
+	ann[lsv1alpha1.OperationAnnotation] = string(op)
+	obj.SetAnnotations(ann)
+	return c.Update(ctx, obj)
+}
+
+// Roots returns every root installation, sorted by namespace and name.
+func Roots(ctx context.Context, c *fakecluster.Cluster) ([]types.NamespacedName, error) {
+	list := &lsv1alpha1.InstallationList{}
+	if err := c.List(ctx, list, fakecluster.ListOptions{}); err != nil {
+		return nil, err
+	}
+	var out []types.NamespacedName
+	for i := range list.Items {
+		if IsRoot(&list.Items[i]) {
+			out = append(out, types.NamespacedName{Namespace: list.Items[i].Namespace, Name: list.Items[i].Name})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+)
+
+// executionController is Landscaper's execution controller: it turns an
+// Execution's templates into DeployItems, triggers them in dependsOn order and
+// collects their exports.
+type executionController struct {
+	cfg *Config
+}
+
+var _ Reconciler = (*executionController)(nil)
+
+// Reconcile runs one pass over the execution named key. It works only while
+// the execution's job is unfinished (jobID != jobIDFinished).
+func (c *executionController) Reconcile(ctx context.Context, key types.NamespacedName) (Result, error) {
+	exec := &lsv1alpha1.Execution{}
+	if err := c.cfg.Cluster.Get(ctx, key, exec); err != nil {
+		if apierrors.IsNotFound(err) {
+			return Result{}, nil
+		}
+		return Result{}, err
+	}
+	if exec.DeletionTimestamp == nil && !controllerutil.ContainsFinalizer(exec, lsv1alpha1.LandscaperFinalizer) {
+		controllerutil.AddFinalizer(exec, lsv1alpha1.LandscaperFinalizer)
+		return Result{}, c.cfg.Cluster.Update(ctx, exec)
+	}
+	if exec.Status.JobID == exec.Status.JobIDFinished {
+		return Result{}, nil
+	}
+	if exec.Status.ExecutionPhase == "" || exec.Status.ExecutionPhase.IsFinal() {
+		if err := c.enterFirstPhase(ctx, exec); err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{}, c.handlePhase(ctx, exec)
+}
+
+// handlePhase runs phases until one has to wait or the flow ends.
+//
+// Init creates and updates the deploy items and moves to Progressing.
+// Progressing triggers runnable items; it moves to Completing when all
+// succeeded, to Failed when an item failed or none can start, and otherwise
+// waits for item changes. Completing collects exports and ends in Succeeded.
+func (c *executionController) handlePhase(ctx context.Context, exec *lsv1alpha1.Execution) error {
+	for {
+		var next lsv1alpha1.ExecutionPhase
+		var err error
+		switch exec.Status.ExecutionPhase {
+		case lsv1alpha1.ExecutionPhases.Init:
+			next, err = lsv1alpha1.ExecutionPhases.Progressing, c.updateDeployItems(ctx, exec)
+		case lsv1alpha1.ExecutionPhases.Progressing:
+			next, err = c.triggerDeployItems(ctx, exec)
+		case lsv1alpha1.ExecutionPhases.Completing:
+			next, err = lsv1alpha1.ExecutionPhases.Succeeded, c.collectExports(ctx, exec)
+		default:
+			return fmt.Errorf("phase %q is not handled", exec.Status.ExecutionPhase)
+		}
+		if err != nil {
+			return c.handleError(ctx, exec, err)
+		}
+		if next == "" {
+			return nil
+		}
+		if err := c.setPhase(ctx, exec, next); err != nil || next.IsFinal() {
+			return err
+		}
+	}
+}
+
+func (c *executionController) enterFirstPhase(ctx context.Context, exec *lsv1alpha1.Execution) error {
+	phase := lsv1alpha1.ExecutionPhases.Init
+	if exec.DeletionTimestamp != nil {
+		phase = lsv1alpha1.ExecutionPhases.InitDelete
+	}
+	now := metav1.NewTime(c.cfg.Clock.Now())
+	exec.Status.ObservedGeneration = exec.Generation
+	exec.Status.LastError = nil
+	if exec.Status.TransitionTimes == nil {
+		exec.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{}
+	}
+	exec.Status.TransitionTimes.InitTime = &now
+	return c.setPhase(ctx, exec, phase)
+}
+
+// setPhase writes phase; a final phase also finishes the job.
+func (c *executionController) setPhase(ctx context.Context, exec *lsv1alpha1.Execution, phase lsv1alpha1.ExecutionPhase) error {
+	now := metav1.NewTime(c.cfg.Clock.Now())
+	exec.Status.ExecutionPhase = phase
+	exec.Status.PhaseTransitionTime = &now
+	if phase.IsFinal() {
+		exec.Status.JobIDFinished = exec.Status.JobID
+		if exec.Status.TransitionTimes != nil {
+			exec.Status.TransitionTimes.FinishedTime = &now
+		}
+	}
+	if err := c.cfg.Cluster.UpdateStatus(ctx, exec); err != nil {
+		return fmt.Errorf("set phase %s: %w", phase, err)
+	}
+	return nil
+}
+
+// handleError records err; terminal errors end the flow in Failed
+// (DeleteFailed while deleting), normal ones are returned for a retry.
+func (c *executionController) handleError(ctx context.Context, exec *lsv1alpha1.Execution, err error) error {
+	op := string(exec.Status.ExecutionPhase)
+	exec.Status.LastError = NewLastError(exec.Status.LastError, op, "", err, c.cfg.Clock.Now())
+	if !IsTerminal(err) {
+		if uerr := c.cfg.Cluster.UpdateStatus(ctx, exec); uerr != nil {
+			return uerr
+		}
+		return err
+	}
+	failed := lsv1alpha1.ExecutionPhases.Failed
+	if exec.Status.ExecutionPhase.IsDeletion() {
+		failed = lsv1alpha1.ExecutionPhases.DeleteFailed
+	}
+	return c.setPhase(ctx, exec, failed)
+}

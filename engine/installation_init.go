@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// init is the Init phase: read the blueprint, render the deploy items and
+// create or update the Execution. Returns a terminal error when the blueprint
+// cannot be read or rendered.
+func (c *installationController) init(ctx context.Context, inst *lsv1alpha1.Installation) error {
+	bp, err := blueprintOf(inst)
+	if err != nil {
+		return err
+	}
+	templates, err := renderDeployItems(inst, bp, map[string]any{})
+	if err != nil {
+		return err
+	}
+	return c.ensureExecution(ctx, inst, templates)
+}
+
+// ensureExecution creates or updates the Execution of inst, named after it and
+// controlled by it, and records it in status.executionRef.
+func (c *installationController) ensureExecution(ctx context.Context, inst *lsv1alpha1.Installation, templates lsv1alpha1.DeployItemTemplateList) error {
+	exec, err := c.execution(ctx, inst)
+	if err != nil {
+		return err
+	}
+	if exec == nil {
+		exec = newExecution(inst, templates)
+		if err := c.cfg.Cluster.Create(ctx, exec); err != nil {
+			if apierrors.IsAlreadyExists(err) {
+				return terminalErrorf("ExecutionConflict", "execution %s exists and is not owned by this installation", inst.Name)
+			}
+			return fmt.Errorf("create execution: %w", err)
+		}
+	} else if !equality.Semantic.DeepEqual(exec.Spec.DeployItems, templates) || exec.Spec.Context != inst.Spec.Context {
+		exec.Spec.DeployItems = templates
+		exec.Spec.Context = inst.Spec.Context
+		if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
+			return fmt.Errorf("update execution: %w", err)
+		}
+	}
+	ref := &lsv1alpha1.ObjectReference{Name: exec.Name, Namespace: exec.Namespace}
+	if !equality.Semantic.DeepEqual(inst.Status.ExecutionReference, ref) {
+		inst.Status.ExecutionReference = ref
+		return c.cfg.Cluster.UpdateStatus(ctx, inst)
+	}
+	return nil
+}
+
+// newExecution returns the Execution Landscaper creates for inst.
+func newExecution(inst *lsv1alpha1.Installation, templates lsv1alpha1.DeployItemTemplateList) *lsv1alpha1.Execution {
+	exec := &lsv1alpha1.Execution{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:            inst.Name,
+			Namespace:       inst.Namespace,
+			OwnerReferences: []metav1.OwnerReference{controllerRef(inst, "Installation")},
+		},
+		Spec: lsv1alpha1.ExecutionSpec{Context: inst.Spec.Context, DeployItems: templates},
+	}
+	return exec
+}
+
+// controllerRef returns a controller owner reference to owner of kind.
+func controllerRef(owner metav1.Object, kind string) metav1.OwnerReference {
+	yes := true
+	return metav1.OwnerReference{
+		APIVersion:         lsv1alpha1.SchemeGroupVersion.String(),
+		Kind:               kind,
+		Name:               owner.GetName(),
+		UID:                owner.GetUID(),
+		Controller:         &yes,
+		BlockOwnerDeletion: &yes,
+	}
+}

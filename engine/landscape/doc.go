@@ -1,0 +1,26 @@
+// Package landscape loads a landscape, the Landscaper objects that lscli
+// reconciles, from YAML files.
+//
+// A landscape is a set of files or directories. Directories are walked
+// recursively for *.yaml and *.yml files in lexical order. A walk skips hidden
+// files and folders (.lscli, .git), lscli's configuration file lscli.yaml, and
+// blueprint folders (a blueprint.yaml of kind Blueprint), whose files are
+// templates rather than objects. Files named as paths are always read. Every
+// file may hold several YAML documents separated by "---".
+//
+// Each document must be one of the kinds listed by [Kinds]: Landscaper's
+// Installation, Target, DataObject, Context, Execution and DeployItem
+// (landscaper.gardener.cloud/v1alpha1), or a core/v1 Secret or ConfigMap.
+// Documents are decoded strictly into Landscaper's own API types: unknown
+// fields are errors, as with "kubectl apply" and server-side field validation.
+// Then the loader does what the API server and Landscaper's webhooks would do:
+// it runs the scheme's defaulting functions (spec.context defaults to
+// "default"), fills in the namespace, merges a Secret's stringData into data,
+// and validates each object.
+//
+// The loader never stops at the first problem. [Loader.Load] returns a
+// [*LoadError] listing every problem, one per line, each naming the file, the
+// document number and the object:
+//
+//	examples/app.yaml: document 2: Installation "app": spec.blueprint: set exactly one of ref or inline (got none)
+package landscape

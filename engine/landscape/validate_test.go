@@ -1,0 +1,232 @@
+package landscape
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// validationCases are documents that decode but are invalid, with the
+// messages expected for document 1 of x.yaml, without the
+// "x.yaml: document 1: KIND "NAME": " prefix. The parity test checks them
+// against Landscaper's own validation.
+var validationCases = []struct {
+	name string
+	doc  string
+	want []string
+	// stricter is set when Landscaper's validation accepts the object.
+	stricter bool
+}{{
+	name: "valid installation",
+	doc: installation("ok", `  imports:
+    data:
+    - {name: a, dataRef: do-a}
+    - {name: b, secretRef: {name: s, key: k}}
+    - {name: c, configMapRef: {name: c}}
+    targets:
+    - {name: t1, target: t}
+    - {name: t2, targets: []}
+    - {name: t3, targetListRef: list}
+    - {name: t4, targetMap: {x.y: t}}
+    - {name: t5, targetMapRef: map}
+  exports:
+    data: [{name: a, dataRef: out-a}]
+    targets: [{name: a, target: out-t}]
+`),
+}, {
+	name: "blueprint with neither ref nor inline",
+	doc:  lsAPI + "kind: Installation\nmetadata: {name: i}\nspec:\n  blueprint: {}\n",
+	want: []string{"spec.blueprint: set exactly one of ref or inline (got none)"},
+}, {
+	name: "blueprint with ref and inline",
+	doc:  installation("i", "") + "    ref: {resourceName: bp}\n",
+	want: []string{"spec.blueprint: set exactly one of ref or inline (got ref and inline)"},
+}, {
+	name:     "blueprint ref without resource name",
+	doc:      lsAPI + "kind: Installation\nmetadata: {name: i}\nspec:\n  blueprint: {ref: {resourceName: ''}}\n",
+	want:     []string{"spec.blueprint.ref.resourceName is missing"},
+	stricter: true,
+}, {
+	name: "inline blueprint without filesystem",
+	doc:  lsAPI + "kind: Installation\nmetadata: {name: i}\nspec:\n  blueprint: {inline: {}}\n",
+	want: []string{"spec.blueprint.inline.filesystem is missing: " +
+		"want a mapping of file names to contents, with blueprint.yaml at its root"},
+	stricter: true,
+}, {
+	name: "inline filesystem that is a string",
+	doc:  lsAPI + "kind: Installation\nmetadata: {name: i}\nspec:\n  blueprint: {inline: {filesystem: blueprint.yaml}}\n",
+	want: []string{"spec.blueprint.inline.filesystem: got a string, " +
+		"want a mapping of file names to contents, with blueprint.yaml at its root"},
+	stricter: true,
+}, {
+	name: "inline filesystem without blueprint.yaml",
+	doc: lsAPI + "kind: Installation\nmetadata: {name: i}\nspec:\n  blueprint:\n    inline:\n      filesystem:\n" +
+		"        blueprint.yml: x\n        templates: {a.yaml: x}\n",
+	want:     []string{"spec.blueprint.inline.filesystem has no blueprint.yaml at its root (found: blueprint.yml, templates/)"},
+	stricter: true,
+}, {
+	name:     "empty inline filesystem",
+	doc:      lsAPI + "kind: Installation\nmetadata: {name: i}\nspec:\n  blueprint: {inline: {filesystem: {}}}\n",
+	want:     []string{"spec.blueprint.inline.filesystem has no blueprint.yaml at its root (found: nothing)"},
+	stricter: true,
+}, {
+	name: "blueprint.yaml that is a folder",
+	doc:  lsAPI + "kind: Installation\nmetadata: {name: i}\nspec:\n  blueprint: {inline: {filesystem: {blueprint.yaml: {kind: Blueprint}}}}\n",
+	want: []string{"spec.blueprint.inline.filesystem: blueprint.yaml is a folder, want a file: " +
+		"its content as a string (blueprint.yaml: |)"},
+	stricter: true,
+}, {
+	name:     "blueprint.yaml that is a list",
+	doc:      lsAPI + "kind: Installation\nmetadata: {name: i}\nspec:\n  blueprint: {inline: {filesystem: {blueprint.yaml: [1]}}}\n",
+	want:     []string{"spec.blueprint.inline.filesystem: blueprint.yaml is a list, want its content as a string (blueprint.yaml: |)"},
+	stricter: true,
+}, {
+	name: "blueprint.yaml as a typed yamlfs file",
+	doc: lsAPI + "kind: Installation\nmetadata: {name: i}\nspec:\n  blueprint:\n    inline:\n      filesystem:\n" +
+		"        blueprint.yaml: {$type: yaml, value: {kind: Blueprint}}\n",
+}, {
+	name: "component descriptor with neither ref nor inline",
+	doc:  installation("i", "  componentDescriptor: {}\n"),
+	want: []string{"spec.componentDescriptor: set exactly one of ref or inline (got none)"},
+}, {
+	name: "data imports",
+	doc: installation("i", `  imports:
+    data:
+    - {dataRef: a}
+    - {name: b}
+    - {name: c, dataRef: c, secretRef: {name: s}}
+    - {name: d, secretRef: {key: k}}
+    - {name: e, configMapRef: {key: k}}
+`),
+	want: []string{
+		"spec.imports.data[0].name is missing",
+		`spec.imports.data[1] ("b"): set exactly one of dataRef, secretRef or configMapRef (got none)`,
+		`spec.imports.data[2] ("c"): set exactly one of dataRef, secretRef or configMapRef (got dataRef and secretRef)`,
+		"spec.imports.data[3].secretRef.name is missing",
+		"spec.imports.data[4].configMapRef.name is missing",
+	},
+}, {
+	name: "target imports",
+	doc: installation("i", `  imports:
+    targets:
+    - {target: a}
+    - {name: b}
+    - {name: c, target: c, targets: [d]}
+    - {name: d, targets: [a, ""]}
+    - {name: e, targetMap: {"A_B": a, ok: ""}}
+`),
+	want: []string{
+		"spec.imports.targets[0].name is missing",
+		`spec.imports.targets[1] ("b"): set exactly one of target, targets, targetListRef, targetMap or targetMapRef (got none)`,
+		`spec.imports.targets[2] ("c"): set exactly one of target, targets, targetListRef, targetMap or targetMapRef ` +
+			`(got target and targets)`,
+		"spec.imports.targets[3].targets[1] is empty, want the name of a Target",
+		`spec.imports.targets[4].targetMap: key "A_B" is invalid: use at most 63 lower-case letters, digits, '.' and '-', ` +
+			`starting and ending with a letter or digit`,
+		`spec.imports.targets[4].targetMap["ok"] is empty, want the name of a Target`,
+	},
+}, {
+	name: "duplicate import names, across data and targets",
+	doc: installation("i", `  imports:
+    data: [{name: a, dataRef: a}, {name: a, dataRef: b}]
+    targets: [{name: a, target: t}]
+`),
+	want: []string{
+		`spec.imports.data[1]: import name "a" is used twice: first at spec.imports.data[0]`,
+		`spec.imports.targets[0]: import name "a" is used twice: first at spec.imports.data[0]`,
+	},
+}, {
+	name: "exports",
+	doc: installation("i", `  exports:
+    data: [{name: a, dataRef: a}, {name: a, dataRef: b}, {dataRef: c}, {name: d}]
+    targets: [{name: a, target: t}, {name: b}, {name: b, target: u}]
+`),
+	want: []string{
+		`spec.exports.data[1]: export name "a" is used twice: first at spec.exports.data[0]`,
+		"spec.exports.data[2].name is missing",
+		"spec.exports.data[3].dataRef is missing",
+		"spec.exports.targets[1].target is missing",
+		`spec.exports.targets[2]: export name "b" is used twice: first at spec.exports.targets[1]`,
+	},
+}, {
+	name: "valid target",
+	doc: lsAPI + "kind: Target\nmetadata: {name: t}\nspec:\n  type: landscaper.gardener.cloud/kubernetes-cluster\n" +
+		"  config: {kubeconfig: x}\n",
+}, {
+	name:     "target without type",
+	doc:      lsAPI + "kind: Target\nmetadata: {name: t}\nspec: {config: {}}\n",
+	want:     []string{"spec.type is missing (e.g. landscaper.gardener.cloud/kubernetes-cluster)"},
+	stricter: true,
+}, {
+	name: "target with config and secretRef",
+	doc:  lsAPI + "kind: Target\nmetadata: {name: t}\nspec: {type: x, config: {a: 1}, secretRef: {name: s}}\n",
+	want: []string{"spec: set config or secretRef, not both"},
+}, {
+	name:     "target secretRef without name",
+	doc:      lsAPI + "kind: Target\nmetadata: {name: t}\nspec: {type: x, secretRef: {key: k}}\n",
+	want:     []string{"spec.secretRef.name is missing"},
+	stricter: true,
+}, {
+	name: "deploy item",
+	doc:  lsAPI + "kind: DeployItem\nmetadata: {name: d}\nspec: {target: {name: ''}}\n",
+	want: []string{
+		"spec.type is missing (e.g. landscaper.gardener.cloud/mock)",
+		"spec.target.name is missing",
+		"spec.target.namespace is missing",
+	},
+}, {
+	name: "execution deploy items",
+	doc: lsAPI + `kind: Execution
+metadata: {name: e}
+spec:
+  deployItems:
+  - {type: t}
+  - {name: a}
+  - {name: b, type: t, target: {name: x}, labels: {"a b": c}}
+  - {name: b, type: t}
+`,
+	want: []string{
+		"spec.deployItems[0].name is missing",
+		"spec.deployItems[1].type is missing (e.g. landscaper.gardener.cloud/mock)",
+		"spec.deployItems[2].target.namespace is missing",
+		`spec.deployItems[2].labels: Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', ` +
+			`and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', ` +
+			`regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+		`spec.deployItems[3]: deploy item name "b" is used twice: first at spec.deployItems[2]`,
+	},
+}, {
+	name: "execution dependencies",
+	doc: lsAPI + `kind: Execution
+metadata: {name: e}
+spec:
+  deployItems:
+  - {name: a, type: t, dependsOn: [c]}
+  - {name: b, type: t, dependsOn: [a, x]}
+  - {name: c, type: t, dependsOn: [b]}
+  - {name: d, type: t, dependsOn: [d]}
+`,
+	want: []string{
+		`spec.deployItems[1] ("b").dependsOn: "x" is not a deploy item of this Execution (known: a, b, c, d)`,
+		"spec.deployItems: dependency cycle a -> c -> b -> a",
+		"spec.deployItems: dependency cycle d -> d",
+	},
+}}
+
+func TestValidation(t *testing.T) {
+	for _, tt := range validationCases {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := (&Loader{FS: mapFS(map[string]string{"x.yaml": tt.doc})}).Load()
+			var got []string
+			for _, line := range problemLines(t, err) {
+				_, msg, ok := strings.Cut(line, `": `)
+				if !strings.HasPrefix(line, "x.yaml: document 1: ") || !ok {
+					t.Fatalf("problem %q is not about document 1 of x.yaml", line)
+				}
+				got = append(got, msg)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}

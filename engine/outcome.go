@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// Outcome sums up where a root installation ended.
+type Outcome string
+
+// The outcomes of a root installation, from best to worst for exit codes.
+const (
+	OutcomeSucceeded  Outcome = "Succeeded"
+	OutcomeGone       Outcome = "Gone"
+	OutcomeFailed     Outcome = "Failed"
+	OutcomeUnfinished Outcome = "Unfinished"
+)
+
+// RootState is the outcome of one root installation.
+type RootState struct {
+	Key     types.NamespacedName
+	Phase   string
+	Outcome Outcome
+}
+
+// Unfinished is an object whose job has not finished, and why.
+type Unfinished struct {
+	Ref ObjectRef
+	Why string
+}
+
+// Assessment is where the roots of a command ended.
+type Assessment struct {
+	Roots []RootState
+	// Unfinished lists the unfinished objects in the trees of unfinished
+	// roots, deploy items first: those are usually the cause.
+	Unfinished []Unfinished
+}
+
+// Worst is the worst outcome among the roots: Unfinished, then Failed, then
+// Succeeded (Gone counts as Succeeded). No roots means Succeeded.
+func (a Assessment) Worst() Outcome {
+	worst := OutcomeSucceeded
+	for _, r := range a.Roots {
+		switch {
+		case r.Outcome == OutcomeUnfinished:
+			return OutcomeUnfinished
+		case r.Outcome == OutcomeFailed:
+			worst = OutcomeFailed
+		}
+	}
+	return worst
+}
+
+// Assess reads where each root in roots ended.
+func Assess(ctx context.Context, c *fakecluster.Cluster, roots []types.NamespacedName) (Assessment, error) {
+	var a Assessment
+	for _, key := range roots {
+		inst := &lsv1alpha1.Installation{}
+		err := c.Get(ctx, key, inst)
+		if apierrors.IsNotFound(err) {
+			a.Roots = append(a.Roots, RootState{Key: key, Outcome: OutcomeGone})
+			continue
+		}
+		if err != nil {
+			return a, err
+		}
+		st := RootState{Key: key, Phase: string(inst.Status.InstallationPhase), Outcome: rootOutcome(inst)}
+		a.Roots = append(a.Roots, st)
+		if st.Outcome == OutcomeUnfinished {
+			items, others, err := unfinishedIn(ctx, c, inst)
+			if err != nil {
+				return a, err
+			}
+			a.Unfinished = append(append(a.Unfinished, items...), others...)
+		}
+	}
+	return a, nil
+}
+
+func rootOutcome(inst *lsv1alpha1.Installation) Outcome {
+	st := inst.Status
+	switch {
+	case st.JobID != st.JobIDFinished || hasOperation(inst, lsv1alpha1.ReconcileOperation):
+		return OutcomeUnfinished
+	case st.InstallationPhase == lsv1alpha1.InstallationPhases.Succeeded:
+		return OutcomeSucceeded
+	case st.InstallationPhase.IsFailed():
+		return OutcomeFailed
+	}
+	return OutcomeUnfinished
+}
+
+// unfinishedIn walks the tree of inst and returns its unfinished deploy items
+// and its other unfinished objects.
+func unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) (items, others []Unfinished, err error) {
+	if st := inst.Status; st.JobID != st.JobIDFinished || st.JobID == "" {
+		others = append(others, Unfinished{Ref: ObjectRef{"Installation", inst.Namespace, inst.Name}, Why: whyInstallation(inst)})
+	}
+	subs := &lsv1alpha1.InstallationList{}
+	if err := c.List(ctx, subs, fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}); err != nil {
+		return nil, nil, err
+	}
+	for i := range subs.Items {
+		si, so, err := unfinishedIn(ctx, c, &subs.Items[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		items, others = append(items, si...), append(others, so...)
+	}
+	exec := &lsv1alpha1.Execution{}
+	err = c.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}, exec)
+	if apierrors.IsNotFound(err) {
+		return items, others, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if exec.Status.JobID != exec.Status.JobIDFinished {
+		others = append(others, Unfinished{Ref: ObjectRef{"Execution", exec.Namespace, exec.Name},
+			Why: fmt.Sprintf("phase %s, waiting for its deploy items", orNone(string(exec.Status.ExecutionPhase)))})
+	}
+	dis := &lsv1alpha1.DeployItemList{}
+	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: exec.Name})
+	if err := c.List(ctx, dis, fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel}); err != nil {
+		return nil, nil, err
+	}
+	for i := range dis.Items {
+		di := &dis.Items[i]
+		if di.Status.JobID != di.Status.JobIDFinished {
+			items = append(items, Unfinished{Ref: ObjectRef{"DeployItem", di.Namespace, di.Name}, Why: whyDeployItem(di)})
+		}
+	}
+	return items, others, nil
+}
+
+func whyInstallation(inst *lsv1alpha1.Installation) string {
+	st := inst.Status
+	switch {
+	case st.JobID == st.JobIDFinished && hasOperation(inst, lsv1alpha1.ReconcileOperation):
+		return "a reconcile annotation is waiting to start a new job"
+	case st.LastError != nil:
+		return fmt.Sprintf("phase %s, last error: %s", orNone(string(st.InstallationPhase)), st.LastError.Message)
+	}
+	return fmt.Sprintf("phase %s, waiting for its subinstallations and execution", orNone(string(st.InstallationPhase)))
+}
+
+func whyDeployItem(di *lsv1alpha1.DeployItem) string {
+	st := di.Status
+	switch {
+	case st.LastError != nil:
+		return fmt.Sprintf("phase %s, last error: %s", orNone(string(st.Phase)), st.LastError.Message)
+	case st.LastReconcileTime == nil || (st.JobIDGenerationTime != nil && st.LastReconcileTime.Before(st.JobIDGenerationTime)):
+		return "no deployer has picked it up"
+	}
+	return fmt.Sprintf("the deployer reports phase %s and polls it again and again; only an interrupt ends it", orNone(string(st.Phase)))
+}
+
+func orNone(phase string) string {
+	if phase == "" {
+		return "(none)"
+	}
+	return phase
+}

@@ -1,0 +1,38 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// Timer is a pending wake-up of a controller for one object.
+type Timer struct {
+	// Controller names the controller, e.g. "installation", "execution",
+	// "deployitem" or "deployer".
+	Controller string    `json:"controller"`
+	Namespace  string    `json:"namespace"`
+	Name       string    `json:"name"`
+	Due        time.Time `json:"due"`
+	// Deadline is true when the controller will act at Due (a timeout, a
+	// simulated duration); false for a re-poll that changes nothing by itself.
+	Deadline bool `json:"deadline,omitempty"`
+}
+
+// Snapshot is everything a later lscli command needs to go on with the
+// simulation: the objects, the virtual clock, the random source, pending
+// timers and the timeline.
+type Snapshot struct {
+	// Seed is the seed the random source was first created from.
+	Seed uint64 `json:"seed"`
+	// Rand is the marshalled state of the random source (ChaCha8).
+	Rand []byte `json:"rand"`
+	// Clock is the current virtual time.
+	Clock time.Time `json:"clock"`
+	// Timers are the pending wake-ups, ordered by due time.
+	Timers []Timer `json:"timers"`
+	// Events is the timeline, oldest first.
+	Events []Event `json:"events"`
+	// Objects holds every stored object, sorted by kind, namespace and name.
+	Objects []fakecluster.Object `json:"-"`
+}

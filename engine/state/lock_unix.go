@@ -1,0 +1,33 @@
+//go:build unix
+
+package state
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// lockFile takes an exclusive flock on f without waiting. The lock belongs to
+// the open file, so closing f releases it, and so does the process ending.
+func lockFile(f *os.File) error {
+	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return errWouldBlock
+	}
+	return err
+}
+
+// syncDir flushes the folder's entries, so that a rename into it survives a
+// crash of the machine.
+func syncDir(path string) error {
+	dir, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	if err := dir.Sync(); err != nil {
+		_ = dir.Close()
+		return err
+	}
+	return dir.Close()
+}

@@ -1,0 +1,183 @@
+package fakecluster
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// DefaultNow is the instant the cluster clock shows when Options.Now is nil.
+var DefaultNow = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Options configures a Cluster. The zero value is valid.
+type Options struct {
+	// Scheme maps Go types to kinds. Defaults to NewScheme().
+	Scheme *runtime.Scheme
+	// Now is the cluster clock, used for creationTimestamp and
+	// deletionTimestamp. Defaults to a clock fixed at DefaultNow.
+	Now func() time.Time
+	// Rand draws generateName suffixes and UIDs. Defaults to
+	// rand.New(rand.NewPCG(1, 2)). With the same seed and the same sequence of
+	// calls, names and UIDs are the same.
+	Rand *rand.Rand
+}
+
+// Cluster is an in-memory API server: an object store with the metadata rules
+// of kube-apiserver and the garbage collector. See the package documentation
+// for what it simulates. A Cluster is safe for concurrent use.
+type Cluster struct {
+	scheme *runtime.Scheme
+	now    func() time.Time
+
+	mu       sync.Mutex
+	rand     *rand.Rand
+	store    *store
+	rv       uint64
+	watchers []WatchFunc
+	// pending holds events not yet delivered to the watchers; delivering
+	// is true while one goroutine delivers them. See deliver.
+	pending    []queuedEvent
+	delivering bool
+}
+
+var _ Client = (*Cluster)(nil)
+
+// New returns an empty cluster.
+func New(opts Options) *Cluster {
+	c := &Cluster{scheme: opts.Scheme, now: opts.Now, rand: opts.Rand, store: newStore()}
+	if c.scheme == nil {
+		c.scheme = NewScheme()
+	}
+	if c.now == nil {
+		c.now = func() time.Time { return DefaultNow }
+	}
+	if c.rand == nil {
+		c.rand = rand.New(rand.NewPCG(1, 2))
+	}
+	return c
+}
+
+// Scheme returns the scheme that maps Go types to kinds.
+func (c *Cluster) Scheme() *runtime.Scheme { return c.scheme }
+
+// ResourceVersion returns the resourceVersion of the latest write, 0 for a
+// cluster that has never been written. Comparing two readings tells whether
+// anything changed in between.
+func (c *Cluster) ResourceVersion() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rv
+}
+
+// Get copies the object named key into obj. See Reader.
+func (c *Cluster) Get(ctx context.Context, key types.NamespacedName, obj Object) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	gvk, err := c.kindOf(obj)
+	if err != nil {
+		return fmt.Errorf("get %s: %w", key, err)
+	}
+	k := newKey(gvk.GroupKind(), key.Namespace, key.Name)
+	c.mu.Lock()
+	stored, ok := c.store.get(k)
+	var fresh Object
+	if ok {
+		fresh = copyObject(stored)
+	}
+	c.mu.Unlock()
+	if !ok {
+		return apierrors.NewNotFound(groupResource(k.gk), key.Name)
+	}
+	return copyInto(obj, fresh)
+}
+
+// List fills list with copies of the matching objects. See Reader.
+func (c *Cluster) List(ctx context.Context, list ObjectList, opts ListOptions) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	gvk, err := listItemGVK(c.scheme, list)
+	if err != nil {
+		return fmt.Errorf("list: %w", err)
+	}
+	if clusterScoped[gvk.GroupKind()] {
+		opts.Namespace = ""
+	}
+	c.mu.Lock()
+	items := c.selectLocked(gvk.GroupKind(), opts)
+	rv := c.rv
+	c.mu.Unlock()
+	if err := meta.SetList(list, items); err != nil {
+		return fmt.Errorf("list %s: %w", gvk.Kind, err)
+	}
+	list.SetResourceVersion(formatRV(rv))
+	return nil
+}
+
+// selectLocked returns sorted copies of the objects of kind gk matching opts.
+func (c *Cluster) selectLocked(gk schema.GroupKind, opts ListOptions) []runtime.Object {
+	var found []Object
+	for _, obj := range c.store.candidates(gk, opts) {
+		if matches(obj, opts) {
+			found = append(found, obj)
+		}
+	}
+	slices.SortFunc(found, func(a, b Object) int {
+		if c := strings.Compare(a.GetNamespace(), b.GetNamespace()); c != 0 {
+			return c
+		}
+		return strings.Compare(a.GetName(), b.GetName())
+	})
+	items := make([]runtime.Object, len(found))
+	for i, obj := range found {
+		items[i] = obj.DeepCopyObject()
+	}
+	return items
+}
+
+// Watch registers fn to receive every later change. See WatchFunc and the
+// package documentation for the delivery order.
+func (c *Cluster) Watch(fn WatchFunc) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.watchers = append(c.watchers, fn)
+}
+
+// kindOf returns the kind of obj and checks that obj can be stored.
+func (c *Cluster) kindOf(obj Object) (schema.GroupVersionKind, error) {
+	gvk, err := gvkOf(c.scheme, obj)
+	if err != nil {
+		return gvk, err
+	}
+	return gvk, checkStorable(obj)
+}
+
+// keyOf returns the key of obj, whose kind is gvk.
+func keyOf(gvk schema.GroupVersionKind, obj Object) objKey {
+	return newKey(gvk.GroupKind(), obj.GetNamespace(), obj.GetName())
+}
+
+// newKey returns the key of an object. Cluster-scoped kinds ignore namespace,
+// as the API server does.
+func newKey(gk schema.GroupKind, namespace, name string) objKey {
+	if clusterScoped[gk] {
+		namespace = ""
+	}
+	return objKey{gk: gk, namespace: namespace, name: name}
+}
+
+// copyObject returns a deep copy of obj.
+func copyObject(obj Object) Object {
+	return obj.DeepCopyObject().(Object)
+}

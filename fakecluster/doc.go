@@ -1,0 +1,69 @@
+// Package fakecluster is the in-memory API server lscli runs Landscaper's
+// controllers against: an object store behind the Client interface, with the
+// metadata rules of kube-apiserver and the garbage collector, and no engine
+// logic.
+//
+// Create it with New and seed it with Create, or with Restore from a saved
+// Objects list:
+//
+//	c := fakecluster.New(fakecluster.Options{Now: clock.Now, Rand: rnd})
+//	err := c.Create(ctx, &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{
+//		Namespace: "default", GenerateName: "app-"}})
+//
+// # What it simulates
+//
+//   - Names from metadata.generateName plus five random characters, uids
+//     (UUID v4) and a cluster-wide resourceVersion counter, all drawn from
+//     the injected random source and clock, so runs are reproducible.
+//   - metadata.generation: 1 on create, one more whenever an update changes
+//     anything but metadata and status.
+//   - The status subresource for kinds with a Status struct field
+//     (Installation, Execution, DeployItem, ...): Update keeps the stored
+//     status, UpdateStatus changes only the status.
+//   - Optimistic concurrency: a stale resourceVersion is a Conflict error.
+//     Writes that change nothing are not writes: resourceVersion stays and no
+//     event is sent.
+//   - Finalizers and deletionTimestamp, and removal when the last finalizer
+//     goes. No new finalizers can be added to an object marked for deletion.
+//   - Background garbage collection through owner references: removing an
+//     object deletes its dependents whose owners are all gone, recursively.
+//   - Lists by namespace, label selector and owner uid, served from indexes
+//     (kind → namespace → name, owner uid, kind + label key=value).
+//   - Watch events (Added, Modified, Deleted), delivered in order and
+//     synchronously: before the write that caused them returns. A write made
+//     by a watcher, or racing from another goroutine while events are being
+//     delivered, queues its events behind the current one, so order is kept
+//     but that write may return before its events are delivered.
+//   - apierrors errors (NotFound, AlreadyExists, Conflict, Invalid,
+//     BadRequest) with the resource a real server names, such as
+//     installations.landscaper.gardener.cloud.
+//
+// # Limitations
+//
+// fakecluster does not simulate:
+//
+//   - admission, mutating or validating webhooks, or validation of names,
+//     labels or specs (the Landscaper CRDs' OpenAPI schemas are not applied);
+//   - defaulting (the scheme's defaulting functions are not called) and
+//     conversion between API versions;
+//   - server-side apply, patches and managedFields (managedFields are stored
+//     as given);
+//   - field selectors, set-based label indexes (selectors without an equality
+//     requirement scan the kind or namespace), pagination (limit/continue)
+//     and resourceVersion semantics of List and Get;
+//   - the serialization round trip: objects are stored as given, so
+//     sub-second times, nil versus empty fields and JSON formatting survive,
+//     and Secret stringData is not merged into data;
+//   - foreground and orphan deletion propagation, deletion grace periods,
+//     DeleteOptions preconditions, garbage collection of objects whose owner
+//     never existed, and removal of dangling owner references from
+//     dependents that still have another owner;
+//   - namespaces as containers: a namespace need not exist to hold objects,
+//     and deleting a Namespace does not delete its contents;
+//   - the scope of kinds: Landscaper and core/v1 kinds are namespaced except
+//     a fixed list (Namespace, Node, PersistentVolume, ComponentStatus);
+//   - watch bookmarks, resuming a watch from a resourceVersion, and events
+//     for writes made before Watch was called;
+//   - RBAC, quotas, rate limits, and failures: every call succeeds unless
+//     its input is wrong.
+package fakecluster

@@ -1,0 +1,255 @@
+package fakecluster
+
+import (
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/selection"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// objKey names one stored object.
+type objKey struct {
+	gk        schema.GroupKind
+	namespace string
+	name      string
+}
+
+// labelKey is one entry of the label index: a kind and one key=value pair.
+type labelKey struct {
+	gk    schema.GroupKind
+	key   string
+	value string
+}
+
+type keySet map[objKey]struct{}
+
+// store holds the objects and the indexes over them. It is not safe for
+// concurrent use; Cluster guards it. Stored objects are never handed out:
+// callers copy before returning anything.
+type store struct {
+	// objects maps kind → namespace → name → object.
+	objects map[schema.GroupKind]map[string]map[string]Object
+	// uids maps every stored UID to its object, so that the garbage collector
+	// can tell whether an owner still exists.
+	uids map[types.UID]objKey
+	// owners maps an owner UID to the objects that reference it.
+	owners map[types.UID]keySet
+	// labels maps kind + key=value to the objects carrying that label.
+	labels map[labelKey]keySet
+}
+
+func newStore() *store {
+	return &store{
+		objects: map[schema.GroupKind]map[string]map[string]Object{},
+		uids:    map[types.UID]objKey{},
+		owners:  map[types.UID]keySet{},
+		labels:  map[labelKey]keySet{},
+	}
+}
+
+// get returns the stored object named k.
+func (s *store) get(k objKey) (Object, bool) {
+	obj, ok := s.objects[k.gk][k.namespace][k.name]
+	return obj, ok
+}
+
+// put stores obj under k, replacing and unindexing any object stored there.
+func (s *store) put(k objKey, obj Object) {
+	if old, ok := s.get(k); ok {
+		s.unindex(k, old)
+	}
+	byNS := s.objects[k.gk]
+	if byNS == nil {
+		byNS = map[string]map[string]Object{}
+		s.objects[k.gk] = byNS
+	}
+	byName := byNS[k.namespace]
+	if byName == nil {
+		byName = map[string]Object{}
+		byNS[k.namespace] = byName
+	}
+	byName[k.name] = obj
+	s.index(k, obj)
+}
+
+// remove deletes the object named k and returns it.
+func (s *store) remove(k objKey) (Object, bool) {
+	obj, ok := s.get(k)
+	if !ok {
+		return nil, false
+	}
+	s.unindex(k, obj)
+	byNS := s.objects[k.gk]
+	delete(byNS[k.namespace], k.name)
+	if len(byNS[k.namespace]) == 0 {
+		delete(byNS, k.namespace)
+	}
+	if len(byNS) == 0 {
+		delete(s.objects, k.gk)
+	}
+	return obj, true
+}
+
+func (s *store) index(k objKey, obj Object) {
+	s.uids[obj.GetUID()] = k
+	for _, ref := range obj.GetOwnerReferences() {
+		addKey(s.owners, ref.UID, k)
+	}
+	for key, value := range obj.GetLabels() {
+		addKey(s.labels, labelKey{gk: k.gk, key: key, value: value}, k)
+	}
+}
+
+func (s *store) unindex(k objKey, obj Object) {
+	if s.uids[obj.GetUID()] == k {
+		delete(s.uids, obj.GetUID())
+	}
+	for _, ref := range obj.GetOwnerReferences() {
+		removeKey(s.owners, ref.UID, k)
+	}
+	for key, value := range obj.GetLabels() {
+		removeKey(s.labels, labelKey{gk: k.gk, key: key, value: value}, k)
+	}
+}
+
+func addKey[K comparable](m map[K]keySet, idx K, k objKey) {
+	set := m[idx]
+	if set == nil {
+		set = keySet{}
+		m[idx] = set
+	}
+	set[k] = struct{}{}
+}
+
+func removeKey[K comparable](m map[K]keySet, idx K, k objKey) {
+	set := m[idx]
+	delete(set, k)
+	if len(set) == 0 {
+		delete(m, idx)
+	}
+}
+
+// candidates returns the stored objects of kind gk that may match opts,
+// using the smallest index that applies, so that a List by owner or by label
+// does not visit every object of the kind. The caller still has to filter.
+func (s *store) candidates(gk schema.GroupKind, opts ListOptions) []Object {
+	var set keySet
+	useSet := false
+	if opts.OwnerUID != "" {
+		set, useSet = s.owners[opts.OwnerUID], true
+	}
+	if key, value, ok := firstEquality(opts.LabelSelector); ok {
+		bl := s.labels[labelKey{gk: gk, key: key, value: value}]
+		if !useSet || len(bl) < len(set) {
+			set, useSet = bl, true
+		}
+	}
+	if useSet {
+		return s.fromKeys(gk, set)
+	}
+	if opts.Namespace != "" {
+		return mapValues(s.objects[gk][opts.Namespace])
+	}
+	var out []Object
+	for _, byName := range s.objects[gk] {
+		out = append(out, mapValues(byName)...)
+	}
+	return out
+}
+
+// fromKeys returns the objects of kind gk named in set.
+func (s *store) fromKeys(gk schema.GroupKind, set keySet) []Object {
+	out := make([]Object, 0, len(set))
+	for k := range set {
+		if k.gk != gk {
+			continue
+		}
+		if obj, ok := s.get(k); ok {
+			out = append(out, obj)
+		}
+	}
+	return out
+}
+
+// all returns every stored object sorted by kind, group, namespace and name.
+func (s *store) all() []objKey {
+	var keys []objKey
+	for gk, byNS := range s.objects {
+		for ns, byName := range byNS {
+			for name := range byName {
+				keys = append(keys, objKey{gk: gk, namespace: ns, name: name})
+			}
+		}
+	}
+	slices.SortFunc(keys, compareKeys)
+	return keys
+}
+
+func compareKeys(a, b objKey) int {
+	if c := strings.Compare(a.gk.Kind, b.gk.Kind); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.gk.Group, b.gk.Group); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.namespace, b.namespace); c != 0 {
+		return c
+	}
+	return strings.Compare(a.name, b.name)
+}
+
+func mapValues(m map[string]Object) []Object {
+	out := make([]Object, 0, len(m))
+	for _, obj := range m {
+		out = append(out, obj)
+	}
+	return out
+}
+
+// firstEquality returns the first requirement of sel that pins a label to a
+// single value (k=v, k==v or k in (v)).
+func firstEquality(sel labels.Selector) (key, value string, ok bool) {
+	if sel == nil {
+		return "", "", false
+	}
+	reqs, selectable := sel.Requirements()
+	if !selectable {
+		return "", "", false
+	}
+	for _, r := range reqs {
+		vals := r.ValuesUnsorted()
+		switch r.Operator() {
+		case selection.Equals, selection.DoubleEquals, selection.In:
+			if len(vals) == 1 {
+				return r.Key(), vals[0], true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// matches reports whether obj passes every filter of opts.
+func matches(obj Object, opts ListOptions) bool {
+	if opts.Namespace != "" && obj.GetNamespace() != opts.Namespace {
+		return false
+	}
+	if opts.OwnerUID != "" && !hasOwner(obj, opts.OwnerUID) {
+		return false
+	}
+	if opts.LabelSelector != nil && !opts.LabelSelector.Matches(labels.Set(obj.GetLabels())) {
+		return false
+	}
+	return true
+}
+
+func hasOwner(obj Object, uid types.UID) bool {
+	for _, ref := range obj.GetOwnerReferences() {
+		if ref.UID == uid {
+			return true
+		}
+	}
+	return false
+}
