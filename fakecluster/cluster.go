@@ -28,7 +28,8 @@ type Options struct {
 	Now func() time.Time
 	// Rand draws generateName suffixes and UIDs. Defaults to
 	// rand.New(rand.NewPCG(1, 2)). With the same seed and the same sequence of
-	// calls, names and UIDs are the same.
+	// calls, names and UIDs are the same. The cluster draws from it while
+	// holding its lock; a caller that shares it must not draw concurrently.
 	Rand *rand.Rand
 }
 
