@@ -6,6 +6,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // Request is what a deployer gets for one deploy item.
@@ -70,4 +71,13 @@ func (f Func) Reconcile(ctx context.Context, req Request) (Result, error) {
 // Delete calls f with OperationDelete.
 func (f Func) Delete(ctx context.Context, req Request) (Result, error) {
 	return f(ctx, OperationDelete, req)
+}
+
+// ClusterClients gives deployers the Kubernetes client for a Target's cluster:
+// by default a simulated cluster kept in the lscli state; for a Target with a
+// kubeconfig that the user opted in for, a real cluster.
+type ClusterClients interface {
+	// ForTarget returns the client for target's cluster. target may be nil
+	// for deploy items without a target.
+	ForTarget(ctx context.Context, target *lsv1alpha1.Target) (client.Client, error)
 }
