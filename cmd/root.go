@@ -74,7 +74,8 @@ The simulation is kept in .lscli/ (see --state), so commands can act on it one a
 	addGlobalFlags(root)
 	f := &factory{streams: streams, getenv: getenv}
 	root.AddCommand(
-		newReconcileCmd(f), newGetCmd(f), newTreeCmd(f), newEventsCmd(f),
+		newReconcileCmd(f), newInterruptCmd(f), newDeleteCmd(f), newTriggerCmd(f),
+		newGetCmd(f), newTreeCmd(f), newEventsCmd(f),
 		newValidateCmd(f), newResetCmd(f), newVersionCmd(f), newEnvironmentHelpCmd(),
 	)
 	return root

@@ -154,3 +154,12 @@ func Roots(ctx context.Context, c *fakecluster.Cluster) ([]types.NamespacedName,
 	}
 	return out, nil
 }
+
+// DeleteObject deletes obj, as `kubectl delete` does: with finalizers it is
+// only marked, and its controller takes it from there.
+func DeleteObject(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) error {
+	if err := c.Delete(ctx, obj); err != nil {
+		return fmt.Errorf("delete %s/%s: %w", obj.GetNamespace(), obj.GetName(), err)
+	}
+	return nil
+}

@@ -19,8 +19,7 @@ type deployItemController struct {
 var _ Reconciler = (*deployItemController)(nil)
 
 // Reconcile checks the pickup timeout of the deploy item named key. An item is
-// picked up once a deployer set status.lastReconcileTime at or after
-// status.jobIDGenerationTime. An item waiting longer than the pickup timeout
+// picked up once a deployer started its job (see pickedUp). An item waiting longer than the pickup timeout
 // becomes Failed with reason PickupTimeout and jobIDFinished = jobID; before
 // that, the controller asks to be woken at the deadline.
 func (c *deployItemController) Reconcile(ctx context.Context, key types.NamespacedName) (Result, error) {
@@ -35,7 +34,7 @@ func (c *deployItemController) Reconcile(ctx context.Context, key types.Namespac
 	if c.cfg.Timeouts.Pickup < 0 || st.JobID == st.JobIDFinished || st.JobIDGenerationTime == nil {
 		return Result{}, nil
 	}
-	if st.LastReconcileTime != nil && !st.LastReconcileTime.Before(st.JobIDGenerationTime) {
+	if pickedUp(di) {
 		return Result{}, nil
 	}
 	deadline := st.JobIDGenerationTime.Add(c.cfg.Timeouts.Pickup)
@@ -63,4 +62,14 @@ func (c *deployItemController) failPickup(ctx context.Context, di *lsv1alpha1.De
 		di.Status.TransitionTimes.FinishedTime = &ts
 	}
 	return c.cfg.Cluster.UpdateStatus(ctx, di)
+}
+
+// pickedUp reports whether a deployer has started di's current job. A new job
+// leaves the phase of the last one (final, or empty for a new item) until a
+// deployer moves it to Init or InitDelete and sets lastReconcileTime. Landscaper
+// compares lastReconcileTime with jobIDGenerationTime; in virtual time both
+// can be the same instant, so the phase is the exact signal.
+func pickedUp(di *lsv1alpha1.DeployItem) bool {
+	st := di.Status
+	return st.JobID == st.JobIDFinished || (st.Phase != "" && !st.Phase.IsFinal())
 }

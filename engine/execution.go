@@ -20,8 +20,9 @@ type executionController struct {
 
 var _ Reconciler = (*executionController)(nil)
 
-// Reconcile runs one pass over the execution named key. It works only while
-// the execution's job is unfinished (jobID != jobIDFinished).
+// Reconcile runs one pass over the execution named key: add the finalizer,
+// handle an interrupt, and, while the execution's job is unfinished
+// (jobID != jobIDFinished), handle the current phase.
 func (c *executionController) Reconcile(ctx context.Context, key types.NamespacedName) (Result, error) {
 	exec := &lsv1alpha1.Execution{}
 	if err := c.cfg.Cluster.Get(ctx, key, exec); err != nil {
@@ -33,6 +34,9 @@ func (c *executionController) Reconcile(ctx context.Context, key types.Namespace
 	if exec.DeletionTimestamp == nil && !controllerutil.ContainsFinalizer(exec, lsv1alpha1.LandscaperFinalizer) {
 		controllerutil.AddFinalizer(exec, lsv1alpha1.LandscaperFinalizer)
 		return Result{}, c.cfg.Cluster.Update(ctx, exec)
+	}
+	if hasOperation(exec, lsv1alpha1.InterruptOperation) {
+		return Result{}, c.interrupt(ctx, exec)
 	}
 	if exec.Status.JobID == exec.Status.JobIDFinished {
 		return Result{}, nil
@@ -48,9 +52,12 @@ func (c *executionController) Reconcile(ctx context.Context, key types.Namespace
 // handlePhase runs phases until one has to wait or the flow ends.
 //
 // Init creates and updates the deploy items and moves to Progressing.
-// Progressing triggers runnable items; it moves to Completing when all
-// succeeded, to Failed when an item failed or none can start, and otherwise
-// waits for item changes. Completing collects exports and ends in Succeeded.
+// Progressing first waits for orphaned items to be gone, then triggers
+// runnable items; it moves to Completing when all succeeded, to Failed when an
+// item failed or none can start, and otherwise waits for item changes.
+// Completing collects exports and ends in Succeeded. InitDelete deletes the
+// items and moves to Deleting, which triggers their deletion in reverse
+// dependsOn order and removes the finalizer when they are gone.
 func (c *executionController) handlePhase(ctx context.Context, exec *lsv1alpha1.Execution) error {
 	for {
 		var next lsv1alpha1.ExecutionPhase
@@ -62,13 +69,17 @@ func (c *executionController) handlePhase(ctx context.Context, exec *lsv1alpha1.
 			next, err = c.triggerDeployItems(ctx, exec)
 		case lsv1alpha1.ExecutionPhases.Completing:
 			next, err = lsv1alpha1.ExecutionPhases.Succeeded, c.collectExports(ctx, exec)
+		case lsv1alpha1.ExecutionPhases.InitDelete:
+			next, err = lsv1alpha1.ExecutionPhases.Deleting, c.deleteDeployItems(ctx, exec)
+		case lsv1alpha1.ExecutionPhases.Deleting:
+			next, err = c.deleting(ctx, exec)
 		default:
 			return fmt.Errorf("phase %q is not handled", exec.Status.ExecutionPhase)
 		}
 		if err != nil {
 			return c.handleError(ctx, exec, err)
 		}
-		if next == "" {
+		if next == "" || next == execGone {
 			return nil
 		}
 		if err := c.setPhase(ctx, exec, next); err != nil || next.IsFinal() {
@@ -97,6 +108,9 @@ func (c *executionController) setPhase(ctx context.Context, exec *lsv1alpha1.Exe
 	now := metav1.NewTime(c.cfg.Clock.Now())
 	exec.Status.ExecutionPhase = phase
 	exec.Status.PhaseTransitionTime = &now
+	if !phase.IsFailed() {
+		exec.Status.LastError = nil // a phase reached without error clears it, as in Landscaper
+	}
 	if phase.IsFinal() {
 		exec.Status.JobIDFinished = exec.Status.JobID
 		if exec.Status.TransitionTimes != nil {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -69,6 +70,7 @@ func (c *executionController) applyTemplate(ctx context.Context, exec *lsv1alpha
 			GenerateName:    fmt.Sprintf("%s-%s-", exec.Name, tmpl.Name),
 			Namespace:       exec.Namespace,
 			OwnerReferences: []metav1.OwnerReference{controllerRef(exec, "Execution")},
+			Finalizers:      []string{lsv1alpha1.LandscaperFinalizer},
 		}}
 	}
 	before := di.DeepCopy()
@@ -121,4 +123,14 @@ func setDeployItemFromTemplate(di *lsv1alpha1.DeployItem, exec *lsv1alpha1.Execu
 	di.Spec.Timeout = tmpl.Timeout
 	di.Spec.UpdateOnChangeOnly = tmpl.UpdateOnChangeOnly
 	di.Spec.OnDelete = tmpl.OnDelete
+}
+
+// sortedKeys returns the keys of m in order, so work is done in a stable order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -65,6 +65,9 @@ func (c *executionController) triggerDeployItems(ctx context.Context, exec *lsv1
 	if err != nil {
 		return "", err
 	}
+	if done, err := c.deleteOrphans(ctx, exec, items); !done || err != nil {
+		return "", err
+	}
 	cl := classify(exec, items)
 	if len(cl.failed) == 0 {
 		now := metav1.NewTime(c.cfg.Clock.Now())
@@ -86,6 +89,39 @@ func (c *executionController) triggerDeployItems(ctx context.Context, exec *lsv1
 		return lsv1alpha1.ExecutionPhases.Completing, nil
 	}
 	return "", nil
+}
+
+// deleteOrphans drives the deletion of orphaned items (those without a
+// template any more) to its end before anything else is triggered: it gives
+// them the job ID and reports done when they are gone. When all remaining
+// orphans failed their deletion, the execution fails.
+func (c *executionController) deleteOrphans(ctx context.Context, exec *lsv1alpha1.Execution, items map[string]*lsv1alpha1.DeployItem) (bool, error) {
+	wanted := map[string]bool{}
+	for _, tmpl := range exec.Spec.DeployItems {
+		wanted[tmpl.Name] = true
+	}
+	now := metav1.NewTime(c.cfg.Clock.Now())
+	remaining, unfinished := 0, 0
+	for _, name := range sortedKeys(items) {
+		di := items[name]
+		if wanted[name] {
+			continue
+		}
+		remaining++
+		if di.Status.JobID != exec.Status.JobID {
+			setJobID(di, exec.Status.JobID, now)
+			if err := c.cfg.Cluster.UpdateStatus(ctx, di); err != nil {
+				return false, fmt.Errorf("trigger deletion of orphaned deploy item %s: %w", di.Name, err)
+			}
+		}
+		if di.Status.JobIDFinished != exec.Status.JobID {
+			unfinished++
+		}
+	}
+	if remaining > 0 && unfinished == 0 {
+		return false, terminalErrorf("OrphanDeletionFailed", "deletion of orphaned deploy items failed")
+	}
+	return remaining == 0, nil
 }
 
 // collectExports is the Completing phase: the exports of all deploy items,

@@ -20,8 +20,9 @@ type installationController struct {
 var _ Reconciler = (*installationController)(nil)
 
 // Reconcile runs one pass over the installation named key, in Landscaper's
-// order: add the finalizer, strip a reconcile annotation from a non-root,
-// start a new job at a root, then handle the current phase.
+// order: add the finalizer, trigger dependents recorded by the last job,
+// forward an interrupt, strip a reconcile annotation from a non-root, start a
+// new job at a root, then handle the current phase.
 func (c *installationController) Reconcile(ctx context.Context, key types.NamespacedName) (Result, error) {
 	inst := &lsv1alpha1.Installation{}
 	if err := c.cfg.Cluster.Get(ctx, key, inst); err != nil {
@@ -33,6 +34,12 @@ func (c *installationController) Reconcile(ctx context.Context, key types.Namesp
 	if inst.DeletionTimestamp == nil && !controllerutil.ContainsFinalizer(inst, lsv1alpha1.LandscaperFinalizer) {
 		controllerutil.AddFinalizer(inst, lsv1alpha1.LandscaperFinalizer)
 		return Result{}, c.cfg.Cluster.Update(ctx, inst)
+	}
+	if len(inst.Status.DependentsToTrigger) > 0 {
+		return Result{}, c.triggerDependents(ctx, inst)
+	}
+	if hasOperation(inst, lsv1alpha1.InterruptOperation) {
+		return Result{}, c.interrupt(ctx, inst)
 	}
 	if !IsRoot(inst) && hasOperation(inst, lsv1alpha1.ReconcileOperation) {
 		delete(inst.Annotations, lsv1alpha1.OperationAnnotation)

@@ -19,13 +19,6 @@ type child struct {
 	status jobStatus
 }
 
-func (k child) describe() string {
-	if k.kind == "Execution" {
-		return "Execution is failed"
-	}
-	return fmt.Sprintf("sub-installation %s is %s", k.obj.GetName(), k.status.Phase)
-}
-
 // children returns the subinstallations (owned by inst) and the execution of
 // inst, found through the owner index, never by scanning.
 func (c *installationController) children(ctx context.Context, inst *lsv1alpha1.Installation) ([]child, error) {

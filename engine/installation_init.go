@@ -10,19 +10,35 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// init is the Init phase: read the blueprint, render the deploy items and
-// create or update the Execution. Returns a terminal error when the blueprint
-// cannot be read or rendered.
-func (c *installationController) init(ctx context.Context, inst *lsv1alpha1.Installation) error {
+// init is the Init phase: read the blueprint, require finished and succeeded
+// predecessors, render and create or update the subinstallations (orphans are
+// marked for deletion) and the Execution. It moves to CleanupOrphaned. A
+// blueprint or template error, or a failed predecessor, is terminal; waiting
+// for a predecessor is a normal error.
+func (c *installationController) init(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
 	bp, err := blueprintOf(inst)
 	if err != nil {
-		return err
+		return "", err
 	}
-	templates, err := renderDeployItems(inst, bp, map[string]any{})
+	if err := checkPredecessors(ctx, c.cfg.Cluster, inst); err != nil {
+		return "", err
+	}
+	imports := map[string]any{}
+	subs, err := renderSubinstallations(inst, bp, imports)
 	if err != nil {
-		return err
+		return "", err
 	}
-	return c.ensureExecution(ctx, inst, templates)
+	if err := c.ensureSubinstallations(ctx, inst, subs); err != nil {
+		return "", err
+	}
+	templates, err := renderDeployItems(inst, bp, imports)
+	if err != nil {
+		return "", err
+	}
+	if err := c.ensureExecution(ctx, inst, templates); err != nil {
+		return "", err
+	}
+	return lsv1alpha1.InstallationPhases.CleanupOrphaned, nil
 }
 
 // ensureExecution creates or updates the Execution of inst, named after it and
@@ -31,6 +47,9 @@ func (c *installationController) ensureExecution(ctx context.Context, inst *lsv1
 	exec, err := c.execution(ctx, inst)
 	if err != nil {
 		return err
+	}
+	if exec == nil && len(templates) == 0 {
+		return nil
 	}
 	if exec == nil {
 		exec = newExecution(inst, templates)

@@ -11,13 +11,10 @@ import (
 )
 
 // handlePhase walks inst through its phases, falling through to the next
-// phase within one call as long as each succeeds, as Landscaper does.
-//
-// Init moves to ObjectsCreated on success; a normal error keeps Init and is
-// retried, a terminal one ends in Failed. ObjectsCreated passes the job ID to
-// the children and moves to Progressing. Progressing waits for the children
-// (no requeue: their changes wake it) and moves to Completing when all
-// succeeded, else to Failed. Completing ends in Succeeded.
+// phase within one call as long as each succeeds, as Landscaper does. Each
+// phase handler documents where it goes; a normal error keeps the phase and is
+// retried with growing intervals, a terminal one ends the flow in Failed (or
+// DeleteFailed).
 func (c *installationController) handlePhase(ctx context.Context, inst *lsv1alpha1.Installation) (Result, error) {
 	if inst.Status.InstallationPhase == "" || inst.Status.InstallationPhase.IsFinal() {
 		if err := c.enterFirstPhase(ctx, inst); err != nil {
@@ -29,7 +26,7 @@ func (c *installationController) handlePhase(ctx context.Context, inst *lsv1alph
 		if err != nil {
 			return Result{}, c.handleError(ctx, inst, err)
 		}
-		if next == "" {
+		if next == "" || next == phaseGone {
 			return Result{}, nil
 		}
 		if err := c.setPhase(ctx, inst, next); err != nil {
@@ -41,18 +38,30 @@ func (c *installationController) handlePhase(ctx context.Context, inst *lsv1alph
 	}
 }
 
+// phaseGone is returned by a phase handler after it removed the installation.
+const phaseGone lsv1alpha1.InstallationPhase = "<gone>"
+
 // runPhase does the work of the current phase and returns the next phase, or
 // "" to wait in the current one.
 func (c *installationController) runPhase(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
+	phases := lsv1alpha1.InstallationPhases
 	switch inst.Status.InstallationPhase {
-	case lsv1alpha1.InstallationPhases.Init:
-		return lsv1alpha1.InstallationPhases.ObjectsCreated, c.init(ctx, inst)
-	case lsv1alpha1.InstallationPhases.ObjectsCreated:
-		return lsv1alpha1.InstallationPhases.Progressing, c.triggerChildren(ctx, inst)
-	case lsv1alpha1.InstallationPhases.Progressing:
+	case phases.Init:
+		return c.init(ctx, inst)
+	case phases.CleanupOrphaned:
+		return c.cleanupOrphaned(ctx, inst)
+	case phases.ObjectsCreated:
+		return phases.Progressing, c.triggerChildren(ctx, inst)
+	case phases.Progressing:
 		return c.progressing(ctx, inst)
-	case lsv1alpha1.InstallationPhases.Completing:
-		return lsv1alpha1.InstallationPhases.Succeeded, nil
+	case phases.Completing:
+		return c.complete(ctx, inst)
+	case phases.InitDelete:
+		return c.initDelete(ctx, inst)
+	case phases.TriggerDelete:
+		return phases.Deleting, c.triggerChildren(ctx, inst)
+	case phases.Deleting:
+		return c.deleting(ctx, inst)
 	}
 	return "", fmt.Errorf("phase %q is not handled", inst.Status.InstallationPhase)
 }
@@ -80,6 +89,9 @@ func (c *installationController) setPhase(ctx context.Context, inst *lsv1alpha1.
 	now := metav1.NewTime(c.cfg.Clock.Now())
 	inst.Status.InstallationPhase = phase
 	inst.Status.PhaseTransitionTime = &now
+	if !phase.IsFailed() {
+		inst.Status.LastError = nil // a phase reached without error clears it, as in Landscaper
+	}
 	if phase.IsFinal() {
 		inst.Status.JobIDFinished = inst.Status.JobID
 		if inst.Status.TransitionTimes != nil {
@@ -110,25 +122,38 @@ func (c *installationController) handleError(ctx context.Context, inst *lsv1alph
 	return c.setPhase(ctx, inst, failed)
 }
 
-// progressing checks the children of inst: "" while any is unfinished,
-// Completing when all succeeded, else Failed with a lastError naming them.
+// progressing is the Progressing phase: it waits (no requeue: the children's
+// changes wake it) while any child has not finished the job, moves to
+// Completing when all succeeded, and otherwise fails naming the failed ones.
 func (c *installationController) progressing(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
 	kids, err := c.children(ctx, inst)
 	if err != nil {
 		return "", err
 	}
-	var failed []string
+	var failedSubs []string
+	execFailed := false
 	for _, k := range kids {
+		if k.obj.GetDeletionTimestamp() != nil {
+			continue
+		}
 		if k.status.JobIDFinished != inst.Status.JobID {
 			return "", nil
 		}
-		if k.status.Phase != string(lsv1alpha1.InstallationPhases.Succeeded) {
-			failed = append(failed, k.describe())
+		if k.status.Phase == string(lsv1alpha1.InstallationPhases.Succeeded) {
+			continue
+		}
+		if k.kind == "Execution" {
+			execFailed = true
+		} else {
+			failedSubs = append(failedSubs, k.obj.GetName())
 		}
 	}
-	if len(failed) == 0 {
-		return lsv1alpha1.InstallationPhases.Completing, nil
+	switch {
+	case len(failedSubs) > 0:
+		sort.Strings(failedSubs)
+		return "", terminalErrorf("FailedSubinstallations", "Failed sub-installation(s): %s", strings.Join(failedSubs, ", "))
+	case execFailed:
+		return "", terminalErrorf("FailedExecution", "Execution is failed")
 	}
-	sort.Strings(failed)
-	return "", terminalErrorf("FailedChildren", "failed: %s", strings.Join(failed, ", "))
+	return lsv1alpha1.InstallationPhases.Completing, nil
 }

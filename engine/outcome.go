@@ -101,9 +101,11 @@ func rootOutcome(inst *lsv1alpha1.Installation) Outcome {
 // unfinishedIn walks the tree of inst and returns its unfinished deploy items
 // and its other unfinished objects.
 func unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) (items, others []Unfinished, err error) {
-	if st := inst.Status; st.JobID != st.JobIDFinished || st.JobID == "" {
-		others = append(others, Unfinished{Ref: ObjectRef{"Installation", inst.Namespace, inst.Name}, Why: whyInstallation(inst)})
-	}
+	defer func() {
+		if st := inst.Status; err == nil && (st.JobID != st.JobIDFinished || st.JobID == "") {
+			others = append(others, Unfinished{Ref: ObjectRef{"Installation", inst.Namespace, inst.Name}, Why: whyInstallation(inst)})
+		}
+	}()
 	subs := &lsv1alpha1.InstallationList{}
 	if err := c.List(ctx, subs, fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}); err != nil {
 		return nil, nil, err
@@ -157,7 +159,7 @@ func whyDeployItem(di *lsv1alpha1.DeployItem) string {
 	switch {
 	case st.LastError != nil:
 		return fmt.Sprintf("phase %s, last error: %s", orNone(string(st.Phase)), st.LastError.Message)
-	case st.LastReconcileTime == nil || (st.JobIDGenerationTime != nil && st.LastReconcileTime.Before(st.JobIDGenerationTime)):
+	case !pickedUp(di):
 		return "no deployer has picked it up"
 	}
 	return fmt.Sprintf("the deployer reports phase %s and polls it again and again; only an interrupt ends it", orNone(string(st.Phase)))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/helper"
@@ -173,4 +174,58 @@ func contextOf(inst *lsv1alpha1.Installation) string {
 		return ""
 	}
 	return helper.DataObjectSourceFromInstallationName(inst.Labels[lsv1alpha1.EncompassedByLabel])
+}
+
+// renderSubinstallations returns the subinstallation templates of bp: the
+// inline ones, the ones in files of the blueprint, and those the
+// subinstallationExecutions render.
+func renderSubinstallations(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imports map[string]any) ([]*lsv1alpha1.InstallationTemplate, error) {
+	var out []*lsv1alpha1.InstallationTemplate
+	for i, st := range bp.Info.Subinstallations {
+		tmpl, err := subinstallationTemplate(st, bp.FS)
+		if err != nil {
+			return nil, terminalErrorf("TemplatingFailed", "subinstallations[%d]: %w", i, err)
+		}
+		out = append(out, tmpl)
+	}
+	for _, ex := range bp.Info.SubinstallationExecutions {
+		rendered, err := runExecution(ex, bp.FS, executionBindings(inst, imports))
+		if err != nil {
+			return nil, terminalErrorf("TemplatingFailed", "subinstallationExecution %q: %w", ex.Name, err)
+		}
+		var doc struct {
+			Subinstallations []*lsv1alpha1.InstallationTemplate `json:"subinstallations"`
+		}
+		if err := yaml.Unmarshal(rendered, &doc); err != nil {
+			return nil, terminalErrorf("TemplatingFailed", "subinstallationExecution %q: decode output: %w", ex.Name, err)
+		}
+		out = append(out, doc.Subinstallations...)
+	}
+	seen := map[string]bool{}
+	for _, t := range out {
+		if t.Name == "" || seen[t.Name] {
+			return nil, terminalErrorf("TemplatingFailed", "subinstallation name %q is empty or used twice", t.Name)
+		}
+		seen[t.Name] = true
+	}
+	return out, nil
+}
+
+// subinstallationTemplate reads one entry of a blueprint's subinstallations.
+func subinstallationTemplate(st lsv1alpha1.SubinstallationTemplate, fsys fs.FS) (*lsv1alpha1.InstallationTemplate, error) {
+	if st.File == "" {
+		if st.InstallationTemplate == nil {
+			return nil, fmt.Errorf("neither file nor an inline template")
+		}
+		return st.InstallationTemplate.DeepCopy(), nil
+	}
+	data, err := fs.ReadFile(fsys, strings.TrimPrefix(st.File, "/"))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", st.File, err)
+	}
+	tmpl := &lsv1alpha1.InstallationTemplate{}
+	if err := yaml.Unmarshal(data, tmpl); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", st.File, err)
+	}
+	return tmpl, nil
 }
