@@ -76,7 +76,8 @@ func (f *factory) reconcileRun(ctx context.Context, s *settings, opts *reconcile
 
 // applyLandscape applies ls (which may be nil), puts the reconcile annotation
 // on the changed roots (all roots with all) and returns the roots to report on:
-// those annotated, or, when none were, every root of ls.
+// those annotated, or, when none were, every root of ls (every root in the
+// state when no files were given).
 func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.Landscape, all bool) ([]types.NamespacedName, error) {
 	var objs []fakecluster.Object
 	var namespaces []string
@@ -104,10 +105,13 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 			return nil, fmt.Errorf("annotate %s: %w", key, err)
 		}
 	}
-	if len(roots) == 0 {
-		return rootsOf(objs), nil
+	switch {
+	case len(roots) > 0:
+		return roots, nil
+	case ls == nil:
+		return engine.Roots(ctx, c)
 	}
-	return roots, nil
+	return rootsOf(objs), nil
 }
 
 // rootsOf returns the root installations among objs.

@@ -46,6 +46,9 @@ func New(cfg Config) *Engine {
 	if cfg.Deployer != nil {
 		e.controllers[DeployerController] = cfg.Deployer
 	}
+	if err := addIndexes(cfg.Cluster); err != nil {
+		panic(fmt.Sprintf("register engine indexes: %v", err)) // a second New on the same cluster is a programmer error
+	}
 	cfg.Cluster.Watch(e.onChange)
 	return e
 }

@@ -28,6 +28,9 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	cfg.defaults()
+	if err := addIndexes(cfg.Cluster); err != nil {
+		t.Fatal(err)
+	}
 	f := &fixture{t: t, cfg: &cfg, ctx: context.Background()}
 	f.create(&lsv1alpha1.Context{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: testNS}})
 	return f

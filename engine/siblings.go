@@ -15,10 +15,16 @@ import (
 
 // siblings returns the other installations with the same parent: for a
 // subinstallation the parent's other subinstallations, for a root every other
-// root in the namespace.
+// root in the namespace. It lists them all: use related for predecessors and
+// successors.
 func siblings(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
+	return siblingsWhere(ctx, c, inst, nil)
+}
+
+// siblingsWhere returns the siblings of inst, narrowed by the field match f.
+func siblingsWhere(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, f *fakecluster.FieldMatch) ([]*lsv1alpha1.Installation, error) {
 	list := &lsv1alpha1.InstallationList{}
-	opts := fakecluster.ListOptions{Namespace: inst.Namespace}
+	opts := fakecluster.ListOptions{Namespace: inst.Namespace, Field: f}
 	owner := metav1.GetControllerOf(inst)
 	if owner != nil && owner.Kind == "Installation" {
 		opts.OwnerUID = owner.UID
@@ -32,39 +38,58 @@ func siblings(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Inst
 		if s.UID == inst.UID || IsRoot(s) != IsRoot(inst) {
 			continue
 		}
+		if !IsRoot(inst) && !metav1.IsControlledBy(s, ownerStub(owner)) {
+			continue
+		}
 		out = append(out, s)
 	}
 	return out, nil
 }
 
-// predecessors returns the siblings whose exports inst imports.
+// related returns the siblings of inst found under any of refs in index,
+// each once, sorted by name.
+func related(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, index string, refs []string) ([]*lsv1alpha1.Installation, error) {
+	seen := map[string]*lsv1alpha1.Installation{}
+	for _, ref := range refs {
+		sibs, err := siblingsWhere(ctx, c, inst, &fakecluster.FieldMatch{Index: index, Value: ref})
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range sibs {
+			seen[s.Name] = s
+		}
+	}
+	out := make([]*lsv1alpha1.Installation, 0, len(seen))
+	for _, name := range sortedKeys(seen) {
+		out = append(out, seen[name])
+	}
+	return out, nil
+}
+
+// predecessors returns the siblings that export what inst imports.
 func predecessors(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
-	sibs, err := siblings(ctx, c, inst)
+	return related(ctx, c, inst, exportsIndex, importRefs(inst))
+}
+
+// successors returns the siblings that import what inst exports, as
+// Landscaper's Installation.IsSuccessor decides.
+func successors(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
+	cands, err := related(ctx, c, inst, importsIndex, exportRefs(inst))
 	if err != nil {
 		return nil, err
 	}
 	var out []*lsv1alpha1.Installation
-	for _, s := range sibs {
-		if s.IsSuccessor(inst) {
+	for _, s := range cands {
+		if inst.IsSuccessor(s) {
 			out = append(out, s)
 		}
 	}
 	return out, nil
 }
 
-// successors returns the siblings that import what inst exports.
-func successors(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
-	sibs, err := siblings(ctx, c, inst)
-	if err != nil {
-		return nil, err
-	}
-	var out []*lsv1alpha1.Installation
-	for _, s := range sibs {
-		if inst.IsSuccessor(s) {
-			out = append(out, s)
-		}
-	}
-	return out, nil
+// ownerStub is an object with only the UID of ref, for IsControlledBy.
+func ownerStub(ref *metav1.OwnerReference) metav1.Object {
+	return &metav1.ObjectMeta{UID: ref.UID}
 }
 
 // checkPredecessors requires every predecessor of inst to have finished and

@@ -31,6 +31,9 @@ type ListOptions struct {
 	// OwnerUID limits the list to objects that have an owner reference to this
 	// UID. Empty means any owner.
 	OwnerUID types.UID
+	// Field limits the list to objects found under a value of an index
+	// registered with Cluster.AddIndex. Nil means no such limit.
+	Field *FieldMatch
 }
 
 // Reader knows how to read and list objects. Everything it returns is a copy:

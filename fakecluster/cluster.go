@@ -116,6 +116,10 @@ func (c *Cluster) List(ctx context.Context, list ObjectList, opts ListOptions) e
 		opts.Namespace = ""
 	}
 	c.mu.Lock()
+	if f := opts.Field; f != nil && c.store.indexers[gvk.GroupKind()][f.Index] == nil {
+		c.mu.Unlock()
+		return fmt.Errorf("list %s: no index %q registered (see AddIndex)", gvk.Kind, f.Index)
+	}
 	items := c.selectLocked(gvk.GroupKind(), opts)
 	rv := c.rv
 	c.mu.Unlock()

@@ -39,14 +39,20 @@ type store struct {
 	owners map[types.UID]keySet
 	// labels maps kind + key=value to the objects carrying that label.
 	labels map[labelKey]keySet
+	// indexers are the registered field indexes by kind and name; fields maps
+	// kind + index + value to the objects found under it.
+	indexers map[schema.GroupKind]map[string]IndexFunc
+	fields   map[fieldKey]keySet
 }
 
 func newStore() *store {
 	return &store{
-		objects: map[schema.GroupKind]map[string]map[string]Object{},
-		uids:    map[types.UID]objKey{},
-		owners:  map[types.UID]keySet{},
-		labels:  map[labelKey]keySet{},
+		objects:  map[schema.GroupKind]map[string]map[string]Object{},
+		uids:     map[types.UID]objKey{},
+		owners:   map[types.UID]keySet{},
+		labels:   map[labelKey]keySet{},
+		indexers: map[schema.GroupKind]map[string]IndexFunc{},
+		fields:   map[fieldKey]keySet{},
 	}
 }
 
@@ -101,6 +107,7 @@ func (s *store) index(k objKey, obj Object) {
 	for key, value := range obj.GetLabels() {
 		addKey(s.labels, labelKey{gk: k.gk, key: key, value: value}, k)
 	}
+	s.indexFields(k, obj, addKey[fieldKey])
 }
 
 func (s *store) unindex(k objKey, obj Object) {
@@ -113,6 +120,7 @@ func (s *store) unindex(k objKey, obj Object) {
 	for key, value := range obj.GetLabels() {
 		removeKey(s.labels, labelKey{gk: k.gk, key: key, value: value}, k)
 	}
+	s.indexFields(k, obj, removeKey[fieldKey])
 }
 
 func addKey[K comparable](m map[K]keySet, idx K, k objKey) {
@@ -136,6 +144,9 @@ func removeKey[K comparable](m map[K]keySet, idx K, k objKey) {
 // using the smallest index that applies, so that a List by owner or by label
 // does not visit every object of the kind. The caller still has to filter.
 func (s *store) candidates(gk schema.GroupKind, opts ListOptions) []Object {
+	if f := opts.Field; f != nil {
+		return s.fromKeys(gk, s.fields[fieldKey{gk: gk, index: f.Index, value: f.Value}])
+	}
 	var set keySet
 	useSet := false
 	if opts.OwnerUID != "" {

@@ -1,0 +1,56 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
+	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/engine"
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// generateLandscape returns n root installations in one namespace, each with
+// an inline blueprint that renders three mock deploy items in a dependsOn chain.
+func generateLandscape(n int) []fakecluster.Object {
+	objs := make([]fakecluster.Object, 0, n)
+	for i := range n {
+		inst := rootInstallation(fmt.Sprintf("inst-%05d", i), `{}`, `{export: {n: 1}}`, `{}`)
+		objs = append(objs, inst)
+	}
+	return objs
+}
+
+// BenchmarkReconcile loads a generated landscape into a new simulation,
+// starts a job at every root and runs to the end. Figures are in docs/performance.md.
+func BenchmarkReconcile(b *testing.B) {
+	for _, n := range []int{100, 300, 1000} {
+		b.Run(fmt.Sprintf("installations=%d", n), func(b *testing.B) {
+			objs := generateLandscape(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				cfg, err := engine.NewConfig(nil, engine.DefaultSeed, false, engine.DefaultStartTime)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cfg.Deployer = &deployers.Framework{Client: cfg.Cluster, Clock: cfg.Clock,
+					Deployers: map[lsv1alpha1.DeployItemType]deployers.Deployer{deployers.MockType: deployers.Mock{}}}
+				e := engine.New(cfg)
+				ctx := context.Background()
+				if err := engine.EnsureDefaultContexts(ctx, cfg.Cluster, []string{"test"}); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := engine.Apply(ctx, cfg.Cluster, objs); err != nil {
+					b.Fatal(err)
+				}
+				res, err := e.Run(ctx, engine.RunOptions{})
+				if err != nil || res.Reason != engine.StopQuiet {
+					b.Fatalf("run: %v %s", err, res.Reason)
+				}
+				b.ReportMetric(float64(res.Steps), "steps/op")
+			}
+		})
+	}
+}
