@@ -2,17 +2,16 @@ package fakecluster
 
 import "k8s.io/apimachinery/pkg/runtime/schema"
 
-// emitLocked queues an event for the watchers. It copies old and next, which
-// are stored (or just removed) objects. With no watchers it does nothing, so
-// that a cluster nobody watches pays nothing for events.
+// emitLocked queues an event for the watchers. old and next are stored (or
+// just removed) objects; the store never changes an object once stored (a
+// write stores a new one), so the event shares them instead of copying: the
+// watchers read them and must not modify them. With no watchers it does
+// nothing, so that a cluster nobody watches pays nothing for events.
 func (c *Cluster) emitLocked(t EventType, gk schema.GroupKind, old, next Object) {
 	if len(c.watchers) == 0 {
 		return
 	}
-	ev := Event{Type: t, Kind: gk.Kind, New: copyObject(next)}
-	if old != nil {
-		ev.Old = copyObject(old)
-	}
+	ev := Event{Type: t, Kind: gk.Kind, New: next, Old: old}
 	c.pending = append(c.pending, queuedEvent{ev: ev, watchers: len(c.watchers)})
 }
 
@@ -81,21 +80,9 @@ func (c *Cluster) nextEvent() (Event, []WatchFunc, bool) {
 	return q.ev, c.watchers[:q.watchers], true
 }
 
-// notify calls every watcher with its own copy of ev.
+// notify calls every watcher with ev.
 func notify(watchers []WatchFunc, ev Event) {
-	for i, w := range watchers {
-		e := ev
-		if i < len(watchers)-1 {
-			e = copyEvent(ev)
-		}
-		w(e)
+	for _, w := range watchers {
+		w(ev)
 	}
-}
-
-func copyEvent(ev Event) Event {
-	out := Event{Type: ev.Type, Kind: ev.Kind, New: copyObject(ev.New)}
-	if ev.Old != nil {
-		out.Old = copyObject(ev.Old)
-	}
-	return out
 }

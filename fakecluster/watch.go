@@ -11,8 +11,10 @@ const (
 )
 
 // Event is one change to one object. Old is nil for Added; for Deleted, New is
-// the object as it was when it was removed. Both are copies that the watcher
-// may keep but must not expect to change anything.
+// the object as it was when it was removed. Both are the stored objects
+// themselves, shared by every watcher: a watcher may keep them but must not
+// modify them (DeepCopyObject first). The store never changes an object it
+// has stored, so they do not change under the watcher either.
 type Event struct {
 	Type EventType
 	// Kind is the object's kind, e.g. "Installation".

@@ -63,26 +63,31 @@ func TestWatchEvents(t *testing.T) {
 	}
 }
 
-func TestWatchersGetCopies(t *testing.T) {
+// TestWatchEventsAreStable checks that the objects of an event do not change
+// when the object is written again later: the store never changes an object
+// it has stored, so events can share them without copying.
+func TestWatchEventsAreStable(t *testing.T) {
 	ctx := context.Background()
 	c, _ := newTestCluster(t)
-	var seen []string
-	mutate := func(ev Event) {
-		seen = append(seen, ev.New.GetLabels()["app"])
-		ev.New.SetLabels(map[string]string{"app": "changed"})
-	}
-	c.Watch(mutate)
-	c.Watch(mutate)
+	var events []Event
+	c.Watch(func(ev Event) { events = append(events, ev) })
 	mustCreate(t, c, inst("ns", "i", withLabels("app", "web")))
-	if want := []string{"web", "web"}; !slices.Equal(seen, want) {
-		t.Errorf("watchers saw %q, want %q", seen, want)
-	}
 	got := mustGet(t, c, "ns", "i", &lsv1alpha1.Installation{})
-	if got.Labels["app"] != "web" {
-		t.Errorf("stored labels = %v, want app=web", got.Labels)
+	got.Labels["app"] = "api"
+	if err := c.Update(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 2 {
+		t.Fatalf("got %d events, want 2", len(events))
+	}
+	if l := events[0].New.GetLabels()["app"]; l != "web" {
+		t.Errorf("the Added event's object changed to app=%s after a later update", l)
+	}
+	if o, n := events[1].Old.GetLabels()["app"], events[1].New.GetLabels()["app"]; o != "web" || n != "api" {
+		t.Errorf("Modified event old/new = %s/%s, want web/api", o, n)
 	}
 	var list lsv1alpha1.InstallationList
-	if err := c.List(ctx, &list, ListOptions{LabelSelector: labels.SelectorFromSet(labels.Set{"app": "web"})}); err != nil || len(list.Items) != 1 {
+	if err := c.List(ctx, &list, ListOptions{LabelSelector: labels.SelectorFromSet(labels.Set{"app": "api"})}); err != nil || len(list.Items) != 1 {
 		t.Errorf("label index: %d items, error %v", len(list.Items), err)
 	}
 }
