@@ -67,9 +67,14 @@ func (f *factory) reconcileRun(ctx context.Context, s *settings, opts *reconcile
 		return err
 	}
 	defer ss.close()
-	roots, err := applyLandscape(ctx, ss.cluster(), ls, opts.All)
+	roots, applied, err := applyLandscape(ctx, ss.cluster(), ls, opts.All)
 	if err != nil {
 		return err
+	}
+	if ls != nil {
+		f.status("applied %s: %d created, %d changed, %d unchanged; new jobs for %s",
+			plural(len(ls.Objects), "object"), len(applied.Created), len(applied.Updated), len(applied.Unchanged),
+			plural(countAnnotated(applied, opts.All, roots), "root installation"))
 	}
 	return f.runAndReport(ctx, ss, roots)
 }
@@ -78,7 +83,7 @@ func (f *factory) reconcileRun(ctx context.Context, s *settings, opts *reconcile
 // on the changed roots (all roots with all) and returns the roots to report on:
 // those annotated, or, when none were, every root of ls (every root in the
 // state when no files were given).
-func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.Landscape, all bool) ([]types.NamespacedName, error) {
+func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.Landscape, all bool) ([]types.NamespacedName, engine.ApplyResult, error) {
 	var objs []fakecluster.Object
 	var namespaces []string
 	if ls != nil {
@@ -88,30 +93,31 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 		namespaces = ls.Namespaces()
 	}
 	if err := engine.EnsureDefaultContexts(ctx, c, namespaces); err != nil {
-		return nil, err
+		return nil, engine.ApplyResult{}, err
 	}
 	applied, err := engine.Apply(ctx, c, objs)
 	if err != nil {
-		return nil, err
+		return nil, applied, err
 	}
 	roots := applied.ChangedRoots
 	if all {
 		if roots, err = engine.Roots(ctx, c); err != nil {
-			return nil, err
+			return nil, applied, err
 		}
 	}
 	for _, key := range roots {
 		if err := engine.SetOperation(ctx, c, &lsv1alpha1.Installation{}, key, lsv1alpha1.ReconcileOperation); err != nil {
-			return nil, fmt.Errorf("annotate %s: %w", key, err)
+			return nil, applied, fmt.Errorf("annotate %s: %w", key, err)
 		}
 	}
 	switch {
 	case len(roots) > 0:
-		return roots, nil
+		return roots, applied, nil
 	case ls == nil:
-		return engine.Roots(ctx, c)
+		roots, err = engine.Roots(ctx, c)
+		return roots, applied, err
 	}
-	return rootsOf(objs), nil
+	return rootsOf(objs), applied, nil
 }
 
 // rootsOf returns the root installations among objs.
@@ -123,4 +129,20 @@ func rootsOf(objs []fakecluster.Object) []types.NamespacedName {
 		}
 	}
 	return out
+}
+
+// countAnnotated is how many roots got the reconcile annotation.
+func countAnnotated(applied engine.ApplyResult, all bool, roots []types.NamespacedName) int {
+	if all {
+		return len(roots)
+	}
+	return len(applied.ChangedRoots)
+}
+
+// plural says "1 object", "2 objects".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
