@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/lscli/lscli/fakecluster"
@@ -35,4 +36,20 @@ type Snapshot struct {
 	Events []Event `json:"events"`
 	// Objects holds every stored object, sorted by kind, namespace and name.
 	Objects []fakecluster.Object `json:"-"`
+	// Clusters holds the objects of the simulated target clusters (package
+	// deployers/simcluster), one element per object, sorted by cluster.
+	Clusters []ClusterObject `json:"-"`
+}
+
+// ClusterObject is one object of a simulated target cluster, as the state
+// keeps it. The engine does not look inside: package deployers/simcluster
+// writes and reads these.
+type ClusterObject struct {
+	// Cluster names the cluster: the namespace/name of its Target.
+	Cluster string `json:"cluster"`
+	// Due, when set, is when the cluster's fake controllers act on the object
+	// next (a simulated delay).
+	Due *time.Time `json:"due,omitempty"`
+	// Object is the object as JSON, with apiVersion and kind.
+	Object json.RawMessage `json:"object"`
 }

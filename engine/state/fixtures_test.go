@@ -51,7 +51,7 @@ func objectMeta(name string, i int, owner *metav1.OwnerReference) metav1.ObjectM
 		CreationTimestamp: mtime(time.Duration(i) * time.Second),
 		Labels: map[string]string{
 			"landscaper.gardener.cloud/encompassed-by": "root",
-			"app":                                       fmt.Sprintf("app-%d", i%17),
+			"app": fmt.Sprintf("app-%d", i%17),
 		},
 		Annotations: map[string]string{
 			"landscaper.gardener.cloud/operation": "reconcile",
@@ -185,8 +185,10 @@ func dataObject(i int) *lsv1alpha1.DataObject {
 }
 
 func target() *lsv1alpha1.Target {
+	meta := objectMeta("my-cluster", 400000, nil)
+	meta.DeletionTimestamp = mtimep(time.Hour)
 	return &lsv1alpha1.Target{
-		ObjectMeta: objectMeta("my-cluster", 400000, nil),
+		ObjectMeta: meta,
 		Spec: lsv1alpha1.TargetSpec{
 			Type:          "landscaper.gardener.cloud/kubernetes-cluster",
 			Configuration: lsv1alpha1.NewAnyJSONPointer([]byte(`{"kubeconfig":"apiVersion: v1\nkind: Config\n"}`)),
@@ -237,6 +239,7 @@ func sampleSnapshot() *engine.Snapshot {
 		Objects: []fakecluster.Object{
 			installation(0), execution(0), deployItem(0, 0), dataObject(0),
 			target(), contextObj(), secret(), configMap(),
+			&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "bare"}},
 		},
 	}
 }

@@ -32,6 +32,8 @@ type line struct {
 type layout struct {
 	header   []byte // the first line made a JSON object of its own
 	sections [len(sectionNames)][]line
+	// clusters is the optional last section (see writeClusters).
+	clusters []line
 }
 
 // splitLayout splits data into header and section elements. It reports false
@@ -49,6 +51,9 @@ func splitLayout(data []byte) (*layout, bool) {
 	rest := lines[1:]
 	for s, name := range sectionNames {
 		elems, after, ok := splitSection(rest, `"`+name+`":[`, sectionEnd(s))
+		if !ok && s == len(sectionNames)-1 {
+			elems, l.clusters, after, ok = splitLastSections(rest, `"`+name+`":[`)
+		}
 		if !ok {
 			return nil, false
 		}
@@ -118,8 +123,12 @@ func (l *layout) decode(scheme *runtime.Scheme) (*engine.Snapshot, error) {
 	if snap.Events, err = decodeLines(l.sections[1], decodeEvent); err != nil {
 		return nil, err
 	}
-	snap.Objects, err = decodeLines(l.sections[2], func(b []byte) (fakecluster.Object, error) {
-		return decodeObject(scheme, b)
+	if snap.Clusters, err = decodeLines(l.clusters, decodeClusterObject); err != nil {
+		return nil, err
+	}
+	snap.Objects, err = decodeLines(l.sections[2], func(b []byte, into *fakecluster.Object) (err error) {
+		*into, err = decodeObject(scheme, b)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -127,20 +136,18 @@ func (l *layout) decode(scheme *runtime.Scheme) (*engine.Snapshot, error) {
 	return snap, nil
 }
 
-// decodeLines decodes lines in parallel chunks. An error names the line.
-// No lines give a nil slice.
-func decodeLines[T any](lines []line, decode func([]byte) (T, error)) ([]T, error) {
+// decodeLines decodes lines in parallel chunks, each into its element of the
+// result. An error names the line. No lines give a nil slice.
+func decodeLines[T any](lines []line, decode func(data []byte, into *T) error) ([]T, error) {
 	if len(lines) == 0 {
 		return nil, nil
 	}
 	out := make([]T, len(lines))
 	err := forChunks(len(lines), func(_, lo, hi int) error {
 		for i := lo; i < hi; i++ {
-			v, err := decode(lines[i].text)
-			if err != nil {
+			if err := decode(lines[i].text, &out[i]); err != nil {
 				return fmt.Errorf("line %d: %w", lines[i].no, err)
 			}
-			out[i] = v
 		}
 		return nil
 	})

@@ -80,21 +80,19 @@ func checkVersion(v int) error {
 }
 
 // decodeTimer decodes one element of the timers section.
-func decodeTimer(data []byte) (engine.Timer, error) {
-	var t engine.Timer
-	if err := json.Unmarshal(data, &t); err != nil {
-		return t, fmt.Errorf("timer: %w", err)
+func decodeTimer(data []byte, into *engine.Timer) error {
+	if err := unmarshal(data, into); err != nil {
+		return fmt.Errorf("timer: %w", err)
 	}
-	return t, nil
+	return nil
 }
 
 // decodeEvent decodes one element of the events section.
-func decodeEvent(data []byte) (engine.Event, error) {
-	var e engine.Event
-	if err := json.Unmarshal(data, &e); err != nil {
-		return e, fmt.Errorf("event: %w", err)
+func decodeEvent(data []byte, into *engine.Event) error {
+	if err := unmarshal(data, into); err != nil {
+		return fmt.Errorf("event: %w", err)
 	}
-	return e, nil
+	return nil
 }
 
 // document is the state file as one JSON value, for files not in Save's
@@ -104,6 +102,8 @@ type document struct {
 	Timers  []engine.Timer    `json:"timers"`
 	Events  []engine.Event    `json:"events"`
 	Objects []json.RawMessage `json:"objects"`
+	// Clusters is the optional section of simulated cluster objects.
+	Clusters []engine.ClusterObject `json:"clusters"`
 }
 
 // decodeDocument decodes a state file in any JSON layout.
@@ -136,7 +136,8 @@ func decodeDocument(data []byte, scheme *runtime.Scheme) (*engine.Snapshot, erro
 	}
 	return &engine.Snapshot{
 		Seed: doc.Seed, Rand: doc.Rand, Clock: doc.Clock,
-		Timers: doc.Timers, Events: doc.Events, Objects: nilIfEmpty(objects),
+		Timers: nilIfEmpty(doc.Timers), Events: nilIfEmpty(doc.Events), Objects: nilIfEmpty(objects),
+		Clusters: nilIfEmpty(doc.Clusters),
 	}, nil
 }
 

@@ -1,9 +1,11 @@
 package state
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -35,45 +37,49 @@ var sectionNames = [...]string{"timers", "events", "objects"}
 // old or the new state, never a mix. The file is readable by its owner only,
 // since it holds Secrets.
 func (d *Dir) Save(snap *engine.Snapshot, scheme *runtime.Scheme) error {
-	parts, err := encode(snap, scheme)
-	if err != nil {
-		return fmt.Errorf("save state %s: %w", show(d.file(stateFileName)), err)
-	}
-	return d.writeAtomic(parts)
+	return d.writeAtomic(func(w io.Writer) error { return encode(w, snap, scheme) })
 }
 
-// encode renders the state file as a list of byte slices to write in order:
-// a header line, then each section as a JSON array with one element a line.
-func encode(snap *engine.Snapshot, scheme *runtime.Scheme) ([][]byte, error) {
+// encode writes the state file: a header line, then each section as a JSON
+// array with one element a line.
+func encode(w io.Writer, snap *engine.Snapshot, scheme *runtime.Scheme) error {
 	h, err := json.Marshal(header{Version: formatVersion, Seed: snap.Seed, Rand: snap.Rand, Clock: snap.Clock})
 	if err != nil {
-		return nil, fmt.Errorf("encode header: %w", err)
+		return fmt.Errorf("encode header: %w", err)
 	}
-	parts := [][]byte{h[:len(h)-1], []byte(",\n")}
-	sections := [len(sectionNames)]func() ([][]byte, error){
-		func() ([][]byte, error) {
-			return encodeLines(len(snap.Timers), func(i int) (any, error) { return &snap.Timers[i], nil },
+	if _, err := fmt.Fprintf(w, "%s,\n", h[:len(h)-1]); err != nil {
+		return err
+	}
+	sections := [len(sectionNames)]func() error{
+		func() error {
+			return writeLines(w, len(snap.Timers), func(i int) (any, error) { return &snap.Timers[i], nil },
 				func(i int) string { return fmt.Sprintf("timer %d", i) })
 		},
-		func() ([][]byte, error) {
-			return encodeLines(len(snap.Events), func(i int) (any, error) { return &snap.Events[i], nil },
+		func() error {
+			return writeLines(w, len(snap.Events), func(i int) (any, error) { return &snap.Events[i], nil },
 				func(i int) string { return fmt.Sprintf("event %d", i) })
 		},
-		func() ([][]byte, error) {
-			return encodeLines(len(snap.Objects), func(i int) (any, error) { return wireObject(scheme, snap.Objects[i]) },
+		func() error {
+			return writeLines(w, len(snap.Objects), func(i int) (any, error) { return wireObject(scheme, snap.Objects[i]) },
 				func(i int) string { return describe(scheme, snap.Objects[i]) })
 		},
 	}
 	for s, name := range sectionNames {
-		lines, err := sections[s]()
-		if err != nil {
-			return nil, fmt.Errorf("encode %s: %w", name, err)
+		if _, err := fmt.Fprintf(w, "%q:[\n", name); err != nil {
+			return err
 		}
-		parts = append(parts, []byte(`"`+name+`":[`+"\n"))
-		parts = append(parts, lines...)
-		parts = append(parts, []byte(sectionEnd(s)+"\n"))
+		if err := sections[s](); err != nil {
+			return fmt.Errorf("encode %s: %w", name, err)
+		}
+		end := sectionEnd(s)
+		if s == len(sectionNames)-1 && len(snap.Clusters) > 0 {
+			end = "],"
+		}
+		if _, err := fmt.Fprintln(w, end); err != nil {
+			return err
+		}
 	}
-	return parts, nil
+	return writeClusters(w, snap.Clusters)
 }
 
 // sectionEnd closes section s: "]," before another section, "]}" at the end.
@@ -84,47 +90,72 @@ func sectionEnd(s int) string {
 	return "],"
 }
 
-// encodeLines encodes n elements as compact JSON, one a line, separated by
-// commas. It returns one buffer per parallel chunk. elem returns the value to
-// encode for element i; name names it in errors.
-func encodeLines(n int, elem func(i int) (any, error), name func(i int) string) ([][]byte, error) {
-	bufs := make([][]byte, len(chunks(n)))
-	err := forChunks(n, func(c, lo, hi int) error {
-		var buf bytes.Buffer
-		buf.Grow((hi - lo) * 512)
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false) // keep <, > and & readable
-		for i := lo; i < hi; i++ {
-			v, err := elem(i)
-			if err != nil {
+// roundSize is how many elements writeLines encodes between two writes.
+const roundSize = 2048
+
+// writeLines writes n elements as compact JSON to w, one a line, with a comma
+// after every one but the last. It encodes a round of elements in parallel
+// into buffers that it reuses for the next round, so memory stays small
+// whatever the size of the state. elem returns the value to encode for
+// element i; name names it in errors.
+func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string) error {
+	bufs := make([]bytes.Buffer, workers())
+	encs := make([]*json.Encoder, len(bufs))
+	for c := range bufs {
+		encs[c] = json.NewEncoder(&bufs[c])
+		encs[c].SetEscapeHTML(false) // keep <, > and & readable
+	}
+	for lo := 0; lo < n; lo += roundSize {
+		ranges := chunks(lo, min(lo+roundSize, n))
+		err := forRanges(ranges, func(c, lo, hi int) error {
+			bufs[c].Reset()
+			for i := lo; i < hi; i++ {
+				if err := encodeLine(&bufs[c], encs[c], elem, i, i == n-1); err != nil {
+					return fmt.Errorf("%s: %w", name(i), err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for c := range ranges {
+			if _, err := w.Write(bufs[c].Bytes()); err != nil {
 				return err
 			}
-			if err := enc.Encode(v); err != nil {
-				return fmt.Errorf("%s: %w", name(i), err)
-			}
-			buf.Truncate(buf.Len() - 1) // Encode ends with a newline
-			buf.WriteString(",\n")
 		}
-		bufs[c] = buf.Bytes()
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	if last := len(bufs) - 1; last >= 0 {
-		b := bufs[last]
-		bufs[last] = append(b[:len(b)-2], '\n') // no comma after the last element
-	}
-	return bufs, nil
+	return nil
 }
 
-// writeAtomic writes parts to a temporary file in the folder, syncs it and
-// renames it over the state file. On failure it removes the temporary file
-// and leaves the state file as it was.
-func (d *Dir) writeAtomic(parts [][]byte) (err error) {
+// encodeLine appends element i and its line end to buf.
+func encodeLine(buf *bytes.Buffer, enc *json.Encoder, elem func(i int) (any, error), i int, last bool) error {
+	v, err := elem(i)
+	if err != nil {
+		return err
+	}
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	if !last {
+		buf.Truncate(buf.Len() - 1) // Encode ends with a newline
+		buf.WriteString(",\n")
+	}
+	return nil
+}
+
+// writeAtomic calls write with a temporary file in the folder, syncs the file
+// and renames it over the state file. On failure it removes the temporary
+// file and leaves the state file as it was.
+func (d *Dir) writeAtomic(write func(io.Writer) error) (err error) {
 	target := d.file(stateFileName)
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("save state %s: %w", show(target), err)
+		}
+	}()
 	if err := os.MkdirAll(d.dir(), 0o755); err != nil {
-		return fmt.Errorf("save state: create folder: %w", err)
+		return fmt.Errorf("create folder: %w", err)
 	}
 	create := d.createTemp
 	if create == nil {
@@ -132,27 +163,15 @@ func (d *Dir) writeAtomic(parts [][]byte) (err error) {
 	}
 	f, err := create(d.dir(), tempPrefix+"*")
 	if err != nil {
-		return fmt.Errorf("save state %s: %w", show(target), err)
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(f.Name())
-			err = fmt.Errorf("save state %s: %w", show(target), err)
-		}
-	}()
-	for _, p := range parts {
-		if _, err := f.Write(p); err != nil {
-			return err
-		}
-	}
-	if err := f.Sync(); err != nil {
 		return err
 	}
-	if err := f.Close(); err != nil {
+	if err := writeSync(f, write); err != nil {
+		_ = f.Close()
+		_ = os.Remove(f.Name())
 		return err
 	}
 	if err := os.Rename(f.Name(), target); err != nil {
+		_ = os.Remove(f.Name())
 		return err
 	}
 	// The new state is in place. Syncing the folder makes the rename itself
@@ -160,4 +179,19 @@ func (d *Dir) writeAtomic(parts [][]byte) (err error) {
 	// durability, so its error is ignored.
 	_ = syncDir(d.dir())
 	return nil
+}
+
+// writeSync writes f through a buffer, then syncs and closes it.
+func writeSync(f tempFile, write func(io.Writer) error) error {
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return f.Close()
 }
