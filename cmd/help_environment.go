@@ -8,7 +8,8 @@ func newEnvironmentHelpCmd() *cobra.Command {
 		Use:   "environment",
 		Short: "Environment variables lscli reads",
 		Long: `LSCLI_<FLAG>: every global flag can be set in the environment, e.g. LSCLI_STATE, LSCLI_NAMESPACE,
-LSCLI_SEED, LSCLI_OUTPUT, LSCLI_PICKUP_TIMEOUT, LSCLI_DEPLOYER (comma-separated TYPE=MODE list).
+LSCLI_SEED, LSCLI_OUTPUT, LSCLI_PICKUP_TIMEOUT, LSCLI_DEPLOYER (comma-separated TYPE=MODE list),
+LSCLI_TARGETS (simulated or real).
 Flags override the environment, which overrides the config file (lscli.yaml or --config).
 
 NO_COLOR: set to any non-empty value to turn color off (--color always still turns it on).

@@ -76,7 +76,7 @@ The simulation is kept in .lscli/ (see --state), so commands can act on it one a
 	root.AddCommand(
 		newReconcileCmd(f), newInterruptCmd(f), newDeleteCmd(f), newTriggerCmd(f),
 		newGetCmd(f), newTreeCmd(f), newEventsCmd(f),
-		newValidateCmd(f), newResetCmd(f), newVersionCmd(f), newEnvironmentHelpCmd(),
+		newValidateCmd(f), newRenderCmd(f), newResetCmd(f), newVersionCmd(f), newEnvironmentHelpCmd(),
 	)
 	return root
 }
@@ -105,5 +105,6 @@ func addGlobalFlags(root *cobra.Command) {
 	pf.String("max-steps", "0", "stop after this many reconcile steps (0: no limit)")
 	pf.String("start-time", "2025-01-01T00:00:00Z", "virtual time at which a new simulation starts")
 	pf.StringArray("deployer", nil, "TYPE=MODE: run deploy items of TYPE with a fake, real or no (none) deployer; repeatable")
+	pf.String("targets", "simulated", "the clusters real deployers reach: simulated, or real (the Targets' kubeconfigs)")
 	pf.String("pickup-timeout", "5m", "how long a deploy item may wait for a deployer, or none")
 }

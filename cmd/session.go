@@ -4,10 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/engine/state"
 	"github.com/lscli/lscli/fakecluster"
@@ -21,6 +20,8 @@ type session struct {
 	unlock   func() error
 	scheme   *runtime.Scheme
 	engine   *engine.Engine
+	// clusters are the simulated target clusters (see cmd/deployers.go).
+	clusters *simcluster.Clusters
 	// fresh is true when there was no saved state.
 	fresh bool
 }
@@ -55,32 +56,12 @@ func (ss *session) load() error {
 		return fmt.Errorf("load state %s: %w", s.State, err)
 	}
 	cfg.Timeouts.Pickup = s.PickupTimeout
-	cfg.Deployer = newFramework(cfg, s.Deployers)
+	if cfg.Deployer, err = ss.newFramework(cfg, snap); err != nil {
+		return err
+	}
 	ss.engine = engine.New(cfg)
 	ss.engine.RestoreTimeline(snap)
 	return nil
-}
-
-// newFramework builds the deployer framework: the mock type runs Landscaper's
-// mock deployer, every other type the fake one, unless modes say none.
-func newFramework(cfg engine.Config, modes map[string]string) *deployers.Framework {
-	f := &deployers.Framework{
-		Client:    cfg.Cluster,
-		Clock:     cfg.Clock,
-		Deployers: map[lsv1alpha1.DeployItemType]deployers.Deployer{deployers.MockType: deployers.Mock{}},
-		Fallback:  deployers.Fake{},
-		Info:      lsv1alpha1.DeployerInformation{Identity: "lscli", Name: "lscli", Version: version},
-	}
-	for typ, mode := range modes {
-		t := lsv1alpha1.DeployItemType(typ)
-		switch {
-		case mode == "none":
-			f.Deployers[t] = nil
-		case t != deployers.MockType:
-			f.Deployers[t] = deployers.Fake{}
-		}
-	}
-	return f
 }
 
 // save writes the state. It keeps the seed the state was created with.
@@ -88,6 +69,9 @@ func (ss *session) save() error {
 	seed := ss.settings.Seed
 	snap, err := ss.engine.Snapshot(seed)
 	if err != nil {
+		return err
+	}
+	if snap.Clusters, err = ss.clusters.Save(); err != nil {
 		return err
 	}
 	return ss.dir.Save(snap, ss.scheme)

@@ -30,6 +30,9 @@ type settings struct {
 	StartTime time.Time
 	// Deployers maps a deploy item type to fake, real or none.
 	Deployers map[string]string
+	// deployer holds the deployer modes, rules and target modes, parsed and
+	// compiled (see settings_deployers.go).
+	deployer deployerSettings
 	// PickupTimeout is the landscaper pickup timeout; negative means none.
 	PickupTimeout time.Duration
 	// config is the parsed config file, for command-specific keys.
@@ -141,39 +144,6 @@ func parseDuration(src source, key, def string) (time.Duration, error) {
 		return 0, invalidf("invalid --%s %q: want a duration like 90s or 5m, or none", key, val)
 	}
 	return d, nil
-}
-
-// deployerModes are the allowed values of --deployer TYPE=MODE.
-var deployerModes = []string{"fake", "real", "none"}
-
-// parseDeployers merges the deployers map of the config file with the
-// repeated --deployer flags (or LSCLI_DEPLOYER, comma-separated).
-func (s *settings) parseDeployers(src source, flags *pflag.FlagSet) error {
-	s.Deployers = map[string]string{}
-	if src.config != nil {
-		for typ, mode := range src.config.GetStringMapString("deployers") {
-			s.Deployers[typ] = mode
-		}
-	}
-	var specs []string
-	if f := flags.Lookup("deployer"); f != nil && f.Changed {
-		specs, _ = flags.GetStringArray("deployer")
-	} else if env := src.getenv("LSCLI_DEPLOYER"); env != "" {
-		specs = strings.Split(env, ",")
-	}
-	for _, spec := range specs {
-		typ, mode, ok := strings.Cut(spec, "=")
-		if !ok || typ == "" {
-			return invalidf("invalid --deployer %q: want TYPE=MODE, e.g. landscaper.gardener.cloud/helm=none", spec)
-		}
-		s.Deployers[typ] = mode
-	}
-	for typ, mode := range s.Deployers {
-		if !contains(deployerModes, mode) {
-			return invalidf("invalid deployer mode %q for type %s (allowed: %s)", mode, typ, strings.Join(deployerModes, ", "))
-		}
-	}
-	return nil
 }
 
 func contains(list []string, s string) bool {

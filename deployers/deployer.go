@@ -81,3 +81,81 @@ type ClusterClients interface {
 	// for deploy items without a target.
 	ForTarget(ctx context.Context, target *lsv1alpha1.Target) (client.Client, error)
 }
+
+// Traits say how the framework treats a deployer's items where Landscaper's
+// deployers differ. The zero value is the mock deployer's behaviour.
+type Traits struct {
+	// TargetTypes are the Target types the deployer can deploy to. An item
+	// whose Target has another type fails with reason WrongTargetType. Empty
+	// means any.
+	TargetTypes []lsv1alpha1.TargetType
+	// ProgressingTimeout says that the item's spec.timeout (default 10m,
+	// "none" disables it), measured from status.transitionTimes.initTime,
+	// applies, as for Landscaper's helm, manifest and container deployers:
+	// the framework calls the deployer again at the deadline and, if it is
+	// not done then (or still fails with a normal error), fails the item:
+	// Failed (DeleteFailed) with reason ProgressingTimeout and code
+	// ERR_TIMEOUT. A deployer may check the timeout itself, earlier, with
+	// its own message (package deployers/timeout).
+	ProgressingTimeout bool
+	// Progressing makes the framework set phase Progressing (Deleting) before
+	// it calls Reconcile (Delete) on an item in Init (InitDelete), as those
+	// deployers do first thing.
+	Progressing bool
+}
+
+// Described is implemented by deployers whose Traits are not the zero value.
+type Described interface {
+	Traits() Traits
+}
+
+// TraitsOf returns d's traits: d.Traits() if d is Described, else the zero
+// value.
+func TraitsOf(d Deployer) Traits {
+	if dd, ok := d.(Described); ok {
+		return dd.Traits()
+	}
+	return Traits{}
+}
+
+// Picker is implemented by deployers that serve only some items of their
+// type. The framework leaves an item alone while PicksUp is false, so the
+// landscaper's pickup timeout fails it.
+type Picker interface {
+	PicksUp(item *lsv1alpha1.DeployItem) bool
+}
+
+// Forecaster is implemented by ClusterClients that know when the clusters
+// behind Targets change by themselves (the simulated cluster's fake
+// controllers with a delay). The framework wakes a deployer that waits for
+// its cluster at that time instead of polling.
+type Forecaster interface {
+	// NextChange returns when target's cluster changes next by itself, if
+	// it will.
+	NextChange(target *lsv1alpha1.Target) (time.Time, bool)
+	// Unpredictable reports whether target's cluster may change at any time
+	// (a real cluster). The framework then keeps the deployer's polls as
+	// they are.
+	Unpredictable(target *lsv1alpha1.Target) bool
+}
+
+// withTraits is a Deployer with traits given from outside.
+type withTraits struct {
+	Deployer
+	traits Traits
+}
+
+// WithTraits returns d with traits t, for deployers that do not declare
+// their own. It keeps d's Picker.
+func WithTraits(d Deployer, t Traits) Deployer {
+	return withTraits{Deployer: d, traits: t}
+}
+
+// Traits returns the traits given to WithTraits.
+func (w withTraits) Traits() Traits { return w.traits }
+
+// PicksUp asks the wrapped deployer, if it is a Picker.
+func (w withTraits) PicksUp(item *lsv1alpha1.DeployItem) bool {
+	p, ok := w.Deployer.(Picker)
+	return !ok || p.PicksUp(item)
+}

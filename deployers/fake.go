@@ -1,15 +1,110 @@
 package deployers
 
-import "context"
+import (
+	"context"
+	"errors"
+	"time"
 
-// Fake simulates a deployer without side effects: every item succeeds at
-// once and its deletion is done at once.
-type Fake struct{}
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
-var _ Deployer = Fake{}
+	"github.com/lscli/lscli/deployers/timeout"
+	"github.com/lscli/lscli/engine/terminal"
+)
 
-// Reconcile reports Succeeded.
-func (Fake) Reconcile(context.Context, Request) (Result, error) { return Result{}, nil }
+// The deploy item types of Landscaper's deployers besides the mock.
+const (
+	ManifestType  lsv1alpha1.DeployItemType = "landscaper.gardener.cloud/kubernetes-manifest"
+	HelmType      lsv1alpha1.DeployItemType = "landscaper.gardener.cloud/helm"
+	ContainerType lsv1alpha1.DeployItemType = "landscaper.gardener.cloud/container"
+)
 
-// Delete reports the uninstall done.
-func (Fake) Delete(context.Context, Request) (Result, error) { return Result{}, nil }
+// FailureReason is the reason in status.lastError of an item that a rule
+// makes fail.
+const FailureReason = "SimulatedFailure"
+
+// Fake simulates a deployer without side effects. The first of Rules that
+// selects an item decides how long its reconcile and deletion take (virtual
+// time; the item is Progressing or Deleting meanwhile), whether they fail,
+// hang, and what the item exports. An item no rule selects succeeds at once
+// and is deleted at once.
+type Fake struct {
+	Rules Rules
+}
+
+var (
+	_ Deployer = Fake{}
+	_ Picker   = Fake{}
+)
+
+// Reconcile runs the reconcile step of the item's rule.
+func (f Fake) Reconcile(_ context.Context, req Request) (Result, error) {
+	r := f.Rules.Find(req.Item)
+	if r == nil {
+		return Result{}, nil
+	}
+	res, err := run(req, r.Reconcile, honoursTimeout(r, req.Item), lsv1alpha1.DeployItemPhases.Progressing, "fake deployer: reconcile")
+	if err == nil && res.Phase == "" {
+		res.Exports = r.Exports
+	}
+	return res, err
+}
+
+// Delete runs the delete step of the item's rule.
+func (f Fake) Delete(_ context.Context, req Request) (Result, error) {
+	r := f.Rules.Find(req.Item)
+	if r == nil {
+		return Result{}, nil
+	}
+	return run(req, r.Delete, honoursTimeout(r, req.Item), lsv1alpha1.DeployItemPhases.Deleting, "fake deployer: delete")
+}
+
+// PicksUp is false for items a rule keeps from being picked up.
+func (f Fake) PicksUp(item *lsv1alpha1.DeployItem) bool { return f.Rules.PicksUp(item) }
+
+// honoursTimeout says whether the progressing timeout applies to item: as
+// the rule says, else as Landscaper's deployer for the item's type does.
+func honoursTimeout(r *Rule, item *lsv1alpha1.DeployItem) bool {
+	if r.ProgressingTimeout != nil {
+		return *r.ProgressingTimeout
+	}
+	switch item.Spec.Type {
+	case ManifestType, HelmType, ContainerType:
+		return true
+	}
+	return false
+}
+
+// run does one step at req.Now: not done before initTime + Duration (the
+// item stays in phase busy), then failed (Fail) or done. A hanging step is
+// never done. With the progressing timeout, a step that outlasts it fails.
+func run(req Request, s Step, honour bool, busy lsv1alpha1.DeployItemPhase, checkpoint string) (Result, error) {
+	left := time.Duration(0) // time until the progressing timeout; 0: none
+	if honour {
+		var err error
+		if left, err = timeout.Check(req.Item, req.Now, checkpoint); err != nil {
+			return Result{}, err
+		}
+	}
+	if s.Hang {
+		return Result{Phase: busy, RequeueAfter: left, Deadline: left > 0}, nil
+	}
+	if remaining := startOf(req).Add(s.Duration).Sub(req.Now); remaining > 0 {
+		if left > 0 && left < remaining {
+			remaining = left
+		}
+		return Result{Phase: busy, RequeueAfter: remaining, Deadline: true}, nil
+	}
+	if s.Fail != "" {
+		return Result{}, terminal.WithCodes(errors.New(s.Fail), FailureReason, lsv1alpha1.ErrorConfigurationProblem)
+	}
+	return Result{}, nil
+}
+
+// startOf is when the item's current operation started: its initTime, set
+// at pickup.
+func startOf(req Request) time.Time {
+	if tt := req.Item.Status.TransitionTimes; tt != nil && tt.InitTime != nil {
+		return tt.InitTime.Time
+	}
+	return req.Now
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -33,43 +34,74 @@ type Framework struct {
 	Fallback Deployer
 	// Info is written to status.deployer of every item picked up.
 	Info lsv1alpha1.DeployerInformation
+	// Rand draws the job IDs of test-reconcile. Nil: the annotation is
+	// ignored.
+	Rand *engine.Random
+	// Clusters, when it is a Forecaster, tells when a waiting deployer's
+	// target cluster changes by itself. Nil: nothing changes by itself.
+	Clusters ClusterClients
 }
 
 var _ engine.Reconciler = (*Framework)(nil)
 
-// Reconcile handles the deploy item named key if its type is served and its
-// job is unfinished. A new job starts in Init (InitDelete when deleting) with
-// observedGeneration, lastReconcileTime and status.deployer set; then the
-// deployer's Reconcile or Delete runs. A final phase finishes the job.
+// Reconcile handles the deploy item named key if its type is served, the
+// deployer picks it up (Picker) and its job is unfinished (or it has the
+// test-reconcile annotation, which starts a new job). An item whose Target
+// does not exist fails (reason NoTargetFound). A new job starts in Init
+// (InitDelete when deleting) with observedGeneration, lastReconcileTime,
+// initTime and status.deployer set; then the deployer's Reconcile or Delete
+// runs, see reconcile and delete. A final phase finishes the job.
 func (f *Framework) Reconcile(ctx context.Context, key types.NamespacedName) (engine.Result, error) {
 	di := &lsv1alpha1.DeployItem{}
 	if err := f.Client.Get(ctx, key, di); err != nil {
-		if apierrors.IsNotFound(err) {
-			return engine.Result{}, nil
-		}
-		return engine.Result{}, err
+		return engine.Result{}, client404(err)
 	}
 	d := f.deployerFor(di.Spec.Type)
-	if d == nil || di.Status.JobID == di.Status.JobIDFinished {
+	if d == nil || !picksUp(d, di) {
+		return engine.Result{}, nil
+	}
+	if err := f.testReconcile(ctx, di); err != nil {
+		return engine.Result{}, err
+	}
+	if di.Status.JobID == di.Status.JobIDFinished {
 		return engine.Result{}, nil
 	}
 	target, err := f.target(ctx, di)
 	if err != nil {
 		return engine.Result{}, err
 	}
+	if target == nil && needsTarget(di) {
+		return engine.Result{}, f.failNoTarget(ctx, di)
+	}
 	if err := f.checkContext(ctx, di); err != nil {
 		return engine.Result{}, err
 	}
 	if di.Status.Phase == "" || di.Status.Phase.IsFinal() {
-		if err := f.pickUp(ctx, di); err != nil {
+		if done, err := f.pickUp(ctx, di); done || err != nil {
 			return engine.Result{}, err
 		}
 	}
-	req := Request{Item: di.DeepCopy(), Target: target, Now: f.Clock.Now()}
+	c := call{d: d, di: di, traits: TraitsOf(d), req: Request{Item: di.DeepCopy(), Target: target, Now: f.Clock.Now()}}
 	if di.DeletionTimestamp != nil {
-		return f.delete(ctx, d, di, req)
+		return f.delete(ctx, c)
 	}
-	return f.reconcile(ctx, d, di, req)
+	return f.reconcile(ctx, c)
+}
+
+// call is one call of a deployer for one item.
+type call struct {
+	d      Deployer
+	di     *lsv1alpha1.DeployItem
+	traits Traits
+	req    Request
+}
+
+// client404 ignores NotFound: the item is gone, nothing to do.
+func client404(err error) error {
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
 }
 
 // deployerFor returns the deployer serving typ, or nil.
@@ -80,8 +112,21 @@ func (f *Framework) deployerFor(typ lsv1alpha1.DeployItemType) Deployer {
 	return f.Fallback
 }
 
-// target returns the item's Target. A missing Target is a normal error: the
-// item is not picked up, and the landscaper's pickup timeout fails it.
+// picksUp asks d, if it is a Picker, whether it serves di.
+func picksUp(d Deployer, di *lsv1alpha1.DeployItem) bool {
+	p, ok := d.(Picker)
+	return !ok || p.PicksUp(di)
+}
+
+// needsTarget is true when di names a Target that must exist: always,
+// except for a deletion without uninstall, which does not touch it.
+func needsTarget(di *lsv1alpha1.DeployItem) bool {
+	return di.Spec.Target != nil && di.Spec.Target.Name != "" &&
+		(di.DeletionTimestamp == nil || !lshelper.HasDeleteWithoutUninstallAnnotation(di.ObjectMeta))
+}
+
+// target returns the item's Target, or nil when it names none or the
+// Target does not exist.
 func (f *Framework) target(ctx context.Context, di *lsv1alpha1.DeployItem) (*lsv1alpha1.Target, error) {
 	if di.Spec.Target == nil || di.Spec.Target.Name == "" {
 		return nil, nil
@@ -89,9 +134,32 @@ func (f *Framework) target(ctx context.Context, di *lsv1alpha1.DeployItem) (*lsv
 	t := &lsv1alpha1.Target{}
 	key := types.NamespacedName{Namespace: di.Namespace, Name: di.Spec.Target.Name}
 	if err := f.Client.Get(ctx, key, t); err != nil {
-		return nil, fmt.Errorf("unable to get target for deployitem: %w", err)
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("get target of deploy item %s: %w", di.Name, err)
 	}
 	return t, nil
+}
+
+// failNoTarget fails di because its Target does not exist, as Landscaper's
+// deployer library does: Failed (DeleteFailed) with reason NoTargetFound.
+func (f *Framework) failNoTarget(ctx context.Context, di *lsv1alpha1.DeployItem) error {
+	err := fmt.Errorf("setting deploy item to failed due to missing target %s/%s", di.Namespace, di.Spec.Target.Name)
+	di.Status.LastError = engine.NewLastError(di.Status.LastError, "reconcilePrivate", "NoTargetFound", err, f.Clock.Now())
+	setPhase(di, failedPhase(di), f.Clock.Now())
+	if err := f.Client.UpdateStatus(ctx, di); err != nil {
+		return fmt.Errorf("fail deploy item %s: %w", di.Name, err)
+	}
+	return nil
+}
+
+// failedPhase is Failed, or DeleteFailed for an item being deleted.
+func failedPhase(di *lsv1alpha1.DeployItem) lsv1alpha1.DeployItemPhase {
+	if di.DeletionTimestamp != nil {
+		return lsv1alpha1.DeployItemPhases.DeleteFailed
+	}
+	return lsv1alpha1.DeployItemPhases.Failed
 }
 
 // checkContext requires the item's Context, as Landscaper's deployer library does.
@@ -107,13 +175,39 @@ func (f *Framework) checkContext(ctx context.Context, di *lsv1alpha1.DeployItem)
 	return nil
 }
 
+// testReconcile handles the test-reconcile operation annotation: it removes
+// the annotation and starts a new job with a new jobID, as Landscaper's
+// deployer library does.
+func (f *Framework) testReconcile(ctx context.Context, di *lsv1alpha1.DeployItem) error {
+	if f.Rand == nil || !lshelper.HasOperation(di.ObjectMeta, lsv1alpha1.TestReconcileOperation) {
+		return nil
+	}
+	delete(di.Annotations, lsv1alpha1.OperationAnnotation)
+	if err := f.Client.Update(ctx, di); err != nil {
+		return fmt.Errorf("remove test-reconcile annotation of deploy item %s: %w", di.Name, err)
+	}
+	di.Status.JobID = f.Rand.NewJobID()
+	di.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{}
+	if err := f.Client.UpdateStatus(ctx, di); err != nil {
+		return fmt.Errorf("start test-reconcile job of deploy item %s: %w", di.Name, err)
+	}
+	return nil
+}
+
 // pickUp starts the item's new job: phase Init (InitDelete when deleting),
-// observedGeneration, lastReconcileTime ("picked up"), deployer information.
-func (f *Framework) pickUp(ctx context.Context, di *lsv1alpha1.DeployItem) error {
+// observedGeneration, lastReconcileTime ("picked up"), initTime, deployer
+// information, no errors. An unchanged Succeeded item with
+// spec.updateOnChangeOnly finishes its job at once (done is true).
+func (f *Framework) pickUp(ctx context.Context, di *lsv1alpha1.DeployItem) (done bool, err error) {
 	now := metav1.NewTime(f.Clock.Now())
-	di.Status.Phase = lsv1alpha1.DeployItemPhases.Init
-	if di.DeletionTimestamp != nil {
+	done = di.DeletionTimestamp == nil && di.Spec.UpdateOnChangeOnly &&
+		di.Generation == di.Status.ObservedGeneration && di.Status.Phase == lsv1alpha1.DeployItemPhases.Succeeded
+	switch {
+	case done:
+	case di.DeletionTimestamp != nil:
 		di.Status.Phase = lsv1alpha1.DeployItemPhases.InitDelete
+	default:
+		di.Status.Phase = lsv1alpha1.DeployItemPhases.Init
 	}
 	di.Status.ObservedGeneration = di.Generation
 	di.Status.LastReconcileTime = &now
@@ -123,8 +217,11 @@ func (f *Framework) pickUp(ctx context.Context, di *lsv1alpha1.DeployItem) error
 		di.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{}
 	}
 	di.Status.TransitionTimes.InitTime = &now
-	if err := f.Client.UpdateStatus(ctx, di); err != nil {
-		return fmt.Errorf("pick up deploy item %s: %w", di.Name, err)
+	if done {
+		setPhase(di, di.Status.Phase, now.Time)
 	}
-	return nil
+	if err := f.Client.UpdateStatus(ctx, di); err != nil {
+		return false, fmt.Errorf("pick up deploy item %s: %w", di.Name, err)
+	}
+	return done, nil
 }

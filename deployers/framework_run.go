@@ -3,6 +3,7 @@ package deployers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -13,26 +14,45 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
+	"github.com/lscli/lscli/deployers/timeout"
 	"github.com/lscli/lscli/engine"
+	"github.com/lscli/lscli/engine/terminal"
 )
 
-// reconcile adds the finalizer, calls d.Reconcile and records its result.
-func (f *Framework) reconcile(ctx context.Context, d Deployer, di *lsv1alpha1.DeployItem, req Request) (engine.Result, error) {
+// Operations in status.lastError.
+const (
+	opReconcile = "Reconcile"
+	opDelete    = "Delete"
+)
+
+// reconcile adds the finalizer, checks target type and configuration, sets
+// Progressing (Traits.Progressing) and calls Reconcile. A terminal error, or
+// a call that is not done after the progressing timeout (see overdue), moves
+// the item to Failed; a normal error is recorded in lastError and the call
+// repeated as for a poll (see next); a result is recorded (exports,
+// providerStatus, phase), see finish.
+func (f *Framework) reconcile(ctx context.Context, c call) (engine.Result, error) {
+	di := c.di
 	if !controllerutil.ContainsFinalizer(di, lsv1alpha1.LandscaperFinalizer) {
 		controllerutil.AddFinalizer(di, lsv1alpha1.LandscaperFinalizer)
 		if err := f.Client.Update(ctx, di); err != nil {
-			return engine.Result{}, fmt.Errorf("add finalizer: %w", err)
+			return engine.Result{}, fmt.Errorf("add finalizer to deploy item %s: %w", di.Name, err)
 		}
 	}
+	err := f.precheck(c, "reconcile")
+	if err == nil && (di.Spec.Configuration == nil || len(di.Spec.Configuration.Raw) == 0) {
+		err = terminal.Errorf("ProviderConfigurationMissing", "provider configuration missing")
+	}
+	if err == nil {
+		err = f.enter(ctx, c, lsv1alpha1.DeployItemPhases.Init, lsv1alpha1.DeployItemPhases.Progressing)
+	}
 	var res Result
-	var err error
-	if di.Spec.Configuration == nil || len(di.Spec.Configuration.Raw) == 0 {
-		err = engine.TerminalError(fmt.Errorf("deploy item %s has no spec.config", di.Name))
-	} else {
-		res, err = d.Reconcile(ctx, req)
+	if err == nil {
+		res, err = c.d.Reconcile(ctx, c.req)
+		err = f.overdue(c, "reconcile", res.Phase == "" || res.Phase.IsFinal(), err)
 	}
 	if err != nil {
-		return engine.Result{}, f.fail(ctx, di, "Reconcile", lsv1alpha1.DeployItemPhases.Failed, err)
+		return f.fail(ctx, c, opReconcile, err)
 	}
 	if res.Phase == "" {
 		res.Phase = lsv1alpha1.DeployItemPhases.Succeeded
@@ -43,61 +63,163 @@ func (f *Framework) reconcile(ctx context.Context, d Deployer, di *lsv1alpha1.De
 	if res.ProviderStatus != nil {
 		di.Status.ProviderStatus = res.ProviderStatus
 	}
-	return f.finish(ctx, di, res)
+	return f.finish(ctx, c, res)
 }
 
-// delete runs the uninstall (skipped with delete-without-uninstall) and
-// removes the finalizer when it is done, which removes the item.
-func (f *Framework) delete(ctx context.Context, d Deployer, di *lsv1alpha1.DeployItem, req Request) (engine.Result, error) {
+// delete runs the uninstall, unless the item has the delete-without-uninstall
+// annotation, and removes the finalizer when it is done, which removes the
+// item. Errors are handled as in reconcile, with DeleteFailed.
+func (f *Framework) delete(ctx context.Context, c call) (engine.Result, error) {
+	di := c.di
 	if !lshelper.HasDeleteWithoutUninstallAnnotation(di.ObjectMeta) {
-		res, err := d.Delete(ctx, req)
+		err := f.precheck(c, "delete")
+		if err == nil {
+			err = f.enter(ctx, c, lsv1alpha1.DeployItemPhases.InitDelete, lsv1alpha1.DeployItemPhases.Deleting)
+		}
+		var res Result
+		if err == nil {
+			res, err = c.d.Delete(ctx, c.req)
+			err = f.overdue(c, "delete", res.Phase == "" || res.Phase.IsFinal(), err)
+		}
 		if err != nil {
-			return engine.Result{}, f.fail(ctx, di, "Delete", lsv1alpha1.DeployItemPhases.DeleteFailed, err)
+			return f.fail(ctx, c, opDelete, err)
 		}
 		if res.Phase != "" && res.Phase != lsv1alpha1.DeployItemPhases.Succeeded {
-			return f.finish(ctx, di, res)
+			return f.finish(ctx, c, res)
 		}
 	}
 	controllerutil.RemoveFinalizer(di, lsv1alpha1.LandscaperFinalizer)
 	if err := f.Client.Update(ctx, di); err != nil && !apierrors.IsNotFound(err) {
-		return engine.Result{}, fmt.Errorf("remove finalizer: %w", err)
+		return engine.Result{}, fmt.Errorf("remove finalizer of deploy item %s: %w", di.Name, err)
 	}
 	return engine.Result{}, nil
 }
 
-// finish writes the phase of res; a final phase finishes the job, any other
-// asks to be called again.
-func (f *Framework) finish(ctx context.Context, di *lsv1alpha1.DeployItem, res Result) (engine.Result, error) {
-	setPhase(di, res.Phase, f.Clock.Now())
-	if err := f.Client.UpdateStatus(ctx, di); err != nil {
-		return engine.Result{}, fmt.Errorf("update status: %w", err)
+// precheck validates the Target's type before a call (Traits.TargetTypes).
+func (f *Framework) precheck(c call, _ string) error {
+	t := c.req.Target
+	if t == nil || len(c.traits.TargetTypes) == 0 || slices.Contains(c.traits.TargetTypes, t.Spec.Type) {
+		return nil
 	}
-	if res.Phase.IsFinal() {
-		return engine.Result{}, nil
-	}
-	if res.RequeueAfter <= 0 {
-		return engine.Result{RequeueAfter: PollInterval}, nil
-	}
-	return engine.Result{RequeueAfter: res.RequeueAfter, Deadline: res.Deadline}, nil
+	return terminal.WithCodes(fmt.Errorf("the %s deployer needs a Target of type %s, but Target %s/%s has type %q",
+		c.di.Spec.Type, joinTypes(c.traits.TargetTypes), t.Namespace, t.Name, t.Spec.Type),
+		"WrongTargetType", lsv1alpha1.ErrorConfigurationProblem)
 }
 
-// fail records err. A terminal error moves the item to failed and finishes
-// the job; a normal one is returned, so the call is retried.
-func (f *Framework) fail(ctx context.Context, di *lsv1alpha1.DeployItem, op string, failed lsv1alpha1.DeployItemPhase, err error) error {
-	di.Status.LastError = engine.NewLastError(di.Status.LastError, op, "", err, f.Clock.Now())
-	if engine.IsTerminal(err) {
-		setPhase(di, failed, f.Clock.Now())
+// overdue turns a call that did not finish (a normal error, or a result
+// that is not done) into the progressing timeout once the item's deadline
+// has passed (Traits.ProgressingTimeout). It runs after the call, so that a
+// deployer that checks the timeout itself reports it with its own message.
+func (f *Framework) overdue(c call, what string, done bool, err error) error {
+	if !c.traits.ProgressingTimeout || terminal.Is(err) || (done && err == nil) {
+		return err
 	}
-	if uerr := f.Client.UpdateStatus(ctx, di); uerr != nil {
-		return uerr
-	}
-	if engine.IsTerminal(err) {
-		return nil
+	if _, terr := timeout.Check(c.di, c.req.Now, fmt.Sprintf("%s deployer: %s", c.di.Spec.Type, what)); terr != nil {
+		return terr
 	}
 	return err
 }
 
-// setPhase sets phase; a final phase sets jobIDFinished = jobID.
+func joinTypes(ts []lsv1alpha1.TargetType) string {
+	s := ""
+	for i, t := range ts {
+		if i > 0 {
+			s += " or "
+		}
+		s += string(t)
+	}
+	return s
+}
+
+// enter moves an item from phase from to phase to before the deployer is
+// called, for deployers with Traits.Progressing.
+func (f *Framework) enter(ctx context.Context, c call, from, to lsv1alpha1.DeployItemPhase) error {
+	if !c.traits.Progressing || c.di.Status.Phase != from {
+		return nil
+	}
+	c.di.Status.Phase = to
+	if err := f.Client.UpdateStatus(ctx, c.di); err != nil {
+		return fmt.Errorf("set phase %s of deploy item %s: %w", to, c.di.Name, err)
+	}
+	c.req.Item.Status = *c.di.Status.DeepCopy()
+	return nil
+}
+
+// finish writes the phase of res; a final phase finishes the job, any other
+// asks to be called again (see next).
+func (f *Framework) finish(ctx context.Context, c call, res Result) (engine.Result, error) {
+	setPhase(c.di, res.Phase, f.Clock.Now())
+	if err := f.Client.UpdateStatus(ctx, c.di); err != nil {
+		return engine.Result{}, fmt.Errorf("update status of deploy item %s: %w", c.di.Name, err)
+	}
+	if res.Phase.IsFinal() {
+		return engine.Result{}, nil
+	}
+	return f.next(c, res), nil
+}
+
+// fail records err. A terminal error moves the item to Failed (DeleteFailed)
+// and finishes the job; a normal one keeps the phase, and the deployer is
+// called again as for a plain poll.
+func (f *Framework) fail(ctx context.Context, c call, op string, err error) (engine.Result, error) {
+	di := c.di
+	di.Status.LastError = engine.NewLastError(di.Status.LastError, op, "", err, f.Clock.Now())
+	if terminal.Is(err) {
+		setPhase(di, failedPhase(di), f.Clock.Now())
+	}
+	if uerr := f.Client.UpdateStatus(ctx, di); uerr != nil {
+		return engine.Result{}, fmt.Errorf("update status of deploy item %s: %w", di.Name, uerr)
+	}
+	if terminal.Is(err) {
+		return engine.Result{}, nil
+	}
+	return f.next(c, Result{}), nil
+}
+
+// next says when to call the deployer again for an unfinished item. A
+// deadline of the deployer (a simulated duration) stands, but not past the
+// progressing timeout. A plain poll would change nothing in a simulation
+// where the world only changes at known times: the framework waits for the
+// next of them instead, the progressing timeout (Traits.ProgressingTimeout)
+// or a change of the target cluster (Forecaster). Without either it stays a
+// plain poll after res.RequeueAfter (default PollInterval), which the engine
+// counts as idle. A real cluster changes unpredictably: its deployer's
+// requeue is kept as it is.
+func (f *Framework) next(c call, res Result) engine.Result {
+	now := f.Clock.Now()
+	after := res.RequeueAfter
+	if after <= 0 {
+		after = PollInterval
+	}
+	wake, deadline := now.Add(after), res.Deadline
+	if fc, ok := f.Clusters.(Forecaster); ok && fc.Unpredictable(c.req.Target) {
+		return engine.Result{RequeueAfter: after, Deadline: deadline}
+	}
+	if t, ok := f.nextEvent(c); ok && (!deadline || t.Before(wake)) {
+		wake, deadline = t, true
+	}
+	if !wake.After(now) {
+		return engine.Result{RequeueAfter: PollInterval}
+	}
+	return engine.Result{RequeueAfter: wake.Sub(now), Deadline: deadline}
+}
+
+// nextEvent is the earliest known time something changes for the item.
+func (f *Framework) nextEvent(c call) (time.Time, bool) {
+	var next time.Time
+	if c.traits.ProgressingTimeout {
+		next, _ = timeout.Deadline(c.di)
+	}
+	if fc, ok := f.Clusters.(Forecaster); ok && c.req.Target != nil {
+		if t, ok := fc.NextChange(c.req.Target); ok && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	return next, !next.IsZero()
+}
+
+// setPhase sets phase; a final phase sets jobIDFinished = jobID and the
+// finished time.
 func setPhase(di *lsv1alpha1.DeployItem, phase lsv1alpha1.DeployItemPhase, now time.Time) {
 	di.Status.Phase = phase
 	if !phase.IsFinal() {
@@ -111,7 +233,8 @@ func setPhase(di *lsv1alpha1.DeployItem, phase lsv1alpha1.DeployItemPhase, now t
 }
 
 // writeExports stores res.Exports in the item's export Secret (key "config",
-// owned by the item) and points status.exportRef at it.
+// owned by the item) and points status.exportRef at it, as Landscaper's
+// CreateOrUpdateExport does.
 func (f *Framework) writeExports(ctx context.Context, di *lsv1alpha1.DeployItem, res Result) error {
 	if res.Exports == nil {
 		return nil
@@ -121,7 +244,7 @@ func (f *Framework) writeExports(ctx context.Context, di *lsv1alpha1.DeployItem,
 	if ref := di.Status.ExportReference; ref != nil {
 		err := f.Client.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, secret)
 		if err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("read export secret: %w", err)
+			return fmt.Errorf("read export secret of deploy item %s: %w", di.Name, err)
 		}
 		exists = err == nil
 	}
@@ -135,7 +258,7 @@ func (f *Framework) writeExports(ctx context.Context, di *lsv1alpha1.DeployItem,
 		secret.Name, secret.GenerateName = "", res.ExportSecretGenerateName
 	}
 	if err := f.Client.Create(ctx, secret); err != nil {
-		return fmt.Errorf("write export secret: %w", err)
+		return fmt.Errorf("write export secret of deploy item %s: %w", di.Name, err)
 	}
 	di.Status.ExportReference = &lsv1alpha1.ObjectReference{Name: secret.Name, Namespace: secret.Namespace}
 	return nil

@@ -62,3 +62,6 @@ func decodeMockConfig(di *lsv1alpha1.DeployItem) (*mockv1alpha1.ProviderConfigur
 	}
 	return cfg, nil
 }
+
+// MockBuilder builds the mock deployer, for a Registry.
+func MockBuilder(ClusterClients) (Deployer, error) { return Mock{}, nil }

@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lscli/lscli/engine/blueprint"
 	"github.com/lscli/lscli/fakecluster"
 )
 
@@ -73,6 +74,10 @@ type Config struct {
 	Timeouts Timeouts
 	// Log receives one line per reconcile step when set. Nil discards.
 	Log io.Writer
+	// Blueprints resolves spec.blueprint.ref.resourceName to blueprints kept
+	// outside the installation (e.g. local folders from the config file).
+	// Nil means only inline blueprints are found.
+	Blueprints blueprint.Resolver
 }
 
 func (c *Config) defaults() {

@@ -89,17 +89,40 @@ func inlineBlueprint(items string) lsv1alpha1.BlueprintDefinition {
 	return lsv1alpha1.BlueprintDefinition{Inline: &lsv1alpha1.InlineBlueprint{Filesystem: lsv1alpha1.NewAnyJSON([]byte(fsJSON))}}
 }
 
-// inst builds an installation with a finalizer and the given status.
+// inst builds an installation with a finalizer and the given status. Its
+// blueprint declares the imports and exports of its spec and exports a
+// constant for each export.
 func inst(name string, status lsv1alpha1.InstallationStatus, mods ...func(*lsv1alpha1.Installation)) *lsv1alpha1.Installation {
 	i := &lsv1alpha1.Installation{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNS, Finalizers: []string{lsv1alpha1.LandscaperFinalizer}},
-		Spec:       lsv1alpha1.InstallationSpec{Context: "default", Blueprint: inlineBlueprint("")},
+		Spec:       lsv1alpha1.InstallationSpec{Context: "default"},
 		Status:     status,
 	}
 	for _, m := range mods {
 		m(i)
 	}
+	i.Spec.Blueprint = dataBlueprint(i)
 	return i
+}
+
+// dataBlueprint is an inline blueprint that declares the data imports and
+// exports of i's spec; its exportExecution exports the string "value".
+func dataBlueprint(i *lsv1alpha1.Installation) lsv1alpha1.BlueprintDefinition {
+	bp := "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\nimports:\n"
+	for _, d := range i.Spec.Imports.Data {
+		bp += "- {name: " + d.Name + ", type: data, schema: {type: string}}\n"
+	}
+	bp += "exports:\n"
+	exports := ""
+	for _, d := range i.Spec.Exports.Data {
+		bp += "- {name: " + d.Name + ", type: data, schema: {type: string}}\n"
+		exports += "      " + d.Name + ": value\n"
+	}
+	if exports != "" {
+		bp += "exportExecutions:\n- name: exp\n  type: GoTemplate\n  template: |\n    exports:\n" + exports
+	}
+	fsJSON := `{"blueprint.yaml": ` + quoteJSON(bp) + `}`
+	return lsv1alpha1.BlueprintDefinition{Inline: &lsv1alpha1.InlineBlueprint{Filesystem: lsv1alpha1.NewAnyJSON([]byte(fsJSON))}}
 }
 
 func withAnnotation(k, v string) func(*lsv1alpha1.Installation) {

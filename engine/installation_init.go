@@ -6,38 +6,54 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/api/equality"
+
+	"github.com/lscli/lscli/engine/dataflow"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// init is the Init phase: read the blueprint, require finished and succeeded
-// predecessors, render and create or update the subinstallations (orphans are
-// marked for deletion) and the Execution. It moves to CleanupOrphaned. A
-// blueprint or template error, or a failed predecessor, is terminal; waiting
-// for a predecessor is a normal error.
+// init is the Init phase: delete what the installation exported in an
+// earlier job, read the blueprint, require finished and succeeded
+// predecessors, resolve the imports and write them into the installation's own
+// context, render and create or update the subinstallations (orphans are
+// marked for deletion) and the Execution, and record the imports hash. It
+// moves to CleanupOrphaned. A blueprint, import or template error, or a failed
+// predecessor, is terminal; waiting for a predecessor or a missing import
+// object is a normal error.
 func (c *installationController) init(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
-	bp, err := blueprintOf(inst)
+	cl := c.cfg.Cluster
+	if err := dataflow.CleanupExports(ctx, cl, inst); err != nil {
+		return "", err
+	}
+	bp, err := blueprintFor(c.cfg, inst)
 	if err != nil {
 		return "", err
 	}
-	if err := checkPredecessors(ctx, c.cfg.Cluster, inst); err != nil {
+	if err := checkPredecessors(ctx, cl, inst); err != nil {
 		return "", err
 	}
-	imports := map[string]any{}
-	subs, err := renderSubinstallations(inst, bp, imports)
+	imps, err := dataflow.ResolveImports(ctx, cl, inst, bp)
 	if err != nil {
 		return "", err
 	}
-	if err := c.ensureSubinstallations(ctx, inst, subs); err != nil {
+	if err := dataflow.WriteImports(ctx, cl, inst, imps); err != nil {
 		return "", err
 	}
-	templates, err := renderDeployItems(inst, bp, imports)
+	subs, err := dataflow.RenderSubinstallations(ctx, cl, inst, bp, imps)
+	if err != nil {
+		return "", err
+	}
+	if err := c.ensureSubinstallations(ctx, inst, bp, subs); err != nil {
+		return "", err
+	}
+	templates, err := dataflow.RenderDeployItems(ctx, cl, inst, bp, imps)
 	if err != nil {
 		return "", err
 	}
 	if err := c.ensureExecution(ctx, inst, templates); err != nil {
 		return "", err
 	}
+	inst.Status.ImportsHash = imps.Hash
 	return lsv1alpha1.InstallationPhases.CleanupOrphaned, nil
 }
 

@@ -7,6 +7,9 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/lscli/lscli/engine/blueprint"
+	"github.com/lscli/lscli/engine/dataflow"
 )
 
 // maxGenerateNamePrefix is how much of a template name Landscaper keeps for a
@@ -32,7 +35,7 @@ func (c *installationController) subinstallations(ctx context.Context, inst *lsv
 // ensureSubinstallations creates a subinstallation per template, updates the
 // existing ones, and deletes the orphans (no template any more) with the
 // delete-ignore-successors annotation. It records them in status.subInstCache.
-func (c *installationController) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, templates []*lsv1alpha1.InstallationTemplate) error {
+func (c *installationController) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, templates []*lsv1alpha1.InstallationTemplate) error {
 	existing, err := c.subinstallations(ctx, inst)
 	if err != nil {
 		return err
@@ -41,7 +44,11 @@ func (c *installationController) ensureSubinstallations(ctx context.Context, ins
 	wanted := map[string]bool{}
 	for _, tmpl := range templates {
 		wanted[tmpl.Name] = true
-		sub, err := c.applySubinstallation(ctx, inst, tmpl, existing[tmpl.Name])
+		spec, err := subinstallationSpec(inst, bp, tmpl, c.cfg.Blueprints)
+		if err != nil {
+			return err
+		}
+		sub, err := c.applySubinstallation(ctx, inst, tmpl, spec, existing[tmpl.Name])
 		if err != nil {
 			return err
 		}
@@ -76,11 +83,7 @@ func (c *installationController) deleteOrphan(ctx context.Context, sub *lsv1alph
 }
 
 // applySubinstallation creates the subinstallation of tmpl, or updates sub.
-func (c *installationController) applySubinstallation(ctx context.Context, inst *lsv1alpha1.Installation, tmpl *lsv1alpha1.InstallationTemplate, sub *lsv1alpha1.Installation) (*lsv1alpha1.Installation, error) {
-	spec, err := subinstallationSpec(inst, tmpl)
-	if err != nil {
-		return nil, err
-	}
+func (c *installationController) applySubinstallation(ctx context.Context, inst *lsv1alpha1.Installation, tmpl *lsv1alpha1.InstallationTemplate, spec lsv1alpha1.InstallationSpec, sub *lsv1alpha1.Installation) (*lsv1alpha1.Installation, error) {
 	if sub == nil {
 		sub = newSubinstallation(inst, tmpl, spec)
 		if err := c.cfg.Cluster.Create(ctx, sub); err != nil {
@@ -118,8 +121,9 @@ func newSubinstallation(inst *lsv1alpha1.Installation, tmpl *lsv1alpha1.Installa
 
 // subinstallationSpec is the spec of the subinstallation of tmpl: the
 // template's imports, exports and mappings, the parent's context, and the
-// template's blueprint.
-func subinstallationSpec(inst *lsv1alpha1.Installation, tmpl *lsv1alpha1.InstallationTemplate) (lsv1alpha1.InstallationSpec, error) {
+// template's blueprint (inline, a file of the parent's blueprint, or a
+// reference) with its component descriptor.
+func subinstallationSpec(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tmpl *lsv1alpha1.InstallationTemplate, r blueprint.Resolver) (lsv1alpha1.InstallationSpec, error) {
 	spec := lsv1alpha1.InstallationSpec{
 		Context:            inst.Spec.Context,
 		Imports:            tmpl.Imports,
@@ -128,14 +132,12 @@ func subinstallationSpec(inst *lsv1alpha1.Installation, tmpl *lsv1alpha1.Install
 		ExportDataMappings: tmpl.ExportDataMappings,
 		Optimization:       tmpl.Optimization,
 	}
-	switch {
-	case len(tmpl.Blueprint.Filesystem.RawMessage) > 0:
-		spec.Blueprint.Inline = &lsv1alpha1.InlineBlueprint{Filesystem: tmpl.Blueprint.Filesystem}
-	case tmpl.Blueprint.Ref != "":
-		spec.Blueprint.Reference = &lsv1alpha1.RemoteBlueprintReference{ResourceName: tmpl.Blueprint.Ref}
-	default:
-		return spec, terminalErrorf("TemplatingFailed", "subinstallation %q: blueprint needs filesystem or ref", tmpl.Name)
+	def, cd, err := dataflow.SubinstallationBlueprint(inst, bp, tmpl, r)
+	if err != nil {
+		return spec, err
 	}
+	spec.Blueprint = *def
+	spec.ComponentDescriptor = cd
 	return spec, nil
 }
 

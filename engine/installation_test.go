@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
+	"github.com/lscli/lscli/engine/dataflow"
 )
 
 const (
@@ -135,6 +137,7 @@ func TestInstallationTransitions(t *testing.T) {
 			setup: func(f *fixture) {
 				x := inst("x", status(phases.Completing, job2, job1), withExport("d"))
 				x.Status.ObservedGeneration = 1
+				x.Status.ImportsHash = importsHash(f, x)
 				f.create(x)
 				f.create(inst("succ", status(phases.Succeeded, job1, job1), withImport("d")))
 			},
@@ -144,6 +147,17 @@ func TestInstallationTransitions(t *testing.T) {
 					t.Errorf("dependentsToTrigger = %v, want [succ]", x.Status.DependentsToTrigger)
 				}
 			},
+		},
+		{
+			name: "Completing fails when the imports changed during the job",
+			setup: func(f *fixture) {
+				x := inst("x", status(phases.Completing, job2, job1))
+				x.Status.ObservedGeneration = 1
+				x.Status.ImportsHash = "an-older-hash"
+				f.create(x)
+			},
+			wantPhase: phases.Failed,
+			check:     lastErrorContains("the imports changed during the job"),
 		},
 		{
 			name: "dependents are triggered at the next reconcile: a root gets the reconcile annotation",
@@ -232,4 +246,18 @@ func childExecution(f *fixture, name, jobID, finished string, phase lsv1alpha1.E
 	exec.Finalizers = []string{lsv1alpha1.LandscaperFinalizer}
 	exec.Status = lsv1alpha1.ExecutionStatus{ExecutionPhase: phase, JobID: jobID, JobIDFinished: finished}
 	return exec
+}
+
+// importsHash is the hash of x's imports as Init would record it.
+func importsHash(f *fixture, x *lsv1alpha1.Installation) string {
+	f.t.Helper()
+	bp, err := blueprintFor(f.cfg, x)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	imps, err := dataflow.ResolveImports(f.ctx, f.cfg.Cluster, x, bp)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return imps.Hash
 }

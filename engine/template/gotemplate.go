@@ -2,116 +2,96 @@ package template
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
-	"io/fs"
-	"path"
-	"strings"
+	"maps"
 	gotmpl "text/template"
-
-	"github.com/Masterminds/sprig/v3"
-	"sigs.k8s.io/yaml"
 )
 
-// maxIncludeDepth bounds recursive include calls, as Landscaper does.
+// inlineName is the name of an inline GoTemplate in text/template's errors.
+const inlineName = "template"
+
+// maxIncludeDepth bounds how often one file may be included within itself,
+// as Landscaper does.
 const maxIncludeDepth = 100
 
-// ExecuteGo renders the GoTemplate text named name with values. fsys is the
-// blueprint's filesystem for include, readFile and readDir; it may be nil.
-func ExecuteGo(name, text string, fsys fs.FS, values map[string]any) ([]byte, error) {
-	t := gotmpl.New(name).Option("missingkey=zero")
-	t.Funcs(funcMap(t, fsys))
-	if _, err := t.Parse(text); err != nil {
-		return nil, fmt.Errorf("parse template: %w", err)
+// goRun is one GoTemplate execution with its include bookkeeping.
+type goRun struct {
+	e *Executor
+	// included counts the active includes of each file.
+	included map[string]int
+	funcs    gotmpl.FuncMap
+}
+
+// executeGo renders a GoTemplate execution.
+func (e *Executor) executeGo(req Request) (*Result, error) {
+	raw, file, err := e.source(req.Execution)
+	if err != nil {
+		return nil, err
+	}
+	text := string(raw)
+	if file == "" {
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return nil, fmt.Errorf("a GoTemplate template must be a string (template: |): %w", err)
+		}
+	}
+	values := maps.Clone(req.Values)
+	if values == nil {
+		values = map[string]any{}
+	}
+	if req.Stateful {
+		if values["state"], err = decodeState(req.State); err != nil {
+			return nil, err
+		}
+	}
+	r := &goRun{e: e, included: map[string]int{}}
+	r.funcs = r.funcMap()
+	name := file
+	if name == "" {
+		name = inlineName
+	}
+	out, err := r.execute(name, text, values)
+	if err != nil {
+		return nil, newGoError(err, name, text, e.FS)
+	}
+	if req.CheckNoValue {
+		if err := checkNoValue(out); err != nil {
+			return nil, err
+		}
+	}
+	res := &Result{Output: out}
+	if req.Stateful {
+		res.State, _ = outputState(out)
+	}
+	return res, nil
+}
+
+// execute parses and runs one template text.
+func (r *goRun) execute(name, text string, data any) ([]byte, error) {
+	t, err := gotmpl.New(name).Option("missingkey=zero").Funcs(r.funcs).Parse(text)
+	if err != nil {
+		return nil, err
 	}
 	var out bytes.Buffer
-	if err := t.Execute(&out, values); err != nil {
-		return nil, fmt.Errorf("execute template: %w", err)
-	}
-	if err := checkNoValue(out.Bytes()); err != nil {
+	if err := t.Execute(&out, data); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
 }
 
-// funcMap is sprig's text functions without env and expandenv, plus
-// Landscaper's functions that make sense without a cluster or registry.
-func funcMap(t *gotmpl.Template, fsys fs.FS) gotmpl.FuncMap {
-	fm := sprig.TxtFuncMap()
-	delete(fm, "env")
-	delete(fm, "expandenv")
-	depth := 0
-	fm["include"] = func(name string, binding any) (string, error) {
-		if depth >= maxIncludeDepth {
-			return "", fmt.Errorf("include %q: recursion deeper than %d", name, maxIncludeDepth)
-		}
-		depth++
-		defer func() { depth-- }()
-		var buf bytes.Buffer
-		err := t.ExecuteTemplate(&buf, name, binding)
-		return buf.String(), err
+// include is Landscaper's include: it reads a file of the blueprint and
+// renders it as a template with binding.
+func (r *goRun) include(p string, binding any) (string, error) {
+	name := cleanPath(p)
+	if r.included[name] >= maxIncludeDepth {
+		return "", fmt.Errorf("include %q: included within itself more than %d times", p, maxIncludeDepth)
 	}
-	fm["readFile"] = func(p string) (string, error) { return readFile(fsys, p) }
-	fm["readDir"] = func(p string) ([]string, error) { return readDir(fsys, p) }
-	fm["toYaml"] = toYAML
-	fm["fromYaml"] = fromYAML
-	return fm
-}
-
-func cleanPath(p string) string {
-	return strings.TrimPrefix(path.Clean("/"+p), "/")
-}
-
-func readFile(fsys fs.FS, p string) (string, error) {
-	if fsys == nil {
-		return "", fmt.Errorf("readFile %q: no blueprint filesystem", p)
-	}
-	data, err := fs.ReadFile(fsys, cleanPath(p))
-	return string(data), err
-}
-
-func readDir(fsys fs.FS, p string) ([]string, error) {
-	if fsys == nil {
-		return nil, fmt.Errorf("readDir %q: no blueprint filesystem", p)
-	}
-	entries, err := fs.ReadDir(fsys, cleanPath(p))
+	data, err := r.e.readFile(name)
 	if err != nil {
-		return nil, err
+		return "", fmt.Errorf("include %q: %w", p, err)
 	}
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		names[i] = e.Name()
-	}
-	return names, nil
-}
-
-// toYAML marshals v as YAML without the trailing newline.
-func toYAML(v any) (string, error) {
-	data, err := yaml.Marshal(v)
-	return strings.TrimSuffix(string(data), "\n"), err
-}
-
-func fromYAML(s string) (map[string]any, error) {
-	out := map[string]any{}
-	err := yaml.Unmarshal([]byte(s), &out)
-	return out, err
-}
-
-// NoValueError reports "<no value>" in rendered output: a value the template
-// read that does not exist.
-type NoValueError struct {
-	Line, Column int
-	Text         string
-}
-
-func (e *NoValueError) Error() string {
-	return fmt.Sprintf("line %d, column %d: template produced <no value> (a missing value): %s", e.Line, e.Column, e.Text)
-}
-
-func checkNoValue(out []byte) error {
-	for i, line := range strings.Split(string(out), "\n") {
-		if col := strings.Index(line, "<no value>"); col >= 0 {
-			return &NoValueError{Line: i + 1, Column: col + 1, Text: strings.TrimSpace(line)}
-		}
-	}
-	return nil
+	r.included[name]++
+	defer func() { r.included[name]-- }()
+	out, err := r.execute(name, string(data), binding)
+	return string(out), err
 }

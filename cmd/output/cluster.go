@@ -1,0 +1,102 @@
+package output
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
+	"sigs.k8s.io/yaml"
+)
+
+// ClusterTable shows the objects of a simulated target cluster for
+// `lscli get --target`, one row each, sorted by kind, namespace and name:
+//
+//	KIND NAMESPACE NAME STATUS          (wide: + APIVERSION GENERATION)
+//
+// STATUS is the object's kstatus (Current green, Failed red, anything else
+// yellow, such as InProgress or Terminating). Empty values show as "-". It
+// returns NoObjects when objs is empty. It is a pure function.
+func ClusterTable(objs []*unstructured.Unstructured, st Styles, wide bool) string {
+	if len(objs) == 0 {
+		return NoObjects
+	}
+	t := &table{header: []string{"KIND", "NAMESPACE", "NAME", "STATUS"}}
+	if wide {
+		t.header = append(t.header, "APIVERSION", "GENERATION")
+	}
+	for _, o := range sortClusterObjects(objs) {
+		row := []cell{plain(o.GetKind()), plain(orDash(o.GetNamespace())), plain(o.GetName()),
+			{text: kstatusOf(o), style: Styles.Status}}
+		if wide {
+			row = append(row, plain(o.GetAPIVersion()), plain(strconv.FormatInt(o.GetGeneration(), 10)))
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t.render(st)
+}
+
+// kstatusOf is the kstatus of o, or "Unknown" when it cannot be computed.
+func kstatusOf(o *unstructured.Unstructured) string {
+	res, err := kstatus.Compute(o)
+	if err != nil {
+		return kstatus.UnknownStatus.String()
+	}
+	return res.Status.String()
+}
+
+// Status shows a kstatus: Current green, Failed red, others yellow.
+func (s Styles) Status(st string) string {
+	switch st {
+	case kstatus.CurrentStatus.String():
+		return s.Green(st)
+	case kstatus.FailedStatus.String():
+		return s.Red(st)
+	}
+	return s.Yellow(st)
+}
+
+// sortClusterObjects returns a copy of objs sorted by kind, namespace, name
+// and apiVersion.
+func sortClusterObjects(objs []*unstructured.Unstructured) []*unstructured.Unstructured {
+	out := append([]*unstructured.Unstructured(nil), objs...)
+	key := func(o *unstructured.Unstructured) string {
+		return o.GetKind() + "\x00" + o.GetNamespace() + "\x00" + o.GetName() + "\x00" + o.GetAPIVersion()
+	}
+	sort.SliceStable(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
+	return out
+}
+
+// ClusterList writes the objects of a simulated target cluster to w as a
+// Kubernetes List in format "json" or "yaml", sorted as ClusterTable sorts
+// them, without metadata.managedFields, with keys in alphabetical order (as
+// kubectl shows unstructured objects).
+func ClusterList(objs []*unstructured.Unstructured, format string, w io.Writer) error {
+	if format != FormatJSON && format != FormatYAML {
+		return fmt.Errorf("unknown output format %q (allowed: %s, %s)", format, FormatJSON, FormatYAML)
+	}
+	list := kubeList{APIVersion: "v1", Kind: "List", Items: make([]json.RawMessage, 0, len(objs))}
+	for _, o := range sortClusterObjects(objs) {
+		o = o.DeepCopy()
+		o.SetManagedFields(nil)
+		item, err := marshalJSON(o.Object, "")
+		if err != nil {
+			return fmt.Errorf("encode %s %s: %w", o.GetKind(), o.GetName(), err)
+		}
+		list.Items = append(list.Items, item)
+	}
+	data, err := marshalJSON(list, "    ")
+	if err != nil {
+		return fmt.Errorf("encode list: %w", err)
+	}
+	if format == FormatYAML {
+		if data, err = yaml.JSONToYAML(data); err != nil {
+			return fmt.Errorf("convert list to YAML: %w", err)
+		}
+	}
+	_, err = w.Write(data)
+	return err
+}

@@ -1,0 +1,190 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/cmd/output"
+	"github.com/lscli/lscli/engine/dryrun"
+	"github.com/lscli/lscli/engine/landscape"
+	"github.com/lscli/lscli/engine/template"
+)
+
+// renderFormats are the -o values of render.
+var renderFormats = []string{"tree", "wide", "yaml", "json"}
+
+// renderOptions are the options of `lscli render` and `lscli validate`.
+type renderOptions struct {
+	Paths []string
+	// ExportsFile holds the deploy item exports to assume (--exports).
+	ExportsFile string
+}
+
+func newRenderCmd(f *factory) *cobra.Command {
+	opts := &renderOptions{}
+	cmd := &cobra.Command{
+		Use:   "render [DIR|FILE]...",
+		Short: "Dry-run the blueprints of a landscape: imports, subinstallations, deploy items, exports",
+		Long: `Render every installation of the landscape as the installation controller would, without
+running any deployer and without touching the saved simulation: resolve its imports, render its
+subinstallations (recursively), its deploy items with their full configuration, and its exports.
+
+Deploy items do not run, so their exports are assumed: from --exports FILE, a YAML map from
+"<installation path>/<deploy item name>" (a glob; the path is the root's name, then subinstallation
+template names, e.g. "app/db/schema" or "app/*/schema") to the exports; else, for mock deploy items,
+the export of their configuration; else none.
+
+Blueprints referenced by spec.blueprint.ref.resourceName are read from local folders named by the
+blueprints map of the config file (lscli.yaml).
+
+-o tree (the default) prints a tree per root installation; -o yaml|json prints a Kubernetes List of
+every object of the dry run (installations with their subinstallations, executions with their deploy
+items, the DataObjects and Targets of imports and exports).
+
+Exit codes: 0 everything renders and validates; 2 something does not (every problem is listed on
+stderr, with the installation, the execution and the line).`,
+		Example: `  lscli render ./examples/sibling-dataflow
+  lscli render ./landscape --exports deployer-exports.yaml -o json | jq '.items[] | select(.kind=="Execution")'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Paths = args
+			s, err := f.settings(cmd)
+			if err != nil {
+				return err
+			}
+			return f.renderRun(cmd.Context(), s, opts)
+		},
+	}
+	addRenderFlags(cmd, opts)
+	return cmd
+}
+
+// addRenderFlags declares the flags render and validate share.
+func addRenderFlags(cmd *cobra.Command, opts *renderOptions) {
+	cmd.Flags().StringVar(&opts.ExportsFile, "exports", "",
+		`YAML file mapping "<installation path>/<deploy item name>" globs to the exports to assume for those deploy items`)
+}
+
+// renderRun renders the landscape and prints it.
+func (f *factory) renderRun(ctx context.Context, s *settings, opts *renderOptions) error {
+	if err := s.checkOutput(renderFormats...); err != nil {
+		return err
+	}
+	_, res, err := f.dryRun(ctx, s, opts)
+	if err != nil {
+		return err
+	}
+	switch s.Output {
+	case "yaml", "json":
+		err = output.List(inNamespace(res.Objects, s.Namespace), s.Output, f.streams.Out)
+	default:
+		st, serr := f.styles(s)
+		if serr != nil {
+			return serr
+		}
+		_, err = io.WriteString(f.streams.Out, renderTree(rootsIn(res.Roots, s.Namespace), st))
+	}
+	if err != nil {
+		return err
+	}
+	return f.reportProblems(res.Problems)
+}
+
+// dryRun loads the landscape and renders it.
+func (f *factory) dryRun(ctx context.Context, s *settings, opts *renderOptions) (*landscape.Landscape, *dryrun.Result, error) {
+	loader := &landscape.Loader{DefaultNamespace: s.Namespace}
+	ls, err := loader.Load(opts.Paths...)
+	if err != nil {
+		return nil, nil, invalid(err)
+	}
+	resolver, err := blueprintResolver(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	rules, err := readExportRules(opts.ExportsFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := &dryrun.Render{Blueprints: resolver, Exports: rules, Seed: s.Seed, StartTime: s.StartTime}
+	res, err := r.Run(ctx, ls)
+	return ls, res, err
+}
+
+// rootsIn keeps the roots in namespace ns; an empty ns keeps all.
+func rootsIn(roots []*dryrun.Installation, ns string) []*dryrun.Installation {
+	if ns == "" {
+		return roots
+	}
+	var out []*dryrun.Installation
+	for _, r := range roots {
+		if r.Object.Namespace == ns {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// countRendered counts the installations below roots that rendered (not
+// skipped) and their deploy items.
+func countRendered(roots []*dryrun.Installation) (installations, items int) {
+	for _, n := range roots {
+		if n.Skipped != "" {
+			continue
+		}
+		i, d := countRendered(n.Subinstallations)
+		installations += 1 + i
+		items += len(n.DeployItems) + d
+	}
+	return installations, items
+}
+
+// reportProblems prints every problem (with the template lines around it,
+// when known) and returns exit code 2 when there are any.
+func (f *factory) reportProblems(problems []error) error {
+	for _, p := range problems {
+		f.status("error: %v", p)
+		var te *template.Error
+		if errors.As(p, &te) {
+			if snippet := te.Snippet(); snippet != "" {
+				fmt.Fprint(f.streams.ErrOut, snippet)
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return silentExit(ExitInvalid)
+	}
+	return nil
+}
+
+// readExportRules reads the --exports file: a map from pattern to exports.
+func readExportRules(file string) ([]dryrun.ExportRule, error) {
+	if file == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, invalidf("read --exports %s: %v", file, err)
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		return nil, invalidf("--exports %s: want a map from \"<installation path>/<deploy item name>\" to exports: %v", file, err)
+	}
+	rules := make([]dryrun.ExportRule, 0, len(m))
+	for pattern, v := range m {
+		if !strings.Contains(pattern, "/") {
+			return nil, invalidf("--exports %s: key %q: want \"<installation path>/<deploy item name>\", e.g. \"app/db\"", file, pattern)
+		}
+		rules = append(rules, dryrun.ExportRule{Pattern: pattern, Exports: v})
+	}
+	if err := dryrun.CheckRules(rules); err != nil {
+		return nil, invalidf("--exports %s: %v", file, err)
+	}
+	dryrun.SortRules(rules)
+	return rules, nil
+}

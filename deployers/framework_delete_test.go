@@ -1,0 +1,65 @@
+package deployers
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+)
+
+func TestFrameworkDelete(t *testing.T) {
+	tests := []struct {
+		name        string
+		deployer    func(t *testing.T) Deployer
+		annotations []string
+		want        []string
+		wantError   *lsv1alpha1.Error
+	}{
+		{name: "fake deletes at once", deployer: func(t *testing.T) Deployer { return fakeWith(t) },
+			want: []string{"+1h0m0s InitDelete", "+1h0m0s gone"}},
+		{name: "fake takes 1m to delete",
+			deployer: func(t *testing.T) Deployer { return fakeWith(t, RuleConfig{Delete: StepConfig{Duration: "1m"}}) },
+			want:     []string{"+1h0m0s InitDelete", "+1h0m0s Deleting", "+1h1m0s gone"}},
+		{name: "fake deletion fails",
+			deployer: func(t *testing.T) Deployer {
+				return fakeWith(t, RuleConfig{Delete: StepConfig{Fail: "volume still attached"}})
+			},
+			want: []string{"+1h0m0s InitDelete", "+1h0m0s DeleteFailed"},
+			wantError: &lsv1alpha1.Error{Operation: opDelete, Reason: FailureReason, Message: "volume still attached",
+				Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorConfigurationProblem}}},
+		{name: "fake deletion hangs",
+			deployer: func(t *testing.T) Deployer { return fakeWith(t, RuleConfig{Delete: StepConfig{Hang: true}}) },
+			want:     []string{"+1h0m0s InitDelete", "+1h0m0s Deleting"}},
+		{name: "delete-without-uninstall skips the deployer", deployer: mustNotBeCalled,
+			annotations: []string{lsv1alpha1.DeleteWithoutUninstallAnnotation},
+			want:        []string{"+1h0m0s InitDelete", "+1h0m0s gone"}},
+		{name: "a real deployer sets Deleting first", deployer: func(*testing.T) Deployer { return polling },
+			want: []string{"+1h0m0s InitDelete", "+1h0m0s Deleting", "+1h10m0s DeleteFailed"},
+			wantError: &lsv1alpha1.Error{Operation: opDelete, Reason: lsv1alpha1.ProgressingTimeoutReason,
+				Message: `timeout at: "example.com/app deployer: delete"`, Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := tt.deployer(t)
+			h := newHarness(t, Mock{})
+			h.create(item("example.com/app"))
+			h.run(0)
+			h.f.Fallback = d
+			h.clock.Set(epoch.Add(time.Hour))
+			h.trace = nil
+			h.deleteItem(tt.annotations...)
+			h.run(0)
+			if !reflect.DeepEqual(h.trace, tt.want) {
+				t.Errorf("phases = %q, want %q", h.trace, tt.want)
+			}
+			if tt.wantError != nil {
+				got := h.get().Status.LastError
+				checkLastError(t, got, tt.wantError)
+				if got.Operation != tt.wantError.Operation {
+					t.Errorf("lastError.operation = %q, want %q", got.Operation, tt.wantError.Operation)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,282 @@
+package deployers
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/engine/terminal"
+)
+
+// fullTraits are all traits: a kubernetes-cluster Target, the progressing
+// timeout and Progressing (Deleting) before the calls.
+var fullTraits = Traits{TargetTypes: []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType},
+	ProgressingTimeout: true, Progressing: true}
+
+// polling is a deployer with fullTraits that is never done: it polls.
+var polling = WithTraits(Func(func(_ context.Context, op Operation, _ Request) (Result, error) {
+	if op == OperationDelete {
+		return Result{Phase: lsv1alpha1.DeployItemPhases.Deleting}, nil
+	}
+	return Result{Phase: lsv1alpha1.DeployItemPhases.Progressing}, nil
+}), fullTraits)
+
+// mustNotBeCalled fails the test when the framework calls it.
+func mustNotBeCalled(t *testing.T) Deployer {
+	return WithTraits(Func(func(_ context.Context, op Operation, _ Request) (Result, error) {
+		t.Errorf("deployer called (%s)", op)
+		return Result{}, nil
+	}), fullTraits)
+}
+
+func fakeWith(t *testing.T, cfgs ...RuleConfig) Fake {
+	t.Helper()
+	rules, err := CompileRules(cfgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Fake{Rules: rules}
+}
+
+func withTimeout(d string) func(*lsv1alpha1.DeployItem) {
+	return func(di *lsv1alpha1.DeployItem) {
+		dur := &lsv1alpha1.Duration{}
+		if err := dur.UnmarshalJSON([]byte(`"` + d + `"`)); err != nil {
+			panic(err)
+		}
+		di.Spec.Timeout = dur
+	}
+}
+
+func TestFrameworkReconcile(t *testing.T) {
+	tests := []struct {
+		name      string
+		deployer  func(t *testing.T) Deployer
+		item      *lsv1alpha1.DeployItem
+		limit     time.Duration
+		want      []string
+		wantError *lsv1alpha1.Error // reason, codes and message of lastError
+	}{
+		{name: "mock succeeds at once", deployer: func(*testing.T) Deployer { return Mock{} },
+			item: item(MockType), want: []string{"+0s Init", "+0s Succeeded"}},
+		{name: "fake without rules succeeds at once", deployer: func(t *testing.T) Deployer { return fakeWith(t) },
+			item: item("example.com/app"), want: []string{"+0s Init", "+0s Succeeded"}},
+		{name: "fake takes 3m of virtual time", item: item("example.com/app"),
+			deployer: func(t *testing.T) Deployer {
+				return fakeWith(t, RuleConfig{Match: MatchConfig{Name: "app"}, Reconcile: StepConfig{Duration: "3m"}})
+			},
+			want: []string{"+0s Init", "+0s Progressing", "+3m0s Succeeded"}},
+		{name: "fake fails after 1m", item: item("example.com/app"),
+			deployer: func(t *testing.T) Deployer {
+				return fakeWith(t, RuleConfig{Reconcile: StepConfig{Duration: "1m", Fail: "quota exceeded"}})
+			},
+			want:      []string{"+0s Init", "+0s Progressing", "+1m0s Failed"},
+			wantError: &lsv1alpha1.Error{Reason: FailureReason, Message: "quota exceeded", Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorConfigurationProblem}}},
+		{name: "fake hangs", item: item("example.com/app"), limit: time.Hour,
+			deployer: func(t *testing.T) Deployer { return fakeWith(t, RuleConfig{Reconcile: StepConfig{Hang: true}}) },
+			want:     []string{"+0s Init", "+0s Progressing"}},
+		{name: "a hanging fake helm item hits the progressing timeout", item: item(HelmType), limit: time.Hour,
+			deployer: func(t *testing.T) Deployer { return fakeWith(t, RuleConfig{Reconcile: StepConfig{Hang: true}}) },
+			want:     []string{"+0s Init", "+0s Progressing", "+10m0s Failed"},
+			wantError: &lsv1alpha1.Error{Reason: lsv1alpha1.ProgressingTimeoutReason, Message: `timeout at: "fake deployer: reconcile"`,
+				Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}}},
+		{name: "spec.timeout none disables the progressing timeout", item: item(HelmType, withTimeout("none")), limit: time.Hour,
+			deployer: func(t *testing.T) Deployer { return fakeWith(t, RuleConfig{Reconcile: StepConfig{Hang: true}}) },
+			want:     []string{"+0s Init", "+0s Progressing"}},
+		{name: "progressing timeout of a polling deployer, from spec.timeout", item: item(HelmType, withTimeout("2m")),
+			limit: time.Hour, deployer: func(*testing.T) Deployer { return polling },
+			want: []string{"+0s Init", "+0s Progressing", "+2m0s Failed"},
+			wantError: &lsv1alpha1.Error{Reason: lsv1alpha1.ProgressingTimeoutReason,
+				Message: `timeout at: "landscaper.gardener.cloud/helm deployer: reconcile"`, Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}}},
+		{name: "a target of the wrong type fails the item", deployer: mustNotBeCalled,
+			item: item(HelmType, func(di *lsv1alpha1.DeployItem) { di.Spec.Target.Name = "other" }),
+			want: []string{"+0s Init", "+0s Failed"},
+			wantError: &lsv1alpha1.Error{Reason: "WrongTargetType", Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorConfigurationProblem},
+				Message: `the landscaper.gardener.cloud/helm deployer needs a Target of type landscaper.gardener.cloud/kubernetes-cluster, but Target example/other has type "example.com/other"`}},
+		{name: "a missing target fails the item", deployer: mustNotBeCalled,
+			item: item(HelmType, func(di *lsv1alpha1.DeployItem) { di.Spec.Target.Name = "missing" }),
+			want: []string{"+0s Failed"},
+			wantError: &lsv1alpha1.Error{Reason: "NoTargetFound",
+				Message: "setting deploy item to failed due to missing target example/missing"}},
+		{name: "never picked up", item: item(MockType), limit: time.Hour,
+			deployer: func(t *testing.T) Deployer {
+				return withPickup{Deployer: Mock{}, rules: fakeWith(t, RuleConfig{Match: MatchConfig{Type: string(MockType)}, Pickup: "never"}).Rules}
+			},
+			want: nil},
+		{name: "updateOnChangeOnly finishes an unchanged Succeeded item", deployer: mustNotBeCalled,
+			item: item(HelmType, func(di *lsv1alpha1.DeployItem) {
+				di.Spec.UpdateOnChangeOnly = true
+				di.Status.Phase, di.Status.ObservedGeneration, di.Status.JobIDFinished = lsv1alpha1.DeployItemPhases.Succeeded, 1, "job-0"
+			}),
+			want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, tt.deployer(t))
+			h.must(h.cluster.Create(context.Background(), &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "example", Name: "other"},
+				Spec: lsv1alpha1.TargetSpec{Type: "example.com/other"}}))
+			h.create(tt.item)
+			h.run(tt.limit)
+			if !reflect.DeepEqual(h.trace, tt.want) {
+				t.Errorf("phases = %q, want %q", h.trace, tt.want)
+			}
+			checkLastError(t, h.get().Status.LastError, tt.wantError)
+		})
+	}
+}
+
+// checkLastError compares reason, codes and message.
+func checkLastError(t *testing.T, got, want *lsv1alpha1.Error) {
+	t.Helper()
+	if want == nil {
+		if got != nil {
+			t.Errorf("lastError = %+v, want none", got)
+		}
+		return
+	}
+	if got == nil || got.Reason != want.Reason || got.Message != want.Message || !reflect.DeepEqual(got.Codes, want.Codes) {
+		t.Errorf("lastError = %+v, want reason %q, codes %v, message %q", got, want.Reason, want.Codes, want.Message)
+	}
+}
+
+func TestFrameworkPickupStatus(t *testing.T) {
+	h := newHarness(t, Mock{})
+	h.clock.Set(epoch.Add(time.Minute))
+	h.create(item(MockType, func(di *lsv1alpha1.DeployItem) {
+		di.Status.LastError = &lsv1alpha1.Error{Message: "old"}
+	}))
+	h.run(0)
+	st := h.get().Status
+	now := epoch.Add(time.Minute)
+	if st.LastReconcileTime == nil || !st.LastReconcileTime.Time.Equal(now) || st.TransitionTimes.InitTime == nil ||
+		!st.TransitionTimes.InitTime.Time.Equal(now) || st.ObservedGeneration != 1 || st.Deployer.Name != "test" ||
+		st.JobIDFinished != "job-1" || st.LastError != nil {
+		t.Errorf("status after pickup: %+v", st)
+	}
+}
+
+func TestFrameworkNormalErrorIsRetried(t *testing.T) {
+	calls := 0
+	h := newHarness(t, Func(func(context.Context, Operation, Request) (Result, error) {
+		calls++
+		if calls < 3 {
+			return Result{}, errors.New("connection refused")
+		}
+		return Result{}, nil
+	}))
+	h.create(item("example.com/app"))
+	if _, err := h.f.Reconcile(context.Background(), itemKey); err != nil {
+		t.Fatal(err)
+	}
+	if st := h.get().Status; st.Phase != lsv1alpha1.DeployItemPhases.Init || st.LastError == nil || st.LastError.Message != "connection refused" {
+		t.Fatalf("after a normal error: phase %s, lastError %+v; want Init and the error", st.Phase, st.LastError)
+	}
+	h.clock.Set(epoch.Add(PollInterval))
+	for range 2 {
+		if _, err := h.f.Reconcile(context.Background(), itemKey); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := h.get().Status; st.Phase != lsv1alpha1.DeployItemPhases.Succeeded {
+		t.Errorf("phase after the error went away = %s, want Succeeded", st.Phase)
+	}
+}
+
+func TestFrameworkTerminalErrorFailsTheItem(t *testing.T) {
+	h := newHarness(t, Func(func(context.Context, Operation, Request) (Result, error) {
+		return Result{}, terminal.Error(errors.New("bad config"))
+	}))
+	h.create(item("example.com/app"))
+	h.run(0)
+	if st := h.get().Status; st.Phase != lsv1alpha1.DeployItemPhases.Failed || st.JobIDFinished != "job-1" {
+		t.Errorf("phase %s, jobIDFinished %q; want Failed, job-1", st.Phase, st.JobIDFinished)
+	}
+}
+
+func TestFrameworkExports(t *testing.T) {
+	h := newHarness(t, fakeWith(t, RuleConfig{Exports: []byte(`{"url":"https://db"}`)}))
+	h.create(item("example.com/app"))
+	h.run(0)
+	ref := h.get().Status.ExportReference
+	if ref == nil || ref.Name != "item-export" {
+		t.Fatalf("exportRef = %+v, want item-export", ref)
+	}
+	s := &corev1.Secret{}
+	h.must(h.cluster.Get(context.Background(), types.NamespacedName{Namespace: "example", Name: ref.Name}, s))
+	if got := string(s.Data[lsv1alpha1.DataObjectSecretDataKey]); got != `{"url":"https://db"}` {
+		t.Errorf("export secret config = %s", got)
+	}
+}
+
+func TestFrameworkTestReconcile(t *testing.T) {
+	h := newHarness(t, Mock{})
+	h.create(item(MockType))
+	h.run(0)
+	di := h.get()
+	metav1.SetMetaDataAnnotation(&di.ObjectMeta, lsv1alpha1.OperationAnnotation, string(lsv1alpha1.TestReconcileOperation))
+	h.must(h.cluster.Update(context.Background(), di))
+	h.run(0)
+	di = h.get()
+	if di.Status.JobID == "job-1" || di.Status.JobIDFinished != di.Status.JobID || di.Annotations[lsv1alpha1.OperationAnnotation] != "" {
+		t.Errorf("after test-reconcile: jobID %q, jobIDFinished %q, annotations %v; want a new finished job, no annotation",
+			di.Status.JobID, di.Status.JobIDFinished, di.Annotations)
+	}
+}
+
+// forecast is a Forecaster with one known change.
+type forecast struct {
+	ClusterClients
+	at time.Time
+}
+
+func (f forecast) NextChange(*lsv1alpha1.Target) (time.Time, bool) { return f.at, true }
+
+func (f forecast) Unpredictable(*lsv1alpha1.Target) bool { return false }
+
+func TestFrameworkWaitsForClusterChanges(t *testing.T) {
+	ready := epoch.Add(90 * time.Second)
+	var h *harness
+	h = newHarness(t, WithTraits(Func(func(_ context.Context, _ Operation, req Request) (Result, error) {
+		if req.Now.Before(ready) {
+			return Result{Phase: lsv1alpha1.DeployItemPhases.Progressing}, nil
+		}
+		return Result{}, nil
+	}), Traits{TargetTypes: []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType}}))
+	h.f.Clusters = forecast{at: ready}
+	h.create(item(HelmType))
+	h.run(time.Hour)
+	want := []string{"+0s Init", "+0s Progressing", "+1m30s Succeeded"}
+	if !reflect.DeepEqual(h.trace, want) {
+		t.Errorf("phases = %q, want %q", h.trace, want)
+	}
+}
+
+// unpredictable is a Forecaster for real clusters.
+type unpredictable struct{ ClusterClients }
+
+func (unpredictable) NextChange(*lsv1alpha1.Target) (time.Time, bool) { return time.Time{}, false }
+
+func (unpredictable) Unpredictable(*lsv1alpha1.Target) bool { return true }
+
+func TestFrameworkKeepsPollsOfRealClusters(t *testing.T) {
+	h := newHarness(t, polling)
+	h.f.Clusters = unpredictable{}
+	h.create(item(HelmType))
+	h.run(time.Hour)
+	want := []string{"+0s Init", "+0s Progressing"}
+	if !reflect.DeepEqual(h.trace, want) {
+		t.Errorf("phases = %q, want %q: a real cluster's deployer must not jump to its timeout", h.trace, want)
+	}
+	res, err := h.f.Reconcile(context.Background(), itemKey)
+	if err != nil || res.RequeueAfter != PollInterval || res.Deadline {
+		t.Errorf("Reconcile = %+v, %v; want a plain poll after %s", res, err, PollInterval)
+	}
+}

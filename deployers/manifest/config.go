@@ -1,0 +1,80 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	manifestinstall "github.com/gardener/landscaper/apis/deployer/manifest/install"
+	manifestv1alpha2 "github.com/gardener/landscaper/apis/deployer/manifest/v1alpha2"
+	manifestvalidation "github.com/gardener/landscaper/apis/deployer/manifest/validation"
+	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+
+	"github.com/lscli/lscli/engine/terminal"
+)
+
+// scheme knows the manifest deployer's API versions and conversions.
+var scheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	manifestinstall.Install(s)
+	return s
+}()
+
+// internalDecoder decodes any version into the internal one, with defaults
+// (updateStrategy update, policy manage).
+var internalDecoder = serializer.NewCodecFactory(scheme).UniversalDecoder()
+
+// decode decodes raw (v1alpha1 or v1alpha2) into the v1alpha2 object into,
+// through the internal version as Landscaper's decoder does: there is no
+// direct conversion between the versions.
+func decode(raw []byte, into runtime.Object) error {
+	internal, _, err := internalDecoder.Decode(raw, nil, nil)
+	if err != nil {
+		return err
+	}
+	return scheme.Convert(internal, into, nil)
+}
+
+// decodeConfig decodes and validates the item's provider configuration. A
+// configuration that does not decode or validate is a terminal error.
+func decodeConfig(di *lsv1alpha1.DeployItem) (*manifestv1alpha2.ProviderConfiguration, error) {
+	cfg := &manifestv1alpha2.ProviderConfiguration{}
+	if di.Spec.Configuration == nil || len(di.Spec.Configuration.Raw) == 0 {
+		return nil, terminal.Errorf("ProviderConfigurationMissing", "deploy item %s has no provider configuration", di.Name)
+	}
+	if err := decode(di.Spec.Configuration.Raw, cfg); err != nil {
+		return nil, terminal.Errorf("ParseProviderConfiguration", "unable to decode manifest provider configuration of deploy item %s: %w", di.Name, err)
+	}
+	if err := manifestvalidation.ValidateProviderConfiguration(cfg); err != nil {
+		return nil, terminal.Errorf("ValidateProviderConfiguration", "invalid manifest provider configuration of deploy item %s: %w", di.Name, err)
+	}
+	return cfg, nil
+}
+
+// decodeStatus returns the managed resources of the item's provider status
+// (v1alpha1 statuses are converted, their objects get policy manage); none
+// without a status. A status that does not decode is a terminal error.
+func decodeStatus(di *lsv1alpha1.DeployItem) (managedresource.ManagedResourceStatusList, error) {
+	if di.Status.ProviderStatus == nil || len(di.Status.ProviderStatus.Raw) == 0 {
+		return nil, nil
+	}
+	status := &manifestv1alpha2.ProviderStatus{}
+	if err := decode(di.Status.ProviderStatus.Raw, status); err != nil {
+		return nil, terminal.Errorf("ParseProviderStatus", "unable to decode manifest provider status of deploy item %s: %w", di.Name, err)
+	}
+	return status.ManagedResources, nil
+}
+
+// encodeStatus is the v1alpha2 ProviderStatus with managed.
+func encodeStatus(managed managedresource.ManagedResourceStatusList) (*runtime.RawExtension, error) {
+	status := manifestv1alpha2.ProviderStatus{ManagedResources: managed}
+	status.APIVersion = manifestv1alpha2.SchemeGroupVersion.String()
+	status.Kind = "ProviderStatus"
+	raw, err := json.Marshal(status)
+	if err != nil {
+		return nil, fmt.Errorf("encode provider status: %w", err)
+	}
+	return &runtime.RawExtension{Raw: raw}, nil
+}

@@ -1,0 +1,94 @@
+package deletion
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	"dario.cat/mergo"
+	manifestv1alpha2 "github.com/gardener/landscaper/apis/deployer/manifest/v1alpha2"
+	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// DeployItemLabel marks the objects a deploy item manages; its value is the
+// deploy item's name. Landscaper's manifest and helm deployers both set it.
+const DeployItemLabel = manifestv1alpha2.ManagedDeployItemLabel
+
+// Deletable is Landscaper's policy filter for deleting the managed object
+// mr: keep and ignore objects are never deleted; a fallback object only while
+// it still carries DeployItemLabel with deployItem's name (it is not deleted
+// when it is gone or someone else took it over). Everything else is deletable.
+func Deletable(ctx context.Context, c client.Client, mr *managedresource.ManagedResourceStatus, deployItem string) (bool, error) {
+	switch mr.Policy {
+	case managedresource.IgnorePolicy, managedresource.KeepPolicy:
+		return false, nil
+	case managedresource.FallbackPolicy:
+		obj := objectFor(mr.Resource)
+		if err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			if apierrors.IsNotFound(err) {
+				return false, nil
+			}
+			return false, fmt.Errorf("unable to get object %s %s: %w", obj.GroupVersionKind(), obj.GetName(), err)
+		}
+		return obj.GetLabels()[DeployItemLabel] == deployItem, nil
+	}
+	return true, nil
+}
+
+// PrepareForDelete runs the before-delete hooks of mr: it merges
+// annotateBeforeDelete into the object's annotations and patchBeforeDelete
+// into the object (both overriding what is there) and updates it. notFound
+// is true when the object is gone; without hooks nothing is read.
+func PrepareForDelete(ctx context.Context, c client.Client, mr *managedresource.ManagedResourceStatus) (notFound bool, err error) {
+	if mr.AnnotateBeforeDelete == nil && mr.PatchBeforeDelete == nil {
+		return false, nil
+	}
+	obj := objectFor(mr.Resource)
+	key := client.ObjectKeyFromObject(obj)
+	if err := c.Get(ctx, key, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			return true, nil
+		}
+		return false, fmt.Errorf("unable to get resource with before-delete annotations %s %s: %w", obj.GroupVersionKind(), key, err)
+	}
+	if mr.AnnotateBeforeDelete != nil {
+		obj.SetAnnotations(MergeAnnotations(obj.GetAnnotations(), mr.AnnotateBeforeDelete))
+	}
+	if mr.PatchBeforeDelete != nil {
+		if err := MergePatch(obj.Object, mr.PatchBeforeDelete.Raw); err != nil {
+			return false, fmt.Errorf("unable to merge changes before delete for resource %s: %w", key, err)
+		}
+	}
+	if err := c.Update(ctx, obj); err != nil {
+		return false, fmt.Errorf("unable to update resource with before-delete annotations %s %s: %w", obj.GroupVersionKind(), key, err)
+	}
+	return false, nil
+}
+
+// MergeAnnotations returns a copy of annotations with add merged in as
+// Landscaper's hooks do (mergo with override: every entry of add wins).
+func MergeAnnotations(annotations, add map[string]string) map[string]string {
+	out := make(map[string]string, len(annotations)+len(add))
+	if annotations == nil {
+		maps.Copy(out, add)
+		return out
+	}
+	maps.Copy(out, annotations)
+	_ = mergo.Merge(&out, add, mergo.WithOverride) // maps of one type always merge
+	return out
+}
+
+// MergePatch merges the JSON object patch into obj as Landscaper's hooks do
+// (mergo with override: nested maps are merged, other values replaced when
+// the patch's value is not empty). Numbers are decoded as int64 where they
+// are integers.
+func MergePatch(obj map[string]any, patch []byte) error {
+	var p map[string]any
+	if err := json.Unmarshal(patch, &p); err != nil {
+		return fmt.Errorf("error while decoding patch: %w", err)
+	}
+	return mergo.Merge(&obj, p, mergo.WithOverride)
+}

@@ -1,0 +1,188 @@
+package manifest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	manifestv1alpha2 "github.com/gardener/landscaper/apis/deployer/manifest/v1alpha2"
+	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/exports"
+	"github.com/lscli/lscli/deployers/manifest/apply"
+	"github.com/lscli/lscli/deployers/manifest/deletion"
+	"github.com/lscli/lscli/deployers/readiness"
+	"github.com/lscli/lscli/deployers/timeout"
+)
+
+// reconcileRun is one Reconcile call.
+type reconcileRun struct {
+	d       *Deployer
+	req     deployers.Request
+	cfg     *manifestv1alpha2.ProviderConfiguration
+	managed managedresource.ManagedResourceStatusList
+	client  client.Client
+	// applied is true when this call applied; patches are then its
+	// patchAfterDeployment hooks.
+	applied bool
+	patches []apply.Patch
+}
+
+// Reconcile applies the item's manifests and reports Succeeded once its
+// objects are ready, its exports can be read and the patchAfterDeployment
+// hooks ran.
+//
+// The first call of a job (phase Init) applies: create and update the
+// objects, delete orphans, write providerStatus. While orphans held by
+// finalizers are not gone the phase stays Init and the call repeats after a
+// second (Landscaper waits inside its call, and writes the status only
+// afterwards).
+// Later calls (phase Progressing) only look: while an object is not ready or
+// an export cannot be read, the result is Progressing and the framework calls
+// again after 5 seconds of virtual time. At spec.timeout (default 10m, from
+// status.transitionTimes.initTime) the item fails with reason
+// ProgressingTimeout. A bad configuration is a terminal error; a failed apply
+// is a normal error, retried, with the objects applied so far in the result's
+// ProviderStatus.
+func (d *Deployer) Reconcile(ctx context.Context, req deployers.Request) (deployers.Result, error) {
+	cfg, err := decodeConfig(req.Item)
+	if err != nil {
+		return deployers.Result{}, err
+	}
+	managed, err := decodeStatus(req.Item)
+	if err != nil {
+		return deployers.Result{}, err
+	}
+	r := &reconcileRun{d: d, req: req, cfg: cfg, managed: managed}
+	if req.Item.Status.Phase != lsv1alpha1.DeployItemPhases.Progressing {
+		return r.apply(ctx)
+	}
+	if r.client, err = d.target(ctx, req); err != nil {
+		return deployers.Result{}, err
+	}
+	return r.wait(ctx)
+}
+
+// apply applies the manifests, then goes on waiting (see wait).
+func (r *reconcileRun) apply(ctx context.Context) (deployers.Result, error) {
+	left, err := timeout.Check(r.req.Item, r.req.Now, CheckpointStartReconcile)
+	if err != nil {
+		return deployers.Result{}, err
+	}
+	if r.client, err = r.d.target(ctx, r.req); err != nil {
+		return deployers.Result{}, err
+	}
+	res, err := apply.Apply(ctx, r.applyOptions())
+	if err != nil {
+		status, serr := encodeStatus(res.ManagedResources)
+		return deployers.Result{ProviderStatus: status}, errors.Join(fmt.Errorf("deploy item %s: %w", r.req.Item.Name, err), serr)
+	}
+	if !res.Orphans.Done {
+		return deployers.Result{Phase: lsv1alpha1.DeployItemPhases.Init, RequeueAfter: timeout.Poll(deletion.PollInterval, left)}, nil
+	}
+	r.managed, r.applied, r.patches = res.ManagedResources, true, res.Patches
+	return r.wait(ctx)
+}
+
+// applyOptions are the applier's options for the item.
+func (r *reconcileRun) applyOptions() apply.Options {
+	return apply.Options{
+		Client:                     r.client,
+		DeployItem:                 r.req.Item.Name,
+		UpdateStrategy:             r.cfg.UpdateStrategy,
+		Manifests:                  r.cfg.Manifests,
+		ManagedResources:           r.managed,
+		DeletionGroupsDuringUpdate: r.cfg.DeletionGroupsDuringUpdate,
+		Secondary:                  deletion.SecondaryClient(r.d.secondary(r.req)),
+	}
+}
+
+// wait runs the readiness checks, reads the exports and, once both pass,
+// the patchAfterDeployment hooks. The result carries the provider status.
+// At the deadline the item fails, naming what it was waiting for.
+func (r *reconcileRun) wait(ctx context.Context) (deployers.Result, error) {
+	status, err := encodeStatus(r.managed)
+	if err != nil {
+		return deployers.Result{}, err
+	}
+	res := deployers.Result{ProviderStatus: status}
+	values, pending, err := r.look(ctx)
+	left, terr := timeout.Check(r.req.Item, r.req.Now, CheckpointStartReconcile)
+	switch {
+	case pending != nil && terr != nil:
+		return deployers.Result{}, pending.timeout()
+	case terr != nil:
+		return deployers.Result{}, terr
+	case err != nil:
+		return deployers.Result{}, err
+	case pending != nil:
+		res.Phase = lsv1alpha1.DeployItemPhases.Progressing
+		res.RequeueAfter = timeout.Poll(readiness.PollInterval, left)
+		return res, nil
+	}
+	if err := r.patch(ctx); err != nil {
+		return deployers.Result{}, err
+	}
+	res.Phase = lsv1alpha1.DeployItemPhases.Succeeded
+	if r.cfg.Exports != nil {
+		res.Exports, err = json.Marshal(values)
+	}
+	return res, err
+}
+
+// waiting is what a job waits for: an object to become ready or an export
+// to become readable.
+type waiting struct {
+	checkpoint string
+	codes      []lsv1alpha1.ErrorCode
+}
+
+// timeout is the progressing-timeout error while waiting for w.
+func (w *waiting) timeout() error {
+	return timeout.Error(w.checkpoint, w.codes...)
+}
+
+// look runs the readiness checks and then reads the exports. It returns
+// the exports, or what is not there yet, or an error.
+func (r *reconcileRun) look(ctx context.Context) (map[string]any, *waiting, error) {
+	err := readiness.Check(ctx, r.cfg.ReadinessChecks, readiness.Options{
+		Client:              r.client,
+		Resources:           r.managed.TypedObjectReferenceList(),
+		FailOnMissingObject: true,
+		Secondary:           readiness.SecondaryClient(r.d.secondary(r.req)),
+	})
+	var nr *readiness.NotReadyError
+	if errors.As(err, &nr) {
+		return nil, &waiting{checkpoint: nr.Checkpoint(),
+			codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout, lsv1alpha1.ErrorForInfoOnly}}, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("readiness check of deploy item %s: %w", r.req.Item.Name, err)
+	}
+	values, err := exports.Read(ctx, r.client, r.cfg.Exports, exports.SecondaryClient(r.d.secondary(r.req)))
+	var pe *exports.PendingError
+	if errors.As(err, &pe) {
+		return nil, &waiting{checkpoint: pe.Checkpoint()}, nil
+	}
+	return values, nil, err
+}
+
+// patch runs the patchAfterDeployment hooks: those of this call's apply, or
+// else those of the configuration for the recorded objects.
+func (r *reconcileRun) patch(ctx context.Context) error {
+	patches := r.patches
+	if !r.applied {
+		var err error
+		if patches, err = apply.Patches(r.applyOptions()); err != nil {
+			return err
+		}
+	}
+	if err := apply.PatchAfterDeployment(ctx, r.client, patches); err != nil {
+		return fmt.Errorf("deploy item %s: patch after deployment: %w", r.req.Item.Name, err)
+	}
+	return nil
+}

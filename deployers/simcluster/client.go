@@ -1,0 +1,275 @@
+package simcluster
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/version"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+)
+
+// clusterClient is the client.Client of a simulated cluster. Every call
+// first lets the fake controllers do what is due at the current virtual
+// time, then checks that the cluster serves the kind, then goes to the fake
+// client; writes are followed by the cluster's reactions (CRDs, cascades,
+// fake controllers).
+type clusterClient struct {
+	c *Cluster
+}
+
+var _ client.Client = (*clusterClient)(nil)
+
+// lock holds the lock of the cluster set until the returned func is called.
+func (cc *clusterClient) lock() func() {
+	cc.c.set.mu.Lock()
+	return cc.c.set.mu.Unlock
+}
+
+// begin settles due work and returns the kind of obj. The caller holds the
+// lock.
+func (cc *clusterClient) begin(ctx context.Context, obj runtime.Object) (schema.GroupVersionKind, error) {
+	if err := cc.c.settle(ctx); err != nil {
+		return schema.GroupVersionKind{}, err
+	}
+	return cc.c.kindOf(obj)
+}
+
+// Get reads one object.
+func (cc *clusterClient) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	defer cc.lock()()
+	if _, err := cc.begin(ctx, obj); err != nil {
+		return err
+	}
+	return cc.c.inner.Get(ctx, key, obj, opts...)
+}
+
+// List lists objects.
+func (cc *clusterClient) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	defer cc.lock()()
+	if _, err := cc.begin(ctx, list); err != nil {
+		return err
+	}
+	return cc.c.inner.List(ctx, list, opts...)
+}
+
+// Create creates obj; its namespace must exist.
+func (cc *clusterClient) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+	defer cc.lock()()
+	gvk, err := cc.begin(ctx, obj)
+	if err != nil {
+		return err
+	}
+	if err := cc.c.scope(ctx, gvk, obj, true); err != nil {
+		return err
+	}
+	cc.c.generateName(obj)
+	if err := cc.c.inner.Create(ctx, obj, opts...); err != nil {
+		return err
+	}
+	return cc.c.afterWrite(ctx, gvk, obj.GetNamespace(), obj.GetName())
+}
+
+// Update replaces obj.
+func (cc *clusterClient) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
+	defer cc.lock()()
+	gvk, err := cc.begin(ctx, obj)
+	if err != nil {
+		return err
+	}
+	if err := cc.c.scope(ctx, gvk, obj, false); err != nil {
+		return err
+	}
+	if err := cc.c.inner.Update(ctx, obj, opts...); err != nil {
+		return err
+	}
+	return cc.c.afterWrite(ctx, gvk, obj.GetNamespace(), obj.GetName())
+}
+
+// Patch patches obj; an apply patch may create it, so its namespace must
+// exist then.
+func (cc *clusterClient) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+	defer cc.lock()()
+	gvk, err := cc.begin(ctx, obj)
+	if err != nil {
+		return err
+	}
+	if err := cc.c.scope(ctx, gvk, obj, patch.Type() == types.ApplyPatchType); err != nil {
+		return err
+	}
+	if err := cc.c.inner.Patch(ctx, obj, patch, opts...); err != nil {
+		return err
+	}
+	return cc.c.afterWrite(ctx, gvk, obj.GetNamespace(), obj.GetName())
+}
+
+// Apply is server-side apply of an apply configuration.
+func (cc *clusterClient) Apply(ctx context.Context, ac runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+	defer cc.lock()()
+	u, err := applied(ac)
+	if err != nil {
+		return err
+	}
+	gvk, err := cc.begin(ctx, u)
+	if err != nil {
+		return err
+	}
+	if err := cc.c.scope(ctx, gvk, u, true); err != nil {
+		return err
+	}
+	if err := cc.c.inner.Apply(ctx, ac, opts...); err != nil {
+		return err
+	}
+	return cc.c.afterWrite(ctx, gvk, u.GetNamespace(), u.GetName())
+}
+
+// applied reads kind, namespace and name of an apply configuration.
+func applied(ac runtime.ApplyConfiguration) (*unstructured.Unstructured, error) {
+	data, err := json.Marshal(ac)
+	if err != nil {
+		return nil, fmt.Errorf("marshal apply configuration: %w", err)
+	}
+	u := &unstructured.Unstructured{}
+	if err := u.UnmarshalJSON(data); err != nil {
+		return nil, fmt.Errorf("apply configuration: %w", err)
+	}
+	return u, nil
+}
+
+// Delete deletes obj (or marks it while it has finalizers).
+func (cc *clusterClient) Delete(ctx context.Context, obj client.Object, opts ...client.DeleteOption) error {
+	defer cc.lock()()
+	gvk, err := cc.begin(ctx, obj)
+	if err != nil {
+		return err
+	}
+	if err := cc.c.inner.Delete(ctx, obj, opts...); err != nil {
+		return err
+	}
+	return cc.c.afterDelete(ctx, gvk, obj.GetName())
+}
+
+// DeleteAllOf deletes the matching objects of obj's kind.
+func (cc *clusterClient) DeleteAllOf(ctx context.Context, obj client.Object, opts ...client.DeleteAllOfOption) error {
+	defer cc.lock()()
+	gvk, err := cc.begin(ctx, obj)
+	if err != nil {
+		return err
+	}
+	if err := cc.c.inner.DeleteAllOf(ctx, obj, opts...); err != nil {
+		return err
+	}
+	if gvk.GroupKind() == crdGroupKind {
+		return cc.c.refreshCRDs(ctx)
+	}
+	return nil
+}
+
+// Status returns the writer of the status subresource.
+func (cc *clusterClient) Status() client.SubResourceWriter {
+	return &statusWriter{cc: cc, w: cc.c.inner.Status()}
+}
+
+// SubResource returns a client of the named subresource (fake client
+// semantics, e.g. scale and eviction).
+func (cc *clusterClient) SubResource(name string) client.SubResourceClient {
+	return cc.c.inner.SubResource(name)
+}
+
+// Scheme is the cluster's scheme: the built-in kinds and the custom kinds
+// of the CRDs seen so far.
+func (cc *clusterClient) Scheme() *runtime.Scheme { return cc.c.set.scheme }
+
+// RESTMapper maps the built-in kinds and the kinds the cluster's CRDs serve.
+func (cc *clusterClient) RESTMapper() meta.RESTMapper { return cc.c.mapper }
+
+// GroupVersionKindFor returns the kind of obj.
+func (cc *clusterClient) GroupVersionKindFor(obj runtime.Object) (schema.GroupVersionKind, error) {
+	return apiutil.GVKForObject(obj, cc.c.set.scheme)
+}
+
+// IsObjectNamespaced reports whether obj's kind is namespaced; a kind the
+// cluster does not serve is a NoKindMatchError.
+func (cc *clusterClient) IsObjectNamespaced(obj runtime.Object) (bool, error) {
+	defer cc.lock()()
+	gvk, err := cc.c.kindOf(obj)
+	if err != nil {
+		return false, err
+	}
+	return cc.c.namespaced(gvk), nil
+}
+
+// statusWriter writes the status subresource; the fake controllers may
+// overwrite what it writes, as real controllers would.
+type statusWriter struct {
+	cc *clusterClient
+	w  client.SubResourceWriter
+}
+
+// Create creates a subresource (fake client semantics).
+func (s *statusWriter) Create(ctx context.Context, obj client.Object, sub client.Object, opts ...client.SubResourceCreateOption) error {
+	defer s.cc.lock()()
+	if _, err := s.cc.begin(ctx, obj); err != nil {
+		return err
+	}
+	return s.w.Create(ctx, obj, sub, opts...)
+}
+
+// Update writes obj's status.
+func (s *statusWriter) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	defer s.cc.lock()()
+	gvk, err := s.cc.begin(ctx, obj)
+	if err != nil {
+		return err
+	}
+	if err := s.w.Update(ctx, obj, opts...); err != nil {
+		return err
+	}
+	return s.cc.c.afterWrite(ctx, gvk, obj.GetNamespace(), obj.GetName())
+}
+
+// Patch patches obj's status.
+func (s *statusWriter) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+	defer s.cc.lock()()
+	gvk, err := s.cc.begin(ctx, obj)
+	if err != nil {
+		return err
+	}
+	if err := s.w.Patch(ctx, obj, patch, opts...); err != nil {
+		return err
+	}
+	return s.cc.c.afterWrite(ctx, gvk, obj.GetNamespace(), obj.GetName())
+}
+
+// Apply applies a status configuration (server-side apply).
+func (s *statusWriter) Apply(ctx context.Context, ac runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+	defer s.cc.lock()()
+	u, err := applied(ac)
+	if err != nil {
+		return err
+	}
+	gvk, err := s.cc.begin(ctx, u)
+	if err != nil {
+		return err
+	}
+	if err := s.w.Apply(ctx, ac, opts...); err != nil {
+		return err
+	}
+	return s.cc.c.afterWrite(ctx, gvk, u.GetNamespace(), u.GetName())
+}
+
+// ServerVersion reports Options.Version (default KubernetesVersion), as
+// discovery would; the helm deployer shows it to charts.
+func (cc *clusterClient) ServerVersion() (*version.Info, error) {
+	v := cc.c.set.opts.Version
+	if v == "" {
+		v = KubernetesVersion
+	}
+	return &version.Info{GitVersion: v, Platform: "linux/amd64"}, nil
+}

@@ -1,0 +1,245 @@
+package simcluster
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+)
+
+// builtinNamespaces exist in every simulated cluster without being stored,
+// as they exist in every real one.
+var builtinNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true, "kube-node-lease": true}
+
+// Cluster is one simulated cluster: the cluster behind one Target.
+type Cluster struct {
+	key     string
+	set     *Clusters
+	tracker *tracker
+	inner   client.WithWatch
+	mapper  *dynamicMapper
+	served  served
+	// pending are status fills the fake controllers do later (rules with a
+	// duration).
+	pending map[objectRef]pendingFill
+}
+
+// objectRef names one stored object.
+type objectRef struct {
+	gvk             schema.GroupVersionKind
+	namespace, name string
+}
+
+// pendingFill is a status fill due at a later virtual time, for one
+// generation of one object.
+type pendingFill struct {
+	due        time.Time
+	uid        string
+	generation int64
+}
+
+func newCluster(set *Clusters, key string) *Cluster {
+	c := &Cluster{
+		key: key, set: set,
+		tracker: newTracker(set.scheme, set.converter(), set.opts.Now, set.opts.Rand),
+		mapper:  &dynamicMapper{RESTMapper: set.builtinMapper()},
+		served:  served{},
+		pending: map[objectRef]pendingFill{},
+	}
+	c.build()
+	return c
+}
+
+// build (re)builds the fake client over the cluster's tracker, with the
+// status subresource for the built-in kinds and the served custom kinds
+// that declare it.
+func (c *Cluster) build() {
+	b := fake.NewClientBuilder().WithScheme(c.set.scheme).WithRESTMapper(c.mapper).
+		WithObjectTracker(c.tracker).WithReturnManagedFields()
+	for _, gvk := range c.served.statusKinds() {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(gvk)
+		b = b.WithStatusSubresource(u)
+	}
+	c.inner = b.Build()
+}
+
+// Key is the namespace/name of the Target the cluster is behind.
+func (c *Cluster) Key() string { return c.key }
+
+// Client returns a client of the cluster: what deployers get from
+// Clusters.ForTarget.
+func (c *Cluster) Client() client.Client { return &clusterClient{c: c} }
+
+// Objects returns every object of the cluster, sorted by apiVersion, kind,
+// namespace and name, after the fake controllers did what is due.
+func (c *Cluster) Objects(ctx context.Context) ([]*unstructured.Unstructured, error) {
+	c.set.mu.Lock()
+	defer c.set.mu.Unlock()
+	if err := c.settle(ctx); err != nil {
+		return nil, err
+	}
+	objs, err := c.tracker.all()
+	if err != nil {
+		return nil, fmt.Errorf("simulated cluster %s: %w", c.key, err)
+	}
+	out := make([]*unstructured.Unstructured, 0, len(objs))
+	for _, o := range objs {
+		u, err := toUnstructured(o)
+		if err != nil {
+			return nil, fmt.Errorf("simulated cluster %s: %w", c.key, err)
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+// toUnstructured converts a stored object, keeping its kind.
+func toUnstructured(o runtime.Object) (*unstructured.Unstructured, error) {
+	gvk := o.GetObjectKind().GroupVersionKind()
+	if u, ok := o.(*unstructured.Unstructured); ok {
+		u = u.DeepCopy()
+		u.SetGroupVersionKind(gvk)
+		return u, nil
+	}
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
+	if err != nil {
+		return nil, fmt.Errorf("convert %s: %w", gvk.Kind, err)
+	}
+	u := &unstructured.Unstructured{Object: m}
+	u.SetGroupVersionKind(gvk)
+	return u, nil
+}
+
+// kindOf returns the kind of obj, or a NoKindMatchError when the cluster
+// does not serve it: a custom resource whose CRD does not exist (yet).
+func (c *Cluster) kindOf(obj runtime.Object) (schema.GroupVersionKind, error) {
+	gvk, err := c.Client().GroupVersionKindFor(obj)
+	if err != nil {
+		return gvk, err
+	}
+	if meta.IsListType(obj) && isListKind(gvk) {
+		gvk.Kind = gvk.Kind[:len(gvk.Kind)-4]
+	}
+	if !c.serves(gvk) {
+		return gvk, &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
+	}
+	return gvk, nil
+}
+
+// serves reports whether gvk is built in or served by a CRD.
+func (c *Cluster) serves(gvk schema.GroupVersionKind) bool {
+	_, crd := c.served[gvk]
+	return crd || isBuiltin(gvk)
+}
+
+// namespaced reports whether gvk is a namespaced kind.
+func (c *Cluster) namespaced(gvk schema.GroupVersionKind) bool {
+	if k, ok := c.served[gvk]; ok {
+		return k.namespaced
+	}
+	return !clusterScoped[gvk.GroupKind()]
+}
+
+// scope clears the namespace of a cluster-scoped object and, when create is
+// true, requires the namespace of a namespaced one to exist.
+func (c *Cluster) scope(ctx context.Context, gvk schema.GroupVersionKind, obj metav1.Object, create bool) error {
+	if !c.namespaced(gvk) {
+		obj.SetNamespace("")
+		return nil
+	}
+	ns := obj.GetNamespace()
+	if ns == "" {
+		return apierrors.NewBadRequest(fmt.Sprintf("%s %q: an empty namespace may not be set for a namespaced kind", gvk.Kind, obj.GetName()))
+	}
+	if !create || builtinNamespaces[ns] {
+		return nil
+	}
+	err := c.inner.Get(ctx, client.ObjectKey{Name: ns}, &corev1.Namespace{})
+	if apierrors.IsNotFound(err) {
+		return apierrors.NewNotFound(corev1.Resource("namespaces"), ns)
+	}
+	return err
+}
+
+// afterWrite lets the cluster react to a written object: the fake
+// controllers look at it; a CRD may change the served kinds.
+func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, ns, name string) error {
+	if err := c.control(ctx, objectRef{gvk: gvk, namespace: ns, name: name}); err != nil {
+		return err
+	}
+	if gvk.GroupKind() == crdGroupKind {
+		return c.refreshCRDs(ctx)
+	}
+	return nil
+}
+
+// afterDelete cascades: a CRD takes its custom resources, a Namespace the
+// objects in it.
+func (c *Cluster) afterDelete(ctx context.Context, gvk schema.GroupVersionKind, name string) error {
+	switch gvk.GroupKind() {
+	case crdGroupKind:
+		return c.refreshCRDs(ctx)
+	case schema.GroupKind{Kind: "Namespace"}:
+		return c.emptyNamespace(ctx, name)
+	}
+	return nil
+}
+
+// emptyNamespace deletes the objects in ns, as the namespace controller does.
+func (c *Cluster) emptyNamespace(ctx context.Context, ns string) error {
+	var gvks []schema.GroupVersionKind
+	for _, gvk := range c.tracker.kinds {
+		if c.namespaced(gvk) {
+			gvks = append(gvks, gvk)
+		}
+	}
+	sort.Slice(gvks, func(i, j int) bool { return gvks[i].String() < gvks[j].String() })
+	for _, gvk := range gvks {
+		list := &unstructured.UnstructuredList{}
+		list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+		if err := c.inner.List(ctx, list, client.InNamespace(ns)); err != nil {
+			return fmt.Errorf("list %s in namespace %s: %w", gvk.Kind, ns, err)
+		}
+		for i := range list.Items {
+			if err := c.inner.Delete(ctx, &list.Items[i]); client.IgnoreNotFound(err) != nil {
+				return fmt.Errorf("delete %s %s/%s: %w", gvk.Kind, ns, list.Items[i].GetName(), err)
+			}
+		}
+	}
+	return nil
+}
+
+// generateName fills metadata.name from generateName with five characters
+// from the seeded random source, as the API server does.
+func (c *Cluster) generateName(obj metav1.Object) {
+	if obj.GetName() != "" || obj.GetGenerateName() == "" {
+		return
+	}
+	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
+	b := make([]byte, 5)
+	for i := range b {
+		b[i] = alphabet[c.set.opts.Rand.IntN(len(alphabet))]
+	}
+	obj.SetName(obj.GetGenerateName() + string(b))
+}
+
+// dynamicMapper is a RESTMapper whose delegate changes when CRDs do; the
+// fake client holds a pointer to it.
+type dynamicMapper struct {
+	meta.RESTMapper
+}
+
+func (m *dynamicMapper) set(d meta.RESTMapper) { m.RESTMapper = d }
+
+var crdGroupKind = schema.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}

@@ -1,0 +1,163 @@
+package simcluster
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+func TestCustomResourceNeedsCRD(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	err := f.c.Create(ctx, obj(t, widgetManifest))
+	if !meta.IsNoMatchError(err) {
+		t.Fatalf("create Widget before its CRD: got %v, want a NoKindMatchError", err)
+	}
+	if err := f.c.List(ctx, listOf("example.com/v1", "Widget")); !meta.IsNoMatchError(err) {
+		t.Fatalf("list Widgets before the CRD: got %v, want a NoKindMatchError", err)
+	}
+	f.create(crdManifest, widgetManifest)
+	w := f.get("example.com/v1", "Widget", "default", "w")
+	if size, _, _ := unstructured.NestedInt64(w.Object, "spec", "size"); size != 3 {
+		t.Errorf("spec.size = %d, want 3", size)
+	}
+	m, err := f.c.RESTMapper().RESTMapping(schema.GroupKind{Group: "example.com", Kind: "Widget"}, "v1")
+	if err != nil || m.Resource.Resource != "widgets" || m.Scope.Name() != meta.RESTScopeNameNamespace {
+		t.Errorf("RESTMapping(Widget) = %+v, %v; want widgets, namespaced", m, err)
+	}
+	if err := f.c.Delete(ctx, obj(t, crdManifest)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "w"}, obj(t, widgetManifest)); !meta.IsNoMatchError(err) {
+		t.Errorf("get Widget after its CRD was deleted: got %v, want a NoKindMatchError", err)
+	}
+	f.create(crdManifest)
+	if err := f.c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "w"}, obj(t, widgetManifest)); !apierrors.IsNotFound(err) {
+		t.Errorf("Widget survived the deletion of its CRD: %v", err)
+	}
+}
+
+func listOf(apiVersion, kind string) *unstructured.UnstructuredList {
+	l := &unstructured.UnstructuredList{}
+	l.SetAPIVersion(apiVersion)
+	l.SetKind(kind + "List")
+	return l
+}
+
+func TestGeneration(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.create(deploymentManifest)
+	steps := []struct {
+		name   string
+		change func(u *unstructured.Unstructured)
+		want   int64
+	}{
+		{name: "create", change: nil, want: 1},
+		{name: "label only", change: func(u *unstructured.Unstructured) { u.SetLabels(map[string]string{"x": "y"}) }, want: 1},
+		{name: "spec", change: func(u *unstructured.Unstructured) {
+			_ = unstructured.SetNestedField(u.Object, int64(3), "spec", "replicas")
+		}, want: 2},
+		{name: "same spec again", change: func(u *unstructured.Unstructured) {
+			_ = unstructured.SetNestedField(u.Object, int64(3), "spec", "replicas")
+		}, want: 2},
+	}
+	for _, s := range steps {
+		u := f.get("apps/v1", "Deployment", "default", "web")
+		if s.change != nil {
+			s.change(u)
+			if err := f.c.Update(ctx, u); err != nil {
+				t.Fatalf("%s: %v", s.name, err)
+			}
+		}
+		got := f.get("apps/v1", "Deployment", "default", "web")
+		if got.GetGeneration() != s.want {
+			t.Errorf("%s: generation = %d, want %d", s.name, got.GetGeneration(), s.want)
+		}
+		if og, _, _ := unstructured.NestedInt64(got.Object, "status", "observedGeneration"); og != s.want {
+			t.Errorf("%s: status.observedGeneration = %d, want %d", s.name, og, s.want)
+		}
+	}
+}
+
+func TestServerSideApply(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	cm := obj(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default"},"data":{"a":"1"}}`)
+	if err := f.c.Patch(ctx, cm, client.Apply, client.FieldOwner("one")); err != nil {
+		t.Fatalf("apply (create): %v", err)
+	}
+	cm = obj(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default"},"data":{"a":"2"}}`)
+	err := f.c.Patch(ctx, cm, client.Apply, client.FieldOwner("two"))
+	if !apierrors.IsConflict(err) {
+		t.Fatalf("apply by another manager: got %v, want a conflict", err)
+	}
+	if err := f.c.Patch(ctx, cm, client.Apply, client.FieldOwner("two"), client.ForceOwnership); err != nil {
+		t.Fatalf("forced apply: %v", err)
+	}
+	got := f.get("v1", "ConfigMap", "default", "c")
+	if v, _, _ := unstructured.NestedString(got.Object, "data", "a"); v != "2" || got.GetGeneration() != 2 {
+		t.Errorf("after forced apply: data.a = %q, generation %d; want 2, 2", v, got.GetGeneration())
+	}
+	for _, e := range got.GetManagedFields() {
+		if e.Time == nil || !e.Time.Time.Equal(epoch) {
+			t.Errorf("managedFields time of %s = %v, want the virtual clock %v", e.Manager, e.Time, epoch)
+		}
+	}
+}
+
+func TestNamespaces(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	cm := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"app"}}`
+	if err := f.c.Create(ctx, obj(t, cm)); !apierrors.IsNotFound(err) {
+		t.Fatalf("create in a missing namespace: got %v, want NotFound", err)
+	}
+	f.create(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"app","namespace":"ignored"}}`, cm)
+	if ns := f.get("v1", "Namespace", "", "app"); ns.GetNamespace() != "" {
+		t.Errorf("cluster-scoped Namespace kept metadata.namespace %q", ns.GetNamespace())
+	}
+	if err := f.c.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}}); err != nil {
+		t.Fatal(err)
+	}
+	err := f.c.Get(ctx, client.ObjectKey{Namespace: "app", Name: "c"}, &corev1.ConfigMap{})
+	if !apierrors.IsNotFound(err) {
+		t.Errorf("ConfigMap survived the deletion of its namespace: %v", err)
+	}
+}
+
+func TestDeletionUsesVirtualClock(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.create(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default","finalizers":["example.com/keep"]}}`)
+	f.clock.Step(time.Hour)
+	if err := f.c.Delete(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "c"}}); err != nil {
+		t.Fatal(err)
+	}
+	got := f.get("v1", "ConfigMap", "default", "c")
+	if ts := got.GetDeletionTimestamp(); ts == nil || !ts.Time.Equal(epoch.Add(time.Hour)) {
+		t.Errorf("deletionTimestamp = %v, want %v", ts, epoch.Add(time.Hour))
+	}
+	if ct := got.GetCreationTimestamp(); !ct.Time.Equal(epoch) || got.GetUID() == "" {
+		t.Errorf("creationTimestamp = %v, uid %q; want %v and a uid", ct, got.GetUID(), epoch)
+	}
+}
+
+// kstatusOf computes the kstatus of an object read from the cluster.
+func kstatusOf(t *testing.T, u *unstructured.Unstructured) status.Status {
+	t.Helper()
+	res, err := status.Compute(u)
+	if err != nil {
+		t.Fatalf("kstatus of %s %s: %v", u.GetKind(), u.GetName(), err)
+	}
+	return res.Status
+}

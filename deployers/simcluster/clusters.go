@@ -1,0 +1,204 @@
+package simcluster
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/client-go/applyconfigurations"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/engine"
+)
+
+// KubernetesVersion is the version a simulated cluster reports by default
+// (ServerVersion), e.g. to helm charts as .Capabilities.KubeVersion.
+const KubernetesVersion = "v1.37.2"
+
+// Options configure the simulated clusters.
+type Options struct {
+	// Now tells the virtual time. Required.
+	Now func() time.Time
+	// Rand is the seeded random source for uids, generated names and IPs.
+	// Required.
+	Rand *rand.Rand
+	// Rules decide how the fake controllers fill in status. Nil: every
+	// object becomes ready at once.
+	Rules Rules
+	// Version is the Kubernetes version the clusters report. Empty means
+	// KubernetesVersion.
+	Version string
+}
+
+// Clusters are the simulated clusters of one simulation, one per Target. It
+// implements deployers.ClusterClients. It and the clients it gives are safe
+// for concurrent use: one lock serializes every call.
+type Clusters struct {
+	mu       sync.Mutex
+	opts     Options
+	scheme   *runtime.Scheme
+	clusters map[string]*Cluster
+	// saved are the restored objects of clusters not opened yet, by key.
+	saved map[string][]engine.ClusterObject
+}
+
+var (
+	_ deployers.ClusterClients = (*Clusters)(nil)
+	_ deployers.Forecaster     = (*Clusters)(nil)
+)
+
+// New returns an empty set of simulated clusters.
+func New(opts Options) *Clusters {
+	return &Clusters{opts: opts, scheme: newScheme(), clusters: map[string]*Cluster{},
+		saved: map[string][]engine.ClusterObject{}}
+}
+
+// ErrNoTarget is returned by ForTarget for a deploy item without a Target.
+var ErrNoTarget = errors.New("no target defined")
+
+// ForTarget returns the client of the simulated cluster behind target,
+// creating the cluster on first use.
+func (cs *Clusters) ForTarget(ctx context.Context, target *lsv1alpha1.Target) (client.Client, error) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if target == nil {
+		return nil, ErrNoTarget
+	}
+	c, err := cs.open(ctx, Key(target))
+	if err != nil {
+		return nil, err
+	}
+	return c.Client(), nil
+}
+
+// Key is the key of target's cluster: "namespace/name".
+func Key(target *lsv1alpha1.Target) string { return target.Namespace + "/" + target.Name }
+
+// splitKey splits "namespace/name".
+func splitKey(key string) (namespace, name string) {
+	for i := 0; i < len(key); i++ {
+		if key[i] == '/' {
+			return key[:i], key[i+1:]
+		}
+	}
+	return "", key
+}
+
+// Cluster returns the cluster with key ("namespace/name" of its Target) if
+// anything was ever applied to it.
+func (cs *Clusters) Cluster(ctx context.Context, key string) (*Cluster, bool, error) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if _, ok := cs.clusters[key]; !ok {
+		if _, ok := cs.saved[key]; !ok {
+			return nil, false, nil
+		}
+	}
+	c, err := cs.open(ctx, key)
+	return c, err == nil, err
+}
+
+// Keys lists the keys of the clusters, sorted.
+func (cs *Clusters) Keys() []string {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.keys()
+}
+
+// keys is Keys for callers that hold the lock.
+func (cs *Clusters) keys() []string {
+	var keys []string
+	for k := range cs.clusters {
+		keys = append(keys, k)
+	}
+	for k := range cs.saved {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// NextChange returns when the fake controllers of target's cluster act next
+// by themselves (a rule's duration), if they will.
+func (cs *Clusters) NextChange(target *lsv1alpha1.Target) (time.Time, bool) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if target == nil {
+		return time.Time{}, false
+	}
+	key := Key(target)
+	if _, ok := cs.clusters[key]; !ok {
+		return earliestDue(cs.saved[key])
+	}
+	var next time.Time
+	for _, p := range cs.clusters[key].pending {
+		if next.IsZero() || p.due.Before(next) {
+			next = p.due
+		}
+	}
+	return next, !next.IsZero()
+}
+
+// Unpredictable is false: a simulated cluster changes only when written to
+// or as NextChange says.
+func (cs *Clusters) Unpredictable(*lsv1alpha1.Target) bool { return false }
+
+// earliestDue is the earliest due time among saved objects.
+func earliestDue(objs []engine.ClusterObject) (time.Time, bool) {
+	var next time.Time
+	for _, o := range objs {
+		if o.Due != nil && (next.IsZero() || o.Due.Before(next)) {
+			next = *o.Due
+		}
+	}
+	return next, !next.IsZero()
+}
+
+// open returns the cluster with key, restoring or creating it.
+func (cs *Clusters) open(ctx context.Context, key string) (*Cluster, error) {
+	if c, ok := cs.clusters[key]; ok {
+		return c, nil
+	}
+	c := newCluster(cs, key)
+	if saved, ok := cs.saved[key]; ok {
+		if err := c.restore(ctx, saved); err != nil {
+			return nil, err
+		}
+		delete(cs.saved, key)
+	}
+	cs.clusters[key] = c
+	return c, nil
+}
+
+var (
+	builtinMapperOnce sync.Once
+	builtinMapperVal  meta.RESTMapper
+	converterOnce     sync.Once
+	converterVal      managedfields.TypeConverter
+)
+
+// builtinMapper returns the RESTMapper of the built-in kinds, built once.
+func (cs *Clusters) builtinMapper() meta.RESTMapper {
+	builtinMapperOnce.Do(func() { builtinMapperVal = builtinMapper() })
+	return builtinMapperVal
+}
+
+// converter returns the type converter of the field manager, built once (it
+// parses the OpenAPI models of the built-in kinds): client-go's models, and
+// deduced types for anything else, as the fake client uses by default.
+func (cs *Clusters) converter() managedfields.TypeConverter {
+	converterOnce.Do(func() {
+		converterVal = multiConverter{applyconfigurations.NewTypeConverter(clientgoscheme.Scheme),
+			managedfields.NewDeducedTypeConverter()}
+	})
+	return converterVal
+}

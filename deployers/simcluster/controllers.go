@@ -1,0 +1,159 @@
+package simcluster
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// controllerManager is the field manager of the fake controllers' writes.
+const controllerManager = "lscli-simcluster-controller"
+
+// filler sets the status a controller would eventually write for obj: ready,
+// or failed with message fail when fail is not empty.
+type filler func(obj client.Object, fail string, now metav1.Time)
+
+// fillers are the fake controllers, by kind. Other kinds get no status;
+// kstatus counts them as ready when they exist.
+var fillers = map[schema.GroupVersionKind]filler{
+	{Group: "apps", Version: "v1", Kind: "Deployment"}:                               fillDeployment,
+	{Group: "apps", Version: "v1", Kind: "StatefulSet"}:                              fillStatefulSet,
+	{Group: "apps", Version: "v1", Kind: "DaemonSet"}:                                fillDaemonSet,
+	{Group: "apps", Version: "v1", Kind: "ReplicaSet"}:                               fillReplicaSet,
+	{Version: "v1", Kind: "ReplicationController"}:                                   fillReplicationController,
+	{Version: "v1", Kind: "Pod"}:                                                     fillPod,
+	{Group: "batch", Version: "v1", Kind: "Job"}:                                     fillJob,
+	{Version: "v1", Kind: "PersistentVolumeClaim"}:                                   fillPVC,
+	{Version: "v1", Kind: "Service"}:                                                 fillService,
+	{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}: fillCRD,
+}
+
+// control runs the fake controller of ref's kind once: if the object's
+// status is not what the controller wants, the controller writes it, unless
+// a rule makes it hang or wait (then the write is due later).
+func (c *Cluster) control(ctx context.Context, ref objectRef) error {
+	fill := fillers[ref.gvk]
+	if fill == nil {
+		return nil
+	}
+	obj, err := c.getTyped(ctx, ref)
+	if apierrors.IsNotFound(err) {
+		delete(c.pending, ref)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	rule := c.set.opts.Rules.find(objectInfo{target: c.key, gvk: ref.gvk, namespace: ref.namespace,
+		name: ref.name, labels: obj.GetLabels()})
+	now := metav1.NewTime(c.set.opts.Now())
+	want := obj.DeepCopyObject().(client.Object)
+	var fail string
+	if rule != nil {
+		fail = rule.Fail
+	}
+	fill(want, fail, now)
+	if (rule != nil && rule.Hang) || sameStatus(obj, want) {
+		delete(c.pending, ref)
+		return nil
+	}
+	if rule != nil && rule.Duration > 0 {
+		p, ok := c.pending[ref]
+		if !ok || p.uid != string(obj.GetUID()) || p.generation != obj.GetGeneration() {
+			p = pendingFill{due: now.Add(rule.Duration), uid: string(obj.GetUID()), generation: obj.GetGeneration()}
+			c.pending[ref] = p
+		}
+		if now.Time.Before(p.due) {
+			return nil
+		}
+	}
+	delete(c.pending, ref)
+	if err := c.inner.Status().Update(ctx, want, client.FieldOwner(controllerManager)); err != nil {
+		return fmt.Errorf("simulated cluster %s: fake controller: update status of %s %s: %w", c.key, ref.gvk.Kind, ref.name, err)
+	}
+	if ref.gvk.GroupKind() == crdGroupKind {
+		return c.refreshCRDs(ctx) // an established CRD serves its kinds
+	}
+	return nil
+}
+
+// getTyped reads the object ref names as its Go type.
+func (c *Cluster) getTyped(ctx context.Context, ref objectRef) (client.Object, error) {
+	ro, err := builtin.New(ref.gvk)
+	if err != nil {
+		return nil, err
+	}
+	obj := ro.(client.Object)
+	return obj, c.inner.Get(ctx, client.ObjectKey{Namespace: ref.namespace, Name: ref.name}, obj)
+}
+
+// settle does the status fills that are due at the current virtual time, in
+// a fixed order.
+func (c *Cluster) settle(ctx context.Context) error {
+	now := c.set.opts.Now()
+	var due []objectRef
+	for ref, p := range c.pending {
+		if !now.Before(p.due) {
+			due = append(due, ref)
+		}
+	}
+	sort.Slice(due, func(i, j int) bool { return refKey(due[i]) < refKey(due[j]) })
+	for _, ref := range due {
+		if err := c.control(ctx, ref); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func refKey(r objectRef) string {
+	return r.gvk.String() + "\x00" + r.namespace + "\x00" + r.name
+}
+
+// sameStatus compares the status of a and b, ignoring times.
+func sameStatus(a, b client.Object) bool {
+	sa, errA := statusJSON(a)
+	sb, errB := statusJSON(b)
+	return errA == nil && errB == nil && sa == sb
+}
+
+// timeFields are status fields that hold when something happened.
+var timeFields = map[string]bool{"lastTransitionTime": true, "lastUpdateTime": true, "lastProbeTime": true,
+	"lastHeartbeatTime": true, "startTime": true, "completionTime": true, "startedAt": true}
+
+func statusJSON(obj client.Object) (string, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return "", err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return "", err
+	}
+	out, err := json.Marshal(dropTimes(m["status"]))
+	return string(out), err
+}
+
+func dropTimes(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if timeFields[k] {
+				delete(v, k)
+				continue
+			}
+			v[k] = dropTimes(x)
+		}
+	case []any:
+		for i := range v {
+			v[i] = dropTimes(v[i])
+		}
+	}
+	return v
+}

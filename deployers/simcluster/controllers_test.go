@@ -1,0 +1,142 @@
+package simcluster
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
+)
+
+// kinds are one manifest of each kind the fake controllers handle.
+var kinds = []struct {
+	name, apiVersion, kind, manifest string
+	// failed is the kstatus of the object when a rule makes it fail.
+	failed status.Status
+}{
+	{"Deployment", "apps/v1", "Deployment", deploymentManifest, status.FailedStatus},
+	{"StatefulSet", "apps/v1", "StatefulSet", `
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web, namespace: default}
+spec: {replicas: 3, serviceName: web, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: nginx}]}}}
+`, status.InProgressStatus},
+	{"DaemonSet", "apps/v1", "DaemonSet", `
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: web, namespace: default}
+spec: {selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: nginx}]}}}
+`, status.InProgressStatus},
+	{"ReplicaSet", "apps/v1", "ReplicaSet", `
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web, namespace: default}
+spec: {replicas: 2, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: nginx}]}}}
+`, status.InProgressStatus},
+	{"Pod", "v1", "Pod", `
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default}
+spec: {containers: [{name: web, image: nginx}]}
+`, status.FailedStatus},
+	{"Job", "batch/v1", "Job", `
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate, namespace: default}
+spec: {template: {spec: {restartPolicy: Never, containers: [{name: m, image: busybox}]}}}
+`, status.FailedStatus},
+	{"PersistentVolumeClaim", "v1", "PersistentVolumeClaim", `
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: default}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`, status.InProgressStatus},
+	{"LoadBalancer Service", "v1", "Service", `
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: default}
+spec: {type: LoadBalancer, ports: [{port: 80}]}
+`, status.CurrentStatus},
+	{"CRD", "apiextensions.k8s.io/v1", "CustomResourceDefinition", crdManifest, status.FailedStatus},
+}
+
+func TestFakeControllersMakeObjectsReady(t *testing.T) {
+	for _, k := range kinds {
+		t.Run(k.name, func(t *testing.T) {
+			f := newFixture(t)
+			u := obj(t, k.manifest)
+			f.create(k.manifest)
+			got := f.get(k.apiVersion, k.kind, u.GetNamespace(), u.GetName())
+			if s := kstatusOf(t, got); s != status.CurrentStatus {
+				t.Errorf("kstatus = %s, want Current; status: %v", s, got.Object["status"])
+			}
+		})
+	}
+}
+
+func TestFailRule(t *testing.T) {
+	for _, k := range kinds {
+		t.Run(k.name, func(t *testing.T) {
+			f := newFixture(t, RuleConfig{Match: MatchConfig{Kind: k.kind}, Fail: "simulated failure"})
+			u := obj(t, k.manifest)
+			f.create(k.manifest)
+			got := f.get(k.apiVersion, k.kind, u.GetNamespace(), u.GetName())
+			if s := kstatusOf(t, got); s != k.failed {
+				t.Errorf("kstatus = %s, want %s; status: %v", s, k.failed, got.Object["status"])
+			}
+		})
+	}
+}
+
+func TestDurationRule(t *testing.T) {
+	f := newFixture(t, RuleConfig{Match: MatchConfig{Target: "cluster", Kind: "Deploy*", Labels: "app=web"}, Duration: "2m"})
+	ctx := context.Background()
+	f.create(deploymentManifest)
+	check := func(when string, want status.Status) {
+		t.Helper()
+		if s := kstatusOf(t, f.get("apps/v1", "Deployment", "default", "web")); s != want {
+			t.Errorf("%s: kstatus = %s, want %s", when, s, want)
+		}
+	}
+	check("at once", status.InProgressStatus)
+	if next, ok := f.clusters.NextChange(f.target); !ok || !next.Equal(epoch.Add(2*time.Minute)) {
+		t.Errorf("NextChange = %v, %v; want %v", next, ok, epoch.Add(2*time.Minute))
+	}
+	f.clock.Step(time.Minute)
+	check("after 1m", status.InProgressStatus)
+	f.clock.Step(time.Minute)
+	check("after 2m", status.CurrentStatus)
+	if _, ok := f.clusters.NextChange(f.target); ok {
+		t.Error("NextChange reports a change after everything is ready")
+	}
+	u := f.get("apps/v1", "Deployment", "default", "web")
+	u.Object["spec"].(map[string]any)["replicas"] = int64(5)
+	if err := f.c.Update(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	check("after a spec change", status.InProgressStatus)
+	f.clock.Step(2 * time.Minute)
+	check("2m after the spec change", status.CurrentStatus)
+}
+
+func TestHangRule(t *testing.T) {
+	f := newFixture(t, RuleConfig{Match: MatchConfig{Name: "web"}, Hang: true})
+	f.create(deploymentManifest)
+	f.clock.Step(time.Hour)
+	if s := kstatusOf(t, f.get("apps/v1", "Deployment", "default", "web")); s != status.InProgressStatus {
+		t.Errorf("kstatus = %s, want InProgress", s)
+	}
+	if _, ok := f.clusters.NextChange(f.target); ok {
+		t.Error("a hanging controller reports a next change")
+	}
+}
+
+func TestCRDRuleDelaysItsKinds(t *testing.T) {
+	f := newFixture(t, RuleConfig{Match: MatchConfig{Kind: "CustomResourceDefinition"}, Duration: "30s"})
+	f.create(crdManifest)
+	if err := f.c.Create(context.Background(), obj(t, widgetManifest)); err == nil {
+		t.Fatal("a custom resource was accepted before its CRD was established")
+	}
+	f.clock.Step(30 * time.Second)
+	f.create(widgetManifest)
+}

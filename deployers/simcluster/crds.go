@@ -1,0 +1,157 @@
+package simcluster
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// crdKind is what the cluster knows about a kind a CRD serves.
+type crdKind struct {
+	plural, singular string
+	namespaced       bool
+	// status is true when the CRD declares the status subresource.
+	status bool
+}
+
+// served maps the kinds (each served version) of the stored CRDs.
+type served map[schema.GroupVersionKind]crdKind
+
+// servedBy collects the kinds crds serve: those of established CRDs.
+func servedBy(crds []apiextensionsv1.CustomResourceDefinition) served {
+	out := served{}
+	for _, crd := range crds {
+		if !established(&crd) {
+			continue
+		}
+		for _, v := range crd.Spec.Versions {
+			if !v.Served {
+				continue
+			}
+			gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}
+			out[gvk] = crdKind{
+				plural: crd.Spec.Names.Plural, singular: crd.Spec.Names.Singular,
+				namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+				status:     v.Subresources != nil && v.Subresources.Status != nil,
+			}
+		}
+	}
+	return out
+}
+
+// established reports whether crd has the condition Established=True.
+func established(crd *apiextensionsv1.CustomResourceDefinition) bool {
+	for _, c := range crd.Status.Conditions {
+		if c.Type == apiextensionsv1.Established {
+			return c.Status == apiextensionsv1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// statusKinds lists the kinds with a status subresource, sorted.
+func (s served) statusKinds() []schema.GroupVersionKind {
+	var out []schema.GroupVersionKind
+	for gvk, k := range s {
+		if k.status {
+			out = append(out, gvk)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// mapper returns a RESTMapper for the served kinds.
+func (s served) mapper() meta.RESTMapper {
+	m := meta.NewDefaultRESTMapper(nil)
+	for gvk, k := range s {
+		scope := meta.RESTScopeRoot
+		if k.namespaced {
+			scope = meta.RESTScopeNamespace
+		}
+		singular := k.singular
+		if singular == "" {
+			singular = lower(gvk.Kind)
+		}
+		m.AddSpecific(gvk, gvk.GroupVersion().WithResource(k.plural), gvk.GroupVersion().WithResource(singular), scope)
+	}
+	return m
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// refreshCRDs re-reads the stored CRDs: kinds they serve now become known
+// (scheme, RESTMapper, status subresource), kinds no CRD serves any more are
+// forgotten with all their objects.
+func (c *Cluster) refreshCRDs(ctx context.Context) error {
+	list := &apiextensionsv1.CustomResourceDefinitionList{}
+	if err := c.inner.List(ctx, list); err != nil {
+		return fmt.Errorf("list CRDs: %w", err)
+	}
+	now := servedBy(list.Items)
+	for gvk := range c.served {
+		if _, ok := now[gvk]; !ok {
+			if err := c.dropKind(gvk); err != nil {
+				return err
+			}
+		}
+	}
+	rebuild := fmt.Sprint(now.statusKinds()) != fmt.Sprint(c.served.statusKinds())
+	c.served = now
+	c.set.registerKinds(now)
+	c.mapper.set(meta.MultiRESTMapper{now.mapper(), c.set.builtinMapper()})
+	if rebuild {
+		c.build()
+	}
+	return nil
+}
+
+// dropKind deletes every object of gvk, whose CRD is gone.
+func (c *Cluster) dropKind(gvk schema.GroupVersionKind) error {
+	gvr, _ := meta.UnsafeGuessKindToResource(gvk)
+	if _, ok := c.tracker.kinds[gvr]; !ok {
+		return nil
+	}
+	list, err := c.tracker.ObjectTracker.List(gvr, gvk, "")
+	if err != nil {
+		return fmt.Errorf("list %s: %w", gvk.Kind, err)
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		m, _ := meta.Accessor(it)
+		if err := c.tracker.Delete(gvr, m.GetNamespace(), m.GetName()); err != nil {
+			return fmt.Errorf("delete %s %s: %w", gvk.Kind, m.GetName(), err)
+		}
+		delete(c.pending, objectRef{gvk: gvk, namespace: m.GetNamespace(), name: m.GetName()})
+	}
+	c.tracker.forget(gvk)
+	return nil
+}
+
+// registerKinds makes the scheme know the served custom resource kinds as
+// unstructured objects, so that the fake client can store and list them.
+func (cs *Clusters) registerKinds(s served) {
+	for gvk := range s {
+		if cs.scheme.Recognizes(gvk) {
+			continue
+		}
+		cs.scheme.AddKnownTypeWithName(gvk, &unstructured.Unstructured{})
+		cs.scheme.AddKnownTypeWithName(gvk.GroupVersion().WithKind(gvk.Kind+"List"), &unstructured.UnstructuredList{})
+	}
+}

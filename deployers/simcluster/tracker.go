@@ -1,0 +1,341 @@
+package simcluster
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/client-go/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+)
+
+// defaultManager is the field manager of writes that name none, as a real
+// API server derives one from the client's user agent.
+const defaultManager = "lscli"
+
+// tracker is the object store under the fake client. It is client-go's
+// object tracker with a field manager for server-side apply, as the fake
+// client builds by default, plus what a real API server maintains: uid,
+// creationTimestamp, generation and deletionTimestamp, and managedFields
+// times, all from the injected clock and random source (the fake client
+// would use the wall clock).
+type tracker struct {
+	testing.ObjectTracker
+	scheme    *runtime.Scheme
+	converter managedfields.TypeConverter
+	now       func() time.Time
+	rnd       *rand.Rand
+	managers  map[schema.GroupVersionKind]*managedfields.FieldManager
+	// kinds are the kinds ever stored, for listing every object.
+	kinds map[schema.GroupVersionResource]schema.GroupVersionKind
+}
+
+func newTracker(scheme *runtime.Scheme, converter managedfields.TypeConverter, now func() time.Time, rnd *rand.Rand) *tracker {
+	return &tracker{
+		ObjectTracker: testing.NewObjectTracker(scheme, serializer.NewCodecFactory(scheme).UniversalDecoder()),
+		scheme:        scheme, converter: converter, now: now, rnd: rnd,
+		managers: map[schema.GroupVersionKind]*managedfields.FieldManager{},
+		kinds:    map[schema.GroupVersionResource]schema.GroupVersionKind{},
+	}
+}
+
+var _ testing.ObjectTracker = (*tracker)(nil)
+
+// Add stores obj as it is (restoring saved objects).
+func (t *tracker) Add(obj runtime.Object) error {
+	gvk, err := apiutil.GVKForObject(obj, t.scheme)
+	if err != nil {
+		return err
+	}
+	t.remember(gvk)
+	return t.ObjectTracker.Add(obj)
+}
+
+// Create stores a new object with managedFields, uid, creationTimestamp and
+// generation 1.
+func (t *tracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.CreateOptions) error {
+	var o metav1.CreateOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	gvk, mgr, err := t.managerFor(obj)
+	if err != nil {
+		return err
+	}
+	live, err := t.scheme.New(gvk)
+	if err != nil {
+		return err
+	}
+	live.GetObjectKind().SetGroupVersionKind(gvk)
+	out, err := mgr.Update(live, obj, managerName(o.FieldManager))
+	if err != nil {
+		return err
+	}
+	if err := t.stamp(nil, out); err != nil {
+		return err
+	}
+	t.remember(gvk)
+	return t.ObjectTracker.Create(gvr, out, ns, o)
+}
+
+// Update replaces an object, maintaining managedFields and metadata.
+func (t *tracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
+	var o metav1.UpdateOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	out, err := t.merged(gvr, obj, ns, o.FieldManager)
+	if err != nil {
+		return err
+	}
+	return t.ObjectTracker.Update(gvr, out, ns, o)
+}
+
+// Patch stores the result of a (non-apply) patch.
+func (t *tracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error {
+	var o metav1.PatchOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	out, err := t.merged(gvr, obj, ns, o.FieldManager)
+	if err != nil {
+		return err
+	}
+	return t.ObjectTracker.Patch(gvr, out, ns, o)
+}
+
+// merged runs the field manager for an update of the stored object to obj
+// and stamps the metadata.
+func (t *tracker) merged(gvr schema.GroupVersionResource, obj runtime.Object, ns, manager string) (runtime.Object, error) {
+	_, mgr, err := t.managerFor(obj)
+	if err != nil {
+		return nil, err
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	old, err := t.ObjectTracker.Get(gvr, ns, m.GetName())
+	if err != nil {
+		return nil, err
+	}
+	out, err := mgr.Update(old, obj, managerName(manager))
+	if err != nil {
+		return nil, err
+	}
+	return out, t.stamp(old, out)
+}
+
+// Apply is server-side apply: it creates the object or merges the applied
+// configuration into it.
+func (t *tracker) Apply(gvr schema.GroupVersionResource, ac runtime.Object, ns string, opts ...metav1.PatchOptions) error {
+	var o metav1.PatchOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	gvk, mgr, err := t.managerFor(ac)
+	if err != nil {
+		return err
+	}
+	m, err := meta.Accessor(ac)
+	if err != nil {
+		return err
+	}
+	old, err := t.ObjectTracker.Get(gvr, ns, m.GetName())
+	exists := err == nil
+	if err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	live := old
+	if !exists {
+		if live, err = t.scheme.New(gvk); err != nil {
+			return err
+		}
+		live.GetObjectKind().SetGroupVersionKind(gvk)
+		old = nil
+	}
+	out, err := mgr.Apply(live, ac, managerName(o.FieldManager), o.Force != nil && *o.Force)
+	if err != nil {
+		return err
+	}
+	if err := t.stamp(old, out); err != nil {
+		return err
+	}
+	t.remember(gvk)
+	if !exists {
+		return t.ObjectTracker.Create(gvr, out, ns, metav1.CreateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})
+	}
+	return t.ObjectTracker.Update(gvr, out, ns, metav1.UpdateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})
+}
+
+// managerFor returns obj's kind and the field manager for it.
+func (t *tracker) managerFor(obj runtime.Object) (schema.GroupVersionKind, *managedfields.FieldManager, error) {
+	gvk, err := apiutil.GVKForObject(obj, t.scheme)
+	if err != nil {
+		return gvk, nil, err
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	if mgr, ok := t.managers[gvk]; ok {
+		return gvk, mgr, nil
+	}
+	mgr, err := managedfields.NewDefaultFieldManager(t.converter, t.scheme, nopDefaulter{}, t.scheme,
+		gvk, gvk.GroupVersion(), "", nil)
+	if err != nil {
+		return gvk, nil, fmt.Errorf("field manager for %s: %w", gvk, err)
+	}
+	t.managers[gvk] = mgr
+	return gvk, mgr, nil
+}
+
+func (t *tracker) remember(gvk schema.GroupVersionKind) {
+	gvr, _ := meta.UnsafeGuessKindToResource(gvk)
+	t.kinds[gvr] = gvk
+}
+
+// forget drops a kind whose CRD is gone, with its field manager.
+func (t *tracker) forget(gvk schema.GroupVersionKind) {
+	gvr, _ := meta.UnsafeGuessKindToResource(gvk)
+	delete(t.kinds, gvr)
+	delete(t.managers, gvk)
+}
+
+// all returns every stored object, sorted by apiVersion, kind, namespace
+// and name.
+func (t *tracker) all() ([]runtime.Object, error) {
+	var out []runtime.Object
+	for gvr, gvk := range t.kinds {
+		list, err := t.ObjectTracker.List(gvr, gvk, "")
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", gvk.Kind, err)
+		}
+		items, err := meta.ExtractList(list)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			it.GetObjectKind().SetGroupVersionKind(gvk)
+			out = append(out, it)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return sortKey(out[i]) < sortKey(out[j]) })
+	return out, nil
+}
+
+// sortKey orders objects by apiVersion, kind, namespace and name.
+func sortKey(obj runtime.Object) string {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	m, _ := meta.Accessor(obj)
+	return gvk.GroupVersion().String() + "\x00" + gvk.Kind + "\x00" + m.GetNamespace() + "\x00" + m.GetName()
+}
+
+func managerName(m string) string {
+	if m == "" {
+		return defaultManager
+	}
+	return m
+}
+
+// nopDefaulter defaults nothing: the simulated cluster does no defaulting.
+type nopDefaulter struct{}
+
+// Default does nothing.
+func (nopDefaulter) Default(runtime.Object) {}
+
+// stamp sets the metadata the API server owns on obj, the result of a
+// write; old is the stored object, nil on create.
+func (t *tracker) stamp(old, obj runtime.Object) error {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	now := metav1.NewTime(t.now())
+	if old == nil {
+		m.SetUID(types.UID(newUID(t.rnd)))
+		m.SetCreationTimestamp(now)
+		m.SetGeneration(1)
+		m.SetDeletionTimestamp(nil)
+		allocate(t.rnd, nil, obj)
+		stampManagedFields(m, nil, now)
+		return nil
+	}
+	o, err := meta.Accessor(old)
+	if err != nil {
+		return err
+	}
+	m.SetUID(o.GetUID())
+	m.SetCreationTimestamp(o.GetCreationTimestamp())
+	allocate(t.rnd, old, obj)
+	gen := o.GetGeneration()
+	if specChanged(old, obj) {
+		gen++
+	}
+	m.SetGeneration(gen)
+	switch {
+	case o.GetDeletionTimestamp() != nil:
+		m.SetDeletionTimestamp(o.GetDeletionTimestamp())
+	case m.GetDeletionTimestamp() != nil:
+		m.SetDeletionTimestamp(&now)
+	}
+	stampManagedFields(m, o.GetManagedFields(), now)
+	return nil
+}
+
+// stampManagedFields keeps the time of entries that did not change and
+// sets now on the others.
+func stampManagedFields(m metav1.Object, old []metav1.ManagedFieldsEntry, now metav1.Time) {
+	entries := m.GetManagedFields()
+	for i := range entries {
+		e := &entries[i]
+		e.Time = &now
+		for _, o := range old {
+			if o.Manager == e.Manager && o.Operation == e.Operation && o.Subresource == e.Subresource &&
+				o.APIVersion == e.APIVersion && equality.Semantic.DeepEqual(o.FieldsV1, e.FieldsV1) {
+				e.Time = o.Time
+			}
+		}
+	}
+	m.SetManagedFields(entries)
+}
+
+// specChanged reports whether a and b differ in anything but metadata and
+// status: what makes a real API server increase metadata.generation.
+func specChanged(a, b runtime.Object) bool {
+	// JSON makes int64 and float64 numbers (typed or decoded objects) equal.
+	ja, errA := json.Marshal(specOf(a))
+	jb, errB := json.Marshal(specOf(b))
+	return errA != nil || errB != nil || !bytes.Equal(ja, jb)
+}
+
+// specOf returns the top-level fields of obj but metadata, status and type.
+func specOf(obj runtime.Object) map[string]any {
+	var content map[string]any
+	if u, ok := obj.(runtime.Unstructured); ok {
+		content = u.UnstructuredContent()
+	} else {
+		var err error
+		if content, err = runtime.DefaultUnstructuredConverter.ToUnstructured(obj); err != nil {
+			return nil
+		}
+	}
+	out := make(map[string]any, len(content))
+	for k, v := range content {
+		switch k {
+		case "metadata", "status", "apiVersion", "kind":
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}

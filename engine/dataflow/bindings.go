@@ -1,0 +1,35 @@
+package dataflow
+
+import (
+	"maps"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+)
+
+// bindings returns the values every template execution of inst sees:
+// imports, cd and components (the inline component descriptors, in schema
+// v2), blueprint and blueprintDef (spec.blueprint), and
+// componentDescriptorDef (spec.componentDescriptor, when set).
+func bindings(inst *lsv1alpha1.Installation, imps *Imports) (map[string]any, error) {
+	cd, components, err := imps.components.Bindings()
+	if err != nil {
+		return nil, failWrap(inst, ReasonComponentDescriptor, err, "spec.componentDescriptor")
+	}
+	bpDef, err := toGeneric[any](inst.Spec.Blueprint)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]any{
+		"imports":      maps.Clone(imps.Values),
+		"cd":           cd,
+		"components":   components,
+		"blueprint":    bpDef,
+		"blueprintDef": bpDef,
+	}
+	if inst.Spec.ComponentDescriptor != nil {
+		if values["componentDescriptorDef"], err = toGeneric[any](inst.Spec.ComponentDescriptor); err != nil {
+			return nil, err
+		}
+	}
+	return values, nil
+}

@@ -1,0 +1,40 @@
+// Package dataflow moves data between installations the way Landscaper does:
+// it resolves an installation's imports, writes them into its own context
+// for its subinstallations, renders its deploy items and subinstallation
+// templates, and constructs and writes its exports.
+//
+// # Contexts and names
+//
+// Every installation reads its imports from its context: "" for a root
+// installation, "Inst.<parent>" for a subinstallation. A DataObject or
+// Target of key k in context c is named GenerateDataObjectName(c, k): k
+// itself for roots (when k is a valid name), a hash of "c/k" otherwise. In
+// Init an installation writes each of its imports into its own context
+// "Inst.<name>" under the import's name, where its subinstallations import
+// them; in Completing it writes its exports into its context under their
+// dataRef or target name, where its siblings (and, through its parent's
+// export executions, its parent) find them.
+//
+// # The calls of the installation controller
+//
+//	Init:       CleanupExports, ResolveImports, WriteImports,
+//	            RenderSubinstallations (+ SubinstallationBlueprint per template),
+//	            RenderDeployItems
+//	Completing: CleanupContext, ConstructExports, WriteExports
+//
+// # Errors
+//
+// An import object that does not exist (yet) is a normal error: a sibling may
+// still export it, so the caller retries. Everything a retry cannot fix, a
+// template error, a schema or target type violation, a missing blueprint
+// file, is terminal (package engine/terminal) and names the installation,
+// the execution and, when known, the line.
+//
+// # Template state
+//
+// Deploy, subinstallation and export executions keep state between jobs, in
+// a Secret named base32(sha1("<installation>/<deploy|export><execution>")),
+// key "config", controlled by the installation, as Landscaper does.
+// Subinstallation executions share the "deploy" prefix with deploy
+// executions, as in Landscaper.
+package dataflow

@@ -1,0 +1,93 @@
+package dataflow
+
+import (
+	"context"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// WriteExports writes the exports of inst into its context (the parent's
+// "Inst.<parent>", or "" for a root, where an object's name is the plain
+// dataRef or target): a DataObject per data export and a Target per target
+// export, labelled with context, source "Inst.<name>", sourceType=export,
+// key (the dataRef or target) and jobid, with an owner reference to inst.
+// An object of the same name that another installation exported is an
+// error. It also stores the export executions' new state.
+func WriteExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, exps *Exports) error {
+	base := meta{context: ContextOf(inst), source: OwnContext(inst), jobID: inst.Status.JobID,
+		sourceType: lsv1alpha1.ExportDataObjectSourceType}
+	for _, d := range exps.Data {
+		m := base
+		m.key = d.DataRef
+		if err := writeDataObject(ctx, c, inst, ObjectName(m.context, d.DataRef), d.Value, m, true); err != nil {
+			return fmt.Errorf("installation %s: write data export %q (dataRef %q): %w", instName(inst), d.Name, d.DataRef, err)
+		}
+	}
+	for _, t := range exps.Targets {
+		m := base
+		m.key = t.Target
+		tgt := &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Labels: t.Value.Labels, Annotations: t.Value.Annotations},
+			Spec: t.Value.TargetSpec}
+		if err := writeTarget(ctx, c, inst, ObjectName(m.context, t.Target), tgt, m, true); err != nil {
+			return fmt.Errorf("installation %s: write target export %q (target %q): %w", instName(inst), t.Name, t.Target, err)
+		}
+	}
+	for _, st := range exps.states {
+		if err := storeState(ctx, c, inst, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CleanupExports deletes the DataObjects and Targets that inst exported
+// earlier (source "Inst.<name>", sourceType export), as Landscaper does at
+// the start of Init.
+func CleanupExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation) error {
+	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.DataObjectSourceLabel: OwnContext(inst),
+		lsv1alpha1.DataObjectSourceTypeLabel: string(lsv1alpha1.ExportDataObjectSourceType)})
+	return deleteSelected(ctx, c, inst, sel, "")
+}
+
+// CleanupContext deletes the DataObjects and Targets in inst's own context
+// "Inst.<name>" whose jobid label is not inst's current job, as Landscaper
+// does in Completing.
+func CleanupContext(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation) error {
+	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.DataObjectContextLabel: OwnContext(inst)})
+	return deleteSelected(ctx, c, inst, sel, inst.Status.JobID)
+}
+
+// deleteSelected deletes the DataObjects and Targets matching sel in inst's
+// namespace, except those labelled with jobID (when not empty).
+func deleteSelected(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, sel labels.Selector, jobID string) error {
+	opts := fakecluster.ListOptions{Namespace: inst.Namespace, LabelSelector: sel}
+	dos := &lsv1alpha1.DataObjectList{}
+	if err := c.List(ctx, dos, opts); err != nil {
+		return fmt.Errorf("installation %s: list DataObjects: %w", instName(inst), err)
+	}
+	tgts := &lsv1alpha1.TargetList{}
+	if err := c.List(ctx, tgts, opts); err != nil {
+		return fmt.Errorf("installation %s: list Targets: %w", instName(inst), err)
+	}
+	var objs []fakecluster.Object
+	for i := range dos.Items {
+		objs = append(objs, &dos.Items[i])
+	}
+	for i := range tgts.Items {
+		objs = append(objs, &tgts.Items[i])
+	}
+	for _, o := range objs {
+		if jobID != "" && o.GetLabels()[lsv1alpha1.DataObjectJobIDLabel] == jobID {
+			continue
+		}
+		if err := c.Delete(ctx, o); err != nil && !isNotFound(err) {
+			return fmt.Errorf("installation %s: delete %s: %w", instName(inst), o.GetName(), err)
+		}
+	}
+	return nil
+}

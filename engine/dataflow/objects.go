@@ -1,0 +1,154 @@
+package dataflow
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// meta are the data labels of a DataObject or Target that an installation
+// writes (data.landscaper.gardener.cloud/...).
+type meta struct {
+	context, source, key, jobID string
+	sourceType                  lsv1alpha1.DataObjectSourceType
+	index                       *int
+	targetMapKey                *string
+	hash                        string
+}
+
+// apply sets the data labels and the hash annotation on obj, removing the
+// labels that meta leaves empty, as Landscaper does.
+func (m meta) apply(obj metav1.Object) {
+	l := obj.GetLabels()
+	if l == nil {
+		l = map[string]string{}
+	}
+	set := func(k, v string) {
+		if v == "" {
+			delete(l, k)
+		} else {
+			l[k] = v
+		}
+	}
+	set(lsv1alpha1.DataObjectContextLabel, m.context)
+	set(lsv1alpha1.DataObjectSourceTypeLabel, string(m.sourceType))
+	set(lsv1alpha1.DataObjectSourceLabel, m.source)
+	set(lsv1alpha1.DataObjectKeyLabel, m.key)
+	set(lsv1alpha1.DataObjectIndexLabel, optional(m.index))
+	set(lsv1alpha1.DataObjectTargetMapKeyLabel, optional(m.targetMapKey))
+	set(lsv1alpha1.DataObjectJobIDLabel, m.jobID)
+	obj.SetLabels(l)
+	a := obj.GetAnnotations()
+	if a == nil {
+		a = map[string]string{}
+	}
+	a[lsv1alpha1.DataObjectHashAnnotation] = m.hash
+	obj.SetAnnotations(a)
+}
+
+func optional[T any](p *T) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprint(*p)
+}
+
+// writeDataObject creates or updates the DataObject name with value and
+// labels m, owned by owner. exclusive refuses to take over a DataObject that
+// another installation owns.
+func writeDataObject(ctx context.Context, c fakecluster.Client, owner *lsv1alpha1.Installation, name string, value any, m meta, exclusive bool) error {
+	raw, err := json.MarshalIndent(value, "", "  ")
+	if err != nil {
+		return fmt.Errorf("marshal value: %w", err)
+	}
+	m.hash = sha1Hex(raw)
+	do := &lsv1alpha1.DataObject{}
+	return upsert(ctx, c, owner, types.NamespacedName{Namespace: owner.Namespace, Name: name}, do, exclusive, func() {
+		do.Data = lsv1alpha1.NewAnyJSON(raw)
+		m.apply(do)
+	})
+}
+
+// writeTarget creates or updates the Target name from t (spec, labels,
+// annotations) with labels m, owned by owner.
+func writeTarget(ctx context.Context, c fakecluster.Client, owner *lsv1alpha1.Installation, name string, t *lsv1alpha1.Target, m meta, exclusive bool) error {
+	m.hash = sha1Hex(hashableContent(t))
+	obj := &lsv1alpha1.Target{}
+	return upsert(ctx, c, owner, types.NamespacedName{Namespace: owner.Namespace, Name: name}, obj, exclusive, func() {
+		obj.Spec = *t.Spec.DeepCopy()
+		for k, v := range t.Annotations {
+			metav1.SetMetaDataAnnotation(&obj.ObjectMeta, k, v)
+		}
+		for k, v := range t.Labels {
+			metav1.SetMetaDataLabel(&obj.ObjectMeta, k, v)
+		}
+		m.apply(obj)
+	})
+}
+
+// hashableContent is what Landscaper hashes of a Target: its config, or
+// its secretRef.
+func hashableContent(t *lsv1alpha1.Target) []byte {
+	if t.Spec.Configuration != nil {
+		return t.Spec.Configuration.RawMessage
+	}
+	if t.Spec.SecretRef != nil {
+		data, _ := json.Marshal(map[string]any{"secretRef": t.Spec.SecretRef})
+		return data
+	}
+	return nil
+}
+
+// upsert reads the object key into obj, lets mutate change it, adds an
+// owner reference to owner and creates or updates it. Unchanged objects are
+// not written.
+func upsert(ctx context.Context, c fakecluster.Client, owner *lsv1alpha1.Installation, key types.NamespacedName,
+	obj fakecluster.Object, exclusive bool, mutate func()) error {
+	err := c.Get(ctx, key, obj)
+	exists := err == nil
+	if err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	before := obj.DeepCopyObject()
+	obj.SetName(key.Name)
+	obj.SetNamespace(key.Namespace)
+	if err := addOwner(obj, owner, exclusive); err != nil {
+		return err
+	}
+	mutate()
+	if !exists {
+		return c.Create(ctx, obj)
+	}
+	if equality.Semantic.DeepEqual(before, obj) {
+		return nil
+	}
+	return c.Update(ctx, obj)
+}
+
+// addOwner adds an owner reference to owner. With exclusive, an owner
+// reference to another Installation is an error.
+func addOwner(obj metav1.Object, owner *lsv1alpha1.Installation, exclusive bool) error {
+	refs := obj.GetOwnerReferences()
+	for _, ref := range refs {
+		if ref.Kind != "Installation" {
+			continue
+		}
+		if ref.UID == owner.UID {
+			return nil
+		}
+		if exclusive {
+			return fmt.Errorf("%s is already written by installation %s (each dataRef and target may have one exporter)",
+				obj.GetName(), ref.Name)
+		}
+	}
+	obj.SetOwnerReferences(append(refs, ownerRef(owner)))
+	return nil
+}

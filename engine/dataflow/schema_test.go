@@ -1,0 +1,76 @@
+package dataflow
+
+import (
+	"testing"
+	"testing/fstest"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/gardener/landscaper/apis/core/v1alpha1/helper"
+)
+
+func TestSchemas(t *testing.T) {
+	s := &schemas{
+		localTypes: map[string]lsv1alpha1.JSONSchemaDefinition{
+			"port":  {RawMessage: []byte(`{"type": "integer", "maximum": 65535}`)},
+			"pair":  {RawMessage: []byte(`{"type": "object", "properties": {"port": {"$ref": "local://port"}}}`)},
+			"loop":  {RawMessage: []byte(`{"$ref": "local://loop"}`)},
+			"defs":  {RawMessage: []byte(`{"definitions": {"name": {"type": "string", "minLength": 2}}}`)},
+			"inner": {RawMessage: []byte(`{"$ref": "#/definitions/x", "definitions": {"x": {"type": "string"}}}`)},
+		},
+		fs: fstest.MapFS{"schemas/size.json": {Data: []byte(`{"type": "string", "enum": ["S", "M"]}`)}},
+	}
+	tests := []struct {
+		name, schema string
+		value        any
+		err          string
+	}{
+		{name: "plain", schema: `{"type": "string"}`, value: "x"},
+		{name: "local", schema: `{"$ref": "local://port"}`, value: 80},
+		{name: "local too big", schema: `{"$ref": "local://port"}`, value: 70000, err: "(root): Must be less than or equal to 65535"},
+		{name: "nested local", schema: `{"$ref": "local://pair"}`, value: map[string]any{"port": "x"}, err: "port: Invalid type. Expected: integer, given: string"},
+		{name: "fragment", schema: `{"$ref": "local://defs#/definitions/name"}`, value: "a", err: "(root): String length must be greater than or equal to 2"},
+		{name: "internal ref", schema: `{"$ref": "local://inner"}`, value: "ok"},
+		{name: "blueprint file", schema: `{"$ref": "blueprint://schemas/size.json"}`, value: "XL", err: "(root): (root) must be one of the following"},
+		{name: "unknown local", schema: `{"$ref": "local://nope"}`, value: 1, err: `$ref "local://nope": the blueprint has no localTypes entry "nope"`},
+		{name: "missing file", schema: `{"$ref": "blueprint://nope.json"}`, value: 1, err: `$ref "blueprint://nope.json": read schema from the blueprint`},
+		{name: "cycle", schema: `{"$ref": "local://loop"}`, value: 1, err: `$ref "local://loop": the references form a cycle`},
+		{name: "cd", schema: `{"$ref": "cd://resources/schema"}`, value: 1, err: "cd:// references need the component's resources from a registry"},
+		{name: "bad fragment", schema: `{"$ref": "local://defs#/definitions/nope"}`, value: 1, err: `the schema has no "/definitions/nope"`},
+		{name: "not json", schema: `{`, value: 1, err: "schema is not valid JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := s.validate([]byte(tt.schema), tt.value)
+			if tt.err == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			checkErr(t, err, tt.err, false)
+		})
+	}
+}
+
+func TestStateSecretName(t *testing.T) {
+	inst := &lsv1alpha1.Installation{}
+	inst.Name = "app"
+	// Landscaper names the Secret base32(sha1("<inst>/<prefix><exec>")),
+	// which is what GenerateDataObjectName computes for context "<inst>".
+	if got, want := StateSecretName(inst, "deploy", "main"), helper.GenerateDataObjectName("app", "deploymain"); got != want {
+		t.Errorf("StateSecretName = %s, want %s", got, want)
+	}
+}
+
+func TestContextOf(t *testing.T) {
+	c := newCluster(t)
+	root := installation(t, c, "root", "{}", blueprintImports(""))
+	child := installation(t, c, "child", "{}", blueprintImports(""))
+	childOf(t, c, child, root)
+	if ContextOf(root) != "" || ContextOf(child) != "Inst.root" || OwnContext(child) != "Inst.child" || ParentName(child) != "root" {
+		t.Errorf("contexts: root %q, child %q, own %q", ContextOf(root), ContextOf(child), OwnContext(child))
+	}
+	if ObjectName("", "plain") != "plain" || ObjectName("Inst.root", "x") == "x" {
+		t.Error("ObjectName does not follow GenerateDataObjectName")
+	}
+}

@@ -1,0 +1,141 @@
+package dataflow
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"sigs.k8s.io/yaml"
+)
+
+func TestRenderSubinstallationsSources(t *testing.T) {
+	c := newCluster(t, sources)
+	bp := blueprintImports("- {name: cfg, schema: {}}\n- {name: opt, required: false, schema: {}}") + `subinstallations:
+- file: /sub/file.yaml
+- {name: inline, imports: {data: [{name: in1, dataRef: cfg}, {name: in2, dataRef: opt}]}, blueprint: {ref: sub}}
+subinstallationExecutions:
+- name: gen
+  type: GoTemplate
+  template: |
+    state: {seen: true}
+    subinstallations:
+    - {name: generated-{{ .imports.cfg.name }}, blueprint: {ref: sub}}
+`
+	inst := installation(t, c, "i", "imports: {data: [{name: cfg, dataRef: config}]}", bp,
+		"sub", map[string]any{"file.yaml": "name: from-file\nblueprint: {ref: sub}\n", "blueprint.yaml": "kind: Blueprint\n"})
+	tmpls, err := RenderSubinstallations(context.Background(), c, inst, blueprintOf(t, inst), resolve(t, c, inst))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tm := range tmpls {
+		names = append(names, tm.Name)
+	}
+	if got := strings.Join(names, ","); got != "generated-app,from-file,inline" {
+		t.Errorf("templates = %s, want executions first, then the blueprint's", got)
+	}
+	if imps := tmpls[2].Imports.Data; len(imps) != 1 || imps[0].DataRef != "cfg" {
+		t.Errorf("inline imports = %+v, want the unset optional import dropped", imps)
+	}
+	if st, _ := loadState(context.Background(), c, inst, "deploy", "gen"); string(st) != `{"seen":true}` {
+		t.Errorf("state of the subinstallation execution = %s", st)
+	}
+}
+
+func TestRenderSubinstallationsErrors(t *testing.T) {
+	tests := []struct {
+		name, subs, want string
+	}{
+		{name: "duplicate name", subs: "- {name: a, blueprint: {ref: x}}\n- {name: a, blueprint: {ref: x}}", want: `name "a" is used by two templates`},
+		{name: "invalid name", subs: "- {name: A_B, blueprint: {ref: x}}", want: `template "A_B".name: Invalid value: "A_B"`},
+		{name: "no blueprint", subs: "- {name: a}", want: `template "a".blueprint: Required value`},
+		{name: "duplicate data export", subs: "- {name: a, blueprint: {ref: x}, exports: {data: [{name: o, dataRef: d}]}}\n" +
+			"- {name: b, blueprint: {ref: x}, exports: {data: [{name: o, dataRef: d}]}}", want: `data export "d" is exported by "a" and "b"`},
+		{name: "duplicate target export", subs: "- {name: a, blueprint: {ref: x}, exports: {targets: [{name: o, target: t}]}}\n" +
+			"- {name: b, blueprint: {ref: x}, exports: {targets: [{name: o, target: t}]}}", want: `target export "t" is exported by "a" and "b"`},
+		{name: "exports a parent import", subs: "- {name: a, blueprint: {ref: x}, exports: {data: [{name: o, dataRef: cfg}]}}",
+			want: `template "a" exports "cfg", which is an import of the parent`},
+		{name: "unsatisfied data", subs: "- {name: a, blueprint: {ref: x}, imports: {data: [{name: i, dataRef: nope}]}}",
+			want: `template "a" imports data "nope", which neither an import of the parent nor an export of a sibling provides`},
+		{name: "unsatisfied target", subs: "- {name: a, blueprint: {ref: x}, imports: {targets: [{name: i, targets: [nope]}]}}",
+			want: `template "a" imports target "nope"`},
+		{name: "list ref to a single target", subs: "- {name: a, blueprint: {ref: x}, imports: {targets: [{name: i, targetListRef: cluster}]}}",
+			want: `template "a" imports target "cluster"`},
+		{name: "cycle", subs: "- {name: a, blueprint: {ref: x}, imports: {data: [{name: i, dataRef: db}]}, exports: {data: [{name: o, dataRef: da}]}}\n" +
+			"- {name: b, blueprint: {ref: x}, imports: {data: [{name: i, dataRef: da}]}, exports: {data: [{name: o, dataRef: db}]}}",
+			want: `they import each other's exports in a cycle: "a" imports from "b", "b" from "a"`},
+		{name: "missing file", subs: "- file: nope.yaml", want: "blueprint subinstallations[0]: file nope.yaml: no such file in the blueprint"},
+		{name: "neither", subs: "- {}", want: "blueprint subinstallations[0] is neither a file nor an inline template"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newCluster(t, sources)
+			bp := blueprintImports("- {name: cfg, schema: {}}\n- {name: cluster, type: target}") + "subinstallations:\n" + tt.subs + "\n"
+			inst := installation(t, c, "i", "imports: {data: [{name: cfg, dataRef: config}], targets: [{name: cluster, target: blue}]}", bp)
+			_, err := RenderSubinstallations(context.Background(), c, inst, blueprintOf(t, inst), resolve(t, c, inst))
+			checkErr(t, err, tt.want, true)
+		})
+	}
+}
+
+// parentCD references a component that is not inline.
+const parentCD = `componentDescriptor:
+  inline:
+    meta: {schemaVersion: v2}
+    component:
+      name: example.com/root
+      version: 1.0.0
+      provider: internal
+      repositoryContexts: [{type: ociRegistry, baseUrl: r.example.com}]
+      sources: []
+      resources: []
+      componentReferences:
+      - {name: db, componentName: example.com/db, version: 2.0.0}`
+
+func TestSubinstallationBlueprint(t *testing.T) {
+	c := newCluster(t)
+	parent := installation(t, c, "parent", parentCD, blueprintImports(""), "blueprints", map[string]any{
+		"db": map[string]any{"blueprint.yaml": "kind: Blueprint\n", "deploy.tpl": "x"}})
+	bp := blueprintOf(t, parent)
+	tests := []struct {
+		name, tmpl, blueprint, component, err string
+	}{
+		{name: "filesystem", tmpl: `{name: a, blueprint: {filesystem: {blueprint.yaml: "kind: Blueprint"}}}`,
+			blueprint: `{"inline":{"filesystem":{"blueprint.yaml":"kind: Blueprint"}}}`, component: "example.com/root"},
+		{name: "own resource", tmpl: `{name: a, blueprint: {ref: "cd://resources/bp"}}`,
+			blueprint: `{"ref":{"resourceName":"bp"}}`, component: "example.com/root"},
+		{name: "referenced component", tmpl: `{name: a, blueprint: {ref: "cd://componentReferences/db/resources/bp"}}`,
+			blueprint: `{"ref":{"resourceName":"bp"}}`, component: `{"ref":{"componentName":"example.com/db","repositoryContext":{"baseUrl":"r.example.com","type":"ociRegistry"},"version":"2.0.0"}}`},
+		{name: "folder of the blueprint", tmpl: `{name: a, blueprint: {ref: blueprints/db}}`,
+			blueprint: `{"inline":{"filesystem":{"blueprint.yaml":"kind: Blueprint\n","deploy.tpl":"x"}}}`, component: "example.com/root"},
+		{name: "unknown reference", tmpl: `{name: a, blueprint: {ref: "cd://componentReferences/nope/resources/bp"}}`,
+			err: `subinstallation "a": blueprint.ref "cd://componentReferences/nope/resources/bp": component example.com/root:1.0.0 has no component reference "nope"`},
+		{name: "bad cd uri", tmpl: `{name: a, blueprint: {ref: "cd://sources/x"}}`, err: "want cd://[componentReferences/<name>/...]resources/<name>"},
+		{name: "unknown folder", tmpl: `{name: a, blueprint: {ref: blueprints/nope}}`,
+			err: "is neither a cd:// reference, nor a folder of the blueprint with a blueprint.yaml"},
+		{name: "none", tmpl: `{name: a}`, err: `subinstallation "a" has neither blueprint.ref nor blueprint.filesystem`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tmpl := &lsv1alpha1.InstallationTemplate{}
+			if err := yaml.Unmarshal([]byte(tt.tmpl), tmpl); err != nil {
+				t.Fatal(err)
+			}
+			bpDef, cdDef, err := SubinstallationBlueprint(parent, bp, tmpl, nil)
+			if tt.err != "" {
+				checkErr(t, err, tt.err, true)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := toJSON(bpDef); got != tt.blueprint {
+				t.Errorf("blueprint = %s\nwant        %s", got, tt.blueprint)
+			}
+			if got := toJSON(cdDef); !strings.Contains(got, tt.component) {
+				t.Errorf("component descriptor = %s, want %s", got, tt.component)
+			}
+		})
+	}
+}

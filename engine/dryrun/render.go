@@ -1,0 +1,121 @@
+package dryrun
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
+	"github.com/lscli/lscli/engine"
+	"github.com/lscli/lscli/engine/blueprint"
+	"github.com/lscli/lscli/engine/dataflow"
+	"github.com/lscli/lscli/engine/landscape"
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// Render renders landscapes. The zero value renders inline blueprints with
+// the exports of mock deploy items.
+type Render struct {
+	// Blueprints resolves spec.blueprint.ref. Nil means only inline
+	// blueprints (and blueprint folders of subinstallation templates) are found.
+	Blueprints blueprint.Resolver
+	// Exports are the exports to assume for deploy items, most specific
+	// first (see SortRules). Empty means: the mock configuration's export.
+	Exports []ExportRule
+	// Seed seeds the random source of generated names and job IDs.
+	// Defaults to engine.DefaultSeed.
+	Seed uint64
+	// StartTime is the time of the objects' timestamps. Defaults to
+	// engine.DefaultStartTime.
+	StartTime time.Time
+}
+
+// Result is a rendered landscape.
+type Result struct {
+	// Roots are the root installations, by namespace, in the order rendered.
+	Roots []*Installation
+	// Objects are all objects of the dry run: the landscape's, and those the
+	// data flow wrote (subinstallations, Executions, DataObjects, Targets,
+	// template state Secrets).
+	Objects []fakecluster.Object
+	// Problems are all problems found, in the order found. Each names the
+	// installation it is about.
+	Problems []error
+}
+
+// Installation is one rendered installation.
+type Installation struct {
+	// Path is the installation's path: the root's name, then the template
+	// names of subinstallations, joined by "/" (e.g. "app/db").
+	Path string
+	// Object is the installation as the dry run created or loaded it.
+	Object *lsv1alpha1.Installation
+	// Blueprint says where the blueprint came from ("inline", a folder);
+	// empty when it was not found.
+	Blueprint string
+	// Imports are the resolved imports; nil when they did not resolve.
+	Imports *dataflow.Imports
+	// Subinstallations are the rendered subinstallations, in the order rendered.
+	Subinstallations []*Installation
+	// DeployItems are the rendered deploy items with their assumed exports.
+	DeployItems []DeployItem
+	// Exports are the constructed exports; nil when they were not.
+	Exports *dataflow.Exports
+	// Err is the problem that stopped rendering this installation, or nil.
+	Err error
+	// Skipped says why the installation was not rendered at all, or "".
+	Skipped string
+}
+
+// DeployItem is a rendered deploy item.
+type DeployItem struct {
+	lsv1alpha1.DeployItemTemplate
+	// Exports are the exports the dry run assumed; nil for none.
+	Exports any
+	// ExportsFrom says where Exports come from: "mock config", or the
+	// pattern of the ExportRule; "" for none.
+	ExportsFrom string
+}
+
+// Run renders ls. The error is only for failures of lscli itself; problems
+// with the landscape are in Result.Problems.
+func (r *Render) Run(ctx context.Context, ls *landscape.Landscape) (*Result, error) {
+	seed, start := r.Seed, r.StartTime
+	if seed == 0 {
+		seed = engine.DefaultSeed
+	}
+	if start.IsZero() {
+		start = engine.DefaultStartTime
+	}
+	cfg, err := engine.NewConfig(nil, seed, false, start)
+	if err != nil {
+		return nil, err
+	}
+	w := &walker{r: r, c: cfg.Cluster, rand: cfg.Rand, res: &Result{}}
+	if err := w.load(ctx, ls); err != nil {
+		return nil, err
+	}
+	roots, err := w.roots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w.renderRoots(ctx, roots)
+	w.res.Objects = cfg.Cluster.Objects()
+	return w.res, nil
+}
+
+// load applies the landscape to the dry run's cluster.
+func (w *walker) load(ctx context.Context, ls *landscape.Landscape) error {
+	var objs []fakecluster.Object
+	for _, d := range ls.Objects {
+		objs = append(objs, d.Object)
+	}
+	if err := engine.EnsureDefaultContexts(ctx, w.c, ls.Namespaces()); err != nil {
+		return err
+	}
+	if _, err := engine.Apply(ctx, w.c, objs); err != nil {
+		return fmt.Errorf("load landscape: %w", err)
+	}
+	return nil
+}

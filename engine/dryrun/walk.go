@@ -1,0 +1,204 @@
+package dryrun
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/engine"
+	"github.com/lscli/lscli/engine/blueprint"
+	"github.com/lscli/lscli/engine/dataflow"
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// walker renders installations depth first.
+type walker struct {
+	r    *Render
+	c    *fakecluster.Cluster
+	rand *engine.Random
+	res  *Result
+}
+
+// roots returns the root installations grouped by namespace, sorted.
+func (w *walker) roots(ctx context.Context) ([][]*lsv1alpha1.Installation, error) {
+	keys, err := engine.Roots(ctx, w.c)
+	if err != nil {
+		return nil, err
+	}
+	var groups [][]*lsv1alpha1.Installation
+	for i, key := range keys {
+		inst := &lsv1alpha1.Installation{}
+		if err := w.c.Get(ctx, key, inst); err != nil {
+			return nil, err
+		}
+		if i == 0 || keys[i-1].Namespace != key.Namespace {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], inst)
+	}
+	return groups, nil
+}
+
+// renderRoots renders the roots of each namespace.
+func (w *walker) renderRoots(ctx context.Context, groups [][]*lsv1alpha1.Installation) {
+	for _, insts := range groups {
+		for _, inst := range insts {
+			inst.Status.JobID = w.rand.NewJobID()
+			if err := w.c.UpdateStatus(ctx, inst); err != nil {
+				w.problem(fmt.Errorf("installation %s/%s: start job: %w", inst.Namespace, inst.Name, err))
+			}
+		}
+		w.res.Roots = append(w.res.Roots, w.renderInOrder(ctx, insts, "", fmt.Sprintf("root installations of namespace %s", insts[0].Namespace))...)
+	}
+}
+
+// renderInOrder renders sibling installations, each after its predecessors.
+// A sibling whose predecessor did not export is skipped. what names the
+// siblings for messages.
+func (w *walker) renderInOrder(ctx context.Context, insts []*lsv1alpha1.Installation, parentPath, what string) []*Installation {
+	ordered, err := dataflow.Order(insts)
+	if err != nil {
+		w.problem(fmt.Errorf("%s: %w", what, err))
+		ordered = insts
+	}
+	preds := dataflow.Predecessors(insts)
+	display := map[string]string{}
+	for _, inst := range insts {
+		display[inst.Name] = displayName(inst)
+	}
+	incomplete := map[string]bool{}
+	var out []*Installation
+	for _, inst := range ordered {
+		path := displayName(inst)
+		if parentPath != "" {
+			path = parentPath + "/" + path
+		}
+		var node *Installation
+		if failed := failedOf(preds[inst.Name], incomplete, display); len(failed) > 0 {
+			node = &Installation{Path: path, Object: inst,
+				Skipped: fmt.Sprintf("it imports exports of %s, which did not render", strings.Join(failed, ", "))}
+		} else {
+			node = w.render(ctx, inst, path)
+		}
+		if node.Exports == nil {
+			incomplete[inst.Name] = true
+		}
+		out = append(out, node)
+	}
+	return out
+}
+
+// failedOf returns the display names of the preds that are incomplete, sorted.
+func failedOf(preds []string, incomplete map[string]bool, display map[string]string) []string {
+	var out []string
+	for _, p := range preds {
+		if incomplete[p] {
+			out = append(out, display[p])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// displayName is the template name of a subinstallation, else the name.
+func displayName(inst *lsv1alpha1.Installation) string {
+	if n := inst.Annotations[lsv1alpha1.SubinstallationNameAnnotation]; n != "" {
+		return n
+	}
+	return inst.Name
+}
+
+// render renders one installation and, recursively, its subinstallations.
+func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path string) *Installation {
+	node := &Installation{Path: path, Object: inst}
+	bp, err := blueprint.ForInstallation(inst, w.r.Blueprints)
+	if err != nil {
+		return w.stop(node, err)
+	}
+	node.Blueprint = bp.Source
+	if node.Imports, err = dataflow.ResolveImports(ctx, w.c, inst, bp); err != nil {
+		return w.stop(node, err)
+	}
+	if err := dataflow.WriteImports(ctx, w.c, inst, node.Imports); err != nil {
+		return w.stop(node, err)
+	}
+	tmpls, err := dataflow.RenderSubinstallations(ctx, w.c, inst, bp, node.Imports)
+	if err != nil {
+		return w.stop(node, err)
+	}
+	children, err := w.createChildren(ctx, inst, bp, tmpls)
+	if err != nil {
+		return w.stop(node, err)
+	}
+	node.Subinstallations = w.renderInOrder(ctx, children, path, fmt.Sprintf("installation %s/%s: subinstallations", inst.Namespace, inst.Name))
+	items, err := dataflow.RenderDeployItems(ctx, w.c, inst, bp, node.Imports)
+	if err != nil {
+		return w.stop(node, err)
+	}
+	if node.DeployItems, err = w.execute(ctx, inst, path, items); err != nil {
+		return w.stop(node, err)
+	}
+	w.export(ctx, node, bp)
+	return node
+}
+
+// export constructs and writes the exports of node, unless a
+// subinstallation did not export.
+func (w *walker) export(ctx context.Context, node *Installation, bp *blueprint.Blueprint) {
+	for _, sub := range node.Subinstallations {
+		if sub.Exports == nil {
+			return
+		}
+	}
+	exps, err := dataflow.ConstructExports(ctx, w.c, node.Object, bp, node.Imports)
+	if err != nil {
+		w.stop(node, withExportsHint(err, node))
+		return
+	}
+	if err := dataflow.WriteExports(ctx, w.c, node.Object, exps); err != nil {
+		w.stop(node, err)
+		return
+	}
+	node.Exports = exps
+}
+
+// stop records err as the problem that stopped node.
+func (w *walker) stop(node *Installation, err error) *Installation {
+	node.Err = err
+	w.problem(err)
+	return node
+}
+
+// problem records a problem.
+func (w *walker) problem(err error) {
+	w.res.Problems = append(w.res.Problems, err)
+}
+
+// createChildren creates the subinstallations of inst as the installation
+// controller does, with inst's job ID, in template order.
+func (w *walker) createChildren(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tmpls []*lsv1alpha1.InstallationTemplate) ([]*lsv1alpha1.Installation, error) {
+	out := make([]*lsv1alpha1.Installation, 0, len(tmpls))
+	for _, tmpl := range tmpls {
+		bpDef, cdDef, err := dataflow.SubinstallationBlueprint(inst, bp, tmpl, w.r.Blueprints)
+		if err != nil {
+			return nil, err
+		}
+		child := newSubinstallation(inst, tmpl, *bpDef, cdDef)
+		if err := w.c.Create(ctx, child); err != nil {
+			return nil, fmt.Errorf("installation %s/%s: create subinstallation %q: %w", inst.Namespace, inst.Name, tmpl.Name, err)
+		}
+		child.Status.JobID = inst.Status.JobID
+		if err := w.c.UpdateStatus(ctx, child); err != nil {
+			return nil, err
+		}
+		if err := w.c.Get(ctx, types.NamespacedName{Namespace: child.Namespace, Name: child.Name}, child); err != nil {
+			return nil, err
+		}
+		out = append(out, child)
+	}
+	return out, nil
+}

@@ -1,0 +1,129 @@
+package template
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Error is a template execution that failed. It says where, when known: the
+// file (or the inline template) and the line and column, or the line of the
+// rendered output for a "<no value>".
+type Error struct {
+	// File is the blueprint file the error is in; "" means the inline template.
+	File string
+	// Line and Column are 1-based; 0 means unknown.
+	Line, Column int
+	// Output is true when Line and Column point into the rendered output.
+	Output bool
+	// Err says what went wrong.
+	Err error
+	// source is the text Line refers to, for Snippet.
+	source string
+}
+
+// Error is "<location>: <what went wrong>", or only the latter when the
+// location is unknown.
+func (e *Error) Error() string {
+	loc := e.Location()
+	if loc == "" {
+		return e.Err.Error()
+	}
+	return loc + ": " + e.Err.Error()
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Location says where the error is, e.g. "line 4, column 12",
+// "templates/deploy.tpl line 4" or "output line 7, column 9"; "" when unknown.
+func (e *Error) Location() string {
+	if e.Line == 0 {
+		if e.File != "" {
+			return e.File
+		}
+		return ""
+	}
+	loc := fmt.Sprintf("line %d", e.Line)
+	if e.Column > 0 {
+		loc += fmt.Sprintf(", column %d", e.Column)
+	}
+	switch {
+	case e.Output:
+		return "output " + loc
+	case e.File != "":
+		return e.File + " " + loc
+	}
+	return loc
+}
+
+// Snippet returns the lines around Line, numbered, with a marker under
+// Column, or "" when the line is not known.
+func (e *Error) Snippet() string {
+	lines := strings.Split(e.source, "\n")
+	if e.Line < 1 || e.Line > len(lines) {
+		return ""
+	}
+	var b strings.Builder
+	for i := max(1, e.Line-2); i <= min(len(lines), e.Line+2); i++ {
+		fmt.Fprintln(&b, strings.TrimRight(fmt.Sprintf("%5d | %s", i, lines[i-1]), " "))
+		if i == e.Line && e.Column > 0 {
+			fmt.Fprintf(&b, "      | %s^\n", strings.Repeat(" ", e.Column-1))
+		}
+	}
+	return b.String()
+}
+
+// goErrorPos finds "template: NAME:LINE:COL: " in text/template errors.
+var goErrorPos = regexp.MustCompile(`template: ([^:\n]+):(\d+)(?::(\d+))?: `)
+
+// executingPrefix is text/template's `executing "NAME" at ` phrase.
+var executingPrefix = regexp.MustCompile(`^executing "[^"]*" at `)
+
+// newGoError turns a text/template error into an *Error at the innermost
+// position it names (errors in included files name the included file).
+func newGoError(err error, name, text string, fsys fs.FS) error {
+	var te *Error
+	if errors.As(err, &te) {
+		return te
+	}
+	msg := err.Error()
+	all := goErrorPos.FindAllStringSubmatchIndex(msg, -1)
+	if len(all) == 0 {
+		return &Error{Err: err}
+	}
+	m := all[len(all)-1]
+	file := msg[m[2]:m[3]]
+	line, _ := strconv.Atoi(msg[m[4]:m[5]])
+	col := 0
+	if m[6] >= 0 {
+		col, _ = strconv.Atoi(msg[m[6]:m[7]])
+	}
+	rest := executingPrefix.ReplaceAllString(msg[m[1]:], "at ")
+	out := &Error{File: file, Line: line, Column: col, Err: errors.New(rest), source: text}
+	if file == inlineName {
+		out.File = ""
+	} else if file != name && fsys != nil {
+		data, _ := fs.ReadFile(fsys, file)
+		out.source = string(data)
+	}
+	return out
+}
+
+// noValue is what text/template prints for a missing value.
+const noValue = "<no value>"
+
+// checkNoValue reports the first "<no value>" in out.
+func checkNoValue(out []byte) error {
+	text := string(out)
+	for i, line := range strings.Split(text, "\n") {
+		if col := strings.Index(line, noValue); col >= 0 {
+			return &Error{Line: i + 1, Column: col + 1, Output: true, source: text,
+				Err: fmt.Errorf("the template rendered %s, so a value it reads does not exist: %q", noValue, strings.TrimSpace(line))}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,199 @@
+package template
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+)
+
+// blueprintFiles are the files the test executions read.
+var blueprintFiles = fstest.MapFS{
+	"templates/deploy.yaml":   {Data: []byte("name: {{ .imports.name }}\n")},
+	"templates/labels.tpl":    {Data: []byte("app: {{ . }}")},
+	"templates/recursive.tpl": {Data: []byte(`{{ include "templates/recursive.tpl" . }}`)},
+	"templates/broken.tpl":    {Data: []byte("x: {{ .a.b.c }}")},
+	"config/banner.txt":       {Data: []byte("hello\n")},
+	"spiff/deploy.yaml":       {Data: []byte("value: (( imports.name \"-x\" ))\n")},
+}
+
+// goExec is a GoTemplate execution of text.
+func goExec(text string) lsv1alpha1.TemplateExecutor {
+	raw, _ := json.Marshal(text)
+	return lsv1alpha1.TemplateExecutor{Name: "main", Type: lsv1alpha1.GOTemplateType, Template: lsv1alpha1.NewAnyJSON(raw)}
+}
+
+func TestExecuteGoTemplate(t *testing.T) {
+	values := map[string]any{"imports": map[string]any{"name": "app", "list": []any{"b", "a"}}}
+	tests := []struct {
+		name, text, want string
+	}{
+		{name: "binding", text: "x: {{ .imports.name }}", want: "x: app"},
+		{name: "sprig", text: `x: {{ .imports.list | sortAlpha | join "," | upper }}`, want: "x: A,B"},
+		{name: "missing key is zero", text: `x: {{ .imports.nope | default "d" }}`, want: "x: d"},
+		{name: "include", text: `x: {{ include "templates/labels.tpl" "web" }}`, want: "x: app: web"},
+		{name: "readFile", text: `x: {{ readFile "/config/banner.txt" | toString | trim }}`, want: "x: hello"},
+		{name: "readDir", text: `x: {{ range readDir "templates" }}{{ .Name }} {{ end }}`, want: "x: broken.tpl deploy.yaml labels.tpl recursive.tpl "},
+		{name: "toYaml", text: `x: {{ dict "a" 1 | toYaml }}`, want: "x: a: 1"},
+		{name: "fromYaml", text: `x: {{ (fromYaml "a: [1, 2]").a | len }}`, want: "x: 2"},
+		{name: "parseOCIRef", text: `x: {{ index (parseOCIRef "r.io/app:1.2") 1 }} {{ ociRefRepo "r.io/app:1.2" }} {{ ociRefVersion "r.io/app@sha256:00" }}`,
+			want: "x: 1.2 r.io/app sha256:00"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &Executor{FS: blueprintFiles}
+			res, err := e.Execute(Request{Execution: goExec(tt.text), Values: values, CheckNoValue: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(res.Output) != tt.want {
+				t.Errorf("output = %q, want %q", res.Output, tt.want)
+			}
+		})
+	}
+}
+
+func TestExecuteGoTemplateFile(t *testing.T) {
+	e := &Executor{FS: blueprintFiles}
+	ex := lsv1alpha1.TemplateExecutor{Name: "main", Type: lsv1alpha1.GOTemplateType, File: "/templates/deploy.yaml"}
+	res, err := e.Execute(Request{Execution: ex, Values: map[string]any{"imports": map[string]any{"name": "web"}}})
+	if err != nil || string(res.Output) != "name: web\n" {
+		t.Fatalf("Execute = %q, %v", res.Output, err)
+	}
+}
+
+func TestEnvFunctionsAreRemoved(t *testing.T) {
+	e := &Executor{}
+	_, err := e.Execute(Request{Execution: goExec(`{{ env "HOME" }}`)})
+	var te *Error
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), `function "env" not defined`) {
+		t.Fatalf("err = %v, want env not defined", err)
+	}
+}
+
+func TestGoTemplateState(t *testing.T) {
+	e := &Executor{}
+	text := "state: {{ add (default 0 .state.count) 1 | dict \"count\" | toJson }}"
+	res, err := e.Execute(Request{Execution: goExec(text), Stateful: true})
+	if err != nil || string(res.State) != `{"count":1}` {
+		t.Fatalf("first run: state %s, %v", res.State, err)
+	}
+	res, err = e.Execute(Request{Execution: goExec(text), Stateful: true, State: res.State})
+	if err != nil || string(res.State) != `{"count":2}` {
+		t.Fatalf("second run: state %s, %v", res.State, err)
+	}
+	res, err = e.Execute(Request{Execution: goExec("x: 1"), Stateful: true, State: []byte(`{"count": 2}`)})
+	if err != nil || res.State != nil {
+		t.Fatalf("no state key: state %s, %v", res.State, err)
+	}
+}
+
+func TestGoTemplateErrors(t *testing.T) {
+	tests := []struct {
+		name, text, want, snippet string
+	}{
+		{name: "parse", text: "a: 1\nb: {{ .x }\n", want: "line 2: unexpected \"}\" in operand"},
+		{name: "execute", text: "a: 1\nb: {{ .x.y.z }}", want: "line 2, column 8: at <.x.y.z>: nil pointer evaluating interface {}.y",
+			snippet: "    2 | b: {{ .x.y.z }}\n      |        ^\n"},
+		{name: "no value", text: "a: 1\nb: {{ .x }}", want: `output line 2, column 4: the template rendered <no value>, so a value it reads does not exist: "b: <no value>"`},
+		{name: "in included file", text: `a: {{ include "templates/broken.tpl" . }}`,
+			want: "templates/broken.tpl line 1, column 8: at <.a.b.c>: nil pointer evaluating interface {}.b"},
+		{name: "include missing", text: `a: {{ include "nope.tpl" . }}`, want: `error calling include: include "nope.tpl": open nope.tpl: file does not exist`},
+		{name: "include recursion", text: `a: {{ include "templates/recursive.tpl" . }}`, want: "included within itself more than 100 times"},
+		{name: "offline function", text: `a: {{ getOidcKubeconfig }}`, want: "getOidcKubeconfig needs a live cluster"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &Executor{FS: blueprintFiles}
+			_, err := e.Execute(Request{Execution: goExec(tt.text), Values: map[string]any{}, CheckNoValue: true})
+			var te *Error
+			if !errors.As(err, &te) {
+				t.Fatalf("err = %v (%T), want *Error", err, err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %q\nwant %q", err, tt.want)
+			}
+			if tt.snippet != "" && !strings.Contains(te.Snippet(), tt.snippet) {
+				t.Errorf("snippet =\n%s\nwant\n%s", te.Snippet(), tt.snippet)
+			}
+		})
+	}
+}
+
+func TestExecuteSourceErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		ex   lsv1alpha1.TemplateExecutor
+		want string
+	}{
+		{name: "unknown type", ex: lsv1alpha1.TemplateExecutor{Name: "x", Type: "Jinja", File: "a"},
+			want: `unknown template type "Jinja" (allowed: GoTemplate, Spiff)`},
+		{name: "missing file", ex: lsv1alpha1.TemplateExecutor{Name: "x", Type: "GoTemplate", File: "nope.yaml"},
+			want: "read template file: open nope.yaml: file does not exist"},
+		{name: "no template", ex: lsv1alpha1.TemplateExecutor{Name: "x", Type: "GoTemplate"}, want: "has neither file nor template"},
+		{name: "not a string", ex: lsv1alpha1.TemplateExecutor{Name: "x", Type: "GoTemplate", Template: lsv1alpha1.NewAnyJSON([]byte(`{"a": 1}`))},
+			want: "a GoTemplate template must be a string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := (&Executor{FS: blueprintFiles}).Execute(Request{Execution: tt.ex})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestExecuteSpiff(t *testing.T) {
+	values := map[string]any{"imports": map[string]any{"name": "app"}}
+	tests := []struct {
+		name string
+		ex   lsv1alpha1.TemplateExecutor
+		want string
+	}{
+		{name: "yaml template", want: "value: app\n", ex: lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType,
+			Template: lsv1alpha1.NewAnyJSON([]byte(`{"value": "(( imports.name ))"}`))}},
+		{name: "string template", want: "value: app-y\n", ex: lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType,
+			Template: lsv1alpha1.NewAnyJSON([]byte(`"value: (( imports.name \"-y\" ))"`))}},
+		{name: "file", want: "value: app-x\n", ex: lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType, File: "spiff/deploy.yaml"}},
+		{name: "oci function", want: "value: \"1.0\"\n", ex: lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType,
+			Template: lsv1alpha1.NewAnyJSON([]byte(`{"value": "(( ociRefVersion(\"r.io/a:1.0\") ))"}`))}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := (&Executor{FS: blueprintFiles}).Execute(Request{Execution: tt.ex, Values: values})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(res.Output) != tt.want {
+				t.Errorf("output = %q, want %q", res.Output, tt.want)
+			}
+		})
+	}
+}
+
+func TestSpiffState(t *testing.T) {
+	tmpl := `{"first": "(( state.first ))", "state": {"<<<": "(( &state ))", "first": "(( imports.name ))"}}`
+	ex := lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType, Template: lsv1alpha1.NewAnyJSON([]byte(tmpl))}
+	e := &Executor{}
+	res, err := e.Execute(Request{Execution: ex, Stateful: true, Values: map[string]any{"imports": map[string]any{"name": "a"}}})
+	if err != nil || string(res.State) != `{"state":{"first":"a"}}` {
+		t.Fatalf("first run: state %s, %v", res.State, err)
+	}
+	res, err = e.Execute(Request{Execution: ex, Stateful: true, State: res.State, Values: map[string]any{"imports": map[string]any{"name": "b"}}})
+	if err != nil || !strings.Contains(string(res.Output), "first: a") {
+		t.Fatalf("second run keeps the first value: %s, %v", res.Output, err)
+	}
+}
+
+func TestSpiffError(t *testing.T) {
+	ex := lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType, Template: lsv1alpha1.NewAnyJSON([]byte(`{"v": "(( imports.nope ))"}`))}
+	_, err := (&Executor{}).Execute(Request{Execution: ex, Values: map[string]any{"imports": map[string]any{}}})
+	var te *Error
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "'imports.nope' not found") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("err = %q, want one line naming imports.nope", err)
+	}
+}

@@ -1,0 +1,182 @@
+package funcs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+	"github.com/gardener/landscaper/legacy-component-spec/bindings-go/utils/selector"
+	"sigs.k8s.io/yaml"
+)
+
+// Components are the component descriptors an installation's templates see:
+// its inline component descriptor (Root) and the component descriptors that
+// Root references inline, through the label
+// landscaper.gardener.cloud/component-descriptor on a component reference,
+// transitively. lscli reads no registry, so a reference without that label
+// stays unresolved. The zero value has no component descriptor at all.
+type Components struct {
+	// Root is spec.componentDescriptor.inline, or nil.
+	Root *cdv2.ComponentDescriptor
+	// List holds Root and every component it references inline, each once.
+	List []cdv2.ComponentDescriptor
+}
+
+// NewComponents returns the components of an installation's
+// spec.componentDescriptor. A nil def, or a reference to a registry, gives
+// no components: templates that use them fail with a clear error.
+func NewComponents(def *lsv1alpha1.ComponentDescriptorDefinition) (*Components, error) {
+	c := &Components{}
+	if def == nil || def.Inline == nil {
+		return c, nil
+	}
+	c.Root = def.Inline.DeepCopy()
+	if err := cdv2.DefaultComponent(c.Root); err != nil {
+		return nil, fmt.Errorf("inline component descriptor: %w", err)
+	}
+	if err := c.collect(*c.Root, map[string]bool{}); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// collect adds cd and the components it references inline to c.List.
+func (c *Components) collect(cd cdv2.ComponentDescriptor, seen map[string]bool) error {
+	id := cd.GetName() + ":" + cd.GetVersion()
+	if seen[id] {
+		return nil
+	}
+	seen[id] = true
+	c.List = append(c.List, cd)
+	for _, ref := range cd.ComponentReferences {
+		raw, ok := ref.Labels.Get(lsv1alpha1.InlineComponentDescriptorLabel)
+		if !ok {
+			continue
+		}
+		nested, err := decodeCD(raw)
+		if err != nil {
+			return fmt.Errorf("component reference %q of %s: inline component descriptor: %w", ref.Name, id, err)
+		}
+		if err := c.collect(*nested, seen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Bindings returns the values of the template bindings cd (the root
+// component descriptor) and components (the list of all of them), in
+// component descriptor schema v2, or nil when there are none.
+func (c *Components) Bindings() (cd, components any, err error) {
+	if c == nil || c.Root == nil {
+		return nil, nil, nil
+	}
+	if cd, err = encode(c.Root); err != nil {
+		return nil, nil, err
+	}
+	list := &cdv2.ComponentDescriptorList{Metadata: cdv2.Metadata{Version: cdv2.SchemaVersion}}
+	for i := range c.List {
+		cd := c.List[i].DeepCopy()
+		cd.Metadata.Version = cdv2.SchemaVersion
+		list.Components = append(list.Components, *cd)
+	}
+	components, err = toGeneric(list)
+	return cd, components, err
+}
+
+// encode returns cd as generic JSON in schema v2.
+func encode(cd *cdv2.ComponentDescriptor) (map[string]any, error) {
+	cd = cd.DeepCopy()
+	cd.Metadata.Version = cdv2.SchemaVersion
+	if err := cdv2.DefaultComponent(cd); err != nil {
+		return nil, fmt.Errorf("encode component descriptor %s:%s: %w", cd.GetName(), cd.GetVersion(), err)
+	}
+	return toMap(cd)
+}
+
+// decodeCD reads a component descriptor in schema v2 from JSON or YAML.
+func decodeCD(data []byte) (*cdv2.ComponentDescriptor, error) {
+	cd := &cdv2.ComponentDescriptor{}
+	if err := yaml.Unmarshal(data, cd); err != nil {
+		return nil, err
+	}
+	if v := cd.Metadata.Version; v != cdv2.SchemaVersion {
+		return nil, fmt.Errorf("schema version %q is not supported (want %s)", v, cdv2.SchemaVersion)
+	}
+	if err := cdv2.DefaultComponent(cd); err != nil {
+		return nil, err
+	}
+	return cd, nil
+}
+
+// toGeneric converts v to generic JSON.
+func toGeneric(v any) (any, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	err = json.Unmarshal(data, &out)
+	return out, err
+}
+
+// errNoComponent is the error of a component function without a component
+// descriptor.
+var errNoComponent = errors.New("the installation has no inline component descriptor " +
+	"(lscli reads no registry: put the component descriptor into spec.componentDescriptor.inline)")
+
+// selectorArgs splits the arguments of getResource and friends: an optional
+// component descriptor (a map) first, then name/value pairs of an identity.
+func (c *Components) selectorArgs(args []any) (*cdv2.ComponentDescriptor, selector.DefaultSelector, error) {
+	cd := c.Root
+	if len(args) > 0 {
+		if m, ok := args[0].(map[string]any); ok {
+			decoded, err := decodeMap(m)
+			if err != nil {
+				return nil, nil, err
+			}
+			cd, args = decoded, args[1:]
+		}
+	}
+	if cd == nil {
+		return nil, nil, errNoComponent
+	}
+	if len(args) == 0 || len(args)%2 != 0 {
+		return nil, nil, fmt.Errorf("want name/value pairs of an identity, e.g. \"name\" \"my-resource\", got %d arguments", len(args))
+	}
+	sel := selector.DefaultSelector{}
+	for i := 0; i < len(args); i += 2 {
+		k, ok1 := args[i].(string)
+		v, ok2 := args[i+1].(string)
+		if !ok1 || !ok2 {
+			return nil, nil, fmt.Errorf("identity arguments must be strings, got %T and %T", args[i], args[i+1])
+		}
+		sel[k] = v
+	}
+	return cd, sel, nil
+}
+
+// decodeMap reads a component descriptor given to a template function.
+func decodeMap(m map[string]any) (*cdv2.ComponentDescriptor, error) {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	cd, err := decodeCD(data)
+	if err != nil {
+		return nil, fmt.Errorf("argument is not a component descriptor: %w", err)
+	}
+	return cd, nil
+}
+
+// describeSelector prints a selector as k=v pairs in argument order.
+func describeSelector(sel selector.DefaultSelector) string {
+	var parts []string
+	for k, v := range sel {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, v))
+	}
+	return strings.Join(sortedStrings(parts), ",")
+}

@@ -1,0 +1,131 @@
+package funcs
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+	"sigs.k8s.io/yaml"
+)
+
+// resourceReference is an OCM relative resource reference: a resource
+// identity and the component references leading to its component.
+type resourceReference struct {
+	Resource      map[string]string   `json:"resource"`
+	ReferencePath []map[string]string `json:"referencePath,omitempty"`
+}
+
+// globalResourceIdentity is what getResourceKey encodes.
+type globalResourceIdentity struct {
+	Component struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"component"`
+	Resource cdv2.Identity `json:"resource"`
+}
+
+// ResourceKey implements getResourceKey: it resolves a resource reference,
+// either "cd://componentReferences/<ref>/.../resources/<name>" or an OCM
+// relative reference in YAML ({resource: {name: x}, referencePath: [...]}),
+// against Root and the inline components, and returns the base64 encoded
+// YAML of the resource's global identity, as Landscaper does.
+func (c *Components) ResourceKey(args ...any) (string, error) {
+	if len(args) != 1 {
+		return "", fmt.Errorf("getResourceKey takes one argument, a resource reference; got %d", len(args))
+	}
+	s, ok := args[0].(string)
+	if !ok {
+		return "", fmt.Errorf("getResourceKey: the resource reference must be a string, got %T", args[0])
+	}
+	if c.Root == nil {
+		return "", errNoComponent
+	}
+	ref, err := parseResourceReference(s)
+	if err != nil {
+		return "", err
+	}
+	cd, res, err := c.resolveReference(ref)
+	if err != nil {
+		return "", fmt.Errorf("getResourceKey %q: %w", s, err)
+	}
+	id := globalResourceIdentity{Resource: res.GetIdentity()}
+	id.Component.Name, id.Component.Version = cd.GetName(), cd.GetVersion()
+	data, err := yaml.Marshal(id)
+	if err != nil {
+		return "", err
+	}
+	return base64.StdEncoding.EncodeToString(data), nil
+}
+
+// parseResourceReference reads a cd:// path or an OCM relative reference.
+func parseResourceReference(s string) (*resourceReference, error) {
+	if !strings.HasPrefix(s, "cd://") {
+		ref := &resourceReference{}
+		if err := yaml.Unmarshal([]byte(s), ref); err != nil || ref.Resource["name"] == "" {
+			return nil, fmt.Errorf("invalid resource reference %q: want cd://.../resources/<name> or {resource: {name: ...}}", s)
+		}
+		return ref, nil
+	}
+	parts := strings.Split(strings.Trim(strings.TrimPrefix(s, "cd://"), "/"), "/")
+	ref := &resourceReference{}
+	for len(parts) >= 2 && parts[0] == "componentReferences" {
+		ref.ReferencePath = append(ref.ReferencePath, map[string]string{cdv2.SystemIdentityName: parts[1]})
+		parts = parts[2:]
+	}
+	if len(parts) != 2 || parts[0] != "resources" {
+		return nil, fmt.Errorf("invalid resource reference %q: want cd://[componentReferences/<name>/...]resources/<name>", s)
+	}
+	ref.Resource = map[string]string{cdv2.SystemIdentityName: parts[1]}
+	return ref, nil
+}
+
+// resolveReference follows the reference path from Root and finds the resource.
+func (c *Components) resolveReference(ref *resourceReference) (*cdv2.ComponentDescriptor, *cdv2.Resource, error) {
+	cd := c.Root
+	for _, step := range ref.ReferencePath {
+		next, err := c.referenced(cd, step)
+		if err != nil {
+			return nil, nil, err
+		}
+		cd = next
+	}
+	for i := range cd.Resources {
+		if identityMatches(cd.Resources[i].GetIdentity(), ref.Resource) {
+			return cd, &cd.Resources[i], nil
+		}
+	}
+	return nil, nil, fmt.Errorf("component %s:%s has no resource %v", cd.GetName(), cd.GetVersion(), ref.Resource)
+}
+
+// referenced returns the component that cd references with identity id.
+func (c *Components) referenced(cd *cdv2.ComponentDescriptor, id map[string]string) (*cdv2.ComponentDescriptor, error) {
+	for _, r := range cd.ComponentReferences {
+		if !identityMatches(r.GetIdentity(), id) {
+			continue
+		}
+		next, ok := c.find(r.ComponentName, r.Version)
+		if !ok {
+			return nil, fmt.Errorf("component reference %q (%s:%s) is not available inline", r.Name, r.ComponentName, r.Version)
+		}
+		return &next, nil
+	}
+	return nil, fmt.Errorf("component %s:%s has no component reference %v", cd.GetName(), cd.GetVersion(), id)
+}
+
+// identityMatches reports whether every key of want has the same value in id.
+func identityMatches(id cdv2.Identity, want map[string]string) bool {
+	for k, v := range want {
+		if id[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// Unavailable returns the error of a Landscaper template function that needs
+// a live cluster or an OCM repository, which lscli does not have.
+func Unavailable(name string) error {
+	return fmt.Errorf("%s needs a live cluster or an OCM repository, which lscli does not have; "+
+		"render the value differently for a dry run, or pass it in as an import", name)
+}

@@ -1,0 +1,2 @@
+app.kubernetes.io/name: echo-server
+app.kubernetes.io/version: {{ . }}
