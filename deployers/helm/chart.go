@@ -1,0 +1,161 @@
+package helm
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/ignore"
+
+	"github.com/lscli/lscli/engine/terminal"
+)
+
+// loadChart loads the chart that ref names. Nothing is downloaded: a chart
+// comes from archive.raw, from a local path (ref or archive URL starting with
+// /, ./, ../ or file://), or from the local chart that Options.Charts maps a
+// remote reference to. An unmapped remote reference is a terminal error that
+// says which key to add.
+func (d *Deployer) loadChart(ref helmv1alpha1.Chart) (*chart.Chart, error) {
+	if ref.Archive != nil && ref.Archive.Raw != "" {
+		data, err := base64.StdEncoding.DecodeString(ref.Archive.Raw)
+		if err != nil {
+			return nil, terminal.Error(fmt.Errorf("unable to decode chart archive.raw: %w", err))
+		}
+		ch, err := loader.LoadArchive(bytes.NewReader(data))
+		if err != nil {
+			return nil, terminal.Error(fmt.Errorf("unable to load chart from archive.raw: %w", err))
+		}
+		return ch, nil
+	}
+	p, err := d.chartPath(ref)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := d.loadPath(p)
+	if err != nil {
+		return nil, terminal.Error(fmt.Errorf("unable to load chart %s: %w", p, err))
+	}
+	return ch, nil
+}
+
+// chartPath resolves ref to a local chart folder or archive.
+func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
+	var keys []string
+	switch {
+	case ref.Archive != nil && ref.Archive.Remote != nil:
+		keys = []string{ref.Archive.Remote.URL}
+	case ref.Ref != "":
+		keys = []string{ref.Ref, withoutVersion(ref.Ref)}
+	case ref.HelmChartRepo != nil:
+		r := ref.HelmChartRepo
+		key := strings.TrimSuffix(r.HelmChartRepoUrl, "/") + "/" + r.HelmChartName
+		keys = []string{key + ":" + r.HelmChartVersion, key}
+	case ref.ResourceRef != "":
+		keys = []string{ref.ResourceRef}
+	default:
+		return "", terminal.Error(fmt.Errorf("chart.fromResource is not supported: lscli reads no component descriptors; " +
+			"use chart.ref with a local path or a key of the helm deployer's chart mapping"))
+	}
+	if p, ok := localPath(keys[0]); ok {
+		return p, nil
+	}
+	for _, k := range keys {
+		if p, ok := d.opts.Charts[k]; ok {
+			return p, nil
+		}
+	}
+	return "", terminal.Error(fmt.Errorf("chart %q is not available locally: lscli downloads nothing; "+
+		"map it to a local chart folder or .tgz in the helm deployer's charts (key %q)", keys[0], keys[0]))
+}
+
+// localPath reports whether ref names a local file and returns its path.
+func localPath(ref string) (string, bool) {
+	if p, ok := strings.CutPrefix(ref, "file://"); ok {
+		return p, true
+	}
+	for _, prefix := range []string{"/", "./", "../"} {
+		if strings.HasPrefix(ref, prefix) {
+			return ref, true
+		}
+	}
+	return "", false
+}
+
+// withoutVersion strips the tag (":1.0.0") of an OCI reference.
+func withoutVersion(ref string) string {
+	i := strings.LastIndex(ref, ":")
+	if i < 0 || strings.Contains(ref[i:], "/") {
+		return ref
+	}
+	return ref[:i]
+}
+
+// loadPath loads a chart folder or archive from Options.FS, or from the host
+// filesystem when FS is nil.
+func (d *Deployer) loadPath(p string) (*chart.Chart, error) {
+	if d.opts.FS == nil {
+		return loader.Load(p)
+	}
+	p = path.Clean(strings.TrimPrefix(p, "/"))
+	fi, err := fs.Stat(d.opts.FS, p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		f, err := d.opts.FS.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return loader.LoadArchive(f)
+	}
+	files, err := chartFiles(d.opts.FS, p)
+	if err != nil {
+		return nil, err
+	}
+	return loader.LoadFiles(files)
+}
+
+// chartFiles reads the files of the chart folder dir in fsys, leaving out
+// what its .helmignore ignores, as helm's directory loader does.
+func chartFiles(fsys fs.FS, dir string) ([]*loader.BufferedFile, error) {
+	rules := ignore.Empty()
+	if data, err := fs.ReadFile(fsys, path.Join(dir, ignore.HelmIgnore)); err == nil {
+		if rules, err = ignore.Parse(bytes.NewReader(data)); err != nil {
+			return nil, fmt.Errorf("parse %s: %w", ignore.HelmIgnore, err)
+		}
+	}
+	rules.AddDefaults()
+	var files []*loader.BufferedFile
+	err := fs.WalkDir(fsys, dir, func(p string, de fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		rel := strings.TrimPrefix(p, dir+"/")
+		fi, err := de.Info()
+		if err != nil {
+			return err
+		}
+		if rules.Ignore(rel, fi) {
+			if de.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if de.IsDir() {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		files = append(files, &loader.BufferedFile{Name: rel, Data: data})
+		return err
+	})
+	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	return files, err
+}

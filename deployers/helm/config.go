@@ -1,0 +1,87 @@
+package helm
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
+	"github.com/gardener/landscaper/apis/deployer/helm/v1alpha1/validation"
+	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/engine/terminal"
+)
+
+// decodeConfig decodes the item's ProviderConfiguration leniently (apiVersion
+// and kind may be missing, unknown fields are ignored), applies Landscaper's
+// defaults and validates it as Landscaper does. A bad configuration is a
+// terminal error: retrying cannot fix it.
+func decodeConfig(item *lsv1alpha1.DeployItem) (*helmv1alpha1.ProviderConfiguration, error) {
+	cfg := &helmv1alpha1.ProviderConfiguration{}
+	if err := json.Unmarshal(item.Spec.Configuration.Raw, cfg); err != nil {
+		return nil, terminal.Error(fmt.Errorf("unable to decode helm provider configuration: %w", err))
+	}
+	helmv1alpha1.SetDefaults_ProviderConfiguration(cfg)
+	if err := validation.ValidateProviderConfiguration(cfg); err != nil {
+		return nil, terminal.Error(fmt.Errorf("invalid helm provider configuration: %w", err))
+	}
+	return cfg, nil
+}
+
+// helmDeployment reports whether cfg asks for a real helm release (the
+// default) rather than rendered manifests applied one by one.
+func helmDeployment(cfg *helmv1alpha1.ProviderConfiguration) bool {
+	return cfg.HelmDeployment == nil || *cfg.HelmDeployment
+}
+
+// chartValues decodes cfg.values (JSON or YAML) into helm's values map.
+func chartValues(cfg *helmv1alpha1.ProviderConfiguration) (map[string]any, error) {
+	vals := map[string]any{}
+	if len(cfg.Values) == 0 {
+		return vals, nil
+	}
+	if err := yaml.Unmarshal(cfg.Values, &vals); err != nil {
+		return nil, terminal.Error(fmt.Errorf("unable to decode helm values: %w", err))
+	}
+	if vals == nil {
+		vals = map[string]any{}
+	}
+	return vals, nil
+}
+
+// actionFlags are the helmDeploymentConfig arguments of one helm action.
+type actionFlags struct {
+	Atomic               bool                 `json:"atomic,omitempty"`
+	Force                bool                 `json:"force,omitempty"`
+	SkipSchemaValidation bool                 `json:"skipSchemaValidation,omitempty"`
+	TakeOwnership        bool                 `json:"takeOwnership,omitempty"`
+	Wait                 bool                 `json:"wait,omitempty"`
+	Timeout              *lsv1alpha1.Duration `json:"timeout,omitempty"`
+}
+
+// flagsFor decodes the arguments of one action (install, upgrade or
+// uninstall) from helmDeploymentConfig; validation has already rejected
+// unknown names.
+func flagsFor(args map[string]lsv1alpha1.AnyJSON) (actionFlags, error) {
+	var f actionFlags
+	if len(args) == 0 {
+		return f, nil
+	}
+	raw, err := json.Marshal(args)
+	if err == nil {
+		err = json.Unmarshal(raw, &f)
+	}
+	if err != nil {
+		return f, terminal.Error(fmt.Errorf("invalid helmDeploymentConfig: %w", err))
+	}
+	return f, nil
+}
+
+// timeoutOf is the flag's timeout, or def when it sets none.
+func (f actionFlags) timeoutOf(def time.Duration) time.Duration {
+	if f.Timeout != nil && f.Timeout.Duration > 0 {
+		return f.Timeout.Duration
+	}
+	return def
+}

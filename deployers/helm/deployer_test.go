@@ -1,0 +1,182 @@
+package helm
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/version"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/deployers/manifest/kubetest"
+	"github.com/lscli/lscli/engine/terminal"
+)
+
+// noReadiness turns off the default readiness check (the fake cluster runs
+// no Deployment controller).
+var noReadiness = map[string]any{"disableDefault": true}
+
+// versionedClient is a cluster client that reports a server version.
+type versionedClient struct {
+	client.Client
+	version string
+}
+
+func (v versionedClient) ServerVersion() (*version.Info, error) {
+	return &version.Info{GitVersion: v.version}, nil
+}
+
+// TestKubeVersion checks the Kubernetes version charts see.
+func TestKubeVersion(t *testing.T) {
+	tests := []struct {
+		name, option, server, want, wantErr string
+	}{
+		{name: "default", want: DefaultKubeVersion},
+		{name: "option", option: "v1.30.1", want: "v1.30.1"},
+		{name: "option without v", option: "1.31.0", want: "v1.31.0"},
+		{name: "target cluster wins", option: "v1.30.1", server: "v1.29.4", want: "v1.29.4"},
+		{name: "bad version", option: "latest", wantErr: `invalid Kubernetes version "latest"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c client.Client = newTestCluster()
+			if tt.server != "" {
+				c = versionedClient{Client: c, version: tt.server}
+			}
+			d := New(Options{Clusters: fixedCluster(c), KubeVersion: tt.option})
+			item := deployItem(t, config(t, map[string]any{"readinessChecks": noReadiness}), lsv1alpha1.DeployItemPhases.Init, epoch)
+			_, err := d.Reconcile(context.Background(), request(item, epoch))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !terminal.Is(err) {
+					t.Fatalf("err = %v, want a terminal error containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := configMap(t, c, "default", "demo-demo").Data["kubeVersion"]; got != tt.want {
+				t.Errorf(".Capabilities.KubeVersion.Version = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCreateNamespace installs into a namespace the release creates.
+func TestCreateNamespace(t *testing.T) {
+	c := newTestCluster()
+	d := New(Options{Clusters: fixedCluster(c)})
+	cfg := config(t, map[string]any{"namespace": "apps", "createNamespace": true, "readinessChecks": noReadiness})
+	wantPhase(t, reconcile(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch), epoch),
+		lsv1alpha1.DeployItemPhases.Succeeded)
+	if kubetest.Get(t, c, "v1", "Namespace", "", "apps") == nil {
+		t.Error("namespace apps was not created")
+	}
+	configMap(t, c, "apps", "demo-demo")
+	sec := &corev1.Secret{}
+	if err := c.Get(context.Background(), client.ObjectKey{Namespace: "apps", Name: "sh.helm.release.v1.demo.v1"}, sec); err != nil {
+		t.Errorf("release record: %v", err)
+	}
+}
+
+// TestExports reads exports from the chart values and from objects.
+func TestExports(t *testing.T) {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "later"},
+		Data: map[string]string{"k": "v"}}
+	exports := []any{
+		map[string]any{"key": "greeting", "jsonPath": ".Values.greeting"},
+		map[string]any{"key": "release.name", "jsonPath": "Release.Name"},
+		map[string]any{"key": "size", "jsonPath": ".Values.widget.size"},
+		map[string]any{"key": "fromObject", "jsonPath": ".data.greeting",
+			"fromResource": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": "demo-demo", "namespace": "default"}},
+		map[string]any{"key": "later", "jsonPath": ".data.k",
+			"fromResource": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": "later", "namespace": "default"}},
+	}
+	c := newTestCluster()
+	d := New(Options{Clusters: fixedCluster(c)})
+	cfg := config(t, map[string]any{"readinessChecks": noReadiness, "exports": map[string]any{"exports": exports}})
+	item := deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch)
+
+	// an object to export from that does not exist yet keeps the item progressing
+	res := reconcile(t, d, item, epoch)
+	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Progressing)
+	if res.RequeueAfter != 5*time.Second {
+		t.Errorf("requeue after %s, want the 5s poll interval", res.RequeueAfter)
+	}
+	if err := c.Create(context.Background(), cm); err != nil {
+		t.Fatal(err)
+	}
+	res = reconcileIn(t, d, item, lsv1alpha1.DeployItemPhases.Progressing, epoch.Add(5*time.Second))
+	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Succeeded)
+	var got map[string]any
+	if err := json.Unmarshal(res.Exports, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"greeting": "hello", "release": map[string]any{"name": "demo"}, "size": "small",
+		"fromObject": "HELLO", "later": "v"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("exports = %v, want %v", got, want)
+	}
+}
+
+// TestNoExports writes an empty export object, as Landscaper does.
+func TestNoExports(t *testing.T) {
+	d := New(Options{Clusters: fixedCluster(newTestCluster())})
+	cfg := config(t, map[string]any{"readinessChecks": noReadiness})
+	res := reconcile(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch), epoch)
+	if string(res.Exports) != "{}" {
+		t.Errorf("exports = %s, want {}", res.Exports)
+	}
+}
+
+// TestTimeout fails an item that is not ready by spec.timeout.
+func TestTimeout(t *testing.T) {
+	d := New(Options{Clusters: fixedCluster(newTestCluster())})
+	item := deployItem(t, config(t, nil), lsv1alpha1.DeployItemPhases.Init, epoch)
+	item.Spec.Timeout = &lsv1alpha1.Duration{Duration: 12 * time.Second}
+	res := reconcile(t, d, item, epoch)
+	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Progressing)
+	item.Status.ProviderStatus = res.ProviderStatus
+	res = reconcileIn(t, d, item, lsv1alpha1.DeployItemPhases.Progressing, epoch.Add(10*time.Second))
+	if res.RequeueAfter != 2*time.Second {
+		t.Errorf("requeue after %s, want the 2s left", res.RequeueAfter)
+	}
+	item.Status.Phase = lsv1alpha1.DeployItemPhases.Progressing
+	_, err := d.Reconcile(context.Background(), request(item, epoch.Add(12*time.Second)))
+	if t2 := terminal.As(err); t2 == nil || t2.Reason != lsv1alpha1.ProgressingTimeoutReason {
+		t.Fatalf("err = %v, want a terminal ProgressingTimeout", err)
+	}
+}
+
+// TestConfigErrors fails items whose configuration cannot work.
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		changes map[string]any
+		wantErr string
+	}{
+		{name: "no name", changes: map[string]any{"name": ""}, wantErr: "name: Required value"},
+		{name: "no chart", changes: map[string]any{"chart": map[string]any{}}, wantErr: "chart: Required value"},
+		{name: "unknown helm argument", changes: map[string]any{"helmDeploymentConfig": map[string]any{
+			"install": map[string]any{"recreate": true}}}, wantErr: `Unsupported value: "recreate"`},
+		{name: "bad export path", changes: map[string]any{"readinessChecks": noReadiness, "exports": map[string]any{
+			"exports": []any{map[string]any{"key": "x", "jsonPath": ".Values.nope"}}}}, wantErr: `export "x": jsonPath ".Values.nope"`},
+		{name: "values not an object", changes: map[string]any{"values": []any{1}}, wantErr: "unable to decode"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := New(Options{Clusters: fixedCluster(newTestCluster())})
+			item := deployItem(t, config(t, tt.changes), lsv1alpha1.DeployItemPhases.Init, epoch)
+			_, err := d.Reconcile(context.Background(), request(item, epoch))
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !terminal.Is(err) {
+				t.Fatalf("err = %v, want a terminal error containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}

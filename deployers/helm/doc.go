@@ -1,0 +1,91 @@
+// Package helm is Landscaper's helm deployer (deploy item type
+// landscaper.gardener.cloud/helm, ProviderConfiguration
+// helm.deployer.landscaper.gardener.cloud/v1alpha1), running in-process with
+// helm's own libraries against the cluster behind the item's Target: lscli's
+// simulated cluster or a real one, through the controller-runtime client
+// that deployers.ClusterClients gives. The same code serves both.
+//
+//	d := helm.New(helm.Options{Clusters: clusters, Charts: map[string]string{
+//		"registry.example/charts/app:1.0.0": "./charts/app",
+//	}})
+//
+// # Charts
+//
+// Nothing is downloaded. A chart comes from chart.archive.raw (a base64
+// .tgz), from a local folder or .tgz (chart.ref or chart.archive.remote.url
+// starting with /, ./, ../ or file://), or from the local chart that
+// Options.Charts maps a remote reference to: an OCI chart.ref (with or
+// without its tag), a chart.archive.remote.url, a chart.helmChartRepo
+// ("<url>/<name>:<version>" or "<url>/<name>") or a chart.resourceRef. An
+// unmapped reference fails the item and names the key to add.
+// chart.fromResource (component descriptors) is not supported.
+//
+// # Template step
+//
+// Both modes first compute the values the templates see, as Landscaper does
+// (chart defaults coalesced with values, release name and namespace,
+// revision 0, install), with .Capabilities.KubeVersion set explicitly: the
+// target client's version (ServerVersioner: the simulated cluster's
+// configured version, a real cluster's discovery), else Options.KubeVersion,
+// else DefaultKubeVersion, never helm's library default v1.20.0. Exports
+// without fromResource are read from these values by jsonPath (.Values.x,
+// .Release.Name).
+//
+// # helmDeployment: true (the default): a real helm release
+//
+// helm's action package installs the release, or upgrades it when it exists
+// (keeping MaxHistory revisions; like helm, an upgrade without values reuses
+// the last ones), and uninstalls it on Delete (without history; CRDs of
+// crds/ stay). createNamespace and helmDeploymentConfig (atomic, force,
+// skipSchemaValidation, takeOwnership, wait, timeout) are passed on. helm
+// talks to the cluster through a kube.Interface over the controller-runtime
+// client:
+//
+//   - objects are written with server-side apply (field manager "helm",
+//     forced), so an upgrade drops what a chart no longer renders and
+//     deletes objects it no longer has, unless they carry helm's
+//     resource-policy keep annotation;
+//   - helm's ownership checks see the live objects, so an object that
+//     another release or no release owns is refused as helm refuses it;
+//   - CRDs of crds/ are created first and waited for until their kinds are
+//     served; helm's other waits, hooks' completion included, return at once:
+//     readiness is the deployer's own check;
+//   - release records are Secrets in the release namespace in helm's own
+//     format (type helm.sh/release.v1), so the helm CLI lists the releases
+//     of a real cluster; their timestamps are the deploy item's virtual time,
+//     so a simulated cluster stores the same bytes on every run.
+//
+// providerStatus.managedResources lists the release's Pods, Deployments,
+// ReplicaSets, StatefulSets, DaemonSets and ReplicationControllers, the kinds
+// the default readiness check has rules for, which it reads without failing
+// on missing objects.
+//
+// # helmDeployment: false: rendered manifests
+//
+// The chart is rendered with helm's engine: CRDs of crds/ first, then the
+// templates in file name order, NOTES.txt left out, hooks applied as plain
+// objects, all with policy manage, plus the release Namespace with policy
+// keep when createNamespace is set. The manifest deployer's applier
+// (deployers/manifest/apply) applies them with the release namespace as
+// default, the label helm.deployer.landscaper.gardener.cloud/deployitem,
+// updateStrategy, and deletion of objects no longer rendered
+// (deletionGroupsDuringUpdate). Every managed object must exist and be
+// ready. Delete deletes all managed objects by deletionGroups, the kept
+// Namespace too, as Landscaper does.
+//
+// # Polling and time
+//
+// A job deploys on its first call (phase Init) and then only looks (phase
+// Progressing) every 5 seconds of virtual time until readiness checks and
+// exports pass or spec.timeout fails the item (see Deployer.Reconcile).
+// Nothing reads the wall clock except helm's own bounded waits for CRDs on a
+// real cluster.
+//
+// # Not supported
+//
+// `lookup` in templates finds nothing (rendering does not query the target);
+// .Capabilities.APIVersions are helm's built-in list, not the cluster's;
+// chart repository credentials, continuousReconcile and HELM_DRIVER are
+// ignored; force does not replace objects (server-side apply is forced
+// anyway).
+package helm

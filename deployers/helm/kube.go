@@ -1,0 +1,328 @@
+package helm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"helm.sh/helm/v3/pkg/kube"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/cli-runtime/pkg/resource"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// fieldManager is the server-side apply field manager of helm releases.
+const fieldManager = "helm"
+
+// kubeClient is helm's kube.Interface over a controller-runtime client, so
+// that helm's install, upgrade and uninstall actions run unchanged against
+// the simulated cluster behind a Target as well as a real one.
+//
+// Objects are written with server-side apply (field manager "helm", forced),
+// so an upgrade removes the fields a chart no longer sets, as helm's
+// three-way merge does. Waiting only covers what helm itself needs (CRDs from
+// crds/ being served before the templates that use them); readiness of the
+// workloads is the deployer's readiness check, so Wait does not look at
+// Deployments or Pods, and hooks count as finished once created.
+type kubeClient struct {
+	ctx context.Context
+	c   client.Client
+	// namespace is the release namespace, the default of namespaced objects.
+	namespace string
+}
+
+var (
+	_ kube.Interface                    = (*kubeClient)(nil)
+	_ kube.InterfaceDeletionPropagation = (*kubeClient)(nil)
+)
+
+// IsReachable is always true: the client for the Target exists.
+func (k *kubeClient) IsReachable() error { return nil }
+
+// Build decodes a multi-document manifest into resource infos. Namespaced
+// objects without a namespace get the release namespace; Lists are expanded.
+// A kind the cluster does not serve is an error, as with helm.
+func (k *kubeClient) Build(r io.Reader, _ bool) (kube.ResourceList, error) {
+	dec := utilyaml.NewYAMLOrJSONDecoder(r, 4096)
+	var list kube.ResourceList
+	for {
+		u := &unstructured.Unstructured{}
+		if err := dec.Decode(u); err != nil {
+			if errors.Is(err, io.EOF) {
+				return list, nil
+			}
+			return nil, fmt.Errorf("decode manifest: %w", err)
+		}
+		objs, err := expandList(u)
+		if err != nil {
+			return nil, err
+		}
+		for _, obj := range objs {
+			info, err := k.info(obj)
+			if err != nil {
+				return nil, err
+			}
+			list.Append(info)
+		}
+	}
+}
+
+// expandList returns the items of a List, u itself otherwise, and nothing
+// for an empty document.
+func expandList(u *unstructured.Unstructured) ([]*unstructured.Unstructured, error) {
+	if len(u.Object) == 0 {
+		return nil, nil
+	}
+	if !u.IsList() {
+		return []*unstructured.Unstructured{u}, nil
+	}
+	l, err := u.ToList()
+	if err != nil {
+		return nil, fmt.Errorf("expand %s: %w", u.GetKind(), err)
+	}
+	out := make([]*unstructured.Unstructured, 0, len(l.Items))
+	for i := range l.Items {
+		out = append(out, &l.Items[i])
+	}
+	return out, nil
+}
+
+// info maps u to its resource and scope and gives it a read-only REST client.
+func (k *kubeClient) info(u *unstructured.Unstructured) (*resource.Info, error) {
+	gvk := u.GroupVersionKind()
+	m, err := k.c.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
+	if err != nil {
+		return nil, fmt.Errorf("resource mapping not found for name %q namespace %q: %w\nensure CRDs are installed first",
+			u.GetName(), u.GetNamespace(), err)
+	}
+	if m.Scope.Name() == meta.RESTScopeNameNamespace {
+		if u.GetNamespace() == "" {
+			u.SetNamespace(k.namespace)
+		}
+	} else {
+		u.SetNamespace("")
+	}
+	rc, err := newGetClient(k.ctx, k.c, m, client.ObjectKeyFromObject(u))
+	if err != nil {
+		return nil, err
+	}
+	return &resource.Info{Client: rc, Mapping: m, Namespace: u.GetNamespace(), Name: u.GetName(), Object: u}, nil
+}
+
+// Create creates every resource; an existing one is an AlreadyExists error.
+func (k *kubeClient) Create(resources kube.ResourceList) (*kube.Result, error) {
+	for _, info := range resources {
+		u, err := asUnstructured(info)
+		if err != nil {
+			return nil, err
+		}
+		live := &unstructured.Unstructured{}
+		live.SetGroupVersionKind(u.GroupVersionKind())
+		err = k.c.Get(k.ctx, client.ObjectKeyFromObject(u), live)
+		if err == nil {
+			return nil, apierrors.NewAlreadyExists(info.Mapping.Resource.GroupResource(), info.Name)
+		}
+		if !apierrors.IsNotFound(err) {
+			return nil, fmt.Errorf("get %s: %w", describe(info), err)
+		}
+		if err := k.apply(u); err != nil {
+			return nil, err
+		}
+	}
+	return &kube.Result{Created: resources}, nil
+}
+
+// Update applies target and deletes what original has and target has not,
+// unless the live object carries helm's resource-policy keep annotation.
+// force is not needed: server-side apply is forced anyway.
+func (k *kubeClient) Update(original, target kube.ResourceList, _ bool) (*kube.Result, error) {
+	res := &kube.Result{}
+	var errs []string
+	for _, info := range target {
+		created, err := k.applyInfo(info)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		if created {
+			res.Created = append(res.Created, info)
+		} else {
+			res.Updated = append(res.Updated, info)
+		}
+	}
+	if len(errs) > 0 {
+		return res, errors.New(strings.Join(errs, " && "))
+	}
+	for _, info := range original.Difference(target) {
+		deleted, err := k.deleteUnlessKept(info)
+		if err != nil {
+			return res, err
+		}
+		if deleted {
+			res.Deleted = append(res.Deleted, info)
+		}
+	}
+	return res, nil
+}
+
+// applyInfo applies info and reports whether it did not exist before.
+func (k *kubeClient) applyInfo(info *resource.Info) (bool, error) {
+	u, err := asUnstructured(info)
+	if err != nil {
+		return false, err
+	}
+	live := &unstructured.Unstructured{}
+	live.SetGroupVersionKind(u.GroupVersionKind())
+	err = k.c.Get(k.ctx, client.ObjectKeyFromObject(u), live)
+	if err != nil && !apierrors.IsNotFound(err) {
+		return false, fmt.Errorf("get %s: %w", describe(info), err)
+	}
+	return apierrors.IsNotFound(err), k.apply(u)
+}
+
+// deleteUnlessKept deletes info's object unless its live annotations say keep.
+func (k *kubeClient) deleteUnlessKept(info *resource.Info) (bool, error) {
+	u, err := asUnstructured(info)
+	if err != nil {
+		return false, err
+	}
+	live := &unstructured.Unstructured{}
+	live.SetGroupVersionKind(u.GroupVersionKind())
+	if err := k.c.Get(k.ctx, client.ObjectKeyFromObject(u), live); err != nil {
+		return false, client.IgnoreNotFound(err)
+	}
+	if live.GetAnnotations()[kube.ResourcePolicyAnno] == kube.KeepPolicy {
+		return false, nil
+	}
+	if err := k.c.Delete(k.ctx, live, client.PropagationPolicy(metav1.DeletePropagationBackground)); err != nil {
+		return false, client.IgnoreNotFound(err)
+	}
+	return true, nil
+}
+
+// apply writes u with server-side apply and reads the result back into u.
+func (k *kubeClient) apply(u *unstructured.Unstructured) error {
+	obj := u.DeepCopy()
+	obj.SetResourceVersion("")
+	obj.SetManagedFields(nil)
+	if err := k.c.Apply(k.ctx, client.ApplyConfigurationFromUnstructured(obj),
+		client.FieldOwner(fieldManager), client.ForceOwnership); err != nil {
+		return fmt.Errorf("apply %s %s: %w", u.GetKind(), objectName(u), err)
+	}
+	return nil
+}
+
+// Delete deletes the resources in the background; missing ones count as deleted.
+func (k *kubeClient) Delete(resources kube.ResourceList) (*kube.Result, []error) {
+	return k.DeleteWithPropagationPolicy(resources, metav1.DeletePropagationBackground)
+}
+
+// DeleteWithPropagationPolicy deletes the resources with policy.
+func (k *kubeClient) DeleteWithPropagationPolicy(resources kube.ResourceList, policy metav1.DeletionPropagation) (*kube.Result, []error) {
+	res := &kube.Result{}
+	var errs []error
+	for _, info := range resources {
+		u, err := asUnstructured(info)
+		if err == nil {
+			err = client.IgnoreNotFound(k.c.Delete(k.ctx, u.DeepCopy(), client.PropagationPolicy(policy)))
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("delete %s: %w", describe(info), err))
+			continue
+		}
+		res.Deleted = append(res.Deleted, info)
+	}
+	return res, errs
+}
+
+// Wait waits until the CRDs among resources are served (their kinds map), so
+// that templates using them can be built; other kinds are not waited for.
+func (k *kubeClient) Wait(resources kube.ResourceList, timeout time.Duration) error {
+	for _, info := range resources {
+		gk, versions, ok := crdKinds(info.Object)
+		if !ok || len(versions) == 0 {
+			continue
+		}
+		err := wait.PollUntilContextTimeout(k.ctx, 100*time.Millisecond, timeout, true,
+			func(context.Context) (bool, error) {
+				_, err := k.c.RESTMapper().RESTMapping(gk, versions[0])
+				return err == nil, nil
+			})
+		if err != nil {
+			return fmt.Errorf("wait for CRD %s to be served: %w", info.Name, err)
+		}
+	}
+	return nil
+}
+
+// WaitWithJobs is Wait.
+func (k *kubeClient) WaitWithJobs(resources kube.ResourceList, timeout time.Duration) error {
+	return k.Wait(resources, timeout)
+}
+
+// WatchUntilReady returns at once: hooks count as done when created.
+func (k *kubeClient) WatchUntilReady(kube.ResourceList, time.Duration) error { return nil }
+
+// WaitAndGetCompletedPodPhase reports success: no pod runs here.
+func (k *kubeClient) WaitAndGetCompletedPodPhase(string, time.Duration) (corev1.PodPhase, error) {
+	return corev1.PodSucceeded, nil
+}
+
+// crdKinds returns the group kind and served versions of a CRD object.
+func crdKinds(obj runtime.Object) (schema.GroupKind, []string, bool) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok || u.GetKind() != "CustomResourceDefinition" || u.GroupVersionKind().Group != "apiextensions.k8s.io" {
+		return schema.GroupKind{}, nil, false
+	}
+	group, _, _ := unstructured.NestedString(u.Object, "spec", "group")
+	kind, _, _ := unstructured.NestedString(u.Object, "spec", "names", "kind")
+	vs, _, _ := unstructured.NestedSlice(u.Object, "spec", "versions")
+	var versions []string
+	for _, v := range vs {
+		m, _ := v.(map[string]any)
+		if name, _ := m["name"].(string); name != "" && m["served"] != false {
+			versions = append(versions, name)
+		}
+	}
+	return schema.GroupKind{Group: group, Kind: kind}, versions, true
+}
+
+// asUnstructured returns info's object as unstructured, converting if needed.
+func asUnstructured(info *resource.Info) (*unstructured.Unstructured, error) {
+	if u, ok := info.Object.(*unstructured.Unstructured); ok {
+		return u, nil
+	}
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(info.Object)
+	if err != nil {
+		return nil, fmt.Errorf("convert %s: %w", describe(info), err)
+	}
+	return &unstructured.Unstructured{Object: m}, nil
+}
+
+// describe names a resource info for messages.
+func describe(info *resource.Info) string {
+	name := info.Name
+	if info.Namespace != "" {
+		name = info.Namespace + "/" + name
+	}
+	return info.Mapping.GroupVersionKind.Kind + " " + name
+}
+
+// objectName is "namespace/name", or "name" for cluster-scoped objects.
+func objectName(o metav1.Object) string {
+	if o.GetNamespace() == "" {
+		return o.GetName()
+	}
+	return o.GetNamespace() + "/" + o.GetName()
+}

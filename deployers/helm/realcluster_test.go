@@ -1,0 +1,175 @@
+package helm
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/deployers/manifest/kubetest"
+	"github.com/lscli/lscli/deployers/realcluster"
+	"github.com/lscli/lscli/internal/testcluster"
+)
+
+func TestMain(m *testing.M) { os.Exit(testcluster.Run(m)) }
+
+// realTarget is a kubernetes-cluster Target with the test cluster's kubeconfig.
+func realTarget(tc *testcluster.Cluster) *lsv1alpha1.Target {
+	tg := &lsv1alpha1.Target{Spec: lsv1alpha1.TargetSpec{Type: realcluster.TargetType}}
+	tg.Name, tg.Namespace = "real", "example"
+	raw := []byte(`{"kubeconfig": ` + jsonString(string(tc.Kubeconfig)) + `}`)
+	tg.Spec.Configuration = &lsv1alpha1.AnyJSON{RawMessage: raw}
+	return tg
+}
+
+// TestRealClusterRelease runs the release lifecycle of TestReleaseLifecycle
+// against a real kube-apiserver: install (CRD from crds/ served before the
+// Widget is created), readiness, two upgrades, uninstall.
+func TestRealClusterRelease(t *testing.T) {
+	tc := testcluster.Get(t)
+	ctx := context.Background()
+	ns := tc.Namespace(t)
+	d := New(Options{Clusters: realcluster.New(realcluster.Options{})})
+	cfg := func(values map[string]any) map[string]any {
+		return config(t, map[string]any{"namespace": ns, "values": values})
+	}
+	item := deployItem(t, cfg(map[string]any{"greeting": "hello", "extra": "x"}), lsv1alpha1.DeployItemPhases.Init, epoch)
+	req := request(item, epoch)
+	req.Target = realTarget(tc)
+
+	res, err := d.Reconcile(ctx, req)
+	if err != nil {
+		t.Fatalf("install: %v", err)
+	}
+	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Progressing)
+	cm := configMap(t, tc.Client, ns, "demo-demo")
+	if cm.Data["greeting"] != "HELLO" || cm.Data["kubeVersion"] != "v1.37.2" {
+		t.Errorf("ConfigMap data = %v, want greeting HELLO and the apiserver's version v1.37.2", cm.Data)
+	}
+	if kubetest.Get(t, tc.Client, "demo.lscli.io/v1", "Widget", ns, "demo-demo") == nil {
+		t.Error("the Widget was not created")
+	}
+
+	markDeploymentReady(t, tc.Client, ns, "demo-demo")
+	req.Item = item.DeepCopy()
+	req.Item.Status.Phase, req.Item.Status.ProviderStatus = lsv1alpha1.DeployItemPhases.Progressing, res.ProviderStatus
+	req.Now = epoch.Add(5 * time.Second)
+	if res, err = d.Reconcile(ctx, req); err != nil {
+		t.Fatalf("poll: %v", err)
+	}
+	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Succeeded)
+
+	upgrade := func(values map[string]any, now time.Time) {
+		t.Helper()
+		req.Item = deployItem(t, cfg(values), lsv1alpha1.DeployItemPhases.Init, now)
+		req.Now = now
+		res, err := d.Reconcile(ctx, req)
+		if err != nil {
+			t.Fatalf("upgrade: %v", err)
+		}
+		wantPhase(t, res, lsv1alpha1.DeployItemPhases.Succeeded)
+	}
+	upgrade(map[string]any{"greeting": "bye"}, epoch.Add(time.Minute))
+	if cm := configMap(t, tc.Client, ns, "demo-demo"); cm.Data["greeting"] != "BYE" || cm.Data["extra"] != "" {
+		t.Errorf("after upgrade data = %v, want greeting BYE and no extra", cm.Data)
+	}
+	upgrade(map[string]any{"greeting": "hi", "widget": map[string]any{"enabled": false}}, epoch.Add(2*time.Minute))
+	wantReleaseHistory(t, tc.Client, ns, "superseded", "superseded", "deployed")
+	if kubetest.Get(t, tc.Client, "demo.lscli.io/v1", "Widget", ns, "demo-demo") != nil {
+		t.Error("the Widget the chart no longer renders is still there")
+	}
+
+	req.Now = epoch.Add(3 * time.Minute)
+	if _, err := d.Delete(ctx, req); err != nil {
+		t.Fatalf("uninstall: %v", err)
+	}
+	wantReleaseHistory(t, tc.Client, ns)
+	if kubetest.Get(t, tc.Client, "v1", "ConfigMap", ns, "demo-demo") != nil {
+		t.Error("uninstall left the ConfigMap")
+	}
+}
+
+// wantReleaseHistory is wantHistory for the release demo in namespace ns.
+func wantReleaseHistory(t *testing.T, c client.Client, ns string, statuses ...string) {
+	t.Helper()
+	rels, err := newReleaser(context.Background(), c, "demo", ns, nil, epoch).history()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rels) != len(statuses) {
+		t.Fatalf("%d revisions, want %v", len(rels), statuses)
+	}
+	for i, r := range rels {
+		if r.Info.Status.String() != statuses[i] {
+			t.Errorf("revision %d is %s, want %s", r.Version, r.Info.Status, statuses[i])
+		}
+	}
+}
+
+// TestRealClusterManifests deploys the test chart with helmDeployment: false
+// to a real kube-apiserver: applied object by object, readiness, an update
+// that drops the ConfigMap's extra key, and deletion of every object.
+func TestRealClusterManifests(t *testing.T) {
+	tc := testcluster.Get(t)
+	ctx := context.Background()
+	ns := tc.Namespace(t)
+	d := New(Options{Clusters: realcluster.New(realcluster.Options{})})
+	cfg := func(values map[string]any) map[string]any {
+		values["widget"] = map[string]any{"enabled": false}
+		return config(t, map[string]any{"helmDeployment": false, "namespace": ns, "values": values})
+	}
+	req := request(deployItem(t, cfg(map[string]any{"extra": "x"}), lsv1alpha1.DeployItemPhases.Init, epoch), epoch)
+	req.Target = realTarget(tc)
+	res, err := d.Reconcile(ctx, req)
+	if err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Progressing)
+	markDeploymentReady(t, tc.Client, ns, "demo-demo")
+	markPodReady(t, tc.Client, ns, "demo-demo-post-install")
+	req.Item.Status.Phase, req.Item.Status.ProviderStatus = lsv1alpha1.DeployItemPhases.Progressing, res.ProviderStatus
+	req.Now = epoch.Add(5 * time.Second)
+	if res, err = d.Reconcile(ctx, req); err != nil {
+		t.Fatalf("poll: %v", err)
+	}
+	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Succeeded)
+
+	req.Item = deployItem(t, cfg(map[string]any{}), lsv1alpha1.DeployItemPhases.Init, epoch.Add(time.Minute))
+	req.Item.Status.ProviderStatus, req.Now = res.ProviderStatus, epoch.Add(time.Minute)
+	if res, err = d.Reconcile(ctx, req); err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Succeeded)
+	if cm := configMap(t, tc.Client, ns, "demo-demo"); cm.Data["extra"] != "" {
+		t.Errorf("after update data = %v, want no extra", cm.Data)
+	}
+
+	// delete: a real cluster finishes deleting after a while (the Pod needs
+	// a kubelet, which the test plays, the CRD its cleanup): poll, in real time
+	req.Item.Status.ProviderStatus = res.ProviderStatus
+	for i := 0; ; i++ {
+		req.Now = epoch.Add(2*time.Minute + time.Duration(i)*time.Second)
+		res, err := d.Delete(ctx, req)
+		if err != nil {
+			t.Fatalf("delete: %v", err)
+		}
+		if res.Phase == "" {
+			break
+		}
+		if i == 100 {
+			t.Fatalf("delete still %s after %d polls", res.Phase, i)
+		}
+		req.Item.Status.Phase = res.Phase
+		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "demo-demo-post-install"}}
+		_ = tc.Client.Delete(ctx, pod, client.GracePeriodSeconds(0))
+		time.Sleep(100 * time.Millisecond)
+	}
+	if kubetest.Get(t, tc.Client, "v1", "ConfigMap", ns, "demo-demo") != nil {
+		t.Error("delete left the ConfigMap")
+	}
+}

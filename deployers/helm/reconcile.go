@@ -1,0 +1,179 @@
+package helm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
+	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/manifest/deletion"
+	"github.com/lscli/lscli/deployers/readiness"
+	"github.com/lscli/lscli/deployers/timeout"
+)
+
+// Reconcile deploys the item's chart and reports Succeeded once its objects
+// are ready and its exports can be read.
+//
+// The first call of a job (phase Init) loads and renders the chart and
+// installs or upgrades the helm release (helmDeployment true, the default),
+// or applies the rendered manifests (helmDeployment false); the managed
+// objects go to providerStatus. Later calls (phase Progressing) only look:
+// while an object is not ready or an export cannot be read yet, the result
+// is Progressing and the framework calls again after the poll interval (5s
+// of virtual time), until spec.timeout (default 10m, from
+// status.transitionTimes.initTime) fails the item with ProgressingTimeout.
+// This is how Landscaper's helm deployer deploys once per reconcile and then
+// polls inside it.
+//
+// A bad configuration or a chart that cannot be loaded or rendered is a
+// terminal error (Failed); a failing helm action or apply is a normal
+// error: the phase stays Init and the retry deploys again.
+func (d *Deployer) Reconcile(ctx context.Context, req deployers.Request) (deployers.Result, error) {
+	it, err := d.prepare(ctx, req, checkpointStartReconcile)
+	if err != nil {
+		return deployers.Result{}, err
+	}
+	tpl, err := d.template(it)
+	if err != nil {
+		return deployers.Result{}, err
+	}
+	status, err := providerStatus(req.Item)
+	if err != nil {
+		return deployers.Result{}, err
+	}
+	if req.Item.Status.Phase != lsv1alpha1.DeployItemPhases.Progressing {
+		var stop *deployers.Result
+		if status, stop, err = d.deploy(ctx, it, tpl, status); stop != nil {
+			return *stop, err
+		}
+	}
+	return d.check(ctx, it, tpl, status)
+}
+
+// deploy runs the apply step and returns the new provider status. A result
+// means the call ends here: the apply failed (a normal error, with the
+// objects applied so far) or, for manifests, dropped objects are still being
+// deleted (Init again after deletion.PollInterval).
+func (d *Deployer) deploy(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus) (*helmv1alpha1.ProviderStatus, *deployers.Result, error) {
+	left, err := timeout.Check(it.req.Item, it.req.Now, checkpointStartApply)
+	if err != nil {
+		return nil, &deployers.Result{}, err
+	}
+	status, err := d.apply(ctx, it, tpl, old)
+	if err == nil {
+		return status, nil, nil
+	}
+	stop := &deployers.Result{}
+	if status != nil {
+		stop.ProviderStatus, err = joinEncode(status, err)
+	}
+	if errors.Is(err, errOrphansPending) {
+		stop.Phase = lsv1alpha1.DeployItemPhases.Init
+		stop.RequeueAfter = timeout.Poll(deletion.PollInterval, left)
+		return nil, stop, nil
+	}
+	return nil, stop, err
+}
+
+// joinEncode encodes status and joins an encoding error to err.
+func joinEncode(status *helmv1alpha1.ProviderStatus, err error) (*runtime.RawExtension, error) {
+	raw, eerr := encodeStatus(status)
+	return raw, errors.Join(err, eerr)
+}
+
+// apply deploys the chart as a helm release or as plain manifests and
+// returns the provider status with the managed objects.
+func (d *Deployer) apply(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus) (*helmv1alpha1.ProviderStatus, error) {
+	if !helmDeployment(it.cfg) {
+		return d.applyManifests(ctx, it, tpl, old)
+	}
+	left, _ := timeout.Check(it.req.Item, it.req.Now, checkpointStartApply)
+	if left <= 0 {
+		left = timeout.Default
+	}
+	r := newReleaser(ctx, it.client, it.cfg.Name, it.cfg.Namespace, tpl.caps, it.req.Now)
+	rel, err := r.deploy(ctx, it.cfg, tpl.chart, tpl.values, left)
+	if err != nil {
+		return nil, err
+	}
+	refs, err := managedResources(rel.Manifest, it.cfg.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	return &helmv1alpha1.ProviderStatus{ManagedResources: refs}, nil
+}
+
+// check runs the readiness checks and reads the exports. Not ready yet, or an
+// export that cannot be read yet, is Progressing with a poll.
+func (d *Deployer) check(ctx context.Context, it *item, tpl *templated, status *helmv1alpha1.ProviderStatus) (deployers.Result, error) {
+	raw, err := encodeStatus(status)
+	if err != nil {
+		return deployers.Result{}, err
+	}
+	res := deployers.Result{ProviderStatus: raw}
+	left, err := timeout.Check(it.req.Item, it.req.Now, checkpointBeforeReadiness)
+	if err != nil {
+		return deployers.Result{}, err
+	}
+	err = readiness.Check(ctx, it.cfg.ReadinessChecks, readiness.Options{
+		Client:              it.client,
+		Resources:           status.ManagedResources.TypedObjectReferenceList(),
+		FailOnMissingObject: !helmDeployment(it.cfg),
+		Secondary:           d.secondary(it),
+	})
+	if readiness.IsNotReady(err) {
+		return progressing(res, left), nil
+	}
+	if err != nil {
+		return deployers.Result{}, fmt.Errorf("readiness check of deploy item %s: %w", it.req.Item.Name, err)
+	}
+	if left, err = timeout.Check(it.req.Item, it.req.Now, checkpointBeforeExports); err != nil {
+		return deployers.Result{}, err
+	}
+	exp, ready, err := d.exports(ctx, it, tpl, status)
+	if err != nil || !ready {
+		return progressing(res, left), err
+	}
+	res.Phase, res.Exports = lsv1alpha1.DeployItemPhases.Succeeded, exp
+	return res, nil
+}
+
+// progressing turns res into "not done yet, poll again".
+func progressing(res deployers.Result, left time.Duration) deployers.Result {
+	res.Phase = lsv1alpha1.DeployItemPhases.Progressing
+	res.RequeueAfter = timeout.Poll(readiness.PollInterval, left)
+	return res
+}
+
+// providerStatus decodes the item's provider status; none is an empty one.
+func providerStatus(di *lsv1alpha1.DeployItem) (*helmv1alpha1.ProviderStatus, error) {
+	status := &helmv1alpha1.ProviderStatus{}
+	if di.Status.ProviderStatus == nil || len(di.Status.ProviderStatus.Raw) == 0 {
+		return status, nil
+	}
+	if err := json.Unmarshal(di.Status.ProviderStatus.Raw, status); err != nil {
+		return nil, fmt.Errorf("decode provider status of deploy item %s: %w", di.Name, err)
+	}
+	return status, nil
+}
+
+// encodeStatus is the provider status as the raw extension the item keeps.
+func encodeStatus(status *helmv1alpha1.ProviderStatus) (*runtime.RawExtension, error) {
+	s := *status
+	s.APIVersion, s.Kind = helmv1alpha1.SchemeGroupVersion.String(), "ProviderStatus"
+	if s.ManagedResources == nil {
+		s.ManagedResources = managedresource.ManagedResourceStatusList{}
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("encode provider status: %w", err)
+	}
+	return &runtime.RawExtension{Raw: raw}, nil
+}

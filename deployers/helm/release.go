@@ -1,0 +1,161 @@
+package helm
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
+	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/release"
+	"helm.sh/helm/v3/pkg/releaseutil"
+	"helm.sh/helm/v3/pkg/storage"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// MaxHistory is how many revisions of a release are kept, as in Landscaper.
+const MaxHistory = 10
+
+// releaser runs helm's actions for one release in one target cluster.
+type releaser struct {
+	cfg       *action.Configuration
+	name      string
+	namespace string
+}
+
+// newReleaser configures helm's actions for the release name in namespace:
+// objects and release records (Secrets, as helm's default driver) go to the
+// cluster c; the templates see caps; records carry the virtual time now.
+func newReleaser(ctx context.Context, c client.Client, name, namespace string, caps *chartutil.Capabilities, now time.Time) *releaser {
+	store := storage.Init(&secretStore{ctx: ctx, c: c, namespace: namespace, now: now})
+	cfg := &action.Configuration{
+		Releases:     store,
+		KubeClient:   &kubeClient{ctx: ctx, c: c, namespace: namespace},
+		Capabilities: caps,
+		Log:          func(string, ...any) {},
+	}
+	return &releaser{cfg: cfg, name: name, namespace: namespace}
+}
+
+// exists reports whether the release has any stored revision.
+func (r *releaser) exists() (bool, error) {
+	_, err := r.cfg.Releases.Last(r.name)
+	if errNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("get release %s/%s: %w", r.namespace, r.name, err)
+	}
+	return true, nil
+}
+
+// deploy installs the release, or upgrades it when it exists, as
+// Landscaper's helm deployer does. flags come from helmDeploymentConfig;
+// timeout bounds helm's own waits. A failed action leaves no pending
+// revision behind that would block the next try.
+func (r *releaser) deploy(ctx context.Context, pc *helmv1alpha1.ProviderConfiguration, ch *chart.Chart,
+	vals map[string]any, timeout time.Duration) (*release.Release, error) {
+	ok, err := r.exists()
+	if err != nil {
+		return nil, err
+	}
+	var rel *release.Release
+	if ok {
+		rel, err = r.upgrade(ctx, pc, ch, vals, timeout)
+	} else {
+		rel, err = r.install(ctx, pc, ch, vals, timeout)
+	}
+	if err != nil {
+		r.unblock()
+		return nil, err
+	}
+	return rel, nil
+}
+
+// install runs helm install.
+func (r *releaser) install(ctx context.Context, pc *helmv1alpha1.ProviderConfiguration, ch *chart.Chart,
+	vals map[string]any, timeout time.Duration) (*release.Release, error) {
+	var flags actionFlags
+	var err error
+	if pc.HelmDeploymentConfig != nil {
+		if flags, err = flagsFor(pc.HelmDeploymentConfig.Install); err != nil {
+			return nil, err
+		}
+	}
+	in := action.NewInstall(r.cfg)
+	in.ReleaseName, in.Namespace, in.CreateNamespace = r.name, r.namespace, pc.CreateNamespace
+	in.Atomic, in.Force, in.Wait = flags.Atomic, flags.Force, flags.Wait
+	in.SkipSchemaValidation, in.TakeOwnership = flags.SkipSchemaValidation, flags.TakeOwnership
+	in.Timeout = flags.timeoutOf(timeout)
+	rel, err := in.RunWithContext(ctx, ch, vals)
+	if err != nil {
+		return nil, fmt.Errorf("install helm release %s/%s: %w", r.namespace, r.name, err)
+	}
+	return rel, nil
+}
+
+// upgrade runs helm upgrade, keeping MaxHistory revisions.
+func (r *releaser) upgrade(ctx context.Context, pc *helmv1alpha1.ProviderConfiguration, ch *chart.Chart,
+	vals map[string]any, timeout time.Duration) (*release.Release, error) {
+	var flags actionFlags
+	var err error
+	if pc.HelmDeploymentConfig != nil {
+		if flags, err = flagsFor(pc.HelmDeploymentConfig.Upgrade); err != nil {
+			return nil, err
+		}
+	}
+	up := action.NewUpgrade(r.cfg)
+	up.Namespace, up.MaxHistory = r.namespace, MaxHistory
+	up.Atomic, up.Force, up.Wait = flags.Atomic, flags.Force, flags.Wait
+	up.SkipSchemaValidation, up.TakeOwnership = flags.SkipSchemaValidation, flags.TakeOwnership
+	up.Timeout = flags.timeoutOf(timeout)
+	rel, err := up.RunWithContext(ctx, r.name, ch, vals)
+	if err != nil {
+		return nil, fmt.Errorf("upgrade helm release %s/%s: %w", r.namespace, r.name, err)
+	}
+	return rel, nil
+}
+
+// unblock deletes the last revision when helm left it pending, so that the
+// next try is not refused with "another operation is in progress".
+func (r *releaser) unblock() {
+	last, err := r.cfg.Releases.Last(r.name)
+	if err != nil || last.Info == nil || !last.Info.Status.IsPending() {
+		return
+	}
+	_, _ = r.cfg.Releases.Delete(r.name, last.Version)
+}
+
+// uninstall removes the release and its history; a missing release is fine.
+// CRDs from the chart's crds/ folder stay, as helm leaves them.
+func (r *releaser) uninstall(pc *helmv1alpha1.ProviderConfiguration, timeout time.Duration) error {
+	var flags actionFlags
+	var err error
+	if pc.HelmDeploymentConfig != nil {
+		if flags, err = flagsFor(pc.HelmDeploymentConfig.Uninstall); err != nil {
+			return err
+		}
+	}
+	un := action.NewUninstall(r.cfg)
+	un.KeepHistory, un.IgnoreNotFound = false, true
+	un.Wait, un.Timeout = flags.Wait, flags.timeoutOf(timeout)
+	if _, err := un.Run(r.name); err != nil && !errNotFound(err) {
+		return fmt.Errorf("uninstall helm release %s/%s: %w", r.namespace, r.name, err)
+	}
+	return nil
+}
+
+// history returns the stored revisions of the release, oldest first.
+func (r *releaser) history() ([]*release.Release, error) {
+	rels, err := r.cfg.Releases.History(r.name)
+	if errNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("history of helm release %s/%s: %w", r.namespace, r.name, err)
+	}
+	releaseutil.SortByRevision(rels)
+	return rels, nil
+}

@@ -1,0 +1,83 @@
+package helm
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
+	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/lscli/lscli/engine/terminal"
+)
+
+// notesSuffix ends the name of a chart's NOTES.txt, which is not a manifest.
+const notesSuffix = "NOTES.txt"
+
+// renderManifests renders the chart for helmDeployment: false as Landscaper
+// does: the CRDs of crds/ folders first, then every rendered template in file
+// name order (NOTES.txt and empty documents left out, hooks kept as plain
+// objects), all with policy manage; with createNamespace, the release
+// Namespace with policy keep. Templates see the values of the template step;
+// lookup finds nothing, since rendering does not talk to the target.
+func renderManifests(cfg *helmv1alpha1.ProviderConfiguration, tpl *templated) ([]managedresource.Manifest, error) {
+	if err := chartutil.ProcessDependenciesWithMerge(tpl.chart, tpl.values); err != nil {
+		return nil, terminal.Error(fmt.Errorf("unable to process the dependencies of chart %s: %w", tpl.chart.Name(), err))
+	}
+	files, err := engine.Render(tpl.chart, tpl.render)
+	if err != nil {
+		return nil, terminal.Error(fmt.Errorf("unable to render chart %s: %w", tpl.chart.Name(), err))
+	}
+	var out []managedresource.Manifest
+	for _, crd := range tpl.chart.CRDObjects() {
+		ms, err := manifestsOf(crd.Filename, string(crd.File.Data), managedresource.ManagePolicy)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ms...)
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		if !strings.HasSuffix(name, notesSuffix) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		ms, err := manifestsOf(name, files[name], managedresource.ManagePolicy)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ms...)
+	}
+	if cfg.CreateNamespace && cfg.Namespace != "" {
+		out = append(out, namespaceManifest(cfg.Namespace))
+	}
+	return out, nil
+}
+
+// manifestsOf decodes the documents of one rendered file into manifests.
+func manifestsOf(file, content string, policy managedresource.ManifestPolicy) ([]managedresource.Manifest, error) {
+	objs, err := decodeObjects(content)
+	if err != nil {
+		return nil, terminal.Error(fmt.Errorf("unable to decode rendered file %s: %w", file, err))
+	}
+	out := make([]managedresource.Manifest, 0, len(objs))
+	for _, u := range objs {
+		raw, err := u.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("encode %s %s from %s: %w", u.GetKind(), u.GetName(), file, err)
+		}
+		out = append(out, managedresource.Manifest{Policy: policy, Manifest: &runtime.RawExtension{Raw: raw}})
+	}
+	return out, nil
+}
+
+// namespaceManifest is the release Namespace, kept when the item goes.
+func namespaceManifest(name string) managedresource.Manifest {
+	raw := fmt.Sprintf(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":%q}}`, name)
+	return managedresource.Manifest{Policy: managedresource.KeepPolicy, Manifest: &runtime.RawExtension{Raw: []byte(raw)}}
+}

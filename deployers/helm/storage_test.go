@@ -1,0 +1,118 @@
+package helm
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/lscli/lscli/deployers/manifest/kubetest"
+	"github.com/lscli/lscli/engine/terminal"
+)
+
+// releaseSecrets lists the release records in namespace default.
+func releaseSecrets(t *testing.T, c client.Client) []corev1.Secret {
+	t.Helper()
+	list := &corev1.SecretList{}
+	if err := c.List(context.Background(), list, client.InNamespace("default"), client.MatchingLabels{"owner": "helm"}); err != nil {
+		t.Fatal(err)
+	}
+	return list.Items
+}
+
+// TestReleaseRecords checks helm's record format and that records carry the
+// virtual time only, so the same run stores the same bytes.
+func TestReleaseRecords(t *testing.T) {
+	run := func() (client.Client, []corev1.Secret) {
+		c := newTestCluster()
+		d := New(Options{Clusters: fixedCluster(c)})
+		for i, greeting := range []string{"hello", "bye"} {
+			now := epoch.Add(time.Duration(i) * time.Hour)
+			cfg := config(t, map[string]any{"readinessChecks": noReadiness, "values": map[string]any{"greeting": greeting}})
+			reconcile(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, now), now)
+		}
+		return c, releaseSecrets(t, c)
+	}
+	c, first := run()
+	_, second := run()
+	if len(first) != 2 {
+		t.Fatalf("%d release records, want 2", len(first))
+	}
+	for i := range first {
+		if !reflect.DeepEqual(first[i].Data, second[i].Data) || !reflect.DeepEqual(first[i].Labels, second[i].Labels) {
+			t.Errorf("record %s differs between two identical runs", first[i].Name)
+		}
+	}
+	v1 := first[0]
+	wantLabels := map[string]string{"name": "demo", "owner": "helm", "status": "superseded", "version": "1",
+		"createdAt": "1136214245", "modifiedAt": "1136217845"}
+	if v1.Name != "sh.helm.release.v1.demo.v1" || v1.Type != releaseSecretType || !reflect.DeepEqual(v1.Labels, wantLabels) {
+		t.Errorf("record %s type %s labels %v, want sh.helm.release.v1.demo.v1, %s, %v", v1.Name, v1.Type, v1.Labels,
+			releaseSecretType, wantLabels)
+	}
+	rels, err := newReleaser(context.Background(), c, "demo", "default", nil, epoch).history()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2 := rels[1]
+	if !r2.Info.FirstDeployed.Time.Equal(epoch) || !r2.Info.LastDeployed.Time.Equal(epoch.Add(time.Hour)) {
+		t.Errorf("revision 2 first/last deployed %s/%s, want %s/%s", r2.Info.FirstDeployed, r2.Info.LastDeployed,
+			epoch, epoch.Add(time.Hour))
+	}
+	for _, h := range rels[0].Hooks {
+		if !h.LastRun.StartedAt.Time.Equal(epoch) {
+			t.Errorf("hook %s started at %s, want %s", h.Name, h.LastRun.StartedAt, epoch)
+		}
+	}
+}
+
+// TestInstallConflict refuses to take over an object helm does not own, and
+// succeeds once it is gone (helm checks ownership before it stores a revision).
+func TestInstallConflict(t *testing.T) {
+	foreign := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "demo-demo"}}
+	c := newTestCluster(foreign)
+	d := New(Options{Clusters: fixedCluster(c)})
+	cfg := config(t, map[string]any{"readinessChecks": noReadiness})
+	item := deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch)
+	_, err := d.Reconcile(context.Background(), request(item, epoch))
+	if err == nil || !strings.Contains(err.Error(), "exists and cannot be imported into the current release") || terminal.Is(err) {
+		t.Fatalf("err = %v, want helm's ownership error, to be retried", err)
+	}
+	if err := c.Delete(context.Background(), foreign); err != nil {
+		t.Fatal(err)
+	}
+	wantPhase(t, reconcile(t, d, item, epoch.Add(time.Second)), lsv1alpha1.DeployItemPhases.Succeeded)
+	wantHistory(t, c, "deployed")
+}
+
+// TestFailedInstallRetried stores a failed revision when an object cannot be
+// written; the retry upgrades from it.
+func TestFailedInstallRetried(t *testing.T) {
+	fail := true
+	c := kubetest.Builder(widgetKind).WithInterceptorFuncs(interceptor.Funcs{
+		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+			if u, ok := obj.(interface{ GetKind() string }); ok && u.GetKind() == "Deployment" && fail {
+				return errors.New("quota exceeded")
+			}
+			return c.Apply(ctx, obj, opts...)
+		}}).Build()
+	d := New(Options{Clusters: fixedCluster(c)})
+	item := deployItem(t, config(t, map[string]any{"readinessChecks": noReadiness}), lsv1alpha1.DeployItemPhases.Init, epoch)
+	_, err := d.Reconcile(context.Background(), request(item, epoch))
+	if err == nil || !strings.Contains(err.Error(), "quota exceeded") || terminal.Is(err) {
+		t.Fatalf("err = %v, want the apply error, to be retried", err)
+	}
+	wantHistory(t, c, "failed")
+	fail = false
+	wantPhase(t, reconcile(t, d, item, epoch.Add(time.Second)), lsv1alpha1.DeployItemPhases.Succeeded)
+	wantHistory(t, c, "superseded", "deployed") // helm supersedes the failed revision
+}

@@ -1,0 +1,85 @@
+package helm
+
+import (
+	"fmt"
+
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"k8s.io/apimachinery/pkg/version"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/engine/terminal"
+)
+
+// DefaultKubeVersion is the Kubernetes version charts see when neither the
+// target's client nor Options.KubeVersion tells one: the version of the
+// Kubernetes libraries lscli is built with. (Helm built as a library would
+// report v1.20.0.)
+const DefaultKubeVersion = "v1.37.2"
+
+// ServerVersioner is implemented by target clients that know their cluster's
+// version, such as the clients of deployers/realcluster (from discovery).
+// The helm deployer reports that version to charts as
+// .Capabilities.KubeVersion; the simulated cluster's client may implement it
+// too.
+type ServerVersioner interface {
+	ServerVersion() (*version.Info, error)
+}
+
+// templated is what the template step produces for one call.
+type templated struct {
+	chart  *chart.Chart
+	values map[string]any
+	caps   *chartutil.Capabilities
+	// render is what templates see (.Values, .Release, .Chart,
+	// .Capabilities); exports without fromResource read it.
+	render chartutil.Values
+}
+
+// template loads the chart, decodes the values and computes the values the
+// templates see, as Landscaper's template step does for both modes
+// (revision 0, install, schema validation skipped).
+func (d *Deployer) template(it *item) (*templated, error) {
+	ch, err := d.loadChart(it.cfg.Chart)
+	if err != nil {
+		return nil, err
+	}
+	vals, err := chartValues(it.cfg)
+	if err != nil {
+		return nil, err
+	}
+	caps, err := d.capabilities(it.client)
+	if err != nil {
+		return nil, err
+	}
+	opts := chartutil.ReleaseOptions{Name: it.cfg.Name, Namespace: it.cfg.Namespace, IsInstall: true}
+	render, err := chartutil.ToRenderValuesWithSchemaValidation(ch, vals, opts, caps, true)
+	if err != nil {
+		return nil, terminal.Error(fmt.Errorf("unable to compute the values of chart %s: %w", ch.Name(), err))
+	}
+	return &templated{chart: ch, values: vals, caps: caps, render: render}, nil
+}
+
+// capabilities are helm's defaults with the Kubernetes version set
+// explicitly: the target's (ServerVersioner), else Options.KubeVersion, else
+// DefaultKubeVersion.
+func (d *Deployer) capabilities(c client.Client) (*chartutil.Capabilities, error) {
+	v := d.opts.KubeVersion
+	if v == "" {
+		v = DefaultKubeVersion
+	}
+	if sv, ok := c.(ServerVersioner); ok {
+		info, err := sv.ServerVersion()
+		if err != nil {
+			return nil, fmt.Errorf("get the Kubernetes version of the target: %w", err)
+		}
+		v = info.GitVersion
+	}
+	kv, err := chartutil.ParseKubeVersion(v)
+	if err != nil {
+		return nil, terminal.Error(fmt.Errorf("invalid Kubernetes version %q: %w", v, err))
+	}
+	caps := chartutil.DefaultCapabilities.Copy()
+	caps.KubeVersion = *kv
+	return caps, nil
+}
