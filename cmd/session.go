@@ -56,6 +56,9 @@ func (ss *session) load() error {
 		return fmt.Errorf("load state %s: %w", s.State, err)
 	}
 	cfg.Timeouts.Pickup = s.PickupTimeout
+	if cfg.Blueprints, err = blueprintResolver(s); err != nil {
+		return err
+	}
 	if cfg.Deployer, err = ss.newFramework(cfg, snap); err != nil {
 		return err
 	}

@@ -66,6 +66,7 @@ func TestRenderSubinstallationsErrors(t *testing.T) {
 			"- {name: b, blueprint: {ref: x}, imports: {data: [{name: i, dataRef: da}]}, exports: {data: [{name: o, dataRef: db}]}}",
 			want: `they import each other's exports in a cycle: "a" imports from "b", "b" from "a"`},
 		{name: "missing file", subs: "- file: nope.yaml", want: "blueprint subinstallations[0]: file nope.yaml: no such file in the blueprint"},
+		{name: "not a template", subs: "- file: blueprint.yaml", want: "blueprint subinstallations[0]: file blueprint.yaml: not an InstallationTemplate"},
 		{name: "neither", subs: "- {}", want: "blueprint subinstallations[0] is neither a file nor an inline template"},
 	}
 	for _, tt := range tests {
@@ -116,6 +117,10 @@ func TestSubinstallationBlueprint(t *testing.T) {
 			err: "is neither a cd:// reference, nor a folder of the blueprint with a blueprint.yaml"},
 		{name: "none", tmpl: `{name: a}`, err: `subinstallation "a" has neither blueprint.ref nor blueprint.filesystem`},
 	}
+	root := installation(t, c, "no-cd", "{}", blueprintImports(""))
+	tmpl := &lsv1alpha1.InstallationTemplate{Name: "a", Blueprint: lsv1alpha1.InstallationTemplateBlueprintDefinition{Ref: "cd://componentReferences/db/resources/bp"}}
+	_, _, err := SubinstallationBlueprint(root, blueprintOf(t, root), tmpl, nil)
+	checkErr(t, err, "following component references needs the parent's component descriptor inline", true)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tmpl := &lsv1alpha1.InstallationTemplate{}
