@@ -38,8 +38,8 @@ func (ss *session) newFramework(cfg engine.Config, snap *engine.Snapshot) (*depl
 	if snap != nil {
 		ss.clusters.Restore(snap.Clusters)
 	}
-	real := realcluster.New(realcluster.Options{Secrets: cfg.Cluster})
-	clients := &deployers.TargetClusters{Simulated: ss.clusters, Real: real, Modes: d.Targets}
+	realClusters := realcluster.New(realcluster.Options{Secrets: cfg.Cluster})
+	clients := &deployers.TargetClusters{Simulated: ss.clusters, Real: realClusters, Modes: d.Targets}
 	table, fallback, err := deployers.Setup{Modes: d.Modes, Real: realDeployers(cfg.Cluster), Rules: d.Rules, Clients: clients}.Build()
 	if err != nil {
 		return nil, err

@@ -121,14 +121,14 @@ var deployerModes = []string{string(deployers.ModeFake), string(deployers.ModeRe
 // deployer.
 func (s *settings) checkModes() error {
 	s.deployer.Modes = map[lsv1alpha1.DeployItemType]deployers.Mode{}
-	real := realDeployers(nil)
+	registry := realDeployers(nil)
 	for typ, mode := range s.Deployers {
 		if !contains(deployerModes, mode) {
 			return invalidf("invalid deployer mode %q for type %s (allowed: %s)", mode, typ, strings.Join(deployerModes, ", "))
 		}
 		t := lsv1alpha1.DeployItemType(typ)
 		if mode == string(deployers.ModeReal) {
-			if err := real.Check(t); err != nil {
+			if err := registry.Check(t); err != nil {
 				return invalidf("invalid deployer mode real for type %s: %v", typ, err)
 			}
 		}

@@ -51,6 +51,10 @@ func (f *Framework) reconcile(ctx context.Context, c call) (engine.Result, error
 		res, err = c.d.Reconcile(ctx, c.req)
 		err = f.overdue(c, "reconcile", res.Phase == "" || res.Phase.IsFinal(), err)
 	}
+	if res.ProviderStatus != nil {
+		// Also on error: Landscaper keeps what a failed apply did manage.
+		di.Status.ProviderStatus = res.ProviderStatus
+	}
 	if err != nil {
 		return f.fail(ctx, c, opReconcile, err)
 	}
@@ -59,9 +63,6 @@ func (f *Framework) reconcile(ctx context.Context, c call) (engine.Result, error
 	}
 	if err := f.writeExports(ctx, di, res); err != nil {
 		return engine.Result{}, err
-	}
-	if res.ProviderStatus != nil {
-		di.Status.ProviderStatus = res.ProviderStatus
 	}
 	return f.finish(ctx, c, res)
 }

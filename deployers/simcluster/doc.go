@@ -39,10 +39,14 @@
 //
 // # Limitations
 //
+// Custom resources must be passed as unstructured objects: the cluster's
+// scheme knows the built-in Go types only.
+//
 // A simulated cluster does not run workloads: Deployments get no ReplicaSets
 // or Pods, Jobs no Pods. There is no admission, validation against OpenAPI
 // schemas, defaulting, conversion between versions of a kind, garbage
 // collection through owner references, finalizers other controllers would
 // remove (a finalizer stays until a client removes it), watch, or discovery
-// beyond the RESTMapper.
+// beyond the RESTMapper and ServerVersion. A CRD that fails (a rule) never
+// serves its kinds. Namespaces do not go through Terminating.
 package simcluster
