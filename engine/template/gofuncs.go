@@ -2,7 +2,9 @@ package template
 
 import (
 	"io/fs"
+	"maps"
 	"strings"
+	"sync"
 	gotmpl "text/template"
 
 	"github.com/Masterminds/sprig/v3"
@@ -19,37 +21,51 @@ var unavailableFuncs = []string{
 	"getServiceAccountKubeconfig", "getServiceAccountKubeconfigWithExpirationTimestamp", "getOidcKubeconfig",
 }
 
-// funcMap is sprig's functions without env and expandenv, plus Landscaper's.
-func (r *goRun) funcMap() gotmpl.FuncMap {
+// baseFuncs are the functions every GoTemplate execution shares: sprig's
+// without env and expandenv, Landscaper's that need no context, and
+// placeholders for those bound per execution (runFuncs), so that templates
+// parse once and are cached. Built once: sprig builds a new map of ~150
+// closures per call, and text/template converts each to a reflect.Value.
+var baseFuncs = sync.OnceValue(func() gotmpl.FuncMap {
 	fm := gotmpl.FuncMap(sprig.TxtFuncMap())
 	delete(fm, "env")
 	delete(fm, "expandenv")
-	c := r.e.Components
-	if c == nil {
-		c = &funcs.Components{}
-	}
-	extra := gotmpl.FuncMap{
-		"include":              r.include,
-		"readFile":             r.e.readFile,
-		"readDir":              r.readDir,
+	static := gotmpl.FuncMap{
 		"toYaml":               toYAML,
 		"fromYaml":             fromYAML,
 		"parseOCIRef":          funcs.ParseOCIRef,
 		"ociRefRepo":           funcs.OCIRefRepo,
 		"ociRefVersion":        funcs.OCIRefVersion,
-		"getResourceKey":       c.ResourceKey,
-		"getResource":          c.Resource,
-		"getResources":         c.Resources,
-		"getComponent":         c.Component,
 		"getRepositoryContext": funcs.RepositoryContext,
 	}
 	for _, name := range unavailableFuncs {
-		extra[name] = func(...any) (string, error) { return "", funcs.Unavailable(name) }
+		static[name] = func(...any) (string, error) { return "", funcs.Unavailable(name) }
 	}
-	for k, v := range extra {
-		fm[k] = v
-	}
+	maps.Copy(fm, static)
 	return fm
+})
+
+// components are the component descriptors of the execution.
+func (r *goRun) components() *funcs.Components {
+	if r.e.Components == nil {
+		return &funcs.Components{}
+	}
+	return r.e.Components
+}
+
+// runFuncs are the functions bound to one execution: its blueprint files and
+// its component descriptors.
+func (r *goRun) runFuncs() gotmpl.FuncMap {
+	c := r.components()
+	return gotmpl.FuncMap{
+		"include":        r.include,
+		"readFile":       r.e.readFile,
+		"readDir":        r.readDir,
+		"getResourceKey": c.ResourceKey,
+		"getResource":    c.Resource,
+		"getResources":   c.Resources,
+		"getComponent":   c.Component,
+	}
 }
 
 // readDir lists a folder of the blueprint, as Landscaper's readDir does.

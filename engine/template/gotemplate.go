@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"maps"
+	"sync"
 	gotmpl "text/template"
 )
 
@@ -20,7 +22,82 @@ type goRun struct {
 	e *Executor
 	// included counts the active includes of each file.
 	included map[string]int
-	funcs    gotmpl.FuncMap
+}
+
+// parsed caches parsed templates by name and text: most blueprints are
+// rendered many times, once per job and per installation that uses them. At
+// most maxParsed entries are kept.
+var (
+	parsedMu sync.Mutex
+	parsed   = map[parseKey]*cachedTemplate{}
+)
+
+const maxParsed = 4096
+
+type parseKey struct{ name, text string }
+
+// cachedTemplate is a parsed template whose run-bound functions (runFuncs)
+// call the goRun in run, set for the duration of one execution. mu guards run;
+// a nested execution of the same template (a file including itself) cannot
+// take it and renders a clone instead.
+type cachedTemplate struct {
+	mu  sync.Mutex
+	run *goRun
+	t   *gotmpl.Template
+}
+
+// cached returns the cached template for name and text, parsing it first
+// when it is not in the cache.
+func cached(name, text string) (*cachedTemplate, error) {
+	k := parseKey{name, text}
+	parsedMu.Lock()
+	ct, ok := parsed[k]
+	parsedMu.Unlock()
+	if ok {
+		return ct, nil
+	}
+	ct = &cachedTemplate{}
+	t, err := gotmpl.New(name).Option("missingkey=zero").Funcs(baseFuncs()).Funcs(ct.funcs()).Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	ct.t = t
+	parsedMu.Lock()
+	if len(parsed) >= maxParsed {
+		clear(parsed)
+	}
+	parsed[k] = ct
+	parsedMu.Unlock()
+	return ct, nil
+}
+
+// funcs are runFuncs that call the current run of ct.
+func (ct *cachedTemplate) funcs() gotmpl.FuncMap {
+	cur := func() *goRun { return ct.run }
+	return gotmpl.FuncMap{
+		"include":        func(p string, b any) (string, error) { return cur().include(p, b) },
+		"readFile":       func(p string) ([]byte, error) { return cur().e.readFile(p) },
+		"readDir":        func(p string) ([]fs.FileInfo, error) { return cur().readDir(p) },
+		"getResourceKey": func(args ...any) (string, error) { return cur().components().ResourceKey(args...) },
+		"getResource":    func(args ...any) (map[string]any, error) { return cur().components().Resource(args...) },
+		"getResources":   func(args ...any) ([]map[string]any, error) { return cur().components().Resources(args...) },
+		"getComponent":   func(args ...any) (map[string]any, error) { return cur().components().Component(args...) },
+	}
+}
+
+// execute renders ct with data for r.
+func (ct *cachedTemplate) execute(r *goRun, out *bytes.Buffer, data any) error {
+	if !ct.mu.TryLock() {
+		t, err := ct.t.Clone()
+		if err != nil {
+			return err
+		}
+		return t.Funcs(r.runFuncs()).Execute(out, data)
+	}
+	defer ct.mu.Unlock()
+	ct.run = r
+	defer func() { ct.run = nil }()
+	return ct.t.Execute(out, data)
 }
 
 // executeGo renders a GoTemplate execution.
@@ -45,7 +122,6 @@ func (e *Executor) executeGo(req Request) (*Result, error) {
 		}
 	}
 	r := &goRun{e: e, included: map[string]int{}}
-	r.funcs = r.funcMap()
 	name := file
 	if name == "" {
 		name = inlineName
@@ -66,14 +142,14 @@ func (e *Executor) executeGo(req Request) (*Result, error) {
 	return res, nil
 }
 
-// execute parses and runs one template text.
+// execute parses (or takes from the cache) and runs one template text.
 func (r *goRun) execute(name, text string, data any) ([]byte, error) {
-	t, err := gotmpl.New(name).Option("missingkey=zero").Funcs(r.funcs).Parse(text)
+	ct, err := cached(name, text)
 	if err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer
-	if err := t.Execute(&out, data); err != nil {
+	if err := ct.execute(r, &out, data); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
