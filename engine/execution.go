@@ -6,7 +6,6 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
@@ -89,34 +88,21 @@ func (c *executionController) handlePhase(ctx context.Context, exec *lsv1alpha1.
 }
 
 func (c *executionController) enterFirstPhase(ctx context.Context, exec *lsv1alpha1.Execution) error {
-	phase := lsv1alpha1.ExecutionPhases.Init
+	first := lsv1alpha1.ExecutionPhases.Init
 	if exec.DeletionTimestamp != nil {
-		phase = lsv1alpha1.ExecutionPhases.InitDelete
+		first = lsv1alpha1.ExecutionPhases.InitDelete
 	}
-	now := metav1.NewTime(c.cfg.Clock.Now())
-	exec.Status.ObservedGeneration = exec.Generation
-	exec.Status.LastError = nil
-	if exec.Status.TransitionTimes == nil {
-		exec.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{}
-	}
-	exec.Status.TransitionTimes.InitTime = &now
-	return c.setPhase(ctx, exec, phase)
+	executionFlow(exec).start(first, exec.Generation, c.cfg.Clock.Now())
+	return c.writeStatus(ctx, exec, first)
 }
 
 // setPhase writes phase; a final phase also finishes the job.
 func (c *executionController) setPhase(ctx context.Context, exec *lsv1alpha1.Execution, phase lsv1alpha1.ExecutionPhase) error {
-	now := metav1.NewTime(c.cfg.Clock.Now())
-	exec.Status.ExecutionPhase = phase
-	exec.Status.PhaseTransitionTime = &now
-	if !phase.IsFailed() {
-		exec.Status.LastError = nil // a phase reached without error clears it, as in Landscaper
-	}
-	if phase.IsFinal() {
-		exec.Status.JobIDFinished = exec.Status.JobID
-		if exec.Status.TransitionTimes != nil {
-			exec.Status.TransitionTimes.FinishedTime = &now
-		}
-	}
+	executionFlow(exec).set(phase, c.cfg.Clock.Now())
+	return c.writeStatus(ctx, exec, phase)
+}
+
+func (c *executionController) writeStatus(ctx context.Context, exec *lsv1alpha1.Execution, phase lsv1alpha1.ExecutionPhase) error {
 	if err := c.cfg.Cluster.UpdateStatus(ctx, exec); err != nil {
 		return fmt.Errorf("set phase %s: %w", phase, err)
 	}
@@ -126,17 +112,10 @@ func (c *executionController) setPhase(ctx context.Context, exec *lsv1alpha1.Exe
 // handleError records err; terminal errors end the flow in Failed
 // (DeleteFailed while deleting), normal ones are returned for a retry.
 func (c *executionController) handleError(ctx context.Context, exec *lsv1alpha1.Execution, err error) error {
-	op := string(exec.Status.ExecutionPhase)
-	exec.Status.LastError = NewLastError(exec.Status.LastError, op, "", err, c.cfg.Clock.Now())
-	if !IsTerminal(err) {
-		if uerr := c.cfg.Cluster.UpdateStatus(ctx, exec); uerr != nil {
-			return uerr
-		}
-		return err
+	phases := lsv1alpha1.ExecutionPhases
+	terminal := executionFlow(exec).fail(err, phases.Failed, phases.DeleteFailed, c.cfg.Clock.Now())
+	if uerr := c.writeStatus(ctx, exec, exec.Status.ExecutionPhase); uerr != nil || terminal {
+		return uerr
 	}
-	failed := lsv1alpha1.ExecutionPhases.Failed
-	if exec.Status.ExecutionPhase.IsDeletion() {
-		failed = lsv1alpha1.ExecutionPhases.DeleteFailed
-	}
-	return c.setPhase(ctx, exec, failed)
+	return err
 }

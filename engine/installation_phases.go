@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // handlePhase walks inst through its phases, falling through to the next
@@ -69,35 +68,22 @@ func (c *installationController) runPhase(ctx context.Context, inst *lsv1alpha1.
 // enterFirstPhase starts the flow of a new job: Init (InitDelete when the
 // installation is being deleted), observedGeneration = generation.
 func (c *installationController) enterFirstPhase(ctx context.Context, inst *lsv1alpha1.Installation) error {
-	phase := lsv1alpha1.InstallationPhases.Init
+	first := lsv1alpha1.InstallationPhases.Init
 	if inst.DeletionTimestamp != nil {
-		phase = lsv1alpha1.InstallationPhases.InitDelete
+		first = lsv1alpha1.InstallationPhases.InitDelete
 	}
-	now := metav1.NewTime(c.cfg.Clock.Now())
-	inst.Status.ObservedGeneration = inst.Generation
 	inst.Status.SubInstCache = nil
-	inst.Status.LastError = nil
-	if inst.Status.TransitionTimes == nil {
-		inst.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{}
-	}
-	inst.Status.TransitionTimes.InitTime = &now
-	return c.setPhase(ctx, inst, phase)
+	installationFlow(inst).start(first, inst.Generation, c.cfg.Clock.Now())
+	return c.writeStatus(ctx, inst, first)
 }
 
 // setPhase writes phase; a final phase also finishes the job.
 func (c *installationController) setPhase(ctx context.Context, inst *lsv1alpha1.Installation, phase lsv1alpha1.InstallationPhase) error {
-	now := metav1.NewTime(c.cfg.Clock.Now())
-	inst.Status.InstallationPhase = phase
-	inst.Status.PhaseTransitionTime = &now
-	if !phase.IsFailed() {
-		inst.Status.LastError = nil // a phase reached without error clears it, as in Landscaper
-	}
-	if phase.IsFinal() {
-		inst.Status.JobIDFinished = inst.Status.JobID
-		if inst.Status.TransitionTimes != nil {
-			inst.Status.TransitionTimes.FinishedTime = &now
-		}
-	}
+	installationFlow(inst).set(phase, c.cfg.Clock.Now())
+	return c.writeStatus(ctx, inst, phase)
+}
+
+func (c *installationController) writeStatus(ctx context.Context, inst *lsv1alpha1.Installation, phase lsv1alpha1.InstallationPhase) error {
 	if err := c.cfg.Cluster.UpdateStatus(ctx, inst); err != nil {
 		return fmt.Errorf("set phase %s: %w", phase, err)
 	}
@@ -107,19 +93,12 @@ func (c *installationController) setPhase(ctx context.Context, inst *lsv1alpha1.
 // handleError records err in lastError. A terminal error ends the flow in
 // Failed (DeleteFailed while deleting); a normal one is returned for a retry.
 func (c *installationController) handleError(ctx context.Context, inst *lsv1alpha1.Installation, err error) error {
-	op := string(inst.Status.InstallationPhase)
-	inst.Status.LastError = NewLastError(inst.Status.LastError, op, "", err, c.cfg.Clock.Now())
-	if !IsTerminal(err) {
-		if uerr := c.cfg.Cluster.UpdateStatus(ctx, inst); uerr != nil {
-			return uerr
-		}
-		return err
+	phases := lsv1alpha1.InstallationPhases
+	terminal := installationFlow(inst).fail(err, phases.Failed, phases.DeleteFailed, c.cfg.Clock.Now())
+	if uerr := c.writeStatus(ctx, inst, inst.Status.InstallationPhase); uerr != nil || terminal {
+		return uerr
 	}
-	failed := lsv1alpha1.InstallationPhases.Failed
-	if inst.Status.InstallationPhase.IsDeletion() {
-		failed = lsv1alpha1.InstallationPhases.DeleteFailed
-	}
-	return c.setPhase(ctx, inst, failed)
+	return err
 }
 
 // progressing is the Progressing phase: it waits (no requeue: the children's
