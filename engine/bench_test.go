@@ -26,7 +26,7 @@ func generateLandscape(n int) []fakecluster.Object {
 // BenchmarkReconcile loads a generated landscape into a new simulation,
 // starts a job at every root and runs to the end. Figures are in docs/performance.md.
 func BenchmarkReconcile(b *testing.B) {
-	for _, n := range []int{100, 300, 1000} {
+	for _, n := range []int{100, 1000, 3000, 10000} {
 		b.Run(fmt.Sprintf("installations=%d", n), func(b *testing.B) {
 			objs := generateLandscape(n)
 			b.ReportAllocs()

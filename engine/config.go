@@ -78,9 +78,15 @@ type Config struct {
 	// outside the installation (e.g. local folders from the config file).
 	// Nil means only inline blueprints are found.
 	Blueprints blueprint.Resolver
+
+	// blueprints caches parsed inline blueprints by content (see blueprintFor).
+	blueprints map[string]*blueprint.Blueprint
 }
 
 func (c *Config) defaults() {
+	if c.blueprints == nil {
+		c.blueprints = map[string]*blueprint.Blueprint{}
+	}
 	if c.Clock == nil {
 		c.Clock = NewVirtualClock(DefaultStartTime)
 	}

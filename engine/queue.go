@@ -79,8 +79,9 @@ func (q *queue) Pop(pick func(n int) int) (item, bool) {
 	}
 	i := pick(len(q.ready))
 	it := q.ready[i]
-	copy(q.ready[i:], q.ready[i+1:])
-	q.ready = q.ready[:len(q.ready)-1]
+	last := len(q.ready) - 1
+	q.ready[i] = q.ready[last] // the order of ready work is the seeded pick's anyway
+	q.ready = q.ready[:last]
 	delete(q.queued, it)
 	return it, true
 }

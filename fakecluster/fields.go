@@ -74,8 +74,35 @@ func structOf(obj Object) reflect.Value {
 // of the same type, which must have a status subresource.
 func copyStatus(dst, src Object) {
 	i := infoOf(dst).status
-	fresh := src.DeepCopyObject().(Object)
-	structOf(dst).Field(i).Set(structOf(fresh).Field(i))
+	deepCopyField(structOf(dst).Field(i), structOf(src).Field(i))
+}
+
+// deepCopyField sets dst to a deep copy of src, two addressable struct
+// fields of a generated API type, through the type's DeepCopyInto, so that
+// only that field is copied.
+func deepCopyField(dst, src reflect.Value) {
+	m := src.Addr().MethodByName("DeepCopyInto")
+	if !m.IsValid() {
+		dst.Set(src) // plain values need no deep copy
+		return
+	}
+	fresh := reflect.New(src.Type())
+	m.Call([]reflect.Value{fresh})
+	dst.Set(fresh.Elem())
+}
+
+// withStatusOf returns a new object of stored's type with a copy of stored's
+// metadata, stored's spec (shared, not copied: the store never changes an
+// object it has stored, and neither may anyone else) and a copy of src's
+// status. It is what a status update stores.
+func withStatusOf(stored, src Object) Object {
+	ti := infoOf(stored)
+	v := reflect.New(reflect.TypeOf(stored).Elem())
+	v.Elem().Set(structOf(stored))
+	meta := v.Elem().Field(ti.meta).Addr().Interface().(*metav1.ObjectMeta)
+	*meta = *meta.DeepCopy()
+	deepCopyField(v.Elem().Field(ti.status), structOf(src).Field(ti.status))
+	return v.Interface().(Object)
 }
 
 // specChanged reports whether any field other than metadata and status

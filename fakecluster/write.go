@@ -181,9 +181,7 @@ func (c *Cluster) updateStatusLocked(gvk schema.GroupVersionKind, obj Object) (O
 	if !statusChanged(obj, stored) {
 		return copyObject(stored), nil
 	}
-	next := copyObject(stored)
-	copyStatus(next, obj)
-	return c.commitLocked(k, stored, next), nil
+	return c.commitLocked(k, stored, withStatusOf(stored, obj)), nil
 }
 
 // lookupForWrite returns the stored object obj updates, and checks obj's
