@@ -14,16 +14,17 @@ import (
 
 // realDeployers are the real deployers lscli has, by deploy item type. Each
 // builds its deployer for a session; landscape is the session's API server
-// (nil when only the types are asked for). Wiring a new real deployer is one
-// entry here.
-func realDeployers(landscape fakecluster.Reader) deployers.Registry {
+// (nil when only the types are asked for); charts is the helm deployer's
+// chart mapping (the config file's charts map, see chartMap). Wiring a new
+// real deployer is one entry here.
+func realDeployers(landscape fakecluster.Reader, charts map[string]string) deployers.Registry {
 	return deployers.Registry{
 		deployers.MockType: deployers.MockBuilder,
 		deployers.ManifestType: func(c deployers.ClusterClients) (deployers.Deployer, error) {
 			return deployers.WithTraits(manifest.New(manifest.Options{Clusters: c, Targets: landscape}), deployers.KubernetesDeployer), nil
 		},
 		deployers.HelmType: func(c deployers.ClusterClients) (deployers.Deployer, error) {
-			return deployers.WithTraits(helm.New(helm.Options{Clusters: c, Landscape: landscape}), deployers.KubernetesDeployer), nil
+			return deployers.WithTraits(helm.New(helm.Options{Clusters: c, Landscape: landscape, Charts: charts}), deployers.KubernetesDeployer), nil
 		},
 	}
 }
@@ -38,9 +39,13 @@ func (ss *session) newFramework(cfg engine.Config, snap *engine.Snapshot) (*depl
 	if snap != nil {
 		ss.clusters.Restore(snap.Clusters)
 	}
+	charts, err := chartMap(ss.settings)
+	if err != nil {
+		return nil, err
+	}
 	realClusters := realcluster.New(realcluster.Options{Secrets: cfg.Cluster})
 	clients := &deployers.TargetClusters{Simulated: ss.clusters, Real: realClusters, Modes: d.Targets}
-	table, fallback, err := deployers.Setup{Modes: d.Modes, Real: realDeployers(cfg.Cluster), Rules: d.Rules, Clients: clients}.Build()
+	table, fallback, err := deployers.Setup{Modes: d.Modes, Real: realDeployers(cfg.Cluster, charts), Rules: d.Rules, Clients: clients}.Build()
 	if err != nil {
 		return nil, err
 	}

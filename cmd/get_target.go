@@ -75,13 +75,27 @@ func findTarget(objs []fakecluster.Object, ns, name string) (*lsv1alpha1.Target,
 	return nil, invalidf("Target %q exists in namespaces %s: choose one with -n", name, strings.Join(namespaces, ", "))
 }
 
+// kindShortNames are kubectl's short names of the built-in kinds, so that
+// `lscli get --target cluster cm` works as `kubectl get cm` does.
+var kindShortNames = map[string]string{
+	"cm": "configmap", "crd": "customresourcedefinition", "crds": "customresourcedefinition",
+	"deploy": "deployment", "ds": "daemonset", "ep": "endpoints", "hpa": "horizontalpodautoscaler",
+	"ing": "ingress", "netpol": "networkpolicy", "ns": "namespace", "pdb": "poddisruptionbudget",
+	"po": "pod", "pv": "persistentvolume", "pvc": "persistentvolumeclaim", "rs": "replicaset",
+	"sa": "serviceaccount", "sts": "statefulset", "svc": "service",
+}
+
 // selectClusterObjects keeps the objects that match args: [KIND [NAME]],
-// where KIND is a kind in any case, singular or plural.
+// where KIND is a kind in any case, singular or plural, or kubectl's short
+// name for it.
 func selectClusterObjects(objs []*unstructured.Unstructured, args []string) []*unstructured.Unstructured {
 	if len(args) == 0 {
 		return objs
 	}
 	kind := strings.ToLower(args[0])
+	if long, ok := kindShortNames[kind]; ok {
+		kind = long
+	}
 	var out []*unstructured.Unstructured
 	for _, o := range objs {
 		k := strings.ToLower(o.GetKind())

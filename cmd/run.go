@@ -59,6 +59,11 @@ func (f *factory) summarize(res engine.RunResult, a engine.Assessment) {
 		roots = "root installations: " + strings.Join(parts, ", ")
 	}
 	f.status("%d steps, virtual time +%s (now %s), %s", res.Steps, elapsed, res.End.Format("2006-01-02T15:04:05Z07:00"), roots)
+	for _, r := range a.Roots {
+		if r.Phase == "DeleteFailed" {
+			f.status("hint: Installation %s is DeleteFailed: retry its deletion with 'lscli trigger %s'", r.Key, r.Key.Name)
+		}
+	}
 	if a.Worst() != engine.OutcomeUnfinished {
 		return
 	}

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -76,10 +75,7 @@ func New(opts Options) *Deployer {
 // Progressing stays false: the deployer tells the first call of a job (phase
 // Init: deploy) from the later ones (phase Progressing: wait for readiness
 // and exports) by the item's phase.
-func (d *Deployer) Traits() deployers.Traits {
-	return deployers.Traits{TargetTypes: []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType},
-		ProgressingTimeout: true}
-}
+func (d *Deployer) Traits() deployers.Traits { return deployers.KubernetesDeployer }
 
 // item bundles what one call works with.
 type item struct {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -73,7 +75,22 @@ func (cc *clusterClient) Create(ctx context.Context, obj client.Object, opts ...
 	if err := cc.c.inner.Create(ctx, obj, opts...); err != nil {
 		return err
 	}
+	if err := cc.readBack(ctx, obj, (&client.CreateOptions{}).ApplyOptions(opts).DryRun); err != nil {
+		return err
+	}
 	return cc.c.afterWrite(ctx, gvk, obj.GetNamespace(), obj.GetName())
+}
+
+// readBack reads the object just written into obj, as a real API server
+// answers a write with the stored object: the fake client leaves uid,
+// creationTimestamp and generation, which the tracker sets on its own copy,
+// out of obj when obj is unstructured or of a built-in kind. Dry runs store
+// nothing and read nothing. The caller holds the lock.
+func (cc *clusterClient) readBack(ctx context.Context, obj client.Object, dryRun []string) error {
+	if slices.Contains(dryRun, metav1.DryRunAll) {
+		return nil
+	}
+	return cc.c.inner.Get(ctx, client.ObjectKeyFromObject(obj), obj)
 }
 
 // Update replaces obj.
@@ -87,6 +104,9 @@ func (cc *clusterClient) Update(ctx context.Context, obj client.Object, opts ...
 		return err
 	}
 	if err := cc.c.inner.Update(ctx, obj, opts...); err != nil {
+		return err
+	}
+	if err := cc.readBack(ctx, obj, (&client.UpdateOptions{}).ApplyOptions(opts).DryRun); err != nil {
 		return err
 	}
 	return cc.c.afterWrite(ctx, gvk, obj.GetNamespace(), obj.GetName())

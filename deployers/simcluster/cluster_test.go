@@ -161,3 +161,35 @@ func kstatusOf(t *testing.T, u *unstructured.Unstructured) status.Status {
 	}
 	return res.Status
 }
+
+// TestWritesAnswerWithStoredObject: Create and Update fill in the caller's
+// object as a real API server's answer does, for built-in and custom kinds.
+func TestWritesAnswerWithStoredObject(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	for _, m := range []string{deploymentManifest, crdManifest, widgetManifest} {
+		u := obj(t, m)
+		if err := f.c.Create(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		if ts := u.GetCreationTimestamp(); u.GetUID() == "" || ts.IsZero() || u.GetGeneration() != 1 {
+			t.Errorf("%s after Create: uid %q, creationTimestamp %v, generation %d; want them set, generation 1",
+				u.GetKind(), u.GetUID(), u.GetCreationTimestamp(), u.GetGeneration())
+		}
+	}
+	u := f.get("apps/v1", "Deployment", "default", "web")
+	_ = unstructured.SetNestedField(u.Object, int64(5), "spec", "replicas")
+	if err := f.c.Update(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if u.GetGeneration() != 2 {
+		t.Errorf("Deployment after Update: generation %d, want 2", u.GetGeneration())
+	}
+	typed := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "c", Namespace: "default"}}
+	if err := f.c.Create(ctx, typed); err != nil {
+		t.Fatal(err)
+	}
+	if typed.UID == "" {
+		t.Errorf("typed ConfigMap after Create: no uid")
+	}
+}

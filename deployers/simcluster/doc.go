@@ -19,7 +19,10 @@
 //     *meta.NoKindMatchError, as on a real cluster. Deleting a CRD deletes its
 //     custom resources and forgets the kind.
 //   - Create, Update, Patch (JSON, merge, strategic merge) and server-side
-//     apply with managedFields and conflicts, by the fake client.
+//     apply with managedFields and conflicts, by the fake client. Create and
+//     Update fill the caller's object with the stored one, as an API
+//     server's answer does (the fake client alone leaves out uid,
+//     creationTimestamp and generation for built-in kinds).
 //   - metadata.uid, creationTimestamp and deletionTimestamp from the injected
 //     random source and clock; metadata.generation: 1 on create and one more
 //     whenever anything but metadata and status changes (for every kind).
@@ -34,8 +37,8 @@
 //     DaemonSets, ReplicaSets and ReplicationControllers get all replicas
 //     ready, Pods run and are Ready, Jobs complete, CRDs are Established,
 //     PersistentVolumeClaims are Bound and LoadBalancer Services get an
-//     ingress IP. Rules (Rule) delay this by virtual time, make it fail, or
-//     keep it from ever happening.
+//     ingress hostname (<name>.<namespace>.lb.simulated). Rules (Rule) delay
+//     this by virtual time, make it fail, or keep it from ever happening.
 //
 // # Limitations
 //

@@ -176,9 +176,13 @@ func (ld *load) collect(f file) []file {
 		return []file{f.withProblem("is a blueprint folder (its blueprint.yaml has kind Blueprint), not a landscape: " +
 			"name the files or folders that hold the Installations")}
 	}
+	if isChartDir(f.fsys, f.name) {
+		return []file{f.withProblem("is a helm chart folder (it has a Chart.yaml), not a landscape: " +
+			"name the files or folders that hold the Installations")}
+	}
 	files := walk(f)
 	if len(files) == 0 {
-		return []file{f.withProblem("has no *.yaml or *.yml files (hidden and blueprint folders are skipped)")}
+		return []file{f.withProblem("has no *.yaml or *.yml files (hidden, blueprint and helm chart folders are skipped)")}
 	}
 	return ld.unread(files)
 }
@@ -192,7 +196,7 @@ func walk(dir file) []file {
 		case err != nil:
 			files = append(files, dir.child(name).withProblem(describeFSError(err)))
 		case name == dir.name:
-		case strings.HasPrefix(d.Name(), ".") || d.IsDir() && isBlueprintDir(dir.fsys, name):
+		case strings.HasPrefix(d.Name(), ".") || d.IsDir() && (isBlueprintDir(dir.fsys, name) || isChartDir(dir.fsys, name)):
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -244,6 +248,14 @@ func isBlueprintDir(fsys fs.FS, dir string) bool {
 		Kind string `json:"kind"`
 	}
 	return yaml.Unmarshal(data, &header) == nil && header.Kind == "Blueprint"
+}
+
+// isChartDir tells whether dir holds a helm chart (a Chart.yaml, as helm's
+// chartutil.IsChartDir checks): its YAML files are chart metadata, values
+// and templates for the helm deployer, not landscape objects.
+func isChartDir(fsys fs.FS, dir string) bool {
+	_, err := fs.Stat(fsys, path.Join(dir, "Chart.yaml"))
+	return err == nil
 }
 
 // describeFSError says what went wrong with a file, without repeating its

@@ -95,7 +95,7 @@ func TestLoadFiles(t *testing.T) {
 			"l/a.yaml#1 DataObject default/a", "l/a/b/c.yaml#1 DataObject default/abc",
 			"l/a/z.yml#1 DataObject default/az", "l/b.yaml#1 DataObject default/b"},
 	}, {
-		name: "hidden folders and blueprint folders are skipped",
+		name: "hidden folders, blueprint folders and helm chart folders are skipped",
 		files: map[string]string{
 			"x.yaml":                       dataObject("x"),
 			".lscli/state.yaml":            "anything: [",
@@ -105,6 +105,9 @@ func TestLoadFiles(t *testing.T) {
 			"notbp/blueprint.yaml":         dataObject("not-a-blueprint"),
 			"sub/.cache/x.yaml":            "anything: [",
 			"sub/deeper/bp/blueprint.yaml": "kind: Blueprint\n",
+			"charts/app/Chart.yaml":        "apiVersion: v2\nname: app\nversion: 1.0.0\n",
+			"charts/app/values.yaml":       "replicas: 1\n",
+			"charts/app/templates/cm.yaml": "{{ if }}",
 			"lscli.yaml":                   "seed: 1\n",
 		},
 		paths: nil, // "."

@@ -40,12 +40,18 @@ func TestLoadProblems(t *testing.T) {
 		name:  "directory without YAML",
 		files: map[string]string{"d/readme.md": "x", "d/.hidden/a.yaml": dataObject("a")},
 		paths: []string{"d"},
-		want:  []string{"d: has no *.yaml or *.yml files (hidden and blueprint folders are skipped)"},
+		want:  []string{"d: has no *.yaml or *.yml files (hidden, blueprint and helm chart folders are skipped)"},
 	}, {
 		name:  "blueprint folder",
 		files: map[string]string{"bp/blueprint.yaml": lsAPI + "kind: Blueprint\n"},
 		paths: []string{"bp"},
 		want: []string{"bp: is a blueprint folder (its blueprint.yaml has kind Blueprint), not a landscape: " +
+			"name the files or folders that hold the Installations"},
+	}, {
+		name:  "helm chart folder",
+		files: map[string]string{"chart/Chart.yaml": "apiVersion: v2\nname: app\n", "chart/templates/cm.yaml": "{{ if }}"},
+		paths: []string{"chart"},
+		want: []string{"chart: is a helm chart folder (it has a Chart.yaml), not a landscape: " +
 			"name the files or folders that hold the Installations"},
 	}, {
 		name: "invalid YAML, with lines of the file",
