@@ -72,7 +72,7 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 		}
 	}
 	return "", terminal.Error(fmt.Errorf("chart %q is not available locally: lscli downloads nothing; "+
-		"map it to a local chart folder or .tgz in the helm deployer's charts (key %q)", keys[0], keys[0]))
+		"map it to a local chart folder or .tgz under 'charts:' in lscli.yaml, e.g. charts: {%q: ./charts/mychart}", keys[0], keys[0]))
 }
 
 // localPath reports whether ref names a local file and returns its path.

@@ -67,7 +67,7 @@ func TestLoadChart(t *testing.T) {
 		{name: "unmapped OCI ref", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/nope:1.0.0"},
 			wantErr: `chart "registry.example/charts/nope:1.0.0" is not available locally`},
 		{name: "unmapped chart repo", chart: helmv1alpha1.Chart{HelmChartRepo: &helmv1alpha1.HelmChartRepo{
-			HelmChartRepoUrl: "https://x", HelmChartName: "y", HelmChartVersion: "1"}}, wantErr: `(key "https://x/y:1")`},
+			HelmChartRepoUrl: "https://x", HelmChartName: "y", HelmChartVersion: "1"}}, wantErr: `under 'charts:' in lscli.yaml, e.g. charts: {"https://x/y:1": ./charts/mychart}`},
 		{name: "fromResource", chart: helmv1alpha1.Chart{FromResource: &helmv1alpha1.RemoteChartReference{ResourceName: "c"}},
 			wantErr: "chart.fromResource is not supported"},
 		{name: "missing folder", chart: helmv1alpha1.Chart{Ref: "./testdata/nope"}, wantErr: "unable to load chart ./testdata/nope"},
