@@ -1,0 +1,80 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"sigs.k8s.io/yaml"
+)
+
+// pathMap describes a map in the config file from references (blueprint
+// resource names, chart references) to local paths, relative to the file.
+type pathMap struct {
+	// key is the top-level key of the map in the config file.
+	key string
+	// from and to say what the keys and the values are, for messages.
+	from, to string
+}
+
+// read returns the map of the config file of s, with paths made relative to
+// the working directory, and the config file's path. The map is read from the
+// file itself, not through viper, which would lower-case the keys and split
+// them at dots. Without a config file or without the map, it returns nil. A
+// malformed map is invalid input (exit 2).
+func (pm pathMap) read(s *settings) (map[string]string, string, error) {
+	if s.config == nil || s.config.ConfigFileUsed() == "" {
+		return nil, "", nil
+	}
+	path := s.config.ConfigFileUsed()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, path, fmt.Errorf("read config %s: %w", path, err)
+	}
+	paths, err := pm.parse(data, path)
+	return paths, path, err
+}
+
+// parse reads the map from data, the config file at path.
+func (pm pathMap) parse(data []byte, path string) (map[string]string, error) {
+	var doc map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, invalidf("read config %s: %v", path, err)
+	}
+	raw, ok := doc[pm.key]
+	if !ok || raw == nil {
+		return nil, nil
+	}
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return nil, invalidf("config %s: %s must be a map from %s to %s, got %s", path, pm.key, pm.from, pm.to, yamlKind(raw))
+	}
+	dir := filepath.Dir(path)
+	paths := make(map[string]string, len(m))
+	for k, v := range m {
+		p, ok := v.(string)
+		if !ok || p == "" {
+			return nil, invalidf("config %s: %s[%q] must be %s (a string), got %v", path, pm.key, k, pm.to, v)
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, filepath.FromSlash(p))
+		}
+		paths[k] = p
+	}
+	return paths, nil
+}
+
+// yamlKind names the kind of a decoded YAML value for messages.
+func yamlKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64, int64, int:
+		return "a number"
+	}
+	return fmt.Sprintf("%T", v)
+}
