@@ -99,6 +99,9 @@ func NewClient(kubeconfig []byte, scheme *runtime.Scheme) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unable to create rest config from kubeconfig: %w", err)
 	}
+	// client-go's default of 5 requests/s made one manifest apply take seconds;
+	// kubectl allows 50/s with bursts of 300.
+	cfg.QPS, cfg.Burst = 50, 300
 	return NewClientForConfig(cfg, scheme)
 }
 
