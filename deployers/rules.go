@@ -39,15 +39,7 @@ type Rules []Rule
 // CompileRules compiles and validates cfgs. An error names the rule as
 // "rules[i]" and the field.
 func CompileRules(cfgs []RuleConfig) (Rules, error) {
-	out := make(Rules, 0, len(cfgs))
-	for i, c := range cfgs {
-		r, err := compileRule(c)
-		if err != nil {
-			return nil, fmt.Errorf("rules[%d]: %w", i, err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
+	return match.CompileAll(cfgs, compileRule)
 }
 
 func compileRule(c RuleConfig) (Rule, error) {

@@ -64,3 +64,17 @@ func Selector(s string) (labels.Selector, error) {
 	}
 	return sel, nil
 }
+
+// CompileAll compiles every config with compile, in order. An error names
+// the config as "rules[i]".
+func CompileAll[C, R any](cfgs []C, compile func(C) (R, error)) ([]R, error) {
+	out := make([]R, 0, len(cfgs))
+	for i, c := range cfgs {
+		r, err := compile(c)
+		if err != nil {
+			return nil, fmt.Errorf("rules[%d]: %w", i, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
