@@ -9,13 +9,7 @@ import (
 // TestInstallationDeletion drives the deletion flow of "x", which is deleted
 // (deletionTimestamp set) after setup.
 func TestInstallationDeletion(t *testing.T) {
-	tests := []struct {
-		name      string
-		setup     func(f *fixture)
-		wantPhase lsv1alpha1.InstallationPhase // "" = gone
-		wantErr   string
-		check     func(t *testing.T, f *fixture, x *lsv1alpha1.Installation)
-	}{
+	runInstallationCases(t, true, []installationCase{
 		{
 			name:      "the first deletion of a root starts a job; without children it is gone at once",
 			setup:     func(f *fixture) { f.create(inst("x", status(phases.Succeeded, job1, job1))) },
@@ -83,29 +77,7 @@ func TestInstallationDeletion(t *testing.T) {
 			},
 			wantPhase: "",
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t)
-			tt.setup(f)
-			mustDelete(f, f.installation("x"))
-			_, err := f.reconcile(&installationController{cfg: f.cfg}, "x")
-			checkErr(t, err, tt.wantErr)
-			x := &lsv1alpha1.Installation{}
-			if !f.get(x, "x") {
-				if tt.wantPhase != "" {
-					t.Fatalf("x is gone, want phase %s", tt.wantPhase)
-				}
-				return
-			}
-			if x.Status.InstallationPhase != tt.wantPhase {
-				t.Errorf("phase = %s, want %s (lastError %v)", x.Status.InstallationPhase, tt.wantPhase, x.Status.LastError)
-			}
-			if tt.check != nil {
-				tt.check(t, f, x)
-			}
-		})
-	}
+	})
 }
 
 func mustDelete(f *fixture, obj interface {

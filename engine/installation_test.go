@@ -19,14 +19,7 @@ var phases = lsv1alpha1.InstallationPhases
 // TestInstallationTransitions drives the installation controller one
 // reconcile at a time from a prepared state and checks where "x" ends up.
 func TestInstallationTransitions(t *testing.T) {
-	tests := []struct {
-		name  string
-		setup func(f *fixture)
-		// wantPhase is x's phase after one reconcile; "" means x is gone.
-		wantPhase lsv1alpha1.InstallationPhase
-		wantErr   string
-		check     func(t *testing.T, f *fixture, x *lsv1alpha1.Installation)
-	}{
+	runInstallationCases(t, false, []installationCase{
 		{
 			name: "reconcile annotation on a finished root starts a job and runs it to Succeeded",
 			setup: func(f *fixture) {
@@ -194,11 +187,31 @@ func TestInstallationTransitions(t *testing.T) {
 				}
 			},
 		},
-	}
+	})
+}
+
+// installationCase prepares a state, runs one reconcile of installation "x"
+// and says where x must end up.
+type installationCase struct {
+	name  string
+	setup func(f *fixture)
+	// wantPhase is x's phase after one reconcile; "" means x is gone.
+	wantPhase lsv1alpha1.InstallationPhase
+	wantErr   string
+	check     func(t *testing.T, f *fixture, x *lsv1alpha1.Installation)
+}
+
+// runInstallationCases runs each case; with deleteX, x is deleted (marked
+// with a deletionTimestamp) after setup.
+func runInstallationCases(t *testing.T, deleteX bool, tests []installationCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			tt.setup(f)
+			if deleteX {
+				mustDelete(f, f.installation("x"))
+			}
 			_, err := f.reconcile(&installationController{cfg: f.cfg}, "x")
 			checkErr(t, err, tt.wantErr)
 			x := &lsv1alpha1.Installation{}

@@ -9,7 +9,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
-	"sigs.k8s.io/yaml"
 )
 
 // ClusterTable shows the objects of a simulated target cluster for
@@ -88,15 +87,5 @@ func ClusterList(objs []*unstructured.Unstructured, format string, w io.Writer) 
 		}
 		list.Items = append(list.Items, item)
 	}
-	data, err := marshalJSON(list, "    ")
-	if err != nil {
-		return fmt.Errorf("encode list: %w", err)
-	}
-	if format == FormatYAML {
-		if data, err = yaml.JSONToYAML(data); err != nil {
-			return fmt.Errorf("convert list to YAML: %w", err)
-		}
-	}
-	_, err = w.Write(data)
-	return err
+	return writeList(list, format, w)
 }

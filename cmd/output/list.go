@@ -52,6 +52,11 @@ func List(objs []fakecluster.Object, format string, w io.Writer) error {
 		}
 		list.Items = append(list.Items, item)
 	}
+	return writeList(list, format, w)
+}
+
+// writeList writes list as JSON (indented by 4 spaces, like kubectl) or YAML.
+func writeList(list kubeList, format string, w io.Writer) error {
 	data, err := marshalJSON(list, "    ")
 	if err != nil {
 		return fmt.Errorf("encode list: %w", err)

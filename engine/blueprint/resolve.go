@@ -151,7 +151,7 @@ func ForInstallation(inst *lsv1alpha1.Installation, r Resolver) (*Blueprint, err
 
 // resolveRef resolves spec.blueprint.ref of inst.
 func resolveRef(inst *lsv1alpha1.Installation, name string, r Resolver) (*Blueprint, error) {
-	ref := Reference{ResourceName: inst.Spec.Blueprint.Reference.ResourceName, ComponentName: componentName(inst)}
+	ref := Reference{ResourceName: inst.Spec.Blueprint.Reference.ResourceName, ComponentName: ComponentName(inst)}
 	if r == nil {
 		return nil, terminal.Errorf("BlueprintNotFound", "installation %s: blueprint %s: lscli reads no registry; "+
 			"map the resource to a local folder in the blueprints map of the config file (lscli.yaml)", name, describeRef(ref))
@@ -176,8 +176,9 @@ func describeRef(ref Reference) string {
 	return s
 }
 
-// componentName returns the name of the component of inst, or "".
-func componentName(inst *lsv1alpha1.Installation) string {
+// ComponentName returns the name of the component of inst (from its
+// component descriptor reference or inline descriptor), or "".
+func ComponentName(inst *lsv1alpha1.Installation) string {
 	cd := inst.Spec.ComponentDescriptor
 	switch {
 	case cd == nil:

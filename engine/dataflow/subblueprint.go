@@ -103,7 +103,7 @@ func localReference(parent *lsv1alpha1.Installation, parentBP *blueprint.Bluepri
 		}
 	}
 	if r != nil {
-		_, err := r.Resolve(blueprint.Reference{ResourceName: ref, ComponentName: componentName(parent)})
+		_, err := r.Resolve(blueprint.Reference{ResourceName: ref, ComponentName: blueprint.ComponentName(parent)})
 		if err == nil {
 			return &lsv1alpha1.BlueprintDefinition{Reference: &lsv1alpha1.RemoteBlueprintReference{ResourceName: ref}}, nil
 		}
@@ -113,18 +113,4 @@ func localReference(parent *lsv1alpha1.Installation, parentBP *blueprint.Bluepri
 	}
 	return nil, fmt.Errorf("is neither a cd:// reference, nor a folder of the blueprint with a %s, nor a blueprint that the "+
 		"blueprints map of the config file names", lsv1alpha1.BlueprintFileName)
-}
-
-// componentName is the name of inst's component, or "".
-func componentName(inst *lsv1alpha1.Installation) string {
-	cd := inst.Spec.ComponentDescriptor
-	switch {
-	case cd == nil:
-		return ""
-	case cd.Reference != nil:
-		return cd.Reference.ComponentName
-	case cd.Inline != nil:
-		return cd.Inline.GetName()
-	}
-	return ""
 }
