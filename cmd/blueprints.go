@@ -3,7 +3,7 @@ package cmd
 import (
 	"path/filepath"
 
-	"github.com/lscli/lscli/engine/blueprint"
+	"github.com/lscli/lscli/landscaper/blueprint"
 )
 
 // blueprintsConfig is the map in the config file from blueprint references

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/lscli/lscli/state"
 
 	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/deployers/helm"
@@ -32,7 +33,7 @@ func realDeployers(landscape fakecluster.Reader, charts map[string]string) deplo
 // newFramework builds the deployer framework of the session: the simulated
 // clusters (restored from snap), the Targets' clusters and a deployer per
 // type as the settings choose.
-func (ss *session) newFramework(cfg engine.Config, snap *engine.Snapshot) (*deployers.Framework, error) {
+func (ss *session) newFramework(cfg engine.Config, snap *state.Snapshot) (*deployers.Framework, error) {
 	d := ss.settings.deployer
 	ss.clusters = simcluster.New(simcluster.Options{Now: cfg.Clock.Now, Rand: cfg.Rand.Rand,
 		Rules: d.ClusterRules, Version: d.KubeVersion})

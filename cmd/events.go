@@ -4,10 +4,11 @@ import (
 	"context"
 	"io"
 
+	"github.com/lscli/lscli/state"
+
 	"github.com/spf13/cobra"
 
 	"github.com/lscli/lscli/cmd/output"
-	"github.com/lscli/lscli/engine"
 )
 
 func newEventsCmd(f *factory) *cobra.Command {
@@ -39,7 +40,7 @@ func (f *factory) eventsRun(_ context.Context, s *settings) error {
 		return err
 	}
 	defer ss.close()
-	var events []engine.Event
+	var events []state.Event
 	for _, e := range ss.engine.Events() {
 		if s.Namespace == "" || e.Namespace == s.Namespace {
 			events = append(events, e)

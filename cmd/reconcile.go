@@ -9,8 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/engine"
-	"github.com/lscli/lscli/engine/landscape"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscape"
 )
 
 // reconcileOptions are the options of `lscli reconcile`.

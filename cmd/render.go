@@ -13,8 +13,8 @@ import (
 
 	"github.com/lscli/lscli/cmd/output"
 	"github.com/lscli/lscli/engine/dryrun"
-	"github.com/lscli/lscli/engine/landscape"
-	"github.com/lscli/lscli/engine/template"
+	"github.com/lscli/lscli/landscape"
+	"github.com/lscli/lscli/landscaper/template"
 )
 
 // renderFormats are the -o values of render.

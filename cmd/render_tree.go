@@ -13,8 +13,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/cmd/output"
-	"github.com/lscli/lscli/engine/dataflow"
 	"github.com/lscli/lscli/engine/dryrun"
+	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
 // noRootInstallations is what render prints for a landscape without roots.

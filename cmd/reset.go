@@ -3,7 +3,7 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/lscli/lscli/engine/state"
+	"github.com/lscli/lscli/state"
 )
 
 func newResetCmd(f *factory) *cobra.Command {

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lscli/lscli/cmd/iostreams"
-	"github.com/lscli/lscli/engine/landscape"
+	"github.com/lscli/lscli/landscape"
 )
 
 // version is set at build time with -ldflags "-X github.com/lscli/lscli/cmd.version=...".

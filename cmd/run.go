@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/engine"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // runAndReport runs the simulation to its end (or the bounds of --until and
@@ -16,7 +17,7 @@ import (
 // 4 one unfinished.
 func (f *factory) runAndReport(ctx context.Context, ss *session, roots []types.NamespacedName) error {
 	s := ss.settings
-	res, err := ss.engine.Run(ctx, engine.RunOptions{Until: s.Until, MaxSteps: s.MaxSteps})
+	res, err := ss.engine.Run(ctx, reconcile.RunOptions{Until: s.Until, MaxSteps: s.MaxSteps})
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
@@ -42,7 +43,7 @@ func (f *factory) runAndReport(ctx context.Context, ss *session, roots []types.N
 
 // summarize tells on ErrOut how the run went and, when it stopped early,
 // what is unfinished and why.
-func (f *factory) summarize(res engine.RunResult, a engine.Assessment) {
+func (f *factory) summarize(res reconcile.RunResult, a engine.Assessment) {
 	elapsed := res.End.Sub(res.Start)
 	counts := map[engine.Outcome]int{}
 	for _, r := range a.Roots {
@@ -73,13 +74,13 @@ func (f *factory) summarize(res engine.RunResult, a engine.Assessment) {
 	}
 }
 
-func stopText(r engine.StopReason) string {
+func stopText(r reconcile.StopReason) string {
 	switch r {
-	case engine.StopFixedPoint:
+	case reconcile.StopFixedPoint:
 		return "nothing changes any more (fixed point), but not every job has finished"
-	case engine.StopUntil:
+	case reconcile.StopUntil:
 		return "--until reached"
-	case engine.StopMaxSteps:
+	case reconcile.StopMaxSteps:
 		return "--max-steps reached"
 	}
 	return "no work left, but not every job has finished"

@@ -8,8 +8,8 @@ import (
 
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/engine"
-	"github.com/lscli/lscli/engine/state"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/state"
 )
 
 // session is one command's hold on the saved simulation: the lock, the loaded

@@ -42,7 +42,7 @@ type Result struct {
 }
 
 // Deployer does the type-specific work for deploy items. Errors are normal
-// (retried with growing intervals) unless wrapped with engine.TerminalError,
+// (retried with growing intervals) unless wrapped with reconcile.TerminalError,
 // which fails the item.
 type Deployer interface {
 	Reconcile(ctx context.Context, req Request) (Result, error)

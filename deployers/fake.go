@@ -8,7 +8,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
 	"github.com/lscli/lscli/deployers/timeout"
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // The deploy item types of Landscaper's deployers besides the mock.
@@ -95,7 +95,7 @@ func run(req Request, s Step, honour bool, busy lsv1alpha1.DeployItemPhase, chec
 		return Result{Phase: busy, RequeueAfter: remaining, Deadline: true}, nil
 	}
 	if s.Fail != "" {
-		return Result{}, terminal.WithCodes(errors.New(s.Fail), FailureReason, lsv1alpha1.ErrorConfigurationProblem)
+		return Result{}, reconcile.TerminalWithCodes(errors.New(s.Fail), FailureReason, lsv1alpha1.ErrorConfigurationProblem)
 	}
 	return Result{}, nil
 }

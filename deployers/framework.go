@@ -11,8 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // PollInterval is how often the framework calls a deployer again while a
@@ -25,7 +25,7 @@ type Framework struct {
 	// Client is the API server. Required.
 	Client fakecluster.Client
 	// Clock tells the virtual time. Required.
-	Clock engine.Clock
+	Clock reconcile.Clock
 	// Deployers serve deploy items by spec.type. A type whose entry is nil is
 	// served by nobody: its items hit the pickup timeout.
 	Deployers map[lsv1alpha1.DeployItemType]Deployer
@@ -36,13 +36,13 @@ type Framework struct {
 	Info lsv1alpha1.DeployerInformation
 	// Rand draws the job IDs of test-reconcile. Nil: the annotation is
 	// ignored.
-	Rand *engine.Random
+	Rand *reconcile.Random
 	// Clusters, when it is a Forecaster, tells when a waiting deployer's
 	// target cluster changes by itself. Nil: nothing changes by itself.
 	Clusters ClusterClients
 }
 
-var _ engine.Reconciler = (*Framework)(nil)
+var _ reconcile.Reconciler = (*Framework)(nil)
 
 // Reconcile handles the deploy item named key if its type is served, the
 // deployer picks it up (Picker) and its job is unfinished (or it has the
@@ -51,34 +51,34 @@ var _ engine.Reconciler = (*Framework)(nil)
 // (InitDelete when deleting) with observedGeneration, lastReconcileTime,
 // initTime and status.deployer set; then the deployer's Reconcile or Delete
 // runs, see reconcile and delete. A final phase finishes the job.
-func (f *Framework) Reconcile(ctx context.Context, key types.NamespacedName) (engine.Result, error) {
+func (f *Framework) Reconcile(ctx context.Context, key types.NamespacedName) (reconcile.Result, error) {
 	di := &lsv1alpha1.DeployItem{}
 	if err := f.Client.Get(ctx, key, di); err != nil {
-		return engine.Result{}, client404(err)
+		return reconcile.Result{}, client404(err)
 	}
 	d := f.deployerFor(di.Spec.Type)
 	if d == nil || !picksUp(d, di) {
-		return engine.Result{}, nil
+		return reconcile.Result{}, nil
 	}
 	if err := f.testReconcile(ctx, di); err != nil {
-		return engine.Result{}, err
+		return reconcile.Result{}, err
 	}
 	if di.Status.JobID == di.Status.JobIDFinished {
-		return engine.Result{}, nil
+		return reconcile.Result{}, nil
 	}
 	target, err := f.target(ctx, di)
 	if err != nil {
-		return engine.Result{}, err
+		return reconcile.Result{}, err
 	}
 	if target == nil && needsTarget(di) {
-		return engine.Result{}, f.failNoTarget(ctx, di)
+		return reconcile.Result{}, f.failNoTarget(ctx, di)
 	}
 	if err := f.checkContext(ctx, di); err != nil {
-		return engine.Result{}, err
+		return reconcile.Result{}, err
 	}
 	if di.Status.Phase == "" || di.Status.Phase.IsFinal() {
 		if done, err := f.pickUp(ctx, di); done || err != nil {
-			return engine.Result{}, err
+			return reconcile.Result{}, err
 		}
 	}
 	c := call{d: d, di: di, traits: TraitsOf(d), req: Request{Item: di.DeepCopy(), Target: target, Now: f.Clock.Now()}}
@@ -146,7 +146,7 @@ func (f *Framework) target(ctx context.Context, di *lsv1alpha1.DeployItem) (*lsv
 // deployer library does: Failed (DeleteFailed) with reason NoTargetFound.
 func (f *Framework) failNoTarget(ctx context.Context, di *lsv1alpha1.DeployItem) error {
 	err := fmt.Errorf("setting deploy item to failed due to missing target %s/%s", di.Namespace, di.Spec.Target.Name)
-	di.Status.LastError = engine.NewLastError(di.Status.LastError, "reconcilePrivate", "NoTargetFound", err, f.Clock.Now())
+	di.Status.LastError = reconcile.NewLastError(di.Status.LastError, "reconcilePrivate", "NoTargetFound", err, f.Clock.Now())
 	setPhase(di, failedPhase(di), f.Clock.Now())
 	if err := f.Client.UpdateStatus(ctx, di); err != nil {
 		return fmt.Errorf("fail deploy item %s: %w", di.Name, err)

@@ -15,8 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/lscli/lscli/deployers/timeout"
-	"github.com/lscli/lscli/engine"
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // Operations in status.lastError.
@@ -31,17 +30,17 @@ const (
 // the item to Failed; a normal error is recorded in lastError and the call
 // repeated as for a poll (see next); a result is recorded (exports,
 // providerStatus, phase), see finish.
-func (f *Framework) reconcile(ctx context.Context, c call) (engine.Result, error) {
+func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, error) {
 	di := c.di
 	if !controllerutil.ContainsFinalizer(di, lsv1alpha1.LandscaperFinalizer) {
 		controllerutil.AddFinalizer(di, lsv1alpha1.LandscaperFinalizer)
 		if err := f.Client.Update(ctx, di); err != nil {
-			return engine.Result{}, fmt.Errorf("add finalizer to deploy item %s: %w", di.Name, err)
+			return reconcile.Result{}, fmt.Errorf("add finalizer to deploy item %s: %w", di.Name, err)
 		}
 	}
 	err := f.precheck(c, "reconcile")
 	if err == nil && (di.Spec.Configuration == nil || len(di.Spec.Configuration.Raw) == 0) {
-		err = terminal.Errorf("ProviderConfigurationMissing", "provider configuration missing")
+		err = reconcile.TerminalErrorf("ProviderConfigurationMissing", "provider configuration missing")
 	}
 	if err == nil {
 		err = f.enter(ctx, c, lsv1alpha1.DeployItemPhases.Init, lsv1alpha1.DeployItemPhases.Progressing)
@@ -62,7 +61,7 @@ func (f *Framework) reconcile(ctx context.Context, c call) (engine.Result, error
 		res.Phase = lsv1alpha1.DeployItemPhases.Succeeded
 	}
 	if err := f.writeExports(ctx, di, res); err != nil {
-		return engine.Result{}, err
+		return reconcile.Result{}, err
 	}
 	return f.finish(ctx, c, res)
 }
@@ -70,7 +69,7 @@ func (f *Framework) reconcile(ctx context.Context, c call) (engine.Result, error
 // delete runs the uninstall, unless the item has the delete-without-uninstall
 // annotation, and removes the finalizer when it is done, which removes the
 // item. Errors are handled as in reconcile, with DeleteFailed.
-func (f *Framework) delete(ctx context.Context, c call) (engine.Result, error) {
+func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error) {
 	di := c.di
 	if !lshelper.HasDeleteWithoutUninstallAnnotation(di.ObjectMeta) {
 		err := f.precheck(c, "delete")
@@ -91,9 +90,9 @@ func (f *Framework) delete(ctx context.Context, c call) (engine.Result, error) {
 	}
 	controllerutil.RemoveFinalizer(di, lsv1alpha1.LandscaperFinalizer)
 	if err := f.Client.Update(ctx, di); err != nil && !apierrors.IsNotFound(err) {
-		return engine.Result{}, fmt.Errorf("remove finalizer of deploy item %s: %w", di.Name, err)
+		return reconcile.Result{}, fmt.Errorf("remove finalizer of deploy item %s: %w", di.Name, err)
 	}
-	return engine.Result{}, nil
+	return reconcile.Result{}, nil
 }
 
 // precheck validates the Target's type before a call (Traits.TargetTypes).
@@ -102,7 +101,7 @@ func (f *Framework) precheck(c call, _ string) error {
 	if t == nil || len(c.traits.TargetTypes) == 0 || slices.Contains(c.traits.TargetTypes, t.Spec.Type) {
 		return nil
 	}
-	return terminal.WithCodes(fmt.Errorf("the %s deployer needs a Target of type %s, but Target %s/%s has type %q",
+	return reconcile.TerminalWithCodes(fmt.Errorf("the %s deployer needs a Target of type %s, but Target %s/%s has type %q",
 		c.di.Spec.Type, joinTypes(c.traits.TargetTypes), t.Namespace, t.Name, t.Spec.Type),
 		"WrongTargetType", lsv1alpha1.ErrorConfigurationProblem)
 }
@@ -112,7 +111,7 @@ func (f *Framework) precheck(c call, _ string) error {
 // has passed (Traits.ProgressingTimeout). It runs after the call, so that a
 // deployer that checks the timeout itself reports it with its own message.
 func (f *Framework) overdue(c call, what string, done bool, err error) error {
-	if !c.traits.ProgressingTimeout || terminal.Is(err) || (done && err == nil) {
+	if !c.traits.ProgressingTimeout || reconcile.IsTerminal(err) || (done && err == nil) {
 		return err
 	}
 	if _, terr := timeout.Check(c.di, c.req.Now, fmt.Sprintf("%s deployer: %s", c.di.Spec.Type, what)); terr != nil {
@@ -148,13 +147,13 @@ func (f *Framework) enter(ctx context.Context, c call, from, to lsv1alpha1.Deplo
 
 // finish writes the phase of res; a final phase finishes the job, any other
 // asks to be called again (see next).
-func (f *Framework) finish(ctx context.Context, c call, res Result) (engine.Result, error) {
+func (f *Framework) finish(ctx context.Context, c call, res Result) (reconcile.Result, error) {
 	setPhase(c.di, res.Phase, f.Clock.Now())
 	if err := f.Client.UpdateStatus(ctx, c.di); err != nil {
-		return engine.Result{}, fmt.Errorf("update status of deploy item %s: %w", c.di.Name, err)
+		return reconcile.Result{}, fmt.Errorf("update status of deploy item %s: %w", c.di.Name, err)
 	}
 	if res.Phase.IsFinal() {
-		return engine.Result{}, nil
+		return reconcile.Result{}, nil
 	}
 	return f.next(c, res), nil
 }
@@ -162,17 +161,17 @@ func (f *Framework) finish(ctx context.Context, c call, res Result) (engine.Resu
 // fail records err. A terminal error moves the item to Failed (DeleteFailed)
 // and finishes the job; a normal one keeps the phase, and the deployer is
 // called again as for a plain poll.
-func (f *Framework) fail(ctx context.Context, c call, op string, err error) (engine.Result, error) {
+func (f *Framework) fail(ctx context.Context, c call, op string, err error) (reconcile.Result, error) {
 	di := c.di
-	di.Status.LastError = engine.NewLastError(di.Status.LastError, op, "", err, f.Clock.Now())
-	if terminal.Is(err) {
+	di.Status.LastError = reconcile.NewLastError(di.Status.LastError, op, "", err, f.Clock.Now())
+	if reconcile.IsTerminal(err) {
 		setPhase(di, failedPhase(di), f.Clock.Now())
 	}
 	if uerr := f.Client.UpdateStatus(ctx, di); uerr != nil {
-		return engine.Result{}, fmt.Errorf("update status of deploy item %s: %w", di.Name, uerr)
+		return reconcile.Result{}, fmt.Errorf("update status of deploy item %s: %w", di.Name, uerr)
 	}
-	if terminal.Is(err) {
-		return engine.Result{}, nil
+	if reconcile.IsTerminal(err) {
+		return reconcile.Result{}, nil
 	}
 	return f.next(c, Result{}), nil
 }
@@ -186,7 +185,7 @@ func (f *Framework) fail(ctx context.Context, c call, op string, err error) (eng
 // plain poll after res.RequeueAfter (default PollInterval), which the engine
 // counts as idle. A real cluster changes unpredictably: its deployer's
 // requeue is kept as it is.
-func (f *Framework) next(c call, res Result) engine.Result {
+func (f *Framework) next(c call, res Result) reconcile.Result {
 	now := f.Clock.Now()
 	after := res.RequeueAfter
 	if after <= 0 {
@@ -194,15 +193,15 @@ func (f *Framework) next(c call, res Result) engine.Result {
 	}
 	wake, deadline := now.Add(after), res.Deadline
 	if fc, ok := f.Clusters.(Forecaster); ok && fc.Unpredictable(c.req.Target) {
-		return engine.Result{RequeueAfter: after, Deadline: deadline}
+		return reconcile.Result{RequeueAfter: after, Deadline: deadline}
 	}
 	if t, ok := f.nextEvent(c); ok && (!deadline || t.Before(wake)) {
 		wake, deadline = t, true
 	}
 	if !wake.After(now) {
-		return engine.Result{RequeueAfter: PollInterval}
+		return reconcile.Result{RequeueAfter: PollInterval}
 	}
-	return engine.Result{RequeueAfter: wake.Sub(now), Deadline: deadline}
+	return reconcile.Result{RequeueAfter: wake.Sub(now), Deadline: deadline}
 }
 
 // nextEvent is the earliest known time something changes for the item.

@@ -13,7 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // fullTraits are all traits: a kubernetes-cluster Target, the progressing
@@ -192,7 +192,7 @@ func TestFrameworkNormalErrorIsRetried(t *testing.T) {
 
 func TestFrameworkTerminalErrorFailsTheItem(t *testing.T) {
 	h := newHarness(t, Func(func(context.Context, Operation, Request) (Result, error) {
-		return Result{}, terminal.Error(errors.New("bad config"))
+		return Result{}, reconcile.TerminalError(errors.New("bad config"))
 	}))
 	h.create(item("example.com/app"))
 	h.run(0)

@@ -13,8 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
-	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // epoch is where virtual time starts in tests.
@@ -27,7 +27,7 @@ var itemKey = types.NamespacedName{Namespace: "example", Name: "item"}
 // and records the item's phases on the virtual clock.
 type harness struct {
 	t       *testing.T
-	clock   *engine.VirtualClock
+	clock   *reconcile.VirtualClock
 	cluster *fakecluster.Cluster
 	f       *Framework
 	// trace has one entry per phase change: "+3m0s Progressing".
@@ -41,9 +41,9 @@ type harness struct {
 // example/cluster.
 func newHarness(t *testing.T, d Deployer) *harness {
 	t.Helper()
-	h := &harness{t: t, clock: engine.NewVirtualClock(epoch)}
+	h := &harness{t: t, clock: reconcile.NewVirtualClock(epoch)}
 	h.cluster = fakecluster.New(fakecluster.Options{Now: h.clock.Now})
-	h.f = &Framework{Client: h.cluster, Clock: h.clock, Fallback: d, Rand: engine.NewRandom(1),
+	h.f = &Framework{Client: h.cluster, Clock: h.clock, Fallback: d, Rand: reconcile.NewRandom(1),
 		Info: lsv1alpha1.DeployerInformation{Name: "test"}}
 	h.cluster.Watch(h.record)
 	ctx := context.Background()

@@ -7,8 +7,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	mockv1alpha1 "github.com/gardener/landscaper/apis/deployer/mock/v1alpha1"
-
-	"github.com/lscli/lscli/engine"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // MockType is the deploy item type of Landscaper's mock deployer.
@@ -58,7 +57,7 @@ func (Mock) Delete(context.Context, Request) (Result, error) {
 func decodeMockConfig(di *lsv1alpha1.DeployItem) (*mockv1alpha1.ProviderConfiguration, error) {
 	cfg := &mockv1alpha1.ProviderConfiguration{}
 	if err := json.Unmarshal(di.Spec.Configuration.Raw, cfg); err != nil {
-		return nil, engine.TerminalError(fmt.Errorf("unable to decode mock provider configuration: %w", err))
+		return nil, reconcile.TerminalError(fmt.Errorf("unable to decode mock provider configuration: %w", err))
 	}
 	return cfg, nil
 }

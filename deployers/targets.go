@@ -7,7 +7,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // TargetMode says which cluster the deploy items of a Target reach.
@@ -69,7 +69,7 @@ func (tc *TargetClusters) ForTarget(ctx context.Context, target *lsv1alpha1.Targ
 		return tc.Simulated.ForTarget(ctx, target)
 	}
 	if tc.Real == nil {
-		return nil, terminal.Errorf("RealClusterUnavailable", "Target %s/%s is set to use its real cluster, but real clusters are not available",
+		return nil, reconcile.TerminalErrorf("RealClusterUnavailable", "Target %s/%s is set to use its real cluster, but real clusters are not available",
 			target.Namespace, target.Name)
 	}
 	return tc.Real.ForTarget(ctx, target)

@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 func TestTargetModesFor(t *testing.T) {
@@ -67,7 +67,7 @@ func TestTargetClusters(t *testing.T) {
 	}
 	tc.Real = nil
 	_, err := tc.ForTarget(ctx, target("prod", "a", "kc"))
-	if err == nil || !terminal.Is(err) || !strings.Contains(err.Error(), "Target prod/a is set to use its real cluster, but real clusters are not available") {
+	if err == nil || !reconcile.IsTerminal(err) || !strings.Contains(err.Error(), "Target prod/a is set to use its real cluster, but real clusters are not available") {
 		t.Errorf("without real clusters: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // generateLandscape returns n root installations in one namespace, each with
@@ -31,7 +32,7 @@ func BenchmarkReconcile(b *testing.B) {
 			objs := generateLandscape(n)
 			b.ReportAllocs()
 			for b.Loop() {
-				cfg, err := engine.NewConfig(nil, engine.DefaultSeed, false, engine.DefaultStartTime)
+				cfg, err := engine.NewConfig(nil, reconcile.DefaultSeed, false, reconcile.DefaultStartTime)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -45,8 +46,8 @@ func BenchmarkReconcile(b *testing.B) {
 				if _, err := engine.Apply(ctx, cfg.Cluster, objs); err != nil {
 					b.Fatal(err)
 				}
-				res, err := e.Run(ctx, engine.RunOptions{})
-				if err != nil || res.Reason != engine.StopQuiet {
+				res, err := e.Run(ctx, reconcile.RunOptions{})
+				if err != nil || res.Reason != reconcile.StopQuiet {
 					b.Fatalf("run: %v %s", err, res.Reason)
 				}
 				b.ReportMetric(float64(res.Steps), "steps/op")

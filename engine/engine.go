@@ -3,28 +3,26 @@ package engine
 import (
 	"context"
 	"fmt"
-	"time"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lscli/lscli/engine/deployitem"
+	"github.com/lscli/lscli/engine/execution"
+	"github.com/lscli/lscli/engine/installation"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
+	"github.com/lscli/lscli/state"
 )
 
 // Engine runs the controllers over the in-memory API server until nothing is
 // left to do. It is single-threaded: one reconcile runs at a time, and virtual
 // time only moves when no work is ready.
 type Engine struct {
-	cfg         Config
-	queue       *queue
-	controllers map[string]Reconciler
-	events      []Event
-	// failures counts consecutive errors per item, for growing retry intervals.
-	failures map[item]int
-	// idle marks items whose last run changed nothing and asked only for a re-poll.
-	idle map[item]bool
-	// changes counts watch events, so a step can tell whether it wrote anything.
-	changes uint64
+	cfg    Config
+	loop   *reconcile.Loop
+	events []state.Event
 }
 
 // New returns an engine over cfg.Cluster with the installation, execution and
@@ -32,24 +30,20 @@ type Engine struct {
 // every change is recorded in the timeline and wakes the controllers that care.
 func New(cfg Config) *Engine {
 	cfg.defaults()
-	e := &Engine{
-		cfg:      cfg,
-		queue:    newQueue(),
-		failures: map[item]int{},
-		idle:     map[item]bool{},
-	}
-	e.controllers = map[string]Reconciler{
-		InstallationController: &installationController{cfg: &e.cfg},
-		ExecutionController:    &executionController{cfg: &e.cfg},
-		DeployItemController:   &deployItemController{cfg: &e.cfg},
-	}
+	e := &Engine{cfg: cfg, loop: reconcile.NewLoop(cfg.Clock, cfg.Rand, cfg.Log)}
+	c := cfg.Cluster
+	e.loop.Register(InstallationController, reconcile.AsReconciler(c, installation.New(installation.Options{
+		Cluster: c, Clock: cfg.Clock, Rand: cfg.Rand, Blueprints: cfg.Blueprints})))
+	e.loop.Register(ExecutionController, reconcile.AsReconciler(c, execution.New(execution.Options{Cluster: c, Clock: cfg.Clock})))
+	e.loop.Register(DeployItemController, reconcile.AsReconciler(c, deployitem.New(deployitem.Options{
+		Cluster: c, Clock: cfg.Clock, PickupTimeout: cfg.Timeouts.Pickup})))
 	if cfg.Deployer != nil {
-		e.controllers[DeployerController] = cfg.Deployer
+		e.loop.Register(DeployerController, cfg.Deployer)
 	}
-	if err := addIndexes(cfg.Cluster); err != nil {
+	if err := installation.AddIndexes(c); err != nil {
 		panic(fmt.Sprintf("register engine indexes: %v", err)) // a second New on the same cluster is a programmer error
 	}
-	cfg.Cluster.Watch(e.onChange)
+	c.Watch(e.onChange)
 	return e
 }
 
@@ -57,19 +51,23 @@ func New(cfg Config) *Engine {
 func (e *Engine) Config() Config { return e.cfg }
 
 // Events returns the timeline, oldest first.
-func (e *Engine) Events() []Event { return e.events }
+func (e *Engine) Events() []state.Event { return e.events }
 
 // Enqueue asks controller to reconcile the object named key.
 func (e *Engine) Enqueue(controller string, key types.NamespacedName) {
-	if _, ok := e.controllers[controller]; ok {
-		e.queue.Add(item{Controller: controller, Key: key})
-	}
+	e.loop.Enqueue(controller, key)
+}
+
+// Run runs the controllers until nothing is left to do or a bound of opts is
+// reached (see reconcile.Loop.Run).
+func (e *Engine) Run(ctx context.Context, opts reconcile.RunOptions) (reconcile.RunResult, error) {
+	return e.loop.Run(ctx, opts)
 }
 
 // onChange records a cluster change in the timeline and wakes the controllers
 // that watch it: the object's own controllers and its controlling owner's.
 func (e *Engine) onChange(ev fakecluster.Event) {
-	e.changes++
+	e.loop.Changed()
 	e.events = append(e.events, timelineEntries(e.cfg.Clock.Now(), ev)...)
 	obj := ev.New
 	key := types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
@@ -93,42 +91,6 @@ func (e *Engine) onChange(ev fakecluster.Event) {
 	}
 }
 
-// step runs one item and schedules what it asks for. The result of the newest
-// reconcile replaces any timer the item had: a level-triggered controller that
-// looked at the object now knows best when it must look again.
-func (e *Engine) step(ctx context.Context, it item) error {
-	e.queue.Cancel(it)
-	before := e.changes
-	res, err := e.controllers[it.Controller].Reconcile(ctx, it.Key)
-	wrote := e.changes != before
-	if wrote {
-		clear(e.idle)
-	}
-	now := e.cfg.Clock.Now()
-	switch {
-	case err != nil:
-		n := e.failures[it]
-		e.failures[it] = n + 1
-		e.idle[it] = !wrote
-		e.queue.AddAt(it, now.Add(retryInterval(n)), false)
-		fmt.Fprintf(e.cfg.Log, "%s %s %s: retry: %v\n", now.Format(time.RFC3339), it.Controller, it.Key, err)
-	case res.RequeueAfter > 0:
-		delete(e.failures, it)
-		e.idle[it] = !wrote && !res.Deadline
-		e.queue.AddAt(it, now.Add(res.RequeueAfter), res.Deadline)
-	default:
-		delete(e.failures, it)
-		delete(e.idle, it)
-	}
-	return nil
-}
-
-// retryInterval grows like client-go's default controller rate limiter:
-// 5ms doubling per failure, at most 1000s.
-func retryInterval(failures int) time.Duration {
-	d := 5 * time.Millisecond
-	for i := 0; i < failures && d < 1000*time.Second; i++ {
-		d *= 2
-	}
-	return min(d, 1000*time.Second)
-}
+// IsRoot reports whether inst is a root installation: one that no other
+// installation owns.
+func IsRoot(inst *lsv1alpha1.Installation) bool { return installation.IsRoot(inst) }

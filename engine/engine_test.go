@@ -11,13 +11,14 @@ import (
 	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // newTestEngine returns an engine with the mock deployer and a default Context
 // in namespace "test".
 func newTestEngine(t *testing.T) *engine.Engine {
 	t.Helper()
-	cfg, err := engine.NewConfig(nil, engine.DefaultSeed, false, engine.DefaultStartTime)
+	cfg, err := engine.NewConfig(nil, reconcile.DefaultSeed, false, reconcile.DefaultStartTime)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,11 +61,11 @@ func TestSimpleLandscapeSucceeds(t *testing.T) {
 	e := newTestEngine(t)
 	c := e.Config().Cluster
 	create(t, c, rootInstallation("demo", `{export: {greeting: hello}}`, `{}`))
-	res, err := e.Run(context.Background(), engine.RunOptions{})
+	res, err := e.Run(context.Background(), reconcile.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Reason != engine.StopQuiet {
+	if res.Reason != reconcile.StopQuiet {
 		t.Errorf("stop reason = %s, want quiet", res.Reason)
 	}
 	inst := &lsv1alpha1.Installation{}

@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lscli/lscli/engine/deployitem"
+	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
 )
 
@@ -88,7 +90,7 @@ func Assess(ctx context.Context, c *fakecluster.Cluster, roots []types.Namespace
 func rootOutcome(inst *lsv1alpha1.Installation) Outcome {
 	st := inst.Status
 	switch {
-	case st.JobID != st.JobIDFinished || hasOperation(inst, lsv1alpha1.ReconcileOperation):
+	case st.JobID != st.JobIDFinished || flow.HasOperation(inst, lsv1alpha1.ReconcileOperation):
 		return OutcomeUnfinished
 	case st.InstallationPhase == lsv1alpha1.InstallationPhases.Succeeded:
 		return OutcomeSucceeded
@@ -146,7 +148,7 @@ func unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.
 func whyInstallation(inst *lsv1alpha1.Installation) string {
 	st := inst.Status
 	switch {
-	case st.JobID == st.JobIDFinished && hasOperation(inst, lsv1alpha1.ReconcileOperation):
+	case st.JobID == st.JobIDFinished && flow.HasOperation(inst, lsv1alpha1.ReconcileOperation):
 		return "a reconcile annotation is waiting to start a new job"
 	case st.LastError != nil:
 		return fmt.Sprintf("phase %s, last error: %s", orNone(string(st.InstallationPhase)), st.LastError.Message)
@@ -159,7 +161,7 @@ func whyDeployItem(di *lsv1alpha1.DeployItem) string {
 	switch {
 	case st.LastError != nil:
 		return fmt.Sprintf("phase %s, last error: %s", orNone(string(st.Phase)), st.LastError.Message)
-	case !pickedUp(di):
+	case !deployitem.PickedUp(di):
 		return "no deployer has picked it up"
 	}
 	return fmt.Sprintf("the deployer reports phase %s and polls it again and again; only an interrupt ends it", orNone(string(st.Phase)))

@@ -7,69 +7,52 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
+	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/state"
 )
-
-// jobStatus is the part of status that Installations, Executions and
-// DeployItems share and the timeline reports.
-type jobStatus struct {
-	Phase, JobID, JobIDFinished string
-}
-
-// jobStatusOf returns the job status of obj, or false for kinds without one.
-func jobStatusOf(obj fakecluster.Object) (jobStatus, bool) {
-	switch o := obj.(type) {
-	case *lsv1alpha1.Installation:
-		return jobStatus{string(o.Status.InstallationPhase), o.Status.JobID, o.Status.JobIDFinished}, true
-	case *lsv1alpha1.Execution:
-		return jobStatus{string(o.Status.ExecutionPhase), o.Status.JobID, o.Status.JobIDFinished}, true
-	case *lsv1alpha1.DeployItem:
-		return jobStatus{string(o.Status.Phase), o.Status.JobID, o.Status.JobIDFinished}, true
-	}
-	return jobStatus{}, false
-}
 
 // timelineEntries turns one cluster change into timeline entries, in a fixed
 // order: spec, annotations, deletion, job start, phase, job end.
-func timelineEntries(now time.Time, ev fakecluster.Event) []Event {
+func timelineEntries(now time.Time, ev fakecluster.Event) []state.Event {
 	obj := ev.New
-	base := Event{Time: now, Kind: ev.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
-	st, hasJob := jobStatusOf(obj)
+	base := state.Event{Time: now, Kind: ev.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
+	st, hasJob := flow.JobStatusOf(obj)
 	base.JobID = st.JobID
-	add := func(out []Event, t EventType, phase, msg string) []Event {
+	add := func(out []state.Event, t state.EventType, phase, msg string) []state.Event {
 		e := base
 		e.Type, e.Phase, e.Message = t, phase, msg
 		return append(out, e)
 	}
 	switch ev.Type {
 	case fakecluster.Added:
-		return add(nil, EventCreated, "", "")
+		return add(nil, state.EventCreated, "", "")
 	case fakecluster.Deleted:
-		return add(nil, EventDeleted, "", "")
+		return add(nil, state.EventDeleted, "", "")
 	}
-	var out []Event
+	var out []state.Event
 	old := ev.Old
 	if obj.GetGeneration() != old.GetGeneration() {
-		out = add(out, EventSpecChanged, "", fmt.Sprintf("generation %d", obj.GetGeneration()))
+		out = add(out, state.EventSpecChanged, "", fmt.Sprintf("generation %d", obj.GetGeneration()))
 	}
 	for _, msg := range annotationChanges(old.GetAnnotations(), obj.GetAnnotations()) {
-		out = add(out, EventAnnotated, "", msg)
+		out = add(out, state.EventAnnotated, "", msg)
 	}
 	if old.GetDeletionTimestamp() == nil && obj.GetDeletionTimestamp() != nil {
-		out = add(out, EventDeletionRequested, "", "")
+		out = add(out, state.EventDeletionRequested, "", "")
 	}
 	if !hasJob {
 		return out
 	}
-	prev, _ := jobStatusOf(old)
+	prev, _ := flow.JobStatusOf(old)
 	if st.JobID != prev.JobID && st.JobID != "" {
-		out = add(out, EventJobStarted, "", "")
+		out = add(out, state.EventJobStarted, "", "")
 	}
 	if st.Phase != prev.Phase {
-		out = add(out, EventPhaseChanged, st.Phase, "")
+		out = add(out, state.EventPhaseChanged, st.Phase, "")
 	}
 	if st.JobIDFinished != prev.JobIDFinished && st.JobIDFinished == st.JobID && st.JobID != "" {
-		out = add(out, EventJobFinished, "", "")
+		out = add(out, state.EventJobFinished, "", "")
 	}
 	return out
 }

@@ -4,55 +4,45 @@ import (
 	"fmt"
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
+	"github.com/lscli/lscli/state"
 )
 
 // Snapshot returns what a later command needs to go on: objects, clock,
 // random source, timers (ready work is saved as due now) and the timeline.
-func (e *Engine) Snapshot(seed uint64) (*Snapshot, error) {
+func (e *Engine) Snapshot(seed uint64) (*state.Snapshot, error) {
 	rnd, err := e.cfg.Rand.MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("save random source: %w", err)
 	}
-	now := e.cfg.Clock.Now()
-	snap := &Snapshot{Seed: seed, Rand: rnd, Clock: now, Events: e.events, Objects: e.cfg.Cluster.Objects()}
-	for _, it := range e.queue.ready {
-		snap.Timers = append(snap.Timers, Timer{Controller: it.Controller, Namespace: it.Key.Namespace, Name: it.Key.Name, Due: now, Deadline: true})
-	}
-	for _, t := range e.queue.Timers() {
-		snap.Timers = append(snap.Timers, Timer{Controller: t.it.Controller, Namespace: t.it.Key.Namespace,
-			Name: t.it.Key.Name, Due: t.due, Deadline: t.deadline})
-	}
+	snap := &state.Snapshot{Seed: seed, Rand: rnd, Clock: e.cfg.Clock.Now(), Events: e.events,
+		Objects: e.cfg.Cluster.Objects(), Timers: e.loop.Timers()}
 	return snap, nil
 }
 
 // RestoreTimeline loads the saved timers and timeline of snap into e. Call it
 // on an engine built from the Config that NewConfig returned for the same snap.
-func (e *Engine) RestoreTimeline(snap *Snapshot) {
+func (e *Engine) RestoreTimeline(snap *state.Snapshot) {
 	if snap == nil {
 		return
 	}
-	e.events = append([]Event(nil), snap.Events...)
-	for _, t := range snap.Timers {
-		it := item{Controller: t.Controller, Key: types.NamespacedName{Namespace: t.Namespace, Name: t.Name}}
-		e.queue.AddAt(it, t.Due, t.Deadline)
-	}
+	e.events = append([]state.Event(nil), snap.Events...)
+	e.loop.RestoreTimers(snap.Timers)
 }
 
 // NewConfig returns a Config with the clock, random source and cluster that go
 // on where snap ended. A nil snap starts a new simulation at start with seed.
 // reseed, when true, re-seeds the random source with seed even if snap has one
 // (the user asked for --seed explicitly).
-func NewConfig(snap *Snapshot, seed uint64, reseed bool, start time.Time) (Config, error) {
+func NewConfig(snap *state.Snapshot, seed uint64, reseed bool, start time.Time) (Config, error) {
 	var cfg Config
-	cfg.Clock = NewVirtualClock(start)
-	cfg.Rand = NewRandom(seed)
+	cfg.Clock = reconcile.NewVirtualClock(start)
+	cfg.Rand = reconcile.NewRandom(seed)
 	if snap != nil {
-		cfg.Clock = NewVirtualClock(snap.Clock)
+		cfg.Clock = reconcile.NewVirtualClock(snap.Clock)
 		if !reseed {
-			rnd, err := RestoreRandom(snap.Rand)
+			rnd, err := reconcile.RestoreRandom(snap.Rand)
 			if err != nil {
 				return cfg, err
 			}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lscli/lscli/engine"
+	"github.com/lscli/lscli/state"
 )
 
 // NoEvents is what Events prints for an empty timeline.
@@ -18,7 +18,7 @@ const NoEvents = "No events.\n"
 // (colored) for PhaseChanged, otherwise the message; a JobStarted or
 // JobFinished event without a message shows "job <jobID>". Events returns
 // NoEvents for an empty timeline. It is a pure function.
-func Events(events []engine.Event, st Styles) string {
+func Events(events []state.Event, st Styles) string {
 	if len(events) == 0 {
 		return NoEvents
 	}
@@ -39,13 +39,13 @@ func Events(events []engine.Event, st Styles) string {
 	return t.render(st)
 }
 
-func eventDetail(e engine.Event) cell {
+func eventDetail(e state.Event) cell {
 	switch {
-	case e.Type == engine.EventPhaseChanged:
+	case e.Type == state.EventPhaseChanged:
 		return cell{text: orDash(e.Phase), style: Styles.Phase}
 	case e.Message != "":
 		return plain(e.Message)
-	case (e.Type == engine.EventJobStarted || e.Type == engine.EventJobFinished) && e.JobID != "":
+	case (e.Type == state.EventJobStarted || e.Type == state.EventJobFinished) && e.JobID != "":
 		return plain("job " + e.JobID)
 	}
 	return plain("")
@@ -53,9 +53,9 @@ func eventDetail(e engine.Event) cell {
 
 // EventsJSON writes the timeline to w as a JSON list indented by 4 spaces,
 // oldest first (events at the same instant keep their order). Each entry
-// has exactly the JSON shape of engine.Event, with its time in UTC (RFC 3339
+// has exactly the JSON shape of state.Event, with its time in UTC (RFC 3339
 // with a Z). An empty timeline is "[]".
-func EventsJSON(events []engine.Event, w io.Writer) error {
+func EventsJSON(events []state.Event, w io.Writer) error {
 	sorted := oldestFirst(events)
 	for i := range sorted {
 		sorted[i].Time = sorted[i].Time.UTC()
@@ -69,9 +69,9 @@ func EventsJSON(events []engine.Event, w io.Writer) error {
 }
 
 // oldestFirst returns a sorted copy of events; never nil.
-func oldestFirst(events []engine.Event) []engine.Event {
-	sorted := make([]engine.Event, len(events))
+func oldestFirst(events []state.Event) []state.Event {
+	sorted := make([]state.Event, len(events))
 	copy(sorted, events)
-	slices.SortStableFunc(sorted, func(a, b engine.Event) int { return a.Time.Compare(b.Time) })
+	slices.SortStableFunc(sorted, func(a, b state.Event) int { return a.Time.Compare(b.Time) })
 	return sorted
 }

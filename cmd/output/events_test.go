@@ -7,26 +7,26 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lscli/lscli/engine"
+	"github.com/lscli/lscli/state"
 )
 
 // timeline is a small timeline; the last entries are out of time order and
 // in a zone other than UTC.
-func timeline() []engine.Event {
+func timeline() []state.Event {
 	at := func(d time.Duration) time.Time { return epoch.Add(d) }
-	return []engine.Event{
-		{Time: at(0), Kind: "Installation", Namespace: "example", Name: "demo", Type: engine.EventCreated},
-		{Time: at(0), Kind: "Installation", Namespace: "example", Name: "demo", Type: engine.EventAnnotated,
+	return []state.Event{
+		{Time: at(0), Kind: "Installation", Namespace: "example", Name: "demo", Type: state.EventCreated},
+		{Time: at(0), Kind: "Installation", Namespace: "example", Name: "demo", Type: state.EventAnnotated,
 			Message: "landscaper.gardener.cloud/operation=reconcile"},
-		{Time: at(time.Second), Kind: "Installation", Namespace: "example", Name: "demo", Type: engine.EventJobStarted, JobID: job1},
-		{Time: at(time.Second), Kind: "Installation", Namespace: "example", Name: "demo", Type: engine.EventPhaseChanged,
+		{Time: at(time.Second), Kind: "Installation", Namespace: "example", Name: "demo", Type: state.EventJobStarted, JobID: job1},
+		{Time: at(time.Second), Kind: "Installation", Namespace: "example", Name: "demo", Type: state.EventPhaseChanged,
 			Phase: "Init", JobID: job1},
 		{Time: at(10 * time.Millisecond), Kind: "DeployItem", Namespace: "example", Name: "demo-chart-a1b2c",
-			Type: engine.EventPhaseChanged, Phase: "Failed", JobID: job1, Message: "unable to apply:\nconnection refused"},
+			Type: state.EventPhaseChanged, Phase: "Failed", JobID: job1, Message: "unable to apply:\nconnection refused"},
 		{Time: at(2 * time.Second).In(time.FixedZone("CEST", 2*3600)), Kind: "Installation", Namespace: "example", Name: "demo",
-			Type: engine.EventPhaseChanged, Phase: "Succeeded", JobID: job1},
-		{Time: at(2 * time.Second), Kind: "Installation", Namespace: "example", Name: "demo", Type: engine.EventJobFinished, JobID: job1},
-		{Time: at(3 * time.Second), Kind: "DeployItem", Namespace: "example", Name: "demo-chart-a1b2c", Type: engine.EventDeleted,
+			Type: state.EventPhaseChanged, Phase: "Succeeded", JobID: job1},
+		{Time: at(2 * time.Second), Kind: "Installation", Namespace: "example", Name: "demo", Type: state.EventJobFinished, JobID: job1},
+		{Time: at(3 * time.Second), Kind: "DeployItem", Namespace: "example", Name: "demo-chart-a1b2c", Type: state.EventDeleted,
 			Message: "garbage collected:\ttab"},
 	}
 }
@@ -68,7 +68,7 @@ func TestEventsJSONGolden(t *testing.T) {
 }
 
 // TestEventsJSONContract checks the `lscli events -o json` contract: the
-// engine.Event shape, oldest first, times in UTC with Z.
+// state.Event shape, oldest first, times in UTC with Z.
 func TestEventsJSONContract(t *testing.T) {
 	in := timeline()
 	var out bytes.Buffer
@@ -85,7 +85,7 @@ func TestEventsJSONContract(t *testing.T) {
 	for i, e := range generic {
 		for k := range e {
 			if !allowed[k] {
-				t.Errorf("entry %d has field %q, not in engine.Event", i, k)
+				t.Errorf("entry %d has field %q, not in state.Event", i, k)
 			}
 		}
 		ts, _ := e["time"].(string)
@@ -101,7 +101,7 @@ func TestEventsJSONContract(t *testing.T) {
 		}
 		prev = parsed
 	}
-	var back []engine.Event
+	var back []state.Event
 	if err := json.Unmarshal(out.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestEventsJSONContract(t *testing.T) {
 }
 
 func TestEventsJSONEmpty(t *testing.T) {
-	for _, events := range [][]engine.Event{nil, {}} {
+	for _, events := range [][]state.Event{nil, {}} {
 		var out bytes.Buffer
 		if err := EventsJSON(events, &out); err != nil {
 			t.Fatal(err)
@@ -131,7 +131,7 @@ func TestEventsJSONEmpty(t *testing.T) {
 // TestEventsOddPhase checks a styled last cell whose trailing spaces the
 // table trims.
 func TestEventsOddPhase(t *testing.T) {
-	events := []engine.Event{{Time: epoch, Kind: "DeployItem", Name: "d", Type: engine.EventPhaseChanged, Phase: "Odd  "}}
+	events := []state.Event{{Time: epoch, Kind: "DeployItem", Name: "d", Type: state.EventPhaseChanged, Phase: "Odd  "}}
 	got := Events(events, colorStyles())
 	want := "\x1b[1mTIME                   KIND         NAMESPACE/NAME   TYPE           DETAIL\x1b[0m\n" +
 		"2006-01-02T15:04:05Z   DeployItem   d                PhaseChanged   \x1b[33mOdd\x1b[0m\n"

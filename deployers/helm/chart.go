@@ -14,7 +14,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/ignore"
 
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // loadChart loads the chart that ref names. Nothing is downloaded: a chart
@@ -26,11 +26,11 @@ func (d *Deployer) loadChart(ref helmv1alpha1.Chart) (*chart.Chart, error) {
 	if ref.Archive != nil && ref.Archive.Raw != "" {
 		data, err := base64.StdEncoding.DecodeString(ref.Archive.Raw)
 		if err != nil {
-			return nil, terminal.Error(fmt.Errorf("unable to decode chart archive.raw: %w", err))
+			return nil, reconcile.TerminalError(fmt.Errorf("unable to decode chart archive.raw: %w", err))
 		}
 		ch, err := loader.LoadArchive(bytes.NewReader(data))
 		if err != nil {
-			return nil, terminal.Error(fmt.Errorf("unable to load chart from archive.raw: %w", err))
+			return nil, reconcile.TerminalError(fmt.Errorf("unable to load chart from archive.raw: %w", err))
 		}
 		return ch, nil
 	}
@@ -40,7 +40,7 @@ func (d *Deployer) loadChart(ref helmv1alpha1.Chart) (*chart.Chart, error) {
 	}
 	ch, err := d.loadPath(p)
 	if err != nil {
-		return nil, terminal.Error(fmt.Errorf("unable to load chart %s: %w", p, err))
+		return nil, reconcile.TerminalError(fmt.Errorf("unable to load chart %s: %w", p, err))
 	}
 	return ch, nil
 }
@@ -60,7 +60,7 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 	case ref.ResourceRef != "":
 		keys = []string{ref.ResourceRef}
 	default:
-		return "", terminal.Error(fmt.Errorf("chart.fromResource is not supported: lscli reads no component descriptors; " +
+		return "", reconcile.TerminalError(fmt.Errorf("chart.fromResource is not supported: lscli reads no component descriptors; " +
 			"use chart.ref with a local path or a key of the helm deployer's chart mapping"))
 	}
 	if p, ok := localPath(keys[0]); ok {
@@ -71,7 +71,7 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 			return p, nil
 		}
 	}
-	return "", terminal.Error(fmt.Errorf("chart %q is not available locally: lscli downloads nothing; "+
+	return "", reconcile.TerminalError(fmt.Errorf("chart %q is not available locally: lscli downloads nothing; "+
 		"map it to a local chart folder or .tgz under 'charts:' in lscli.yaml, e.g. charts: {%q: ./charts/mychart}", keys[0], keys[0]))
 }
 

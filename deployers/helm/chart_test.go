@@ -11,7 +11,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // packageChart packs testdata/chart into a .tgz in a temporary folder.
@@ -79,7 +79,7 @@ func TestLoadChart(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ch, err := d.loadChart(tt.chart)
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !terminal.Is(err) {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !reconcile.IsTerminal(err) {
 					t.Fatalf("err = %v, want a terminal error containing %q", err, tt.wantErr)
 				}
 				return

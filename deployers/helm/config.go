@@ -10,7 +10,7 @@ import (
 	"github.com/gardener/landscaper/apis/deployer/helm/v1alpha1/validation"
 	"sigs.k8s.io/yaml"
 
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // decodeConfig decodes the item's ProviderConfiguration leniently (apiVersion
@@ -20,11 +20,11 @@ import (
 func decodeConfig(item *lsv1alpha1.DeployItem) (*helmv1alpha1.ProviderConfiguration, error) {
 	cfg := &helmv1alpha1.ProviderConfiguration{}
 	if err := json.Unmarshal(item.Spec.Configuration.Raw, cfg); err != nil {
-		return nil, terminal.Error(fmt.Errorf("unable to decode helm provider configuration: %w", err))
+		return nil, reconcile.TerminalError(fmt.Errorf("unable to decode helm provider configuration: %w", err))
 	}
 	helmv1alpha1.SetDefaults_ProviderConfiguration(cfg)
 	if err := validation.ValidateProviderConfiguration(cfg); err != nil {
-		return nil, terminal.Error(fmt.Errorf("invalid helm provider configuration: %w", err))
+		return nil, reconcile.TerminalError(fmt.Errorf("invalid helm provider configuration: %w", err))
 	}
 	return cfg, nil
 }
@@ -42,7 +42,7 @@ func chartValues(cfg *helmv1alpha1.ProviderConfiguration) (map[string]any, error
 		return vals, nil
 	}
 	if err := yaml.Unmarshal(cfg.Values, &vals); err != nil {
-		return nil, terminal.Error(fmt.Errorf("unable to decode helm values: %w", err))
+		return nil, reconcile.TerminalError(fmt.Errorf("unable to decode helm values: %w", err))
 	}
 	if vals == nil {
 		vals = map[string]any{}
@@ -73,7 +73,7 @@ func flagsFor(args map[string]lsv1alpha1.AnyJSON) (actionFlags, error) {
 		err = json.Unmarshal(raw, &f)
 	}
 	if err != nil {
-		return f, terminal.Error(fmt.Errorf("invalid helmDeploymentConfig: %w", err))
+		return f, reconcile.TerminalError(fmt.Errorf("invalid helmDeploymentConfig: %w", err))
 	}
 	return f, nil
 }

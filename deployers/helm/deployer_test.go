@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // noReadiness turns off the default readiness check (the fake cluster runs
@@ -53,7 +53,7 @@ func TestKubeVersion(t *testing.T) {
 			item := deployItem(t, config(t, map[string]any{"readinessChecks": noReadiness}), lsv1alpha1.DeployItemPhases.Init, epoch)
 			_, err := d.Reconcile(context.Background(), request(item, epoch))
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !terminal.Is(err) {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !reconcile.IsTerminal(err) {
 					t.Fatalf("err = %v, want a terminal error containing %q", err, tt.wantErr)
 				}
 				return
@@ -73,7 +73,7 @@ func TestCreateNamespace(t *testing.T) {
 	c := newTestCluster()
 	d := New(Options{Clusters: fixedCluster(c)})
 	cfg := config(t, map[string]any{"namespace": "apps", "createNamespace": true, "readinessChecks": noReadiness})
-	wantPhase(t, reconcile(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch), epoch),
+	wantPhase(t, reconcileOnce(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch), epoch),
 		lsv1alpha1.DeployItemPhases.Succeeded)
 	if kubetest.Get(t, c, "v1", "Namespace", "", "apps") == nil {
 		t.Error("namespace apps was not created")
@@ -104,7 +104,7 @@ func TestExports(t *testing.T) {
 	item := deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch)
 
 	// an object to export from that does not exist yet keeps the item progressing
-	res := reconcile(t, d, item, epoch)
+	res := reconcileOnce(t, d, item, epoch)
 	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Progressing)
 	if res.RequeueAfter != 5*time.Second {
 		t.Errorf("requeue after %s, want the 5s poll interval", res.RequeueAfter)
@@ -129,7 +129,7 @@ func TestExports(t *testing.T) {
 func TestNoExports(t *testing.T) {
 	d := New(Options{Clusters: fixedCluster(newTestCluster())})
 	cfg := config(t, map[string]any{"readinessChecks": noReadiness})
-	res := reconcile(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch), epoch)
+	res := reconcileOnce(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch), epoch)
 	if string(res.Exports) != "{}" {
 		t.Errorf("exports = %s, want {}", res.Exports)
 	}
@@ -140,7 +140,7 @@ func TestTimeout(t *testing.T) {
 	d := New(Options{Clusters: fixedCluster(newTestCluster())})
 	item := deployItem(t, config(t, nil), lsv1alpha1.DeployItemPhases.Init, epoch)
 	item.Spec.Timeout = &lsv1alpha1.Duration{Duration: 12 * time.Second}
-	res := reconcile(t, d, item, epoch)
+	res := reconcileOnce(t, d, item, epoch)
 	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Progressing)
 	item.Status.ProviderStatus = res.ProviderStatus
 	res = reconcileIn(t, d, item, lsv1alpha1.DeployItemPhases.Progressing, epoch.Add(10*time.Second))
@@ -149,7 +149,7 @@ func TestTimeout(t *testing.T) {
 	}
 	item.Status.Phase = lsv1alpha1.DeployItemPhases.Progressing
 	_, err := d.Reconcile(context.Background(), request(item, epoch.Add(12*time.Second)))
-	if t2 := terminal.As(err); t2 == nil || t2.Reason != lsv1alpha1.ProgressingTimeoutReason {
+	if t2 := reconcile.AsTerminal(err); t2 == nil || t2.Reason != lsv1alpha1.ProgressingTimeoutReason {
 		t.Fatalf("err = %v, want a terminal ProgressingTimeout", err)
 	}
 }
@@ -174,7 +174,7 @@ func TestConfigErrors(t *testing.T) {
 			d := New(Options{Clusters: fixedCluster(newTestCluster())})
 			item := deployItem(t, config(t, tt.changes), lsv1alpha1.DeployItemPhases.Init, epoch)
 			_, err := d.Reconcile(context.Background(), request(item, epoch))
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !terminal.Is(err) {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !reconcile.IsTerminal(err) {
 				t.Fatalf("err = %v, want a terminal error containing %q", err, tt.wantErr)
 			}
 		})

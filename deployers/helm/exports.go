@@ -11,7 +11,7 @@ import (
 	"helm.sh/helm/v3/pkg/chartutil"
 
 	"github.com/lscli/lscli/deployers/exports"
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // exports reads the item's exports as Landscaper's helm deployer does:
@@ -74,11 +74,11 @@ func valueExports(defs []managedresource.Export, render chartutil.Values) (map[s
 		}
 		val, err := exports.GetValue(def.JSONPath, data)
 		if err != nil {
-			return nil, terminal.Error(fmt.Errorf("export %q: jsonPath %q in the chart values: %w", def.Key, def.JSONPath, err))
+			return nil, reconcile.TerminalError(fmt.Errorf("export %q: jsonPath %q in the chart values: %w", def.Key, def.JSONPath, err))
 		}
 		nested, err := exports.Construct(def.Key, val)
 		if err != nil {
-			return nil, terminal.Error(fmt.Errorf("export %q: invalid key: %w", def.Key, err))
+			return nil, reconcile.TerminalError(fmt.Errorf("export %q: invalid key: %w", def.Key, err))
 		}
 		result = exports.MergeMaps(result, nested)
 	}

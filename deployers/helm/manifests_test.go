@@ -27,7 +27,7 @@ func TestManifestMode(t *testing.T) {
 
 	// install: CRD, templates and hook as plain objects, the Namespace kept
 	item := deployItem(t, cfg(nil), lsv1alpha1.DeployItemPhases.Init, epoch)
-	res := reconcile(t, d, item, epoch)
+	res := reconcileOnce(t, d, item, epoch)
 	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Progressing)
 	managed := decodeManaged(t, res.ProviderStatus.Raw)
 	want := []string{"CustomResourceDefinition widgets.demo.lscli.io manage", "Namespace apps keep",
@@ -53,7 +53,7 @@ func TestManifestMode(t *testing.T) {
 	// update: an object the chart no longer renders is deleted
 	next := deployItem(t, cfg(map[string]any{"widget": map[string]any{"enabled": false}}), lsv1alpha1.DeployItemPhases.Init, epoch.Add(time.Minute))
 	next.Status.ProviderStatus = res.ProviderStatus
-	res = reconcile(t, d, next, epoch.Add(time.Minute))
+	res = reconcileOnce(t, d, next, epoch.Add(time.Minute))
 	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Succeeded)
 	wantManaged(t, decodeManaged(t, res.ProviderStatus.Raw), want[:5]...)
 	if kubetest.Get(t, c, "demo.lscli.io/v1", "Widget", "apps", "demo-demo") != nil {

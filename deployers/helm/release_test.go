@@ -23,7 +23,7 @@ func TestReleaseLifecycle(t *testing.T) {
 
 	// install: objects and release record, then Progressing until the Deployment is ready
 	item := deployItem(t, config(t, nil), lsv1alpha1.DeployItemPhases.Init, epoch)
-	res := reconcile(t, d, item, epoch)
+	res := reconcileOnce(t, d, item, epoch)
 	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Progressing)
 	if got := configMap(t, c, "default", "demo-demo").Data["greeting"]; got != "HELLO" {
 		t.Errorf("greeting = %q, want HELLO (sprig upper)", got)
@@ -48,7 +48,7 @@ func TestReleaseLifecycle(t *testing.T) {
 	// upgrade: a new revision; values change the objects
 	item = deployItem(t, config(t, map[string]any{"values": map[string]any{"greeting": "bye", "extra": "x"}}),
 		lsv1alpha1.DeployItemPhases.Init, epoch.Add(time.Minute))
-	wantPhase(t, reconcile(t, d, item, epoch.Add(time.Minute)), lsv1alpha1.DeployItemPhases.Succeeded)
+	wantPhase(t, reconcileOnce(t, d, item, epoch.Add(time.Minute)), lsv1alpha1.DeployItemPhases.Succeeded)
 	wantHistory(t, c, "superseded", "deployed")
 	if cm := configMap(t, c, "default", "demo-demo"); cm.Data["greeting"] != "BYE" || cm.Data["extra"] != "x" {
 		t.Errorf("after upgrade data = %v, want greeting BYE and extra x", cm.Data)
@@ -58,7 +58,7 @@ func TestReleaseLifecycle(t *testing.T) {
 	// upgrade reuses the last values when it gets none, and so does Landscaper)
 	item = deployItem(t, config(t, map[string]any{"values": map[string]any{"greeting": "hello",
 		"widget": map[string]any{"enabled": false}}}), lsv1alpha1.DeployItemPhases.Init, epoch.Add(2*time.Minute))
-	wantPhase(t, reconcile(t, d, item, epoch.Add(2*time.Minute)), lsv1alpha1.DeployItemPhases.Succeeded)
+	wantPhase(t, reconcileOnce(t, d, item, epoch.Add(2*time.Minute)), lsv1alpha1.DeployItemPhases.Succeeded)
 	wantHistory(t, c, "superseded", "superseded", "deployed")
 	if cm := configMap(t, c, "default", "demo-demo"); cm.Data["extra"] != "" || cm.Data["greeting"] != "HELLO" {
 		t.Errorf("after second upgrade data = %v, want greeting HELLO and no extra", cm.Data)
@@ -92,7 +92,7 @@ func TestMaxHistory(t *testing.T) {
 	cfg := config(t, map[string]any{"readinessChecks": map[string]any{"disableDefault": true}})
 	for i := 0; i < MaxHistory+2; i++ {
 		now := epoch.Add(time.Duration(i) * time.Minute)
-		wantPhase(t, reconcile(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, now), now),
+		wantPhase(t, reconcileOnce(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, now), now),
 			lsv1alpha1.DeployItemPhases.Succeeded)
 	}
 	rels, err := newReleaser(context.Background(), c, "demo", "default", nil, epoch).history()
@@ -105,7 +105,7 @@ func TestMaxHistory(t *testing.T) {
 }
 
 // reconcile calls d.Reconcile for item at now and fails t on an error.
-func reconcile(t *testing.T, d *Deployer, item *lsv1alpha1.DeployItem, now time.Time) deployers.Result {
+func reconcileOnce(t *testing.T, d *Deployer, item *lsv1alpha1.DeployItem, now time.Time) deployers.Result {
 	t.Helper()
 	res, err := d.Reconcile(context.Background(), request(item, now))
 	if err != nil {
@@ -119,7 +119,7 @@ func reconcileIn(t *testing.T, d *Deployer, item *lsv1alpha1.DeployItem, phase l
 	t.Helper()
 	item = item.DeepCopy()
 	item.Status.Phase = phase
-	return reconcile(t, d, item, now)
+	return reconcileOnce(t, d, item, now)
 }
 
 // wantPhase fails t unless res has phase.

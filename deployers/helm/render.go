@@ -11,7 +11,7 @@ import (
 	"helm.sh/helm/v3/pkg/engine"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // notesSuffix ends the name of a chart's NOTES.txt, which is not a manifest.
@@ -25,11 +25,11 @@ const notesSuffix = "NOTES.txt"
 // lookup finds nothing, since rendering does not talk to the target.
 func renderManifests(cfg *helmv1alpha1.ProviderConfiguration, tpl *templated) ([]managedresource.Manifest, error) {
 	if err := chartutil.ProcessDependenciesWithMerge(tpl.chart, tpl.values); err != nil {
-		return nil, terminal.Error(fmt.Errorf("unable to process the dependencies of chart %s: %w", tpl.chart.Name(), err))
+		return nil, reconcile.TerminalError(fmt.Errorf("unable to process the dependencies of chart %s: %w", tpl.chart.Name(), err))
 	}
 	files, err := engine.Render(tpl.chart, tpl.render)
 	if err != nil {
-		return nil, terminal.Error(fmt.Errorf("unable to render chart %s: %w", tpl.chart.Name(), err))
+		return nil, reconcile.TerminalError(fmt.Errorf("unable to render chart %s: %w", tpl.chart.Name(), err))
 	}
 	var out []managedresource.Manifest
 	for _, crd := range tpl.chart.CRDObjects() {
@@ -63,7 +63,7 @@ func renderManifests(cfg *helmv1alpha1.ProviderConfiguration, tpl *templated) ([
 func manifestsOf(file, content string, policy managedresource.ManifestPolicy) ([]managedresource.Manifest, error) {
 	objs, err := decodeObjects(content)
 	if err != nil {
-		return nil, terminal.Error(fmt.Errorf("unable to decode rendered file %s: %w", file, err))
+		return nil, reconcile.TerminalError(fmt.Errorf("unable to decode rendered file %s: %w", file, err))
 	}
 	out := make([]managedresource.Manifest, 0, len(objs))
 	for _, u := range objs {

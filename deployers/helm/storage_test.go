@@ -16,7 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // releaseSecrets lists the release records in namespace default.
@@ -38,7 +38,7 @@ func TestReleaseRecords(t *testing.T) {
 		for i, greeting := range []string{"hello", "bye"} {
 			now := epoch.Add(time.Duration(i) * time.Hour)
 			cfg := config(t, map[string]any{"readinessChecks": noReadiness, "values": map[string]any{"greeting": greeting}})
-			reconcile(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, now), now)
+			reconcileOnce(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, now), now)
 		}
 		return c, releaseSecrets(t, c)
 	}
@@ -84,13 +84,13 @@ func TestInstallConflict(t *testing.T) {
 	cfg := config(t, map[string]any{"readinessChecks": noReadiness})
 	item := deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch)
 	_, err := d.Reconcile(context.Background(), request(item, epoch))
-	if err == nil || !strings.Contains(err.Error(), "exists and cannot be imported into the current release") || terminal.Is(err) {
+	if err == nil || !strings.Contains(err.Error(), "exists and cannot be imported into the current release") || reconcile.IsTerminal(err) {
 		t.Fatalf("err = %v, want helm's ownership error, to be retried", err)
 	}
 	if err := c.Delete(context.Background(), foreign); err != nil {
 		t.Fatal(err)
 	}
-	wantPhase(t, reconcile(t, d, item, epoch.Add(time.Second)), lsv1alpha1.DeployItemPhases.Succeeded)
+	wantPhase(t, reconcileOnce(t, d, item, epoch.Add(time.Second)), lsv1alpha1.DeployItemPhases.Succeeded)
 	wantHistory(t, c, "deployed")
 }
 
@@ -108,11 +108,11 @@ func TestFailedInstallRetried(t *testing.T) {
 	d := New(Options{Clusters: fixedCluster(c)})
 	item := deployItem(t, config(t, map[string]any{"readinessChecks": noReadiness}), lsv1alpha1.DeployItemPhases.Init, epoch)
 	_, err := d.Reconcile(context.Background(), request(item, epoch))
-	if err == nil || !strings.Contains(err.Error(), "quota exceeded") || terminal.Is(err) {
+	if err == nil || !strings.Contains(err.Error(), "quota exceeded") || reconcile.IsTerminal(err) {
 		t.Fatalf("err = %v, want the apply error, to be retried", err)
 	}
 	wantHistory(t, c, "failed")
 	fail = false
-	wantPhase(t, reconcile(t, d, item, epoch.Add(time.Second)), lsv1alpha1.DeployItemPhases.Succeeded)
+	wantPhase(t, reconcileOnce(t, d, item, epoch.Add(time.Second)), lsv1alpha1.DeployItemPhases.Succeeded)
 	wantHistory(t, c, "superseded", "deployed") // helm supersedes the failed revision
 }

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/version"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // DefaultKubeVersion is the Kubernetes version charts see when neither the
@@ -55,7 +55,7 @@ func (d *Deployer) template(it *item) (*templated, error) {
 	opts := chartutil.ReleaseOptions{Name: it.cfg.Name, Namespace: it.cfg.Namespace, IsInstall: true}
 	render, err := chartutil.ToRenderValuesWithSchemaValidation(ch, vals, opts, caps, true)
 	if err != nil {
-		return nil, terminal.Error(fmt.Errorf("unable to compute the values of chart %s: %w", ch.Name(), err))
+		return nil, reconcile.TerminalError(fmt.Errorf("unable to compute the values of chart %s: %w", ch.Name(), err))
 	}
 	return &templated{chart: ch, values: vals, caps: caps, render: render}, nil
 }
@@ -77,7 +77,7 @@ func (d *Deployer) capabilities(c client.Client) (*chartutil.Capabilities, error
 	}
 	kv, err := chartutil.ParseKubeVersion(v)
 	if err != nil {
-		return nil, terminal.Error(fmt.Errorf("invalid Kubernetes version %q: %w", v, err))
+		return nil, reconcile.TerminalError(fmt.Errorf("invalid Kubernetes version %q: %w", v, err))
 	}
 	caps := chartutil.DefaultCapabilities.Copy()
 	caps.KubeVersion = *kv

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // scheme knows the manifest deployer's API versions and conversions.
@@ -42,13 +42,13 @@ func decode(raw []byte, into runtime.Object) error {
 func decodeConfig(di *lsv1alpha1.DeployItem) (*manifestv1alpha2.ProviderConfiguration, error) {
 	cfg := &manifestv1alpha2.ProviderConfiguration{}
 	if di.Spec.Configuration == nil || len(di.Spec.Configuration.Raw) == 0 {
-		return nil, terminal.Errorf("ProviderConfigurationMissing", "deploy item %s has no provider configuration", di.Name)
+		return nil, reconcile.TerminalErrorf("ProviderConfigurationMissing", "deploy item %s has no provider configuration", di.Name)
 	}
 	if err := decode(di.Spec.Configuration.Raw, cfg); err != nil {
-		return nil, terminal.Errorf("ParseProviderConfiguration", "unable to decode manifest provider configuration of deploy item %s: %w", di.Name, err)
+		return nil, reconcile.TerminalErrorf("ParseProviderConfiguration", "unable to decode manifest provider configuration of deploy item %s: %w", di.Name, err)
 	}
 	if err := manifestvalidation.ValidateProviderConfiguration(cfg); err != nil {
-		return nil, terminal.Errorf("ValidateProviderConfiguration", "invalid manifest provider configuration of deploy item %s: %w", di.Name, err)
+		return nil, reconcile.TerminalErrorf("ValidateProviderConfiguration", "invalid manifest provider configuration of deploy item %s: %w", di.Name, err)
 	}
 	return cfg, nil
 }
@@ -62,7 +62,7 @@ func decodeStatus(di *lsv1alpha1.DeployItem) (managedresource.ManagedResourceSta
 	}
 	status := &manifestv1alpha2.ProviderStatus{}
 	if err := decode(di.Status.ProviderStatus.Raw, status); err != nil {
-		return nil, terminal.Errorf("ParseProviderStatus", "unable to decode manifest provider status of deploy item %s: %w", di.Name, err)
+		return nil, reconcile.TerminalErrorf("ParseProviderStatus", "unable to decode manifest provider status of deploy item %s: %w", di.Name, err)
 	}
 	return status.ManagedResources, nil
 }

@@ -21,8 +21,8 @@ import (
 	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/deployers/manifest"
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
-	"github.com/lscli/lscli/engine/terminal"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // epoch is where virtual time starts.
@@ -164,7 +164,7 @@ func (h *harness) call(del bool) (deployers.Result, error) {
 
 // describe prints err with its terminal reason and codes.
 func describe(err error) string {
-	te := terminal.As(err)
+	te := reconcile.AsTerminal(err)
 	if te == nil {
 		return err.Error()
 	}

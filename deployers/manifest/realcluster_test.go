@@ -18,8 +18,8 @@ import (
 	"github.com/lscli/lscli/deployers/manifest"
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
 	"github.com/lscli/lscli/deployers/realcluster"
-	"github.com/lscli/lscli/engine/terminal"
 	"github.com/lscli/lscli/internal/testcluster"
+	"github.com/lscli/lscli/reconcile"
 )
 
 func TestMain(m *testing.M) { os.Exit(testcluster.Run(m)) }
@@ -71,7 +71,7 @@ func (h *harness) realJob(del bool, steps int) (trace string, retried []string) 
 		res, err := h.call(del)
 		since := h.now.Sub(start)
 		if err != nil {
-			if terminal.As(err) != nil {
+			if reconcile.AsTerminal(err) != nil {
 				return strings.Join(append(lines, fmt.Sprintf("%s  error: %s", since, describe(err))), "\n"), retried
 			}
 			retried = append(retried, fmt.Sprintf("%s %s", since, err))

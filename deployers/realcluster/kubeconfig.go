@@ -13,8 +13,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
 
-	"github.com/lscli/lscli/engine/terminal"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // TargetType is the only Target type this package connects to.
@@ -28,10 +28,10 @@ var validFields = []string{"client-certificate-data", "client-key-data", "token"
 // failing read of the Secret is terminal: the Target is wrong.
 func Kubeconfig(ctx context.Context, target *lsv1alpha1.Target, secrets fakecluster.Reader) ([]byte, error) {
 	if target == nil {
-		return nil, terminal.Error(errors.New("the deploy item has no target; a real cluster needs a Target with a kubeconfig"))
+		return nil, reconcile.TerminalError(errors.New("the deploy item has no target; a real cluster needs a Target with a kubeconfig"))
 	}
 	if target.Spec.Type != TargetType {
-		return nil, terminal.Error(fmt.Errorf("target %s has type %q; only %q can be a real cluster",
+		return nil, reconcile.TerminalError(fmt.Errorf("target %s has type %q; only %q can be a real cluster",
 			target.Name, target.Spec.Type, TargetType))
 	}
 	content, err := targetContent(ctx, target, secrets)
@@ -40,14 +40,14 @@ func Kubeconfig(ctx context.Context, target *lsv1alpha1.Target, secrets fakeclus
 	}
 	cfg := &targettypes.KubernetesClusterTargetConfig{}
 	if err := yaml.Unmarshal(content, cfg); err != nil {
-		return nil, terminal.Error(fmt.Errorf("unable to parse the configuration of target %s: %w", target.Name, err))
+		return nil, reconcile.TerminalError(fmt.Errorf("unable to parse the configuration of target %s: %w", target.Name, err))
 	}
 	if cfg.Kubeconfig.StrVal == nil || *cfg.Kubeconfig.StrVal == "" {
-		return nil, terminal.Error(fmt.Errorf("target %s has no kubeconfig (oidcConfig and selfConfig are not supported)", target.Name))
+		return nil, reconcile.TerminalError(fmt.Errorf("target %s has no kubeconfig (oidcConfig and selfConfig are not supported)", target.Name))
 	}
 	kubeconfig := []byte(*cfg.Kubeconfig.StrVal)
 	if err := ValidateKubeconfig(kubeconfig); err != nil {
-		return nil, terminal.Error(fmt.Errorf("target %s: %w", target.Name, err))
+		return nil, reconcile.TerminalError(fmt.Errorf("target %s: %w", target.Name, err))
 	}
 	return kubeconfig, nil
 }
@@ -58,12 +58,12 @@ func targetContent(ctx context.Context, target *lsv1alpha1.Target, secrets fakec
 	ref := target.Spec.SecretRef
 	if ref == nil {
 		if target.Spec.Configuration == nil || len(target.Spec.Configuration.RawMessage) == 0 {
-			return nil, terminal.Error(fmt.Errorf("target %s has neither config nor secretRef", target.Name))
+			return nil, reconcile.TerminalError(fmt.Errorf("target %s has neither config nor secretRef", target.Name))
 		}
 		return target.Spec.Configuration.RawMessage, nil
 	}
 	if secrets == nil {
-		return nil, terminal.Error(fmt.Errorf("target %s: secretRef is not supported here", target.Name))
+		return nil, reconcile.TerminalError(fmt.Errorf("target %s: secretRef is not supported here", target.Name))
 	}
 	sec := &corev1.Secret{}
 	key := types.NamespacedName{Namespace: target.Namespace, Name: ref.Name}
@@ -73,7 +73,7 @@ func targetContent(ctx context.Context, target *lsv1alpha1.Target, secrets fakec
 	if ref.Key != "" {
 		data, ok := sec.Data[ref.Key]
 		if !ok {
-			return nil, terminal.Error(fmt.Errorf("key %s in secret %s of target %s does not exist", ref.Key, key, target.Name))
+			return nil, reconcile.TerminalError(fmt.Errorf("key %s in secret %s of target %s does not exist", ref.Key, key, target.Name))
 		}
 		return data, nil
 	}
@@ -87,7 +87,7 @@ func secretAsMap(sec *corev1.Secret) ([]byte, error) {
 	for k, v := range sec.Data {
 		j, err := yaml.YAMLToJSON(v)
 		if err != nil {
-			return nil, terminal.Error(fmt.Errorf("secret %s/%s: key %s: %w", sec.Namespace, sec.Name, k, err))
+			return nil, reconcile.TerminalError(fmt.Errorf("secret %s/%s: key %s: %w", sec.Namespace, sec.Name, k, err))
 		}
 		m[k] = j
 	}

@@ -11,8 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lscli/lscli/deployers/realcluster"
-	"github.com/lscli/lscli/engine/terminal"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // kubeconfig is a kubeconfig for server whose user has the given fields.
@@ -129,7 +129,7 @@ func TestKubeconfig(t *testing.T) {
 			kc, err := realcluster.Kubeconfig(ctx, tt.target, store)
 			checkErr(t, err, tt.wantErr)
 			if err != nil {
-				if got := terminal.Is(err); got != tt.terminal {
+				if got := reconcile.IsTerminal(err); got != tt.terminal {
 					t.Errorf("terminal = %v, want %v", got, tt.terminal)
 				}
 				return
@@ -156,7 +156,7 @@ func TestForTargetCachesClients(t *testing.T) {
 		t.Errorf("client is %T, want *realcluster.Client", a)
 	}
 	_, err = cs.ForTarget(context.Background(), nil)
-	if !terminal.Is(err) {
+	if !reconcile.IsTerminal(err) {
 		t.Errorf("nil target: err = %v, want a terminal error", err)
 	}
 }

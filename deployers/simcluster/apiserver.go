@@ -4,24 +4,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/google/uuid"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/lscli/lscli/internal/ids"
 )
 
 // newUID returns a random (version 4) UUID drawn from rnd.
-func newUID(rnd *rand.Rand) string {
-	var b [16]byte
-	for i := 0; i < 16; i += 8 {
-		v := rnd.Uint64()
-		for j := range 8 {
-			b[i+j] = byte(v >> (8 * j))
-		}
-	}
-	b[6] = b[6]&0x0f | 0x40 // version 4
-	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
-	return uuid.UUID(b).String()
-}
+func newUID(rnd *rand.Rand) string { return ids.UUID(ids.Reader(rnd)) }
 
 // allocate does what the API server allocates for a new object: a Service
 // gets a cluster IP unless it is headless or of type ExternalName. On

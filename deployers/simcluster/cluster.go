@@ -15,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/lscli/lscli/internal/ids"
 )
 
 // builtinNamespaces exist in every simulated cluster without being stored,
@@ -226,12 +228,7 @@ func (c *Cluster) generateName(obj metav1.Object) {
 	if obj.GetName() != "" || obj.GetGenerateName() == "" {
 		return
 	}
-	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
-	b := make([]byte, 5)
-	for i := range b {
-		b[i] = alphabet[c.set.opts.Rand.IntN(len(alphabet))]
-	}
-	obj.SetName(obj.GetGenerateName() + string(b))
+	obj.SetName(ids.GenerateName(c.set.opts.Rand, obj.GetGenerateName()))
 }
 
 // dynamicMapper is a RESTMapper whose delegate changes when CRDs do; the

@@ -17,7 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/deployers"
-	"github.com/lscli/lscli/engine"
+	"github.com/lscli/lscli/state"
 )
 
 // KubernetesVersion is the version a simulated cluster reports by default
@@ -48,7 +48,7 @@ type Clusters struct {
 	scheme   *runtime.Scheme
 	clusters map[string]*Cluster
 	// saved are the restored objects of clusters not opened yet, by key.
-	saved map[string][]engine.ClusterObject
+	saved map[string][]state.ClusterObject
 }
 
 var (
@@ -59,7 +59,7 @@ var (
 // New returns an empty set of simulated clusters.
 func New(opts Options) *Clusters {
 	return &Clusters{opts: opts, scheme: newScheme(), clusters: map[string]*Cluster{},
-		saved: map[string][]engine.ClusterObject{}}
+		saved: map[string][]state.ClusterObject{}}
 }
 
 // ErrNoTarget is returned by ForTarget for a deploy item without a Target.
@@ -153,7 +153,7 @@ func (cs *Clusters) NextChange(target *lsv1alpha1.Target) (time.Time, bool) {
 func (cs *Clusters) Unpredictable(*lsv1alpha1.Target) bool { return false }
 
 // earliestDue is the earliest due time among saved objects.
-func earliestDue(objs []engine.ClusterObject) (time.Time, bool) {
+func earliestDue(objs []state.ClusterObject) (time.Time, bool) {
 	var next time.Time
 	for _, o := range objs {
 		if o.Due != nil && (next.IsZero() || o.Due.Before(next)) {

@@ -9,13 +9,13 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/lscli/lscli/engine"
+	"github.com/lscli/lscli/state"
 )
 
-// Restore loads saved objects (from engine.Snapshot.Clusters). Clusters are
+// Restore loads saved objects (from state.Snapshot.Clusters). Clusters are
 // built lazily, when first used, so a command that does not touch them
 // pays nothing. Call it before any other method.
-func (cs *Clusters) Restore(objs []engine.ClusterObject) {
+func (cs *Clusters) Restore(objs []state.ClusterObject) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	for _, o := range objs {
@@ -23,12 +23,12 @@ func (cs *Clusters) Restore(objs []engine.ClusterObject) {
 	}
 }
 
-// Save returns every object of every cluster for engine.Snapshot.Clusters,
+// Save returns every object of every cluster for state.Snapshot.Clusters,
 // sorted by cluster, then by apiVersion, kind, namespace and name.
-func (cs *Clusters) Save() ([]engine.ClusterObject, error) {
+func (cs *Clusters) Save() ([]state.ClusterObject, error) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	var out []engine.ClusterObject
+	var out []state.ClusterObject
 	for _, key := range cs.keys() {
 		c, ok := cs.clusters[key]
 		if !ok {
@@ -45,18 +45,18 @@ func (cs *Clusters) Save() ([]engine.ClusterObject, error) {
 }
 
 // save encodes the cluster's objects with the due times of pending fills.
-func (c *Cluster) save() ([]engine.ClusterObject, error) {
+func (c *Cluster) save() ([]state.ClusterObject, error) {
 	objs, err := c.tracker.all()
 	if err != nil {
 		return nil, fmt.Errorf("save simulated cluster %s: %w", c.key, err)
 	}
-	out := make([]engine.ClusterObject, 0, len(objs))
+	out := make([]state.ClusterObject, 0, len(objs))
 	for _, o := range objs {
 		data, err := json.Marshal(o)
 		if err != nil {
 			return nil, fmt.Errorf("save simulated cluster %s: %w", c.key, err)
 		}
-		rec := engine.ClusterObject{Cluster: c.key, Object: data}
+		rec := state.ClusterObject{Cluster: c.key, Object: data}
 		m, _ := meta.Accessor(o)
 		ref := objectRef{gvk: o.GetObjectKind().GroupVersionKind(), namespace: m.GetNamespace(), name: m.GetName()}
 		if p, ok := c.pending[ref]; ok {
@@ -69,7 +69,7 @@ func (c *Cluster) save() ([]engine.ClusterObject, error) {
 }
 
 // restore adds saved objects to the empty cluster c.
-func (c *Cluster) restore(ctx context.Context, saved []engine.ClusterObject) error {
+func (c *Cluster) restore(ctx context.Context, saved []state.ClusterObject) error {
 	for i, rec := range saved {
 		obj, err := decodeSaved(rec.Object)
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
-	"github.com/lscli/lscli/engine"
+	"github.com/lscli/lscli/state"
 )
 
 // populate applies a CRD, a custom resource, a Namespace, a Service and a
@@ -68,7 +68,7 @@ func TestSaveRestore(t *testing.T) {
 // are restored from data, the JSON of saved objects (as in the state file).
 func newRestored(t *testing.T, f *fixture, data []byte) *fixture {
 	t.Helper()
-	var saved []engine.ClusterObject
+	var saved []state.ClusterObject
 	if err := json.Unmarshal(data, &saved); err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // Default is the progressing timeout of a deploy item without spec.timeout.
@@ -52,7 +52,7 @@ func Error(checkpoint string, codes ...lsv1alpha1.ErrorCode) error {
 	if len(codes) == 0 {
 		codes = []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}
 	}
-	return terminal.WithCodes(fmt.Errorf("timeout at: %q", checkpoint), lsv1alpha1.ProgressingTimeoutReason, codes...)
+	return reconcile.TerminalWithCodes(fmt.Errorf("timeout at: %q", checkpoint), lsv1alpha1.ProgressingTimeoutReason, codes...)
 }
 
 // Poll returns how long to wait before the next poll: interval, or the time

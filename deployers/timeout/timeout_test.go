@@ -8,7 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lscli/lscli/deployers/timeout"
-	"github.com/lscli/lscli/engine/terminal"
+	"github.com/lscli/lscli/reconcile"
 )
 
 var epoch = time.Date(2006, 1, 2, 15, 4, 5, 0, time.UTC)
@@ -52,7 +52,7 @@ func TestCheck(t *testing.T) {
 			if err == nil {
 				return
 			}
-			te := terminal.As(err)
+			te := reconcile.AsTerminal(err)
 			if te == nil || te.Reason != lsv1alpha1.ProgressingTimeoutReason || len(te.Codes) != 1 || te.Codes[0] != lsv1alpha1.ErrorTimeout {
 				t.Errorf("err = %#v, want terminal ProgressingTimeout with ERR_TIMEOUT", te)
 			}

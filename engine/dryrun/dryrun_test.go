@@ -8,7 +8,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
-	"github.com/lscli/lscli/engine/landscape"
+	"github.com/lscli/lscli/landscape"
 )
 
 // load reads a landscape from files.

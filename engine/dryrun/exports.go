@@ -16,7 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/lscli/lscli/engine/template"
+	"github.com/lscli/lscli/landscaper/template"
 )
 
 // MockType is the deploy item type of Landscaper's mock deployer.

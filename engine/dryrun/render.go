@@ -8,10 +8,11 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
 	"github.com/lscli/lscli/engine"
-	"github.com/lscli/lscli/engine/blueprint"
-	"github.com/lscli/lscli/engine/dataflow"
-	"github.com/lscli/lscli/engine/landscape"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscape"
+	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/dataflow"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // Render renders landscapes. The zero value renders inline blueprints with
@@ -24,10 +25,10 @@ type Render struct {
 	// first (see SortRules). Empty means: the mock configuration's export.
 	Exports []ExportRule
 	// Seed seeds the random source of generated names and job IDs.
-	// Defaults to engine.DefaultSeed.
+	// Defaults to reconcile.DefaultSeed.
 	Seed uint64
 	// StartTime is the time of the objects' timestamps. Defaults to
-	// engine.DefaultStartTime.
+	// reconcile.DefaultStartTime.
 	StartTime time.Time
 }
 
@@ -83,10 +84,10 @@ type DeployItem struct {
 func (r *Render) Run(ctx context.Context, ls *landscape.Landscape) (*Result, error) {
 	seed, start := r.Seed, r.StartTime
 	if seed == 0 {
-		seed = engine.DefaultSeed
+		seed = reconcile.DefaultSeed
 	}
 	if start.IsZero() {
-		start = engine.DefaultStartTime
+		start = reconcile.DefaultStartTime
 	}
 	cfg, err := engine.NewConfig(nil, seed, false, start)
 	if err != nil {

@@ -10,16 +10,17 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/engine"
-	"github.com/lscli/lscli/engine/blueprint"
-	"github.com/lscli/lscli/engine/dataflow"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/dataflow"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // walker renders installations depth first.
 type walker struct {
 	r    *Render
 	c    *fakecluster.Cluster
-	rand *engine.Random
+	rand *reconcile.Random
 	res  *Result
 }
 

@@ -1,0 +1,85 @@
+package execution
+
+import (
+	"context"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/lscli/lscli/engine/flow"
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+)
+
+// Options are what the execution controller needs.
+type Options struct {
+	// Cluster is the API server. Required.
+	Cluster *fakecluster.Cluster
+	// Clock stamps phase transitions. Required.
+	Clock reconcile.Clock
+}
+
+// Controller is Landscaper's execution controller: it turns an Execution's
+// templates into DeployItems, triggers them in dependsOn order and collects
+// their exports.
+type Controller struct {
+	cfg     *Options
+	machine *flow.Machine[*lsv1alpha1.Execution, lsv1alpha1.ExecutionPhase]
+}
+
+// New returns the execution controller over opts.
+func New(opts Options) *Controller {
+	c := &Controller{cfg: &opts}
+	phases := lsv1alpha1.ExecutionPhases
+	c.machine = &flow.Machine[*lsv1alpha1.Execution, lsv1alpha1.ExecutionPhase]{
+		Client: opts.Cluster, Clock: opts.Clock, Status: flow.ExecutionStatus,
+		Init: phases.Init, InitDelete: phases.InitDelete, Failed: phases.Failed, DeleteFailed: phases.DeleteFailed,
+		Run: c.runPhase,
+	}
+	return c
+}
+
+var _ reconcile.ObjectReconciler[*lsv1alpha1.Execution] = (*Controller)(nil)
+
+// Reconcile runs one pass over exec: add the finalizer, handle an interrupt,
+// and, while the execution's job is unfinished (jobID != jobIDFinished),
+// handle the current phase.
+func (c *Controller) Reconcile(ctx context.Context, exec *lsv1alpha1.Execution) (reconcile.Result, error) {
+	if exec.DeletionTimestamp == nil && !controllerutil.ContainsFinalizer(exec, lsv1alpha1.LandscaperFinalizer) {
+		controllerutil.AddFinalizer(exec, lsv1alpha1.LandscaperFinalizer)
+		return reconcile.Result{}, c.cfg.Cluster.Update(ctx, exec)
+	}
+	if flow.HasOperation(exec, lsv1alpha1.InterruptOperation) {
+		return reconcile.Result{}, c.interrupt(ctx, exec)
+	}
+	if exec.Status.JobID == exec.Status.JobIDFinished {
+		return reconcile.Result{}, nil
+	}
+	return reconcile.Result{}, c.machine.Handle(ctx, exec)
+}
+
+// runPhase does the work of the current phase and returns the next one.
+//
+// Init creates and updates the deploy items and moves to Progressing.
+// Progressing first waits for orphaned items to be gone, then triggers
+// runnable items; it moves to Completing when all succeeded, to Failed when an
+// item failed or none can start, and otherwise waits for item changes.
+// Completing collects exports and ends in Succeeded. InitDelete deletes the
+// items and moves to Deleting, which triggers their deletion in reverse
+// dependsOn order and removes the finalizer when they are gone.
+func (c *Controller) runPhase(ctx context.Context, exec *lsv1alpha1.Execution) (lsv1alpha1.ExecutionPhase, error) {
+	phases := lsv1alpha1.ExecutionPhases
+	switch exec.Status.ExecutionPhase {
+	case phases.Init:
+		return phases.Progressing, c.updateDeployItems(ctx, exec)
+	case phases.Progressing:
+		return c.triggerDeployItems(ctx, exec)
+	case phases.Completing:
+		return phases.Succeeded, c.collectExports(ctx, exec)
+	case phases.InitDelete:
+		return phases.Deleting, c.deleteDeployItems(ctx, exec)
+	case phases.Deleting:
+		return c.deleting(ctx, exec)
+	}
+	return "", fmt.Errorf("phase %q is not handled", exec.Status.ExecutionPhase)
+}

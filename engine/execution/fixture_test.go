@@ -1,0 +1,43 @@
+package execution
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/engine/internal/enginetest"
+	"github.com/lscli/lscli/reconcile"
+)
+
+const (
+	testNS = enginetest.NS
+	job1   = enginetest.Job1
+	job2   = enginetest.Job2
+)
+
+// fixture drives this package's controller step by step.
+type fixture struct {
+	*enginetest.Fixture
+	cfg *Options
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	ef := enginetest.New(t, nil)
+	return &fixture{Fixture: ef, cfg: &Options{Cluster: ef.Cluster, Clock: ef.Clock}}
+}
+
+// reconcile runs c once for the object name in the test namespace.
+func (f *fixture) reconcile(c *Controller, name string) (reconcile.Result, error) {
+	f.T.Helper()
+	return reconcile.AsReconciler(f.Cluster, c).Reconcile(f.Ctx, types.NamespacedName{Namespace: testNS, Name: name})
+}
+
+var (
+	inst           = enginetest.Inst
+	status         = enginetest.Status
+	withAnnotation = enginetest.WithAnnotation
+	withImport     = enginetest.WithImport
+	withExport     = enginetest.WithExport
+	withOwner      = enginetest.WithOwner
+)

@@ -1,0 +1,89 @@
+package flow
+
+import (
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/lscli/lscli/reconcile"
+)
+
+// Phase is the phase type of a kind with a phase flow (installations,
+// executions).
+type Phase interface {
+	~string
+	IsFinal() bool
+	IsFailed() bool
+	IsDeletion() bool
+}
+
+// Status points at the status fields that installations and executions
+// share, so that the bookkeeping of their flows is written once.
+type Status[P Phase] struct {
+	Phase               *P
+	ObservedGeneration  *int64
+	LastError           **lsv1alpha1.Error
+	JobID               *string
+	JobIDFinished       *string
+	PhaseTransitionTime **metav1.Time
+	TransitionTimes     **lsv1alpha1.TransitionTimes
+}
+
+// InstallationStatus returns the flow fields of i.
+func InstallationStatus(i *lsv1alpha1.Installation) Status[lsv1alpha1.InstallationPhase] {
+	s := &i.Status
+	return Status[lsv1alpha1.InstallationPhase]{&s.InstallationPhase, &s.ObservedGeneration, &s.LastError,
+		&s.JobID, &s.JobIDFinished, &s.PhaseTransitionTime, &s.TransitionTimes}
+}
+
+// ExecutionStatus returns the flow fields of e.
+func ExecutionStatus(e *lsv1alpha1.Execution) Status[lsv1alpha1.ExecutionPhase] {
+	s := &e.Status
+	return Status[lsv1alpha1.ExecutionPhase]{&s.ExecutionPhase, &s.ObservedGeneration, &s.LastError,
+		&s.JobID, &s.JobIDFinished, &s.PhaseTransitionTime, &s.TransitionTimes}
+}
+
+// Start begins the flow of a new job in first: observedGeneration =
+// generation, no lastError, transitionTimes.initTime = now.
+func (s Status[P]) Start(first P, generation int64, now time.Time) {
+	*s.ObservedGeneration = generation
+	*s.LastError = nil
+	if *s.TransitionTimes == nil {
+		*s.TransitionTimes = &lsv1alpha1.TransitionTimes{}
+	}
+	ts := metav1.NewTime(now)
+	(*s.TransitionTimes).InitTime = &ts
+	s.Set(first, now)
+}
+
+// Set moves to p. A phase reached without error clears lastError, as in
+// Landscaper; a final phase finishes the job (jobIDFinished = jobID).
+func (s Status[P]) Set(p P, now time.Time) {
+	ts := metav1.NewTime(now)
+	*s.Phase = p
+	*s.PhaseTransitionTime = &ts
+	if !p.IsFailed() {
+		*s.LastError = nil
+	}
+	if p.IsFinal() {
+		*s.JobIDFinished = *s.JobID
+		if *s.TransitionTimes != nil {
+			(*s.TransitionTimes).FinishedTime = &ts
+		}
+	}
+}
+
+// Fail records err in lastError. A terminal error also moves to failed
+// (deleteFailed while deleting) and reports true.
+func (s Status[P]) Fail(err error, failed, deleteFailed P, now time.Time) bool {
+	*s.LastError = reconcile.NewLastError(*s.LastError, string(*s.Phase), "", err, now)
+	if !reconcile.IsTerminal(err) {
+		return false
+	}
+	if (*s.Phase).IsDeletion() {
+		failed = deleteFailed
+	}
+	s.Set(failed, now)
+	return true
+}

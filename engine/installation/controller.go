@@ -1,0 +1,118 @@
+package installation
+
+import (
+	"context"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/lscli/lscli/engine/flow"
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/reconcile"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+)
+
+// Options are what the installation controller needs.
+type Options struct {
+	// Cluster is the API server. Required; the indexes of AddIndexes must be
+	// registered on it.
+	Cluster *fakecluster.Cluster
+	// Clock stamps phase transitions. Required.
+	Clock reconcile.Clock
+	// Rand draws job IDs. Required.
+	Rand *reconcile.Random
+	// Blueprints resolves spec.blueprint.ref.resourceName to blueprints kept
+	// outside the installation. Nil means only inline blueprints are found.
+	Blueprints blueprint.Resolver
+
+	// blueprints caches parsed inline blueprints by content (see blueprintFor).
+	blueprints map[string]*blueprint.Blueprint
+}
+
+// Controller is Landscaper's installation controller: it starts jobs at root
+// installations and walks an installation through its phases.
+type Controller struct {
+	cfg     *Options
+	machine *flow.Machine[*lsv1alpha1.Installation, lsv1alpha1.InstallationPhase]
+}
+
+// New returns the installation controller over opts.
+func New(opts Options) *Controller {
+	opts.blueprints = map[string]*blueprint.Blueprint{}
+	c := &Controller{cfg: &opts}
+	phases := lsv1alpha1.InstallationPhases
+	c.machine = &flow.Machine[*lsv1alpha1.Installation, lsv1alpha1.InstallationPhase]{
+		Client: opts.Cluster, Clock: opts.Clock, Status: flow.InstallationStatus,
+		Init: phases.Init, InitDelete: phases.InitDelete, Failed: phases.Failed, DeleteFailed: phases.DeleteFailed,
+		OnStart: func(inst *lsv1alpha1.Installation) { inst.Status.SubInstCache = nil },
+		Run:     c.runPhase,
+	}
+	return c
+}
+
+var _ reconcile.ObjectReconciler[*lsv1alpha1.Installation] = (*Controller)(nil)
+
+// Reconcile runs one pass over inst, in Landscaper's order: add the
+// finalizer, trigger dependents recorded by the last job, forward an
+// interrupt, strip a reconcile annotation from a non-root, start a new job at
+// a root, then handle the current phase.
+func (c *Controller) Reconcile(ctx context.Context, inst *lsv1alpha1.Installation) (reconcile.Result, error) {
+	if inst.DeletionTimestamp == nil && !controllerutil.ContainsFinalizer(inst, lsv1alpha1.LandscaperFinalizer) {
+		controllerutil.AddFinalizer(inst, lsv1alpha1.LandscaperFinalizer)
+		return reconcile.Result{}, c.cfg.Cluster.Update(ctx, inst)
+	}
+	if len(inst.Status.DependentsToTrigger) > 0 {
+		return reconcile.Result{}, c.triggerDependents(ctx, inst)
+	}
+	if flow.HasOperation(inst, lsv1alpha1.InterruptOperation) {
+		return reconcile.Result{}, c.interrupt(ctx, inst)
+	}
+	if !IsRoot(inst) && flow.HasOperation(inst, lsv1alpha1.ReconcileOperation) {
+		delete(inst.Annotations, lsv1alpha1.OperationAnnotation)
+		return reconcile.Result{}, c.cfg.Cluster.Update(ctx, inst)
+	}
+	if startsNewJob(inst) {
+		if err := c.startJob(ctx, inst); err != nil {
+			return reconcile.Result{}, err
+		}
+	}
+	if inst.Status.JobID == inst.Status.JobIDFinished {
+		return reconcile.Result{}, nil
+	}
+	return reconcile.Result{}, c.machine.Handle(ctx, inst)
+}
+
+// IsRoot reports whether inst is a root installation: one that no other
+// installation owns.
+func IsRoot(inst *lsv1alpha1.Installation) bool {
+	owner := metav1.GetControllerOf(inst)
+	return owner == nil || owner.Kind != "Installation"
+}
+
+// startsNewJob reports whether a root installation starts a job now: the
+// previous job has finished, and it has a reconcile annotation or was just
+// deleted for the first time.
+func startsNewJob(inst *lsv1alpha1.Installation) bool {
+	if !IsRoot(inst) || inst.Status.JobID != inst.Status.JobIDFinished {
+		return false
+	}
+	if flow.HasOperation(inst, lsv1alpha1.ReconcileOperation) {
+		return true
+	}
+	return inst.DeletionTimestamp != nil && !inst.Status.InstallationPhase.IsDeletion()
+}
+
+// startJob removes the reconcile annotation and gives inst a new job ID.
+func (c *Controller) startJob(ctx context.Context, inst *lsv1alpha1.Installation) error {
+	if flow.HasOperation(inst, lsv1alpha1.ReconcileOperation) {
+		delete(inst.Annotations, lsv1alpha1.OperationAnnotation)
+		if err := c.cfg.Cluster.Update(ctx, inst); err != nil {
+			return fmt.Errorf("remove reconcile annotation: %w", err)
+		}
+	}
+	now := metav1.NewTime(c.cfg.Clock.Now())
+	inst.Status.JobID = c.cfg.Rand.NewJobID()
+	inst.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{TriggerTime: &now}
+	return c.cfg.Cluster.UpdateStatus(ctx, inst)
+}

@@ -1,0 +1,81 @@
+package installation
+
+import (
+	"testing"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+)
+
+// TestInstallationDeletion drives the deletion flow of "x", which is deleted
+// (deletionTimestamp set) after setup.
+func TestInstallationDeletion(t *testing.T) {
+	runInstallationCases(t, true, []installationCase{
+		{
+			name:      "the first deletion of a root starts a job; without children it is gone at once",
+			setup:     func(f *fixture) { f.Create(inst("x", status(phases.Succeeded, job1, job1))) },
+			wantPhase: "",
+		},
+		{
+			name: "InitDelete waits while a successor exists",
+			setup: func(f *fixture) {
+				f.Create(inst("x", status(phases.Succeeded, job1, job1), withExport("d")))
+				f.Create(inst("succ", status(phases.Succeeded, job1, job1), withImport("d")))
+			},
+			wantPhase: phases.InitDelete,
+			wantErr:   "waiting for successors to be deleted first: succ",
+		},
+		{
+			name: "InitDelete fails when a successor failed its deletion",
+			setup: func(f *fixture) {
+				f.Create(inst("x", status(phases.Succeeded, job1, job1), withExport("d")))
+				f.Create(inst("succ", status(phases.DeleteFailed, job1, job1), withImport("d")))
+			},
+			wantPhase: phases.DeleteFailed,
+		},
+		{
+			name: "delete-ignore-successors skips the successor check",
+			setup: func(f *fixture) {
+				f.Create(inst("x", status(phases.Succeeded, job1, job1), withExport("d"),
+					withAnnotation(lsv1alpha1.DeleteIgnoreSuccessors, "true")))
+				f.Create(inst("succ", status(phases.Succeeded, job1, job1), withImport("d")))
+			},
+			wantPhase: "",
+		},
+		{
+			name: "children are deleted, get the job and delete-without-uninstall; x waits in Deleting",
+			setup: func(f *fixture) {
+				f.Create(inst("x", status(phases.Succeeded, job1, job1),
+					withAnnotation(lsv1alpha1.DeleteWithoutUninstallAnnotation, "true")))
+				f.Create(childExecution(f, "x", job1, job1, lsv1alpha1.ExecutionPhases.Succeeded))
+			},
+			wantPhase: phases.Deleting,
+			check: func(t *testing.T, f *fixture, x *lsv1alpha1.Installation) {
+				exec := f.Execution("x")
+				if exec.DeletionTimestamp == nil || exec.Status.JobID != x.Status.JobID {
+					t.Errorf("execution not deleted and triggered: %v %s", exec.DeletionTimestamp, exec.Status.JobID)
+				}
+				if exec.Annotations[lsv1alpha1.DeleteWithoutUninstallAnnotation] != "true" {
+					t.Error("delete-without-uninstall not passed on")
+				}
+			},
+		},
+		{
+			name: "Deleting ends in DeleteFailed when every remaining child failed",
+			setup: func(f *fixture) {
+				f.Create(inst("x", status(phases.Deleting, job2, job1)))
+				exec := childExecution(f, "x", job2, job2, lsv1alpha1.ExecutionPhases.DeleteFailed)
+				f.Create(exec)
+				f.Delete(exec)
+			},
+			wantPhase: phases.DeleteFailed,
+		},
+		{
+			name: "a reconcile annotation retries a failed deletion with a new job",
+			setup: func(f *fixture) {
+				f.Create(inst("x", status(phases.DeleteFailed, job1, job1),
+					withAnnotation(lsv1alpha1.OperationAnnotation, "reconcile")))
+			},
+			wantPhase: "",
+		},
+	})
+}

@@ -1,0 +1,63 @@
+package installation
+
+import (
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// Names of the field indexes the engine registers on the cluster, so that
+// finding an installation's predecessors and successors costs no more than
+// the number of siblings that share a data object or target with it.
+const (
+	importsIndex = "lscli.imports"
+	exportsIndex = "lscli.exports"
+)
+
+// AddIndexes registers the field indexes the installation controller looks
+// siblings up with on c. Call it once per cluster, before New.
+func AddIndexes(c *fakecluster.Cluster) error {
+	if err := c.AddIndex(&lsv1alpha1.Installation{}, importsIndex, func(o fakecluster.Object) []string {
+		return importRefs(o.(*lsv1alpha1.Installation))
+	}); err != nil {
+		return err
+	}
+	return c.AddIndex(&lsv1alpha1.Installation{}, exportsIndex, func(o fakecluster.Object) []string {
+		return exportRefs(o.(*lsv1alpha1.Installation))
+	})
+}
+
+// importRefs are the data objects and targets inst imports, as "data/<ref>"
+// and "target/<name>" (from target, targets and targetMap).
+func importRefs(inst *lsv1alpha1.Installation) []string {
+	var out []string
+	for _, d := range inst.Spec.Imports.Data {
+		if d.DataRef != "" {
+			out = append(out, "data/"+d.DataRef)
+		}
+	}
+	for _, t := range inst.Spec.Imports.Targets {
+		names := append([]string{t.Target}, t.Targets...)
+		for _, n := range t.TargetMap {
+			names = append(names, n)
+		}
+		for _, n := range names {
+			if n != "" {
+				out = append(out, "target/"+n)
+			}
+		}
+	}
+	return out
+}
+
+// exportRefs are the data objects and targets inst exports.
+func exportRefs(inst *lsv1alpha1.Installation) []string {
+	var out []string
+	for _, d := range inst.Spec.Exports.Data {
+		out = append(out, "data/"+d.DataRef)
+	}
+	for _, t := range inst.Spec.Exports.Targets {
+		out = append(out, "target/"+t.Target)
+	}
+	return out
+}

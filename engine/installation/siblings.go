@@ -1,0 +1,150 @@
+package installation
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/engine/flow"
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
+)
+
+// siblings returns the other installations with the same parent: for a
+// subinstallation the parent's other subinstallations, for a root every other
+// root in the namespace. It lists them all: use related for predecessors and
+// successors.
+func siblings(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
+	return siblingsWhere(ctx, c, inst, nil)
+}
+
+// siblingsWhere returns the siblings of inst, narrowed by the field match f.
+func siblingsWhere(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, f *fakecluster.FieldMatch) ([]*lsv1alpha1.Installation, error) {
+	list := &lsv1alpha1.InstallationList{}
+	opts := fakecluster.ListOptions{Namespace: inst.Namespace, Field: f}
+	owner := metav1.GetControllerOf(inst)
+	if owner != nil && owner.Kind == "Installation" {
+		opts.OwnerUID = owner.UID
+	}
+	if err := c.List(ctx, list, opts); err != nil {
+		return nil, fmt.Errorf("list siblings: %w", err)
+	}
+	var out []*lsv1alpha1.Installation
+	for i := range list.Items {
+		s := &list.Items[i]
+		if s.UID == inst.UID || IsRoot(s) != IsRoot(inst) {
+			continue
+		}
+		if !IsRoot(inst) && !metav1.IsControlledBy(s, ownerStub(owner)) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// related returns the siblings of inst found under any of refs in index,
+// each once, sorted by name.
+func related(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, index string, refs []string) ([]*lsv1alpha1.Installation, error) {
+	seen := map[string]*lsv1alpha1.Installation{}
+	for _, ref := range refs {
+		sibs, err := siblingsWhere(ctx, c, inst, &fakecluster.FieldMatch{Index: index, Value: ref})
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range sibs {
+			seen[s.Name] = s
+		}
+	}
+	out := make([]*lsv1alpha1.Installation, 0, len(seen))
+	for _, name := range flow.SortedKeys(seen) {
+		out = append(out, seen[name])
+	}
+	return out, nil
+}
+
+// predecessors returns the siblings that export what inst imports.
+func predecessors(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
+	return related(ctx, c, inst, exportsIndex, importRefs(inst))
+}
+
+// successors returns the siblings that import what inst exports, as
+// Landscaper's Installation.IsSuccessor decides.
+func successors(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
+	cands, err := related(ctx, c, inst, importsIndex, exportRefs(inst))
+	if err != nil {
+		return nil, err
+	}
+	var out []*lsv1alpha1.Installation
+	for _, s := range cands {
+		if inst.IsSuccessor(s) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// ownerStub is an object with only the UID of ref, for IsControlledBy.
+func ownerStub(ref *metav1.OwnerReference) metav1.Object {
+	return &metav1.ObjectMeta{UID: ref.UID}
+}
+
+// checkPredecessors requires every predecessor of inst to have finished and
+// succeeded. A subinstallation's predecessor must have finished inst's job; a
+// root's predecessor its own job, without a pending reconcile annotation.
+// Unfinished predecessors are a normal error (wait and retry); a failed one is
+// terminal.
+func checkPredecessors(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) error {
+	if inst.Spec.Optimization != nil && inst.Spec.Optimization.HasNoSiblingImports {
+		return nil
+	}
+	preds, err := predecessors(ctx, c, inst)
+	if err != nil {
+		return err
+	}
+	var waiting []string
+	for _, p := range preds {
+		switch {
+		case !predecessorFinished(inst, p):
+			waiting = append(waiting, p.Name)
+		case p.Status.InstallationPhase != lsv1alpha1.InstallationPhases.Succeeded:
+			return reconcile.TerminalErrorf("PredecessorFailed", "predecessor %s is %s", p.Name, p.Status.InstallationPhase)
+		}
+	}
+	if len(waiting) > 0 {
+		sort.Strings(waiting)
+		return fmt.Errorf("waiting for predecessors to finish: %s", strings.Join(waiting, ", "))
+	}
+	return nil
+}
+
+func predecessorFinished(inst, p *lsv1alpha1.Installation) bool {
+	if IsRoot(inst) {
+		return p.Status.JobID == p.Status.JobIDFinished && p.Status.JobID != "" && !flow.HasOperation(p, lsv1alpha1.ReconcileOperation)
+	}
+	return p.Status.JobIDFinished == inst.Status.JobID
+}
+
+// dependentsOf returns the names of the successors of inst, for
+// status.dependentsToTrigger.
+func dependentsOf(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]lsv1alpha1.DependentToTrigger, error) {
+	succ, err := successors(ctx, c, inst)
+	if err != nil {
+		return nil, err
+	}
+	var out []lsv1alpha1.DependentToTrigger
+	for _, s := range succ {
+		out = append(out, lsv1alpha1.DependentToTrigger{Name: s.Name})
+	}
+	return out, nil
+}
+
+// keyOf is the key of obj.
+func keyOf(obj metav1.Object) types.NamespacedName {
+	return types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
+}

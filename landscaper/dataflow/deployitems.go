@@ -1,0 +1,147 @@
+package dataflow
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/blueprint"
+)
+
+// deployItemSpec is one deploy item as a deployExecution renders it. Keys
+// match case-insensitively, as in Landscaper (onDelete has no JSON tag there).
+type deployItemSpec struct {
+	Name               string                     `json:"name"`
+	Type               lsv1alpha1.DeployItemType  `json:"type"`
+	Target             *targetRef                 `json:"target,omitempty"`
+	Labels             map[string]string          `json:"labels,omitempty"`
+	Config             *runtime.RawExtension      `json:"config"`
+	DependsOn          []string                   `json:"dependsOn,omitempty"`
+	Timeout            *lsv1alpha1.Duration       `json:"timeout,omitempty"`
+	UpdateOnChangeOnly bool                       `json:"updateOnChangeOnly,omitempty"`
+	OnDelete           *lsv1alpha1.OnDeleteConfig `json:"onDelete,omitempty"`
+}
+
+// targetRef says which Target a deploy item deploys to: an import of the
+// installation (with index for a targetList, key for a targetMap), or a
+// Target name in the namespace (deprecated).
+type targetRef struct {
+	Import string  `json:"import,omitempty"`
+	Index  *int    `json:"index,omitempty"`
+	Key    *string `json:"key,omitempty"`
+	Name   string  `json:"name,omitempty"`
+}
+
+// RenderDeployItems runs the blueprint's deployExecutions with the bindings
+// imports, cd, components, blueprint and state, and returns the deploy item
+// templates of the Execution, target.import resolved to the imported Target
+// objects. It stores the executions' new state. Template errors, unknown
+// target imports, duplicate names and bad dependsOn are terminal.
+func RenderDeployItems(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) (lsv1alpha1.DeployItemTemplateList, error) {
+	ru, err := newRunner(c, inst, bp, imps, kindDeploy, statePrefixDeploy)
+	if err != nil {
+		return nil, err
+	}
+	var specs []deployItemSpec
+	for _, ex := range bp.Info.DeployExecutions {
+		var out struct {
+			DeployItems []deployItemSpec `json:"deployItems"`
+		}
+		if err := ru.run(ctx, ex, &out); err != nil {
+			return nil, err
+		}
+		specs = append(specs, out.DeployItems...)
+	}
+	if err := ru.storeStates(ctx, c); err != nil {
+		return nil, err
+	}
+	list := make(lsv1alpha1.DeployItemTemplateList, 0, len(specs))
+	for _, s := range specs {
+		target, err := resolveTarget(inst, imps, s)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, lsv1alpha1.DeployItemTemplate{Name: s.Name, Type: s.Type, Target: target, Labels: s.Labels,
+			Configuration: s.Config, DependsOn: s.DependsOn, Timeout: s.Timeout,
+			UpdateOnChangeOnly: s.UpdateOnChangeOnly, OnDelete: s.OnDelete})
+	}
+	if msgs := validateDeployItems(list); len(msgs) > 0 {
+		return nil, fail(inst, ReasonTemplatingFailed, "rendered deploy items: %s", strings.Join(msgs, "; "))
+	}
+	return list, nil
+}
+
+// resolveTarget maps a rendered target reference to the Target object.
+func resolveTarget(inst *lsv1alpha1.Installation, imps *Imports, s deployItemSpec) (*lsv1alpha1.ObjectReference, error) {
+	ref := s.Target
+	if ref == nil {
+		return nil, nil
+	}
+	var t *lsv1alpha1.Target
+	var problem string
+	switch {
+	case ref.Import == "" && ref.Name == "":
+		problem = "target names neither import nor name"
+	case ref.Import == "":
+		return &lsv1alpha1.ObjectReference{Name: ref.Name, Namespace: inst.Namespace}, nil
+	case ref.Index != nil:
+		t, problem = listTarget(imps, ref)
+	case ref.Key != nil:
+		t, problem = mapTarget(imps, ref)
+	default:
+		if t = imps.targets[ref.Import]; t == nil {
+			problem = fmt.Sprintf("target import %q is not a target import of the installation%s", ref.Import, knownImports(imps))
+		}
+	}
+	if problem != "" {
+		return nil, fail(inst, ReasonTemplatingFailed, "deploy item %q: %s", s.Name, problem)
+	}
+	return &lsv1alpha1.ObjectReference{Name: t.Name, Namespace: t.Namespace}, nil
+}
+
+// listTarget finds element index of a targetList import.
+func listTarget(imps *Imports, ref *targetRef) (*lsv1alpha1.Target, string) {
+	list, ok := imps.lists[ref.Import]
+	if !ok {
+		return nil, fmt.Sprintf("targetList import %q is not a targetList import of the installation%s", ref.Import, knownImports(imps))
+	}
+	if *ref.Index < 0 || *ref.Index >= len(list) {
+		return nil, fmt.Sprintf("index %d is out of range: targetList import %q has %d targets", *ref.Index, ref.Import, len(list))
+	}
+	return list[*ref.Index], ""
+}
+
+// mapTarget finds key of a targetMap import.
+func mapTarget(imps *Imports, ref *targetRef) (*lsv1alpha1.Target, string) {
+	m, ok := imps.maps[ref.Import]
+	if !ok {
+		return nil, fmt.Sprintf("targetMap import %q is not a targetMap import of the installation%s", ref.Import, knownImports(imps))
+	}
+	t, ok := m[*ref.Key]
+	if !ok {
+		return nil, fmt.Sprintf("key %q is not in targetMap import %q", *ref.Key, ref.Import)
+	}
+	return t, ""
+}
+
+// knownImports lists the target imports, for messages.
+func knownImports(imps *Imports) string {
+	var names []string
+	for k := range imps.targets {
+		names = append(names, k+" (target)")
+	}
+	for k := range imps.lists {
+		names = append(names, k+" (targetList)")
+	}
+	for k := range imps.maps {
+		names = append(names, k+" (targetMap)")
+	}
+	if len(names) == 0 {
+		return " (it has none)"
+	}
+	return " (known: " + strings.Join(sorted(names), ", ") + ")"
+}

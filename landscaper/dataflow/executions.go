@@ -1,0 +1,115 @@
+package dataflow
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/template"
+)
+
+// Execution kinds, as messages name them (the blueprint's field names).
+const (
+	kindImport  = "importExecution"
+	kindDeploy  = "deployExecution"
+	kindSubinst = "subinstallationExecution"
+	kindExport  = "exportExecution"
+)
+
+// runner renders the executions of one kind of one installation.
+type runner struct {
+	inst   *lsv1alpha1.Installation
+	exec   *template.Executor
+	values map[string]any
+	kind   string
+	// prefix is the state prefix; "" for stateless executions.
+	prefix string
+	r      fakecluster.Reader
+	states []pendingState
+}
+
+// newRunner returns a runner for the executions of kind.
+func newRunner(r fakecluster.Reader, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports, kind, prefix string) (*runner, error) {
+	values, err := bindings(inst, imps)
+	if err != nil {
+		return nil, err
+	}
+	return &runner{inst: inst, exec: &template.Executor{FS: bp.FS, Components: imps.components},
+		values: values, kind: kind, prefix: prefix, r: r}, nil
+}
+
+// run renders ex and decodes its output into out. New state is collected
+// in states, to be stored by the caller.
+func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out any) error {
+	req := template.Request{Execution: ex, Values: ru.values, Stateful: ru.prefix != "", CheckNoValue: ru.kind != kindImport}
+	if req.Stateful {
+		st, err := loadState(ctx, ru.r, ru.inst, ru.prefix, ex.Name)
+		if err != nil {
+			return err
+		}
+		req.State = st
+	}
+	res, err := ru.exec.Execute(req)
+	if err != nil {
+		return ru.fail(ex, err)
+	}
+	if res.State != nil {
+		ru.states = append(ru.states, pendingState{prefix: ru.prefix, exec: ex.Name, data: res.State})
+	}
+	if err := yaml.Unmarshal(res.Output, out); err != nil {
+		return ru.fail(ex, fmt.Errorf("decode the rendered output: %w", err))
+	}
+	return nil
+}
+
+// fail is a terminal error naming the installation and the execution.
+func (ru *runner) fail(ex lsv1alpha1.TemplateExecutor, err error) error {
+	return failWrap(ru.inst, ReasonTemplatingFailed, err, "%s %q", ru.kind, ex.Name)
+}
+
+// storeStates writes the collected states.
+func (ru *runner) storeStates(ctx context.Context, c fakecluster.Client) error {
+	for _, st := range ru.states {
+		if err := storeState(ctx, c, ru.inst, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runImportExecutions runs the blueprint's importExecutions. Each one sees
+// the imports including the bindings of those before it; its bindings are
+// added to the imports. The first one that returns errors ends the chain
+// with a terminal error listing them.
+func runImportExecutions(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) error {
+	if len(bp.Info.ImportExecutions) == 0 {
+		return nil
+	}
+	ru, err := newRunner(nil, inst, bp, imps, kindImport, "")
+	if err != nil {
+		return err
+	}
+	imports := ru.values["imports"].(map[string]any)
+	for _, ex := range bp.Info.ImportExecutions {
+		var out struct {
+			Bindings map[string]any `json:"bindings"`
+			Errors   []string       `json:"errors"`
+		}
+		if err := ru.run(context.Background(), ex, &out); err != nil {
+			return err
+		}
+		for k, v := range out.Bindings {
+			imports[k] = v
+			imps.Values[k] = v
+		}
+		if len(out.Errors) > 0 {
+			return fail(inst, ReasonImportInvalid, "importExecution %q: import validation failed: %s", ex.Name, strings.Join(out.Errors, ", "))
+		}
+	}
+	return nil
+}

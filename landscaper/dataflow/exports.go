@@ -1,0 +1,169 @@
+package dataflow
+
+import (
+	"context"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/blueprint"
+)
+
+// Exports are an installation's constructed exports.
+type Exports struct {
+	// Values maps export names to values: the blueprint's exports that the
+	// exportExecutions rendered, and the results of exportDataMappings.
+	Values map[string]any
+	// Data are the installation's data exports (spec.exports.data), in order.
+	Data []DataExport
+	// Targets are the installation's target exports (spec.exports.targets),
+	// in order.
+	Targets []TargetExport
+
+	// states are the new states of the export executions, stored by WriteExports.
+	states []pendingState
+}
+
+// DataExport is one data export: the value that spec.exports.data[name]
+// writes under dataRef.
+type DataExport struct {
+	Name, DataRef string
+	Value         any
+}
+
+// TargetExport is one target export: the Target that
+// spec.exports.targets[name] writes under target.
+type TargetExport struct {
+	Name, Target string
+	Value        lsv1alpha1.TargetTemplate
+}
+
+// ConstructExports runs the blueprint's exportExecutions and the
+// installation's exportDataMappings and validates the exports against the
+// blueprint. The export executions see the bindings imports, cd,
+// components, blueprint, state and values = {deployitems, dataobjects,
+// targets}, those three also at the top level: deployitems are the exports
+// of the deploy items (of the Execution's export DataObject) by deploy item
+// name, dataobjects and targets the DataObjects and Targets in the context
+// "Inst.<name>" (inst's imports by import name, its subinstallations'
+// exports by dataRef or target) by key.
+//
+// Exports the blueprint does not declare are dropped. A schema or target
+// type violation, a template error and a spec.exports entry without a value
+// are terminal errors.
+func ConstructExports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) (*Exports, error) {
+	internal, err := internalExports(ctx, r, inst)
+	if err != nil {
+		return nil, err
+	}
+	ru, err := newRunner(r, inst, bp, imps, kindExport, statePrefixExport)
+	if err != nil {
+		return nil, err
+	}
+	ru.values["values"] = internal
+	for k, v := range internal {
+		ru.values[k] = v
+	}
+	exports := map[string]any{}
+	for _, ex := range bp.Info.ExportExecutions {
+		var out struct {
+			Exports map[string]any `json:"exports"`
+		}
+		if err := ru.run(ctx, ex, &out); err != nil {
+			return nil, err
+		}
+		exports = mergeMaps(exports, out.Exports)
+	}
+	if err := validateExports(inst, bp, exports); err != nil {
+		return nil, err
+	}
+	if len(inst.Spec.ExportDataMappings) > 0 {
+		vals := map[string]any{"exports": exports}
+		for k, v := range exports {
+			vals[k] = v
+		}
+		mapped, err := renderMappings(inst, "exportDataMappings", inst.Spec.ExportDataMappings, vals, ReasonExportInvalid)
+		if err != nil {
+			return nil, err
+		}
+		exports = mergeTop(exports, mapped)
+	}
+	exps := &Exports{Values: exports, states: ru.states}
+	return exps, exps.assign(inst)
+}
+
+// mergeTop returns a with the keys of b set (b wins).
+func mergeTop(a, b map[string]any) map[string]any {
+	for k, v := range b {
+		a[k] = v
+	}
+	return a
+}
+
+// assign maps the values to the installation's spec.exports.
+func (e *Exports) assign(inst *lsv1alpha1.Installation) error {
+	for _, d := range inst.Spec.Exports.Data {
+		v, ok := e.Values[d.Name]
+		if !ok {
+			return fail(inst, ReasonExportInvalid, "data export %q has no value: neither the blueprint's exportExecutions nor "+
+				"exportDataMappings produce %q", d.Name, d.Name)
+		}
+		e.Data = append(e.Data, DataExport{Name: d.Name, DataRef: d.DataRef, Value: v})
+	}
+	for _, t := range inst.Spec.Exports.Targets {
+		v, ok := e.Values[t.Name]
+		if !ok {
+			return fail(inst, ReasonExportInvalid, "target export %q has no value: the blueprint's exportExecutions do not produce %q", t.Name, t.Name)
+		}
+		tmpl, err := toGeneric[lsv1alpha1.TargetTemplate](v)
+		if err != nil {
+			return fail(inst, ReasonExportInvalid, "target export %q is not a target {type, config|secretRef, labels, annotations}: %v", t.Name, err)
+		}
+		e.Targets = append(e.Targets, TargetExport{Name: t.Name, Target: t.Target, Value: tmpl})
+	}
+	return nil
+}
+
+// validateExports drops undeclared exports and checks the others against
+// their definitions.
+func validateExports(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, exports map[string]any) error {
+	defs := map[string]lsv1alpha1.ExportDefinition{}
+	for _, d := range bp.Info.Exports {
+		defs[d.Name] = d
+	}
+	sch := &schemas{localTypes: bp.Info.LocalTypes, fs: bp.FS}
+	for _, name := range sortedKeys(exports) {
+		def, ok := defs[name]
+		if !ok {
+			delete(exports, name)
+			continue
+		}
+		if err := checkExport(def, exports[name], sch); err != nil {
+			return fail(inst, ReasonExportInvalid, "export %q: %v", name, err)
+		}
+	}
+	return nil
+}
+
+// checkExport checks one export value against its definition.
+func checkExport(def lsv1alpha1.ExportDefinition, val any, sch *schemas) error {
+	switch def.Type {
+	case lsv1alpha1.ExportTypeData:
+		if def.Schema == nil {
+			return fmt.Errorf("the blueprint defines no schema for it")
+		}
+		if err := sch.validate(def.Schema.RawMessage, val); err != nil {
+			return fmt.Errorf("does not match the blueprint's schema: %w", err)
+		}
+	case lsv1alpha1.ExportTypeTarget:
+		m, _ := val.(map[string]any)
+		typ, _ := m["type"].(string)
+		if typ != def.TargetType {
+			return fmt.Errorf("target type is %q, the blueprint wants %q", typ, def.TargetType)
+		}
+	default:
+		return fmt.Errorf("the blueprint gives it the unknown type %q (allowed: data, target)", def.Type)
+	}
+	return nil
+}

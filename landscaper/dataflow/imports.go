@@ -1,0 +1,78 @@
+package dataflow
+
+import (
+	"context"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/template/funcs"
+)
+
+// Imports are an installation's resolved imports.
+type Imports struct {
+	// Values maps the blueprint's import names to their values, as the
+	// templates see them under "imports": data as its JSON value, a target
+	// as the Target object as a JSON map {apiVersion, kind, metadata, spec},
+	// a targetList as a list of those, a targetMap as a map of those. Import
+	// executions' bindings are included. Optional imports that are not set
+	// and have no default are absent.
+	Values map[string]any
+	// Hash changes when any imported object changes: compare it before and
+	// after a job to see whether the imports changed during the job.
+	Hash string
+
+	// defs are the blueprint's import definitions that are satisfied,
+	// conditional imports included, in blueprint order.
+	defs []lsv1alpha1.ImportDefinition
+	// targets, lists and maps are the imported Target objects by import
+	// name, for deploy items' target.import.
+	targets map[string]*lsv1alpha1.Target
+	lists   map[string][]*lsv1alpha1.Target
+	maps    map[string]map[string]*lsv1alpha1.Target
+	// components are the installation's component descriptors.
+	components *funcs.Components
+}
+
+// ResolveImports reads the imports of inst from its context, applies
+// importDataMappings (Spiff), the defaults of optional imports and the
+// blueprint's JSON schemas and target types, and runs importExecutions.
+//
+// A missing import object is a normal error (a sibling may export it yet);
+// an import the blueprint requires but spec.imports does not provide, a
+// schema or target type violation and a template error are terminal.
+func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint) (*Imports, error) {
+	l := &loader{r: r, inst: inst, ctx: ContextOf(inst)}
+	ld, err := l.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	hash, err := ld.hash()
+	if err != nil {
+		return nil, err
+	}
+	comps, err := funcs.NewComponents(inst.Spec.ComponentDescriptor)
+	if err != nil {
+		return nil, failWrap(inst, ReasonComponentDescriptor, err, "spec.componentDescriptor")
+	}
+	vals, err := ld.values()
+	if err != nil {
+		return nil, fail(inst, ReasonImportInvalid, "%v", err)
+	}
+	mapped, err := importDataMappings(inst, vals)
+	if err != nil {
+		return nil, err
+	}
+	c := &constructor{inst: inst, ld: ld, loaded: vals, mapped: mapped,
+		schemas: &schemas{localTypes: bp.Info.LocalTypes, fs: bp.FS}, values: map[string]any{}}
+	if err := c.construct(bp.Info.Imports, ""); err != nil {
+		return nil, err
+	}
+	imps := &Imports{Values: c.values, Hash: hash, defs: c.defs,
+		targets: ld.targets, lists: ld.lists, maps: ld.maps, components: comps}
+	if err := runImportExecutions(inst, bp, imps); err != nil {
+		return nil, err
+	}
+	return imps, nil
+}

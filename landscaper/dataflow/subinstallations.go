@@ -1,0 +1,134 @@
+package dataflow
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/blueprint"
+)
+
+// RenderSubinstallations returns the subinstallation templates of inst: those
+// its subinstallationExecutions render (with the bindings imports, cd,
+// components, blueprint and state; their new state is stored), then the
+// blueprint's subinstallations, inline or from a file of the blueprint.
+//
+// As in Landscaper, a template's data imports of optional parent imports
+// that are not set are dropped. The templates are then checked: names set,
+// valid and unique; no dataRef or target exported twice or exported although
+// the parent imports it; every import satisfied by the parent's imports or a
+// sibling's exports; no import cycle. Every failure is a terminal error
+// naming the templates involved.
+func RenderSubinstallations(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) ([]*lsv1alpha1.InstallationTemplate, error) {
+	var tmpls []*lsv1alpha1.InstallationTemplate
+	if len(bp.Info.SubinstallationExecutions) > 0 {
+		ru, err := newRunner(c, inst, bp, imps, kindSubinst, statePrefixDeploy)
+		if err != nil {
+			return nil, err
+		}
+		for _, ex := range bp.Info.SubinstallationExecutions {
+			var out struct {
+				Subinstallations []*lsv1alpha1.InstallationTemplate `json:"subinstallations"`
+			}
+			if err := ru.run(ctx, ex, &out); err != nil {
+				return nil, err
+			}
+			tmpls = append(tmpls, out.Subinstallations...)
+		}
+		if err := ru.storeStates(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	fromBlueprint, err := blueprintSubinstallations(inst, bp)
+	if err != nil {
+		return nil, err
+	}
+	tmpls = append(tmpls, fromBlueprint...)
+	dropUnsetOptionalImports(tmpls, bp.Info.Imports, imps)
+	if msgs := validateTemplates(tmpls, parentImports(bp.Info.Imports, imps)); len(msgs) > 0 {
+		return nil, fail(inst, ReasonSubinstallations, "subinstallations: %s", strings.Join(msgs, "; "))
+	}
+	return tmpls, nil
+}
+
+// blueprintSubinstallations reads the blueprint's subinstallations.
+func blueprintSubinstallations(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint) ([]*lsv1alpha1.InstallationTemplate, error) {
+	out := make([]*lsv1alpha1.InstallationTemplate, 0, len(bp.Info.Subinstallations))
+	for i, st := range bp.Info.Subinstallations {
+		switch {
+		case st.File != "":
+			t, err := readTemplateFile(bp.FS, st.File)
+			if err != nil {
+				return nil, fail(inst, ReasonBlueprintInvalid, "blueprint subinstallations[%d]: file %s: %v", i, st.File, err)
+			}
+			out = append(out, t)
+		case st.InstallationTemplate != nil:
+			out = append(out, st.InstallationTemplate.DeepCopy())
+		default:
+			return nil, fail(inst, ReasonBlueprintInvalid, "blueprint subinstallations[%d] is neither a file nor an inline template", i)
+		}
+	}
+	return out, nil
+}
+
+// readTemplateFile reads an InstallationTemplate from a blueprint file.
+func readTemplateFile(fsys fs.FS, name string) (*lsv1alpha1.InstallationTemplate, error) {
+	if fsys == nil {
+		return nil, fs.ErrNotExist
+	}
+	data, err := fs.ReadFile(fsys, strings.TrimPrefix(strings.TrimPrefix(name, "/"), "./"))
+	if err != nil {
+		return nil, fmt.Errorf("no such file in the blueprint")
+	}
+	t := &lsv1alpha1.InstallationTemplate{}
+	if err := yaml.Unmarshal(data, t); err != nil {
+		return nil, fmt.Errorf("not an InstallationTemplate: %w", err)
+	}
+	return t, nil
+}
+
+// dropUnsetOptionalImports removes the data imports of templates that refer
+// to optional or conditional parent imports which are not set.
+func dropUnsetOptionalImports(tmpls []*lsv1alpha1.InstallationTemplate, defs lsv1alpha1.ImportDefinitionList, imps *Imports) {
+	for _, t := range tmpls {
+		kept := t.Imports.Data[:0:0]
+		for _, imp := range t.Imports.Data {
+			if _, set := imps.Values[imp.DataRef]; set || !isOptionalImport(imp.DataRef, defs, false) {
+				kept = append(kept, imp)
+			}
+		}
+		t.Imports.Data = kept
+	}
+}
+
+// isOptionalImport reports whether name is an optional or a conditional
+// import among defs.
+func isOptionalImport(name string, defs lsv1alpha1.ImportDefinitionList, conditional bool) bool {
+	for _, d := range defs {
+		if d.Name == name {
+			return conditional || !required(d)
+		}
+		if isOptionalImport(name, d.ConditionalImports, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// parentImports returns the parent's imports that subinstallations may
+// import: all top-level ones, and the conditional imports of set imports.
+func parentImports(defs lsv1alpha1.ImportDefinitionList, imps *Imports) []lsv1alpha1.ImportDefinition {
+	var out []lsv1alpha1.ImportDefinition
+	for _, d := range defs {
+		out = append(out, d)
+		if _, set := imps.Values[d.Name]; set {
+			out = append(out, parentImports(d.ConditionalImports, imps)...)
+		}
+	}
+	return out
+}

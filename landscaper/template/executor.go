@@ -1,0 +1,157 @@
+package template
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"sync"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/mandelsoft/vfs/pkg/vfs"
+	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/landscaper/template/funcs"
+	"github.com/lscli/lscli/landscaper/template/spiff"
+)
+
+// Executor renders the template executions of one blueprint. It is not safe
+// for concurrent use.
+type Executor struct {
+	// FS holds the blueprint's files: templates named by file, and the files
+	// include, readFile and readDir read. Nil means an empty blueprint.
+	FS fs.FS
+	// Components are the component descriptors the component functions
+	// search. Nil means none: those functions fail.
+	Components *funcs.Components
+
+	vfsOnce sync.Once
+	vfs     vfs.FileSystem
+	vfsErr  error
+}
+
+// Request is one execution to render.
+type Request struct {
+	// Execution is the blueprint's template executor.
+	Execution lsv1alpha1.TemplateExecutor
+	// Values are the bindings the template sees. Execute does not change it.
+	Values map[string]any
+	// Stateful gives the template its state: for GoTemplate the binding
+	// "state" (State decoded, or {}) and a "state" key in the output; for
+	// Spiff its state nodes. Deploy, subinstallation and export executions
+	// are stateful, import executions are not.
+	Stateful bool
+	// State is what the last execution stored, nil when nothing yet.
+	State []byte
+	// CheckNoValue makes "<no value>" in GoTemplate output an error, as
+	// Landscaper does for all but import executions.
+	CheckNoValue bool
+}
+
+// Result is a rendered execution.
+type Result struct {
+	// Output is the rendered document (YAML; JSON is YAML too).
+	Output []byte
+	// State is the new state to store as JSON, nil when there is none.
+	State []byte
+}
+
+// Execute renders req. Errors are *Error, except when the template cannot
+// be found (an unknown type, a missing file).
+func (e *Executor) Execute(req Request) (*Result, error) {
+	ex := req.Execution
+	switch ex.Type {
+	case lsv1alpha1.GOTemplateType:
+		return e.executeGo(req)
+	case lsv1alpha1.SpiffTemplateType:
+		return e.executeSpiff(req)
+	}
+	return nil, fmt.Errorf("unknown template type %q (allowed: %s, %s)", ex.Type, lsv1alpha1.GOTemplateType, lsv1alpha1.SpiffTemplateType)
+}
+
+// source returns the template of ex: its file, or the inline template.
+func (e *Executor) source(ex lsv1alpha1.TemplateExecutor) (raw []byte, file string, err error) {
+	if ex.File != "" {
+		data, err := e.readFile(ex.File)
+		if err != nil {
+			return nil, "", fmt.Errorf("read template file: %w", err)
+		}
+		return data, cleanPath(ex.File), nil
+	}
+	if len(ex.Template.RawMessage) == 0 || string(ex.Template.RawMessage) == "null" {
+		return nil, "", fmt.Errorf("has neither file nor template")
+	}
+	return ex.Template.RawMessage, "", nil
+}
+
+// readFile reads a file of the blueprint; paths may start with "/".
+func (e *Executor) readFile(p string) ([]byte, error) {
+	if e.FS == nil {
+		return nil, fmt.Errorf("open %s: file does not exist", p)
+	}
+	return fs.ReadFile(e.FS, cleanPath(p))
+}
+
+// cleanPath makes a blueprint path (absolute or relative) an fs.FS path.
+func cleanPath(p string) string {
+	p = strings.TrimPrefix(strings.TrimSpace(p), "/")
+	if p == "" {
+		return "."
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
+}
+
+// executeSpiff renders a Spiff template.
+func (e *Executor) executeSpiff(req Request) (*Result, error) {
+	raw, file, err := e.source(req.Execution)
+	if err != nil {
+		return nil, err
+	}
+	e.vfsOnce.Do(func() {
+		if e.FS != nil {
+			e.vfs, e.vfsErr = spiff.FileSystem(e.FS)
+		}
+	})
+	if e.vfsErr != nil {
+		return nil, e.vfsErr
+	}
+	res, err := spiff.Execute(spiff.Request{Template: raw, Name: req.Execution.Name, FS: e.vfs,
+		Functions: spiff.NewFunctions(e.Components), Values: req.Values, Stateful: req.Stateful, State: req.State})
+	if err != nil {
+		return nil, &Error{File: file, Err: errors.New(tidySpiffMessage(err.Error()))}
+	}
+	return &Result{Output: res.Output, State: res.State}, nil
+}
+
+// decodeState returns the stored state as the GoTemplate binding: {} when
+// there is none.
+func decodeState(state []byte) (any, error) {
+	if len(state) == 0 {
+		return map[string]any{}, nil
+	}
+	var out any
+	if err := yaml.Unmarshal(state, &out); err != nil {
+		return nil, fmt.Errorf("read stored state: %w", err)
+	}
+	return out, nil
+}
+
+// outputState returns the "state" key of a GoTemplate output, nil if none.
+func outputState(out []byte) ([]byte, error) {
+	var doc struct {
+		State json.RawMessage `json:"state"`
+	}
+	if err := yaml.Unmarshal(out, &doc); err != nil {
+		return nil, nil // the caller reports the undecodable output
+	}
+	if len(doc.State) == 0 || string(doc.State) == "null" {
+		return nil, nil
+	}
+	return doc.State, nil
+}
+
+// tidySpiffMessage puts Spiff's tab-separated, multi-line messages on one line.
+func tidySpiffMessage(msg string) string {
+	return strings.Join(strings.Fields(msg), " ")
+}

@@ -1,0 +1,77 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// Result tells the run loop when to call a reconciler again for the same object.
+type Result struct {
+	// RequeueAfter asks for another call after this much virtual time. Zero
+	// means: only when a watched object changes.
+	RequeueAfter time.Duration
+	// Deadline is true when the reconciler will act at that time (a timeout
+	// expires, a simulated duration ends). False means a re-poll that changes
+	// nothing unless something else changed first; a run whose only pending
+	// work is such polls has reached its fixed point.
+	Deadline bool
+}
+
+// Reconciler brings one object closer to what it should be. A nil error with
+// a zero Result means done until the next change. A non-nil error means a
+// normal error: the call is repeated with growing intervals. Reconcilers
+// record terminal errors (see TerminalError) in the object's status (Failed)
+// and return nil.
+type Reconciler interface {
+	Reconcile(ctx context.Context, key types.NamespacedName) (Result, error)
+}
+
+// Func adapts a function to a Reconciler.
+type Func func(ctx context.Context, key types.NamespacedName) (Result, error)
+
+// Reconcile calls f.
+func (f Func) Reconcile(ctx context.Context, key types.NamespacedName) (Result, error) {
+	return f(ctx, key)
+}
+
+var _ Reconciler = Func(nil)
+
+// ObjectReconciler reconciles an object that exists, already read from the
+// API server. T is a pointer to an API type, e.g. *v1alpha1.Installation.
+type ObjectReconciler[T fakecluster.Object] interface {
+	Reconcile(ctx context.Context, obj T) (Result, error)
+}
+
+// ObjectFunc adapts a function to an ObjectReconciler.
+type ObjectFunc[T fakecluster.Object] func(ctx context.Context, obj T) (Result, error)
+
+// Reconcile calls f.
+func (f ObjectFunc[T]) Reconcile(ctx context.Context, obj T) (Result, error) { return f(ctx, obj) }
+
+// AsReconciler returns a Reconciler that reads the object named by the key
+// from c and passes it to r. An object that is gone is done: Result{} and no
+// error, as a deleted object needs nothing more. Any other read error is a
+// normal error, retried.
+func AsReconciler[T fakecluster.Object](c fakecluster.Reader, r ObjectReconciler[T]) Reconciler {
+	typ := reflect.TypeFor[T]()
+	if typ.Kind() != reflect.Pointer {
+		panic(fmt.Sprintf("reconcile.AsReconciler: %s is not a pointer type", typ)) // programmer error
+	}
+	return Func(func(ctx context.Context, key types.NamespacedName) (Result, error) {
+		obj := reflect.New(typ.Elem()).Interface().(T)
+		if err := c.Get(ctx, key, obj); err != nil {
+			if apierrors.IsNotFound(err) {
+				return Result{}, nil
+			}
+			return Result{}, fmt.Errorf("get %s: %w", key, err)
+		}
+		return r.Reconcile(ctx, obj)
+	})
+}

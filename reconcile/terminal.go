@@ -1,0 +1,56 @@
+package reconcile
+
+import (
+	"errors"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+)
+
+// Terminal is an error that a retry cannot fix, with the reason and codes
+// for status.lastError. The controllers end a flow in Failed (or
+// DeleteFailed) on it instead of repeating the phase; a deployer returns one
+// to fail a deploy item without a requeue.
+type Terminal struct {
+	err    error
+	Reason string
+	Codes  []lsv1alpha1.ErrorCode
+}
+
+func (e *Terminal) Error() string { return e.err.Error() }
+
+// Unwrap returns the wrapped error.
+func (e *Terminal) Unwrap() error { return e.err }
+
+// TerminalError marks err as terminal with code ERR_CONFIGURATION_PROBLEM. A
+// nil err stays nil.
+func TerminalError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &Terminal{err: err, Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorConfigurationProblem}}
+}
+
+// TerminalErrorf returns a terminal error with reason and code
+// ERR_CONFIGURATION_PROBLEM.
+func TerminalErrorf(reason, format string, args ...any) error {
+	return &Terminal{err: fmt.Errorf(format, args...), Reason: reason,
+		Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorConfigurationProblem}}
+}
+
+// TerminalWithCodes returns a terminal error with reason and codes.
+func TerminalWithCodes(err error, reason string, codes ...lsv1alpha1.ErrorCode) error {
+	return &Terminal{err: err, Reason: reason, Codes: codes}
+}
+
+// AsTerminal returns the terminal error in err's chain, or nil.
+func AsTerminal(err error) *Terminal {
+	var t *Terminal
+	if errors.As(err, &t) {
+		return t
+	}
+	return nil
+}
+
+// IsTerminal reports whether err, or an error it wraps, is terminal.
+func IsTerminal(err error) bool { return AsTerminal(err) != nil }

@@ -1,0 +1,157 @@
+package state
+
+import (
+	"bytes"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// line is one line of the state file, without its newline.
+type line struct {
+	no   int // 1-based
+	text []byte
+}
+
+// layout is a state file split along the lines Save writes:
+//
+//	{"version":1,"seed":...,"rand":"...","clock":"...",
+//	"timers":[
+//	{...},
+//	{...}
+//	],
+//	"events":[
+//	...
+//	],
+//	"objects":[
+//	...
+//	]}
+type layout struct {
+	header   []byte // the first line made a JSON object of its own
+	sections [len(sectionNames)][]line
+	// clusters is the optional last section (see writeClusters).
+	clusters []line
+}
+
+// splitLayout splits data into header and section elements. It reports false
+// when data does not follow Save's layout; the elements are not parsed yet.
+func splitLayout(data []byte) (*layout, bool) {
+	lines := splitLines(data)
+	if len(lines) == 0 {
+		return nil, false
+	}
+	first := lines[0].text
+	if len(first) < 2 || first[0] != '{' || first[len(first)-1] != ',' {
+		return nil, false
+	}
+	l := &layout{header: append(first[:len(first)-1:len(first)-1], '}')}
+	rest := lines[1:]
+	for s, name := range sectionNames {
+		elems, after, ok := splitSection(rest, `"`+name+`":[`, sectionEnd(s))
+		if !ok && s == len(sectionNames)-1 {
+			elems, l.clusters, after, ok = splitLastSections(rest, `"`+name+`":[`)
+		}
+		if !ok {
+			return nil, false
+		}
+		l.sections[s], rest = elems, after
+	}
+	for _, ln := range rest {
+		if len(ln.text) > 0 {
+			return nil, false
+		}
+	}
+	return l, true
+}
+
+// splitSection reads the opening line open, element lines of the form {...},
+// with a comma after every one but the last, and the closing line end.
+// It strips the commas and returns the elements and the lines after end.
+func splitSection(lines []line, open, end string) (elems, rest []line, ok bool) {
+	if len(lines) == 0 || string(lines[0].text) != open {
+		return nil, nil, false
+	}
+	lines = lines[1:]
+	n := 0
+	for n < len(lines) && string(lines[n].text) != end {
+		n++
+	}
+	if n == len(lines) {
+		return nil, nil, false
+	}
+	elems = lines[:n:n]
+	for i := range elems {
+		t := elems[i].text
+		if i < n-1 {
+			if !bytes.HasSuffix(t, []byte(",")) {
+				return nil, nil, false
+			}
+			t = t[:len(t)-1]
+		}
+		if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
+			return nil, nil, false
+		}
+		elems[i].text = t
+	}
+	return elems, lines[n+1:], true
+}
+
+// splitLines splits data at newlines, dropping a trailing carriage return.
+func splitLines(data []byte) []line {
+	lines := make([]line, 0, bytes.Count(data, []byte("\n"))+1)
+	for no := 1; len(data) > 0; no++ {
+		t, rest, _ := bytes.Cut(data, []byte("\n"))
+		lines = append(lines, line{no: no, text: bytes.TrimSuffix(t, []byte("\r"))})
+		data = rest
+	}
+	return lines
+}
+
+// decode parses the header and every element, elements in parallel.
+func (l *layout) decode(scheme *runtime.Scheme) (*Snapshot, error) {
+	h, err := decodeHeader(l.header)
+	if err != nil {
+		return nil, fmt.Errorf("line 1: %w", err)
+	}
+	snap := &Snapshot{Seed: h.Seed, Rand: h.Rand, Clock: h.Clock}
+	if snap.Timers, err = decodeLines(l.sections[0], decodeTimer); err != nil {
+		return nil, err
+	}
+	if snap.Events, err = decodeLines(l.sections[1], decodeEvent); err != nil {
+		return nil, err
+	}
+	if snap.Clusters, err = decodeLines(l.clusters, decodeClusterObject); err != nil {
+		return nil, err
+	}
+	snap.Objects, err = decodeLines(l.sections[2], func(b []byte, into *fakecluster.Object) (err error) {
+		*into, err = decodeObject(scheme, b)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return snap, nil
+}
+
+// decodeLines decodes lines in parallel chunks, each into its element of the
+// result. An error names the line. No lines give a nil slice.
+func decodeLines[T any](lines []line, decode func(data []byte, into *T) error) ([]T, error) {
+	if len(lines) == 0 {
+		return nil, nil
+	}
+	out := make([]T, len(lines))
+	err := forChunks(len(lines), func(_, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			if err := decode(lines[i].text, &out[i]); err != nil {
+				return fmt.Errorf("line %d: %w", lines[i].no, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,158 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
+)
+
+// resetHint ends every error about a state file that exists but cannot be
+// used: lscli never starts over on its own.
+const resetHint = "fix the file, or remove it with 'lscli reset' to start over"
+
+// Load reads <folder>/state.json. Objects come back as the Go types scheme
+// registers for their apiVersion and kind, with TypeMeta set.
+//
+// When the folder or the state file does not exist, Load returns a nil
+// Snapshot and an error wrapping ErrNoState. A state file that exists but
+// cannot be read or decoded (bad JSON, unknown kind, unsupported format
+// version) is an error that names the file, and, where it can, the line.
+func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
+	path := d.file(stateFileName)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("state %s: %w", show(d.dir()), ErrNoState)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read state: %w", err)
+	}
+	snap, err := decode(data, scheme)
+	if err != nil {
+		return nil, fmt.Errorf("read state %s: %w (%s)", show(path), err, resetHint)
+	}
+	return snap, nil
+}
+
+// decode parses a state file. The fast way relies on the layout Save writes
+// (one element a line, decoded in parallel); a file that is valid JSON in
+// another layout, e.g. reformatted by hand, is decoded as a whole instead.
+func decode(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
+	l, ok := splitLayout(data)
+	if !ok {
+		return decodeDocument(data, scheme)
+	}
+	snap, err := l.decode(scheme)
+	if err == nil {
+		return snap, nil
+	}
+	// Lines that fit the layout may still be one valid document laid out
+	// differently; only if that fails too is the file broken. The line-based
+	// error is reported, since it names the line.
+	if snap, err2 := decodeDocument(data, scheme); err2 == nil {
+		return snap, nil
+	}
+	return nil, err
+}
+
+// decodeHeader decodes the first line's fields and checks the version.
+func decodeHeader(data []byte) (header, error) {
+	var h header
+	if err := json.Unmarshal(data, &h); err != nil {
+		return h, fmt.Errorf("header: %w", err)
+	}
+	return h, checkVersion(h.Version)
+}
+
+// checkVersion rejects a format this lscli cannot read.
+func checkVersion(v int) error {
+	if v != formatVersion {
+		return fmt.Errorf("format version %d is not supported (this lscli reads version %d)", v, formatVersion)
+	}
+	return nil
+}
+
+// decodeTimer decodes one element of the timers section.
+func decodeTimer(data []byte, into *reconcile.Timer) error {
+	if err := unmarshal(data, into); err != nil {
+		return fmt.Errorf("timer: %w", err)
+	}
+	return nil
+}
+
+// decodeEvent decodes one element of the events section.
+func decodeEvent(data []byte, into *Event) error {
+	if err := unmarshal(data, into); err != nil {
+		return fmt.Errorf("event: %w", err)
+	}
+	return nil
+}
+
+// document is the state file as one JSON value, for files not in Save's
+// layout. Objects stay raw until their kind is known.
+type document struct {
+	header
+	Timers  []reconcile.Timer `json:"timers"`
+	Events  []Event           `json:"events"`
+	Objects []json.RawMessage `json:"objects"`
+	// Clusters is the optional section of simulated cluster objects.
+	Clusters []ClusterObject `json:"clusters"`
+}
+
+// decodeDocument decodes a state file in any JSON layout.
+func decodeDocument(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
+	var doc document
+	if err := json.Unmarshal(data, &doc); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			line, col := position(data, syn.Offset)
+			return nil, fmt.Errorf("line %d, column %d: %w", line, col, err)
+		}
+		return nil, err
+	}
+	if err := checkVersion(doc.Version); err != nil {
+		return nil, err
+	}
+	objects := make([]fakecluster.Object, len(doc.Objects))
+	err := forChunks(len(doc.Objects), func(_, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			obj, err := decodeObject(scheme, doc.Objects[i])
+			if err != nil {
+				return fmt.Errorf("objects[%d]: %w", i, err)
+			}
+			objects[i] = obj
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Snapshot{
+		Seed: doc.Seed, Rand: doc.Rand, Clock: doc.Clock,
+		Timers: nilIfEmpty(doc.Timers), Events: nilIfEmpty(doc.Events), Objects: nilIfEmpty(objects),
+		Clusters: nilIfEmpty(doc.Clusters),
+	}, nil
+}
+
+// nilIfEmpty makes an empty section nil, as in a Snapshot decoded line-wise.
+func nilIfEmpty[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// position turns a byte offset (just past the error, as json.SyntaxError
+// reports it) into a 1-based line and column.
+func position(data []byte, offset int64) (line, col int) {
+	before := data[:max(0, min(int(offset)-1, len(data)))]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	return line, len(before) - bytes.LastIndexByte(before, '\n')
+}

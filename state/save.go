@@ -1,0 +1,195 @@
+package state
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// formatVersion is the layout version Save writes and Load reads. Bump it on
+// any change an older lscli would misread.
+const formatVersion = 1
+
+// header is the first line of the state file: the scalar parts of a Snapshot.
+type header struct {
+	Version int       `json:"version"`
+	Seed    uint64    `json:"seed"`
+	Rand    []byte    `json:"rand"`
+	Clock   time.Time `json:"clock"`
+}
+
+// sectionNames are the arrays of the state file, in file order.
+var sectionNames = [...]string{"timers", "events", "objects"}
+
+// Save writes snap to <folder>/state.json, creating the folder if needed.
+// Objects are written with apiVersion and kind from scheme (snap is not
+// changed), Executions with spec.deployItems in clear. The write is atomic:
+// Save writes a temporary file next to the state file, syncs it and renames it
+// over the state file, so a failure or crash at any point leaves either the
+// old or the new state, never a mix. The file is readable by its owner only,
+// since it holds Secrets.
+func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
+	return d.writeAtomic(func(w io.Writer) error { return encode(w, snap, scheme) })
+}
+
+// encode writes the state file: a header line, then each section as a JSON
+// array with one element a line.
+func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme) error {
+	h, err := json.Marshal(header{Version: formatVersion, Seed: snap.Seed, Rand: snap.Rand, Clock: snap.Clock})
+	if err != nil {
+		return fmt.Errorf("encode header: %w", err)
+	}
+	if _, err := fmt.Fprintf(w, "%s,\n", h[:len(h)-1]); err != nil {
+		return err
+	}
+	sections := [len(sectionNames)]func() error{
+		func() error {
+			return writeLines(w, len(snap.Timers), func(i int) (any, error) { return &snap.Timers[i], nil },
+				func(i int) string { return fmt.Sprintf("timer %d", i) })
+		},
+		func() error {
+			return writeLines(w, len(snap.Events), func(i int) (any, error) { return &snap.Events[i], nil },
+				func(i int) string { return fmt.Sprintf("event %d", i) })
+		},
+		func() error {
+			return writeLines(w, len(snap.Objects), func(i int) (any, error) { return wireObject(scheme, snap.Objects[i]) },
+				func(i int) string { return describe(scheme, snap.Objects[i]) })
+		},
+	}
+	for s, name := range sectionNames {
+		if _, err := fmt.Fprintf(w, "%q:[\n", name); err != nil {
+			return err
+		}
+		if err := sections[s](); err != nil {
+			return fmt.Errorf("encode %s: %w", name, err)
+		}
+		end := sectionEnd(s)
+		if s == len(sectionNames)-1 && len(snap.Clusters) > 0 {
+			end = "],"
+		}
+		if _, err := fmt.Fprintln(w, end); err != nil {
+			return err
+		}
+	}
+	return writeClusters(w, snap.Clusters)
+}
+
+// sectionEnd closes section s: "]," before another section, "]}" at the end.
+func sectionEnd(s int) string {
+	if s == len(sectionNames)-1 {
+		return "]}"
+	}
+	return "],"
+}
+
+// roundSize is how many elements writeLines encodes between two writes.
+const roundSize = 2048
+
+// writeLines writes n elements as compact JSON to w, one a line, with a comma
+// after every one but the last. It encodes a round of elements in parallel
+// into buffers that it reuses for the next round, so memory stays small
+// whatever the size of the state. elem returns the value to encode for
+// element i; name names it in errors.
+func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string) error {
+	bufs := make([]bytes.Buffer, workers())
+	encs := make([]*json.Encoder, len(bufs))
+	for c := range bufs {
+		encs[c] = json.NewEncoder(&bufs[c])
+		encs[c].SetEscapeHTML(false) // keep <, > and & readable
+	}
+	for lo := 0; lo < n; lo += roundSize {
+		ranges := chunks(lo, min(lo+roundSize, n))
+		err := forRanges(ranges, func(c, lo, hi int) error {
+			bufs[c].Reset()
+			for i := lo; i < hi; i++ {
+				if err := encodeLine(&bufs[c], encs[c], elem, i, i == n-1); err != nil {
+					return fmt.Errorf("%s: %w", name(i), err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for c := range ranges {
+			if _, err := w.Write(bufs[c].Bytes()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// encodeLine appends element i and its line end to buf.
+func encodeLine(buf *bytes.Buffer, enc *json.Encoder, elem func(i int) (any, error), i int, last bool) error {
+	v, err := elem(i)
+	if err != nil {
+		return err
+	}
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	if !last {
+		buf.Truncate(buf.Len() - 1) // Encode ends with a newline
+		buf.WriteString(",\n")
+	}
+	return nil
+}
+
+// writeAtomic calls write with a temporary file in the folder, syncs the file
+// and renames it over the state file. On failure it removes the temporary
+// file and leaves the state file as it was.
+func (d *Dir) writeAtomic(write func(io.Writer) error) (err error) {
+	target := d.file(stateFileName)
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("save state %s: %w", show(target), err)
+		}
+	}()
+	if err := os.MkdirAll(d.dir(), 0o755); err != nil {
+		return fmt.Errorf("create folder: %w", err)
+	}
+	create := d.createTemp
+	if create == nil {
+		create = func(dir, pattern string) (tempFile, error) { return os.CreateTemp(dir, pattern) }
+	}
+	f, err := create(d.dir(), tempPrefix+"*")
+	if err != nil {
+		return err
+	}
+	if err := writeSync(f, write); err != nil {
+		_ = f.Close()
+		_ = os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), target); err != nil {
+		_ = os.Remove(f.Name())
+		return err
+	}
+	// The new state is in place. Syncing the folder makes the rename itself
+	// durable; some file systems refuse it, which loses nothing but
+	// durability, so its error is ignored.
+	_ = syncDir(d.dir())
+	return nil
+}
+
+// writeSync writes f through a buffer, then syncs and closes it.
+func writeSync(f tempFile, write func(io.Writer) error) error {
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return f.Close()
+}
