@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd"
 	"github.com/lscli/lscli/cmd/iostreams"
 )
@@ -60,7 +61,7 @@ func BenchmarkReconcileCommand(b *testing.B) {
 				streams, _, _, _ := iostreams.Test()
 				state := filepath.Join(b.TempDir(), fmt.Sprintf("state-%d", i))
 				code := cmd.Run(streams, []string{"reconcile", dir, "--state", state, "-o", "json"}, nil)
-				if code != cmd.ExitOK {
+				if code != action.ExitOK {
 					b.Fatalf("exit %d", code)
 				}
 			}

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lscli/lscli/action"
 )
 
 func TestPathMaps(t *testing.T) {
@@ -31,7 +33,7 @@ func TestPathMaps(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := tt.pm.parse([]byte(tt.config), filepath.Join("conf", "lscli.yaml"))
 			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) || exitCode(err) != ExitInvalid {
+				if err == nil || !strings.Contains(err.Error(), tt.err) || exitCode(err) != action.ExitInvalid {
 					t.Fatalf("err = %v (exit %d), want %q", err, exitCode(err), tt.err)
 				}
 				return

@@ -1,13 +1,8 @@
 package cmd
 
 import (
-	"context"
-
-	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/lscli/lscli/action"
 	"github.com/spf13/cobra"
-
-	"github.com/lscli/lscli/engine"
-	"github.com/lscli/lscli/fakecluster"
 )
 
 func newDeleteCmd(f *factory) *cobra.Command {
@@ -27,30 +22,14 @@ do not uninstall what they deployed. Exit code 0 when it is gone, 3 when it ende
 			if err != nil {
 				return err
 			}
-			return f.operate(cmd.Context(), s, operation{kind: "Installation", name: args[0],
-				check: requireRoot("deleted"), act: deleteInstallation(withoutUninstall)})
+			return f.operate(cmd.Context(), s, func(cfg *action.Configuration) (*action.Run, error) {
+				a := action.NewDelete(cfg)
+				a.Name, a.Namespace, a.WithoutUninstall, a.RunOptions = args[0], s.Namespace, withoutUninstall, runOptions(s)
+				return a.Run(cmd.Context())
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&withoutUninstall, "without-uninstall", false,
 		"set landscaper.gardener.cloud/delete-without-uninstall first: deployers leave what they deployed")
 	return cmd
-}
-
-// deleteInstallation returns an act that deletes the installation, with the
-// delete-without-uninstall annotation first when asked.
-func deleteInstallation(withoutUninstall bool) func(context.Context, *fakecluster.Cluster, fakecluster.Object) error {
-	return func(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) error {
-		if withoutUninstall {
-			ann := obj.GetAnnotations()
-			if ann == nil {
-				ann = map[string]string{}
-			}
-			ann[lsv1alpha1.DeleteWithoutUninstallAnnotation] = "true"
-			obj.SetAnnotations(ann)
-			if err := c.Update(ctx, obj); err != nil {
-				return err
-			}
-		}
-		return engine.DeleteObject(ctx, c, obj)
-	}
 }

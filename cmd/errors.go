@@ -1,69 +1,12 @@
 package cmd
 
-import (
-	"errors"
-	"fmt"
-)
-
-// Exit codes: part of the CLI contract (see docs/cli.md).
-const (
-	// ExitOK: every root the command touched is Succeeded (or gone, for delete).
-	ExitOK = 0
-	// ExitBug: lscli itself failed (I/O, a bug).
-	ExitBug = 1
-	// ExitInvalid: invalid input; nothing in the state changed.
-	ExitInvalid = 2
-	// ExitFailed: the run finished and a root is Failed or DeleteFailed.
-	ExitFailed = 3
-	// ExitUnfinished: the run stopped before every root finished.
-	ExitUnfinished = 4
-)
-
-// ExitError carries an exit code. Main prints Err (when set) and exits with Code.
-type ExitError struct {
-	Code int
-	Err  error
-}
-
-func (e *ExitError) Error() string {
-	if e.Err == nil {
-		return fmt.Sprintf("exit %d", e.Code)
-	}
-	return e.Err.Error()
-}
-
-func (e *ExitError) Unwrap() error { return e.Err }
+import "github.com/lscli/lscli/action"
 
 // invalid marks err as invalid input (exit 2).
-func invalid(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &ExitError{Code: ExitInvalid, Err: err}
-}
+func invalid(err error) error { return action.Invalid(err) }
 
 // invalidf is invalid(fmt.Errorf(...)).
-func invalidf(format string, args ...any) error {
-	return invalid(fmt.Errorf(format, args...))
-}
-
-// silentExit exits with code and prints nothing more: the command has already
-// said what happened.
-func silentExit(code int) error {
-	if code == ExitOK {
-		return nil
-	}
-	return &ExitError{Code: code}
-}
+func invalidf(format string, args ...any) error { return action.Invalidf(format, args...) }
 
 // exitCode returns the exit code for err.
-func exitCode(err error) int {
-	if err == nil {
-		return ExitOK
-	}
-	var ee *ExitError
-	if errors.As(err, &ee) {
-		return ee.Code
-	}
-	return ExitBug
-}
+func exitCode(err error) int { return action.ExitCodeOf(err) }

@@ -4,10 +4,9 @@ import (
 	"context"
 	"io"
 
-	"github.com/lscli/lscli/state"
-
 	"github.com/spf13/cobra"
 
+	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd/output"
 )
 
@@ -31,20 +30,19 @@ it is a JSON list of {time, kind, namespace, name, type, phase, jobID, message}.
 	}
 }
 
-func (f *factory) eventsRun(_ context.Context, s *settings) error {
+func (f *factory) eventsRun(ctx context.Context, s *settings) error {
 	if err := s.checkOutput("table", "json"); err != nil {
 		return err
 	}
-	ss, err := openSession(s)
+	cfg, err := configuration(s)
 	if err != nil {
 		return err
 	}
-	defer ss.close()
-	var events []state.Event
-	for _, e := range ss.engine.Events() {
-		if s.Namespace == "" || e.Namespace == s.Namespace {
-			events = append(events, e)
-		}
+	a := action.NewEvents(cfg)
+	a.Namespace = s.Namespace
+	events, err := a.Run(ctx)
+	if err != nil {
+		return err
 	}
 	if s.Output == "json" {
 		return output.EventsJSON(events, f.streams.Out)

@@ -2,27 +2,13 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd/output"
-	"github.com/lscli/lscli/fakecluster"
 )
-
-// kindAliases maps what users type to kinds, as kubectl's short names do.
-var kindAliases = map[string]string{
-	"installation": "Installation", "installations": "Installation", "inst": "Installation",
-	"execution": "Execution", "executions": "Execution", "exec": "Execution",
-	"deployitem": "DeployItem", "deployitems": "DeployItem", "di": "DeployItem",
-	"target": "Target", "targets": "Target", "tgt": "Target", "tg": "Target",
-	"dataobject": "DataObject", "dataobjects": "DataObject", "dobj": "DataObject", "do": "DataObject",
-	"context": "Context", "contexts": "Context", "ctx": "Context",
-	"secret": "Secret", "secrets": "Secret", "configmap": "ConfigMap", "configmaps": "ConfigMap", "cm": "ConfigMap",
-}
 
 func newGetCmd(f *factory) *cobra.Command {
 	var target string
@@ -56,16 +42,17 @@ KIND and NAME then narrow the objects by kind (e.g. deployment, deployments) and
 	return cmd
 }
 
-func (f *factory) getRun(_ context.Context, s *settings, args []string) error {
+func (f *factory) getRun(ctx context.Context, s *settings, args []string) error {
 	if err := s.checkOutput(append([]string{"table"}, objectFormats...)...); err != nil {
 		return err
 	}
-	ss, err := openSession(s)
+	cfg, err := configuration(s)
 	if err != nil {
 		return err
 	}
-	defer ss.close()
-	objs, err := selectObjects(ss.cluster().Objects(), s.Namespace, args)
+	a := action.NewGet(cfg)
+	a.Namespace = s.Namespace
+	objs, err := a.Run(ctx, args)
 	if err != nil {
 		return err
 	}
@@ -78,48 +65,4 @@ func (f *factory) getRun(_ context.Context, s *settings, args []string) error {
 	}
 	_, err = io.WriteString(f.streams.Out, output.Table(objs, st))
 	return err
-}
-
-// selectObjects keeps the objects of namespace ns (all when empty) that match
-// args: [KIND [NAME]]. An unknown kind, or a name that matches nothing, is
-// invalid input.
-func selectObjects(objs []fakecluster.Object, ns string, args []string) ([]fakecluster.Object, error) {
-	objs = inNamespace(objs, ns)
-	if len(args) == 0 {
-		return objs, nil
-	}
-	kind, ok := kindAliases[strings.ToLower(args[0])]
-	if !ok {
-		return nil, invalidf("unknown kind %q (known: %s)", args[0], knownKinds())
-	}
-	var out []fakecluster.Object
-	for _, o := range objs {
-		if o.GetObjectKind().GroupVersionKind().Kind == kind && (len(args) < 2 || o.GetName() == args[1]) {
-			out = append(out, o)
-		}
-	}
-	if len(args) == 2 && len(out) == 0 {
-		return nil, invalidf("%s %q not found%s", kind, args[1], inNamespaceText(ns))
-	}
-	return out, nil
-}
-
-func knownKinds() string {
-	seen := map[string]bool{}
-	var kinds []string
-	for _, k := range kindAliases {
-		if !seen[k] {
-			seen[k] = true
-			kinds = append(kinds, k)
-		}
-	}
-	sort.Strings(kinds)
-	return strings.Join(kinds, ", ")
-}
-
-func inNamespaceText(ns string) string {
-	if ns == "" {
-		return " in any namespace"
-	}
-	return fmt.Sprintf(" in namespace %q", ns)
 }

@@ -1,13 +1,8 @@
 package cmd
 
 import (
-	"context"
-
-	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/lscli/lscli/action"
 	"github.com/spf13/cobra"
-
-	"github.com/lscli/lscli/engine"
-	"github.com/lscli/lscli/fakecluster"
 )
 
 func newInterruptCmd(f *factory) *cobra.Command {
@@ -26,20 +21,13 @@ execution; the execution controller fails every deploy item that has not finishe
 			if err != nil {
 				return err
 			}
-			op := operation{kind: "Installation", name: args[0], act: setOperation(lsv1alpha1.InterruptOperation)}
-			if execution {
-				op.kind = "Execution"
-			}
-			return f.operate(cmd.Context(), s, op)
+			return f.operate(cmd.Context(), s, func(cfg *action.Configuration) (*action.Run, error) {
+				a := action.NewInterrupt(cfg)
+				a.Name, a.Namespace, a.Execution, a.RunOptions = args[0], s.Namespace, execution, runOptions(s)
+				return a.Run(cmd.Context())
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&execution, "execution", false, "NAME is an execution")
 	return cmd
-}
-
-// setOperation returns an act that puts the operation annotation op on the object.
-func setOperation(op lsv1alpha1.Operation) func(context.Context, *fakecluster.Cluster, fakecluster.Object) error {
-	return func(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) error {
-		return engine.SetOperation(ctx, c, obj, keyOf(obj), op)
-	}
 }

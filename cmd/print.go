@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd/iostreams"
 	"github.com/lscli/lscli/cmd/output"
 	"github.com/lscli/lscli/fakecluster"
@@ -23,7 +24,7 @@ func (f *factory) styles(s *settings) (output.Styles, error) {
 
 // printObjects prints objs (narrowed to -n when given) as -o asks.
 func (f *factory) printObjects(s *settings, objs []fakecluster.Object) error {
-	objs = inNamespace(objs, s.Namespace)
+	objs = action.InNamespace(objs, s.Namespace)
 	switch s.Output {
 	case "yaml", "json":
 		return output.List(objs, s.Output, f.streams.Out)
@@ -34,20 +35,6 @@ func (f *factory) printObjects(s *settings, objs []fakecluster.Object) error {
 	}
 	_, err = io.WriteString(f.streams.Out, output.Tree(objs, st, output.TreeOptions{Wide: s.Output == "wide"}))
 	return err
-}
-
-// inNamespace keeps the objects of ns; an empty ns keeps all.
-func inNamespace(objs []fakecluster.Object, ns string) []fakecluster.Object {
-	if ns == "" {
-		return objs
-	}
-	out := objs[:0:0]
-	for _, o := range objs {
-		if o.GetNamespace() == ns {
-			out = append(out, o)
-		}
-	}
-	return out
 }
 
 // status prints a progress or summary line to ErrOut.

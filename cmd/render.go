@@ -5,15 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"sigs.k8s.io/yaml"
 
+	"github.com/lscli/lscli/action"
+	"github.com/lscli/lscli/action/dryrun"
 	"github.com/lscli/lscli/cmd/output"
-	"github.com/lscli/lscli/engine/dryrun"
-	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/template"
 )
 
@@ -22,7 +19,6 @@ var renderFormats = []string{"tree", "wide", "yaml", "json"}
 
 // renderOptions are the options of `lscli render` and `lscli validate`.
 type renderOptions struct {
-	Paths []string
 	// ExportsFile holds the deploy item exports to assume (--exports).
 	ExportsFile string
 }
@@ -53,12 +49,11 @@ stderr, with the installation, the execution and the line).`,
 		Example: `  lscli render ./examples/sibling-dataflow
   lscli render ./landscape --exports deployer-exports.yaml -o json | jq '.items[] | select(.kind=="Execution")'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Paths = args
 			s, err := f.settings(cmd)
 			if err != nil {
 				return err
 			}
-			return f.renderRun(cmd.Context(), s, opts)
+			return f.renderRun(cmd.Context(), s, args, opts)
 		},
 	}
 	addRenderFlags(cmd, opts)
@@ -72,17 +67,17 @@ func addRenderFlags(cmd *cobra.Command, opts *renderOptions) {
 }
 
 // renderRun renders the landscape and prints it.
-func (f *factory) renderRun(ctx context.Context, s *settings, opts *renderOptions) error {
+func (f *factory) renderRun(ctx context.Context, s *settings, paths []string, opts *renderOptions) error {
 	if err := s.checkOutput(renderFormats...); err != nil {
 		return err
 	}
-	_, res, err := f.dryRun(ctx, s, opts)
+	res, err := f.dryRun(ctx, s, paths, opts)
 	if err != nil {
 		return err
 	}
 	switch s.Output {
 	case "yaml", "json":
-		err = output.List(inNamespace(res.Objects, s.Namespace), s.Output, f.streams.Out)
+		err = output.List(action.InNamespace(res.Objects, s.Namespace), s.Output, f.streams.Out)
 	default:
 		st, serr := f.styles(s)
 		if serr != nil {
@@ -97,23 +92,14 @@ func (f *factory) renderRun(ctx context.Context, s *settings, opts *renderOption
 }
 
 // dryRun loads the landscape and renders it.
-func (f *factory) dryRun(ctx context.Context, s *settings, opts *renderOptions) (*landscape.Landscape, *dryrun.Result, error) {
-	loader := &landscape.Loader{DefaultNamespace: s.Namespace}
-	ls, err := loader.Load(opts.Paths...)
+func (f *factory) dryRun(ctx context.Context, s *settings, paths []string, opts *renderOptions) (*action.RenderResult, error) {
+	cfg, err := configuration(s)
 	if err != nil {
-		return nil, nil, invalid(err)
+		return nil, err
 	}
-	resolver, err := blueprintResolver(s)
-	if err != nil {
-		return nil, nil, err
-	}
-	rules, err := readExportRules(opts.ExportsFile)
-	if err != nil {
-		return nil, nil, err
-	}
-	r := &dryrun.Render{Blueprints: resolver, Exports: rules, Seed: s.Seed, StartTime: s.StartTime}
-	res, err := r.Run(ctx, ls)
-	return ls, res, err
+	a := action.NewRender(cfg)
+	a.Paths, a.Namespace, a.ExportsFile = paths, s.Namespace, opts.ExportsFile
+	return a.Run(ctx)
 }
 
 // rootsIn keeps the roots in namespace ns; an empty ns keeps all.
@@ -130,20 +116,6 @@ func rootsIn(roots []*dryrun.Installation, ns string) []*dryrun.Installation {
 	return out
 }
 
-// countRendered counts the installations below roots that rendered (not
-// skipped) and their deploy items.
-func countRendered(roots []*dryrun.Installation) (installations, items int) {
-	for _, n := range roots {
-		if n.Skipped != "" {
-			continue
-		}
-		i, d := countRendered(n.Subinstallations)
-		installations += 1 + i
-		items += len(n.DeployItems) + d
-	}
-	return installations, items
-}
-
 // reportProblems prints every problem (with the template lines around it,
 // when known) and returns exit code 2 when there are any.
 func (f *factory) reportProblems(problems []error) error {
@@ -157,34 +129,7 @@ func (f *factory) reportProblems(problems []error) error {
 		}
 	}
 	if len(problems) > 0 {
-		return silentExit(ExitInvalid)
+		return action.SilentExit(action.ExitInvalid)
 	}
 	return nil
-}
-
-// readExportRules reads the --exports file: a map from pattern to exports.
-func readExportRules(file string) ([]dryrun.ExportRule, error) {
-	if file == "" {
-		return nil, nil
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, invalidf("read --exports %s: %v", file, err)
-	}
-	var m map[string]any
-	if err := yaml.Unmarshal(data, &m); err != nil {
-		return nil, invalidf("--exports %s: want a map from \"<installation path>/<deploy item name>\" to exports: %v", file, err)
-	}
-	rules := make([]dryrun.ExportRule, 0, len(m))
-	for pattern, v := range m {
-		if !strings.Contains(pattern, "/") {
-			return nil, invalidf("--exports %s: key %q: want \"<installation path>/<deploy item name>\", e.g. \"app/db\"", file, pattern)
-		}
-		rules = append(rules, dryrun.ExportRule{Pattern: pattern, Exports: v})
-	}
-	if err := dryrun.CheckRules(rules); err != nil {
-		return nil, invalidf("--exports %s: %v", file, err)
-	}
-	dryrun.SortRules(rules)
-	return rules, nil
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/muesli/termenv"
 	"sigs.k8s.io/yaml"
 
+	"github.com/lscli/lscli/action/dryrun"
 	"github.com/lscli/lscli/cmd/output"
-	"github.com/lscli/lscli/engine/dryrun"
 	"github.com/lscli/lscli/landscaper/dataflow"
 )
 

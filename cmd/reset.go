@@ -1,9 +1,8 @@
 package cmd
 
 import (
+	"github.com/lscli/lscli/action"
 	"github.com/spf13/cobra"
-
-	"github.com/lscli/lscli/state"
 )
 
 func newResetCmd(f *factory) *cobra.Command {
@@ -16,16 +15,9 @@ func newResetCmd(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			dir := state.New(s.State)
-			unlock, err := dir.Lock()
-			if err != nil {
+			if err := action.NewReset(&action.Configuration{StatePath: s.State}).Run(cmd.Context()); err != nil {
 				return err
 			}
-			if err := dir.Remove(); err != nil {
-				_ = unlock()
-				return err
-			}
-			_ = unlock()
 			f.status("removed state %s", s.State)
 			return nil
 		},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd/iostreams"
 	"github.com/lscli/lscli/landscape"
 )
@@ -36,7 +37,7 @@ func Run(streams *iostreams.IOStreams, args []string, getenv func(string) string
 
 // printError prints err: every problem of a load error on its own line.
 func printError(streams *iostreams.IOStreams, err error) {
-	var ee *ExitError
+	var ee *action.ExitError
 	if errors.As(err, &ee) && ee.Err == nil {
 		return
 	}

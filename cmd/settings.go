@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lscli/lscli/action"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -32,7 +33,7 @@ type settings struct {
 	Deployers map[string]string
 	// deployer holds the deployer modes, rules and target modes, parsed and
 	// compiled (see settings_deployers.go).
-	deployer deployerSettings
+	deployer action.DeployerSettings
 	// PickupTimeout is the landscaper pickup timeout; negative means none.
 	PickupTimeout time.Duration
 	// config is the parsed config file, for command-specific keys.

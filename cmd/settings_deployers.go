@@ -12,24 +12,10 @@ import (
 	"github.com/spf13/pflag"
 	"sigs.k8s.io/yaml"
 
+	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/deployers/simcluster"
 )
-
-// deployerSettings are how deploy items are served: modes by type, fault and
-// timing rules, the simulated clusters and which Targets are real.
-type deployerSettings struct {
-	// Modes are the chosen modes by type (--deployer, config deployers).
-	Modes map[lsv1alpha1.DeployItemType]deployers.Mode
-	// Rules are the compiled fake.rules.
-	Rules deployers.Rules
-	// ClusterRules are the compiled simulatedCluster.rules.
-	ClusterRules simcluster.Rules
-	// KubeVersion is simulatedCluster.kubernetesVersion; empty: the default.
-	KubeVersion string
-	// Targets choose the simulated or the real cluster per Target.
-	Targets deployers.TargetModes
-}
 
 // deployerConfig is the part of the config file about deployers. Sections
 // are decoded strictly on their own, so that an error names its place.
@@ -121,7 +107,7 @@ var deployerModes = []string{string(deployers.ModeFake), string(deployers.ModeRe
 // deployer.
 func (s *settings) checkModes() error {
 	s.deployer.Modes = map[lsv1alpha1.DeployItemType]deployers.Mode{}
-	registry := realDeployers(nil, nil)
+	registry := action.RealDeployers(nil, nil)
 	for typ, mode := range s.Deployers {
 		if !contains(deployerModes, mode) {
 			return invalidf("invalid deployer mode %q for type %s (allowed: %s)", mode, typ, strings.Join(deployerModes, ", "))

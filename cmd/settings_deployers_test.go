@@ -10,6 +10,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/spf13/cobra"
 
+	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/deployers"
 )
 
@@ -84,7 +85,7 @@ simulatedCluster:
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := parseWith(t, tt.config, tt.args, tt.env)
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || exitCode(err) != ExitInvalid {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || exitCode(err) != action.ExitInvalid {
 					t.Fatalf("error = %v (exit %d), want exit 2 with %q", err, exitCode(err), tt.wantErr)
 				}
 				return

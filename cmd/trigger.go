@@ -1,7 +1,7 @@
 package cmd
 
 import (
-	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/lscli/lscli/action"
 	"github.com/spf13/cobra"
 )
 
@@ -18,8 +18,11 @@ retries the deletion.`,
 			if err != nil {
 				return err
 			}
-			return f.operate(cmd.Context(), s, operation{kind: "Installation", name: args[0],
-				check: requireRoot("triggered"), act: setOperation(lsv1alpha1.ReconcileOperation)})
+			return f.operate(cmd.Context(), s, func(cfg *action.Configuration) (*action.Run, error) {
+				a := action.NewTrigger(cfg)
+				a.Name, a.Namespace, a.RunOptions = args[0], s.Namespace, runOptions(s)
+				return a.Run(cmd.Context())
+			})
 		},
 	}
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 
+	"github.com/lscli/lscli/action"
 	"github.com/spf13/cobra"
 )
 
@@ -18,12 +19,11 @@ installation, execution and line. Nothing is printed on stdout.
 
 Exit code 0 when the input is valid, 2 when it is not.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Paths = args
 			s, err := f.settings(cmd)
 			if err != nil {
 				return err
 			}
-			return f.validateRun(cmd.Context(), s, opts)
+			return f.validateRun(cmd.Context(), s, args, opts)
 		},
 	}
 	addRenderFlags(cmd, opts)
@@ -31,16 +31,16 @@ Exit code 0 when the input is valid, 2 when it is not.`,
 }
 
 // validateRun loads and renders the landscape and reports what is wrong.
-func (f *factory) validateRun(ctx context.Context, s *settings, opts *renderOptions) error {
-	ls, res, err := f.dryRun(ctx, s, opts)
+func (f *factory) validateRun(ctx context.Context, s *settings, paths []string, opts *renderOptions) error {
+	res, err := f.dryRun(ctx, s, paths, opts)
 	if err != nil {
 		return err
 	}
 	if err := f.reportProblems(res.Problems); err != nil {
 		return err
 	}
-	installations, items := countRendered(res.Roots)
-	f.status("valid: %d objects in %d namespaces", len(ls.Objects), len(ls.Namespaces()))
+	installations, items := action.CountRendered(res.Roots)
+	f.status("valid: %d objects in %d namespaces", len(res.Loaded.Objects), len(res.Loaded.Namespaces()))
 	f.status("rendered: %d installations with %d deploy items", installations, items)
 	return nil
 }

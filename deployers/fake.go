@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/lscli/lscli/deployers/deployer"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
 	"github.com/lscli/lscli/deployers/timeout"
@@ -32,15 +34,15 @@ type Fake struct {
 }
 
 var (
-	_ Deployer = Fake{}
-	_ Picker   = Fake{}
+	_ deployer.Deployer = Fake{}
+	_ deployer.Picker   = Fake{}
 )
 
 // Reconcile runs the reconcile step of the item's rule.
-func (f Fake) Reconcile(_ context.Context, req Request) (Result, error) {
+func (f Fake) Reconcile(_ context.Context, req deployer.Request) (deployer.Result, error) {
 	r := f.Rules.Find(req.Item)
 	if r == nil {
-		return Result{}, nil
+		return deployer.Result{}, nil
 	}
 	res, err := run(req, r.Reconcile, honoursTimeout(r, req.Item), lsv1alpha1.DeployItemPhases.Progressing, "fake deployer: reconcile")
 	if err == nil && res.Phase == "" {
@@ -50,10 +52,10 @@ func (f Fake) Reconcile(_ context.Context, req Request) (Result, error) {
 }
 
 // Delete runs the delete step of the item's rule.
-func (f Fake) Delete(_ context.Context, req Request) (Result, error) {
+func (f Fake) Delete(_ context.Context, req deployer.Request) (deployer.Result, error) {
 	r := f.Rules.Find(req.Item)
 	if r == nil {
-		return Result{}, nil
+		return deployer.Result{}, nil
 	}
 	return run(req, r.Delete, honoursTimeout(r, req.Item), lsv1alpha1.DeployItemPhases.Deleting, "fake deployer: delete")
 }
@@ -77,32 +79,32 @@ func honoursTimeout(r *Rule, item *lsv1alpha1.DeployItem) bool {
 // run does one step at req.Now: not done before initTime + Duration (the
 // item stays in phase busy), then failed (Fail) or done. A hanging step is
 // never done. With the progressing timeout, a step that outlasts it fails.
-func run(req Request, s Step, honour bool, busy lsv1alpha1.DeployItemPhase, checkpoint string) (Result, error) {
+func run(req deployer.Request, s Step, honour bool, busy lsv1alpha1.DeployItemPhase, checkpoint string) (deployer.Result, error) {
 	left := time.Duration(0) // time until the progressing timeout; 0: none
 	if honour {
 		var err error
 		if left, err = timeout.Check(req.Item, req.Now, checkpoint); err != nil {
-			return Result{}, err
+			return deployer.Result{}, err
 		}
 	}
 	if s.Hang {
-		return Result{Phase: busy, RequeueAfter: left, Deadline: left > 0}, nil
+		return deployer.Result{Phase: busy, RequeueAfter: left, Deadline: left > 0}, nil
 	}
 	if remaining := startOf(req).Add(s.Duration).Sub(req.Now); remaining > 0 {
 		if left > 0 && left < remaining {
 			remaining = left
 		}
-		return Result{Phase: busy, RequeueAfter: remaining, Deadline: true}, nil
+		return deployer.Result{Phase: busy, RequeueAfter: remaining, Deadline: true}, nil
 	}
 	if s.Fail != "" {
-		return Result{}, reconcile.TerminalWithCodes(errors.New(s.Fail), FailureReason, lsv1alpha1.ErrorConfigurationProblem)
+		return deployer.Result{}, reconcile.TerminalWithCodes(errors.New(s.Fail), FailureReason, lsv1alpha1.ErrorConfigurationProblem)
 	}
-	return Result{}, nil
+	return deployer.Result{}, nil
 }
 
 // startOf is when the item's current operation started: its initTime, set
 // at pickup.
-func startOf(req Request) time.Time {
+func startOf(req deployer.Request) time.Time {
 	if tt := req.Item.Status.TransitionTimes; tt != nil && tt.InitTime != nil {
 		return tt.InitTime.Time
 	}

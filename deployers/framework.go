@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lscli/lscli/deployers/deployer"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -28,24 +30,24 @@ type Framework struct {
 	Clock reconcile.Clock
 	// Deployers serve deploy items by spec.type. A type whose entry is nil is
 	// served by nobody: its items hit the pickup timeout.
-	Deployers map[lsv1alpha1.DeployItemType]Deployer
+	Deployers map[lsv1alpha1.DeployItemType]deployer.Deployer
 	// Fallback serves the types that have no entry in Deployers. Nil means
 	// nobody serves them.
-	Fallback Deployer
+	Fallback deployer.Deployer
 	// Info is written to status.deployer of every item picked up.
 	Info lsv1alpha1.DeployerInformation
 	// Rand draws the job IDs of test-reconcile. Nil: the annotation is
 	// ignored.
 	Rand *reconcile.Random
-	// Clusters, when it is a Forecaster, tells when a waiting deployer's
+	// Clusters, when it is a deployer.Forecaster, tells when a waiting deployer's
 	// target cluster changes by itself. Nil: nothing changes by itself.
-	Clusters ClusterClients
+	Clusters deployer.ClusterClients
 }
 
 var _ reconcile.Reconciler = (*Framework)(nil)
 
 // Reconcile handles the deploy item named key if its type is served, the
-// deployer picks it up (Picker) and its job is unfinished (or it has the
+// deployer picks it up (deployer.Picker) and its job is unfinished (or it has the
 // test-reconcile annotation, which starts a new job). An item whose Target
 // does not exist fails (reason NoTargetFound). A new job starts in Init
 // (InitDelete when deleting) with observedGeneration, lastReconcileTime,
@@ -81,7 +83,7 @@ func (f *Framework) Reconcile(ctx context.Context, key types.NamespacedName) (re
 			return reconcile.Result{}, err
 		}
 	}
-	c := call{d: d, di: di, traits: TraitsOf(d), req: Request{Item: di.DeepCopy(), Target: target, Now: f.Clock.Now()}}
+	c := call{d: d, di: di, traits: deployer.TraitsOf(d), req: deployer.Request{Item: di.DeepCopy(), Target: target, Now: f.Clock.Now()}}
 	if di.DeletionTimestamp != nil {
 		return f.delete(ctx, c)
 	}
@@ -90,10 +92,10 @@ func (f *Framework) Reconcile(ctx context.Context, key types.NamespacedName) (re
 
 // call is one call of a deployer for one item.
 type call struct {
-	d      Deployer
+	d      deployer.Deployer
 	di     *lsv1alpha1.DeployItem
-	traits Traits
-	req    Request
+	traits deployer.Traits
+	req    deployer.Request
 }
 
 // client404 ignores NotFound: the item is gone, nothing to do.
@@ -105,16 +107,16 @@ func client404(err error) error {
 }
 
 // deployerFor returns the deployer serving typ, or nil.
-func (f *Framework) deployerFor(typ lsv1alpha1.DeployItemType) Deployer {
+func (f *Framework) deployerFor(typ lsv1alpha1.DeployItemType) deployer.Deployer {
 	if d, ok := f.Deployers[typ]; ok {
 		return d
 	}
 	return f.Fallback
 }
 
-// picksUp asks d, if it is a Picker, whether it serves di.
-func picksUp(d Deployer, di *lsv1alpha1.DeployItem) bool {
-	p, ok := d.(Picker)
+// picksUp asks d, if it is a deployer.Picker, whether it serves di.
+func picksUp(d deployer.Deployer, di *lsv1alpha1.DeployItem) bool {
+	p, ok := d.(deployer.Picker)
 	return !ok || p.PicksUp(di)
 }
 

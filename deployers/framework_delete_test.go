@@ -5,36 +5,40 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lscli/lscli/deployers/deployer"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 )
 
 func TestFrameworkDelete(t *testing.T) {
 	tests := []struct {
 		name        string
-		deployer    func(t *testing.T) Deployer
+		deployer    func(t *testing.T) deployer.Deployer
 		annotations []string
 		want        []string
 		wantError   *lsv1alpha1.Error
 	}{
-		{name: "fake deletes at once", deployer: func(t *testing.T) Deployer { return fakeWith(t) },
+		{name: "fake deletes at once", deployer: func(t *testing.T) deployer.Deployer { return fakeWith(t) },
 			want: []string{"+1h0m0s InitDelete", "+1h0m0s gone"}},
 		{name: "fake takes 1m to delete",
-			deployer: func(t *testing.T) Deployer { return fakeWith(t, RuleConfig{Delete: StepConfig{Duration: "1m"}}) },
-			want:     []string{"+1h0m0s InitDelete", "+1h0m0s Deleting", "+1h1m0s gone"}},
+			deployer: func(t *testing.T) deployer.Deployer {
+				return fakeWith(t, RuleConfig{Delete: StepConfig{Duration: "1m"}})
+			},
+			want: []string{"+1h0m0s InitDelete", "+1h0m0s Deleting", "+1h1m0s gone"}},
 		{name: "fake deletion fails",
-			deployer: func(t *testing.T) Deployer {
+			deployer: func(t *testing.T) deployer.Deployer {
 				return fakeWith(t, RuleConfig{Delete: StepConfig{Fail: "volume still attached"}})
 			},
 			want: []string{"+1h0m0s InitDelete", "+1h0m0s DeleteFailed"},
 			wantError: &lsv1alpha1.Error{Operation: opDelete, Reason: FailureReason, Message: "volume still attached",
 				Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorConfigurationProblem}}},
 		{name: "fake deletion hangs",
-			deployer: func(t *testing.T) Deployer { return fakeWith(t, RuleConfig{Delete: StepConfig{Hang: true}}) },
+			deployer: func(t *testing.T) deployer.Deployer { return fakeWith(t, RuleConfig{Delete: StepConfig{Hang: true}}) },
 			want:     []string{"+1h0m0s InitDelete", "+1h0m0s Deleting"}},
 		{name: "delete-without-uninstall skips the deployer", deployer: mustNotBeCalled,
 			annotations: []string{lsv1alpha1.DeleteWithoutUninstallAnnotation},
 			want:        []string{"+1h0m0s InitDelete", "+1h0m0s gone"}},
-		{name: "a real deployer sets Deleting first", deployer: func(*testing.T) Deployer { return polling },
+		{name: "a real deployer sets Deleting first", deployer: func(*testing.T) deployer.Deployer { return polling },
 			want: []string{"+1h0m0s InitDelete", "+1h0m0s Deleting", "+1h10m0s DeleteFailed"},
 			wantError: &lsv1alpha1.Error{Operation: opDelete, Reason: lsv1alpha1.ProgressingTimeoutReason,
 				Message: `timeout at: "example.com/app deployer: delete"`, Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}}},

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lscli/lscli/deployers/deployer"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	corev1 "k8s.io/api/core/v1"
@@ -25,7 +27,7 @@ const (
 )
 
 // reconcile adds the finalizer, checks target type and configuration, sets
-// Progressing (Traits.Progressing) and calls Reconcile. A terminal error, or
+// Progressing (deployer.Traits.Progressing) and calls Reconcile. A terminal error, or
 // a call that is not done after the progressing timeout (see overdue), moves
 // the item to Failed; a normal error is recorded in lastError and the call
 // repeated as for a poll (see next); a result is recorded (exports,
@@ -45,7 +47,7 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 	if err == nil {
 		err = f.enter(ctx, c, lsv1alpha1.DeployItemPhases.Init, lsv1alpha1.DeployItemPhases.Progressing)
 	}
-	var res Result
+	var res deployer.Result
 	if err == nil {
 		res, err = c.d.Reconcile(ctx, c.req)
 		err = f.overdue(c, "reconcile", res.Phase == "" || res.Phase.IsFinal(), err)
@@ -76,7 +78,7 @@ func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error
 		if err == nil {
 			err = f.enter(ctx, c, lsv1alpha1.DeployItemPhases.InitDelete, lsv1alpha1.DeployItemPhases.Deleting)
 		}
-		var res Result
+		var res deployer.Result
 		if err == nil {
 			res, err = c.d.Delete(ctx, c.req)
 			err = f.overdue(c, "delete", res.Phase == "" || res.Phase.IsFinal(), err)
@@ -95,7 +97,7 @@ func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error
 	return reconcile.Result{}, nil
 }
 
-// precheck validates the Target's type before a call (Traits.TargetTypes).
+// precheck validates the Target's type before a call (deployer.Traits.TargetTypes).
 func (f *Framework) precheck(c call, _ string) error {
 	t := c.req.Target
 	if t == nil || len(c.traits.TargetTypes) == 0 || slices.Contains(c.traits.TargetTypes, t.Spec.Type) {
@@ -108,7 +110,7 @@ func (f *Framework) precheck(c call, _ string) error {
 
 // overdue turns a call that did not finish (a normal error, or a result
 // that is not done) into the progressing timeout once the item's deadline
-// has passed (Traits.ProgressingTimeout). It runs after the call, so that a
+// has passed (deployer.Traits.ProgressingTimeout). It runs after the call, so that a
 // deployer that checks the timeout itself reports it with its own message.
 func (f *Framework) overdue(c call, what string, done bool, err error) error {
 	if !c.traits.ProgressingTimeout || reconcile.IsTerminal(err) || (done && err == nil) {
@@ -132,7 +134,7 @@ func joinTypes(ts []lsv1alpha1.TargetType) string {
 }
 
 // enter moves an item from phase from to phase to before the deployer is
-// called, for deployers with Traits.Progressing.
+// called, for deployers with deployer.Traits.Progressing.
 func (f *Framework) enter(ctx context.Context, c call, from, to lsv1alpha1.DeployItemPhase) error {
 	if !c.traits.Progressing || c.di.Status.Phase != from {
 		return nil
@@ -147,7 +149,7 @@ func (f *Framework) enter(ctx context.Context, c call, from, to lsv1alpha1.Deplo
 
 // finish writes the phase of res; a final phase finishes the job, any other
 // asks to be called again (see next).
-func (f *Framework) finish(ctx context.Context, c call, res Result) (reconcile.Result, error) {
+func (f *Framework) finish(ctx context.Context, c call, res deployer.Result) (reconcile.Result, error) {
 	setPhase(c.di, res.Phase, f.Clock.Now())
 	if err := f.Client.UpdateStatus(ctx, c.di); err != nil {
 		return reconcile.Result{}, fmt.Errorf("update status of deploy item %s: %w", c.di.Name, err)
@@ -173,26 +175,26 @@ func (f *Framework) fail(ctx context.Context, c call, op string, err error) (rec
 	if reconcile.IsTerminal(err) {
 		return reconcile.Result{}, nil
 	}
-	return f.next(c, Result{}), nil
+	return f.next(c, deployer.Result{}), nil
 }
 
 // next says when to call the deployer again for an unfinished item. A
 // deadline of the deployer (a simulated duration) stands, but not past the
 // progressing timeout. A plain poll would change nothing in a simulation
 // where the world only changes at known times: the framework waits for the
-// next of them instead, the progressing timeout (Traits.ProgressingTimeout)
-// or a change of the target cluster (Forecaster). Without either it stays a
+// next of them instead, the progressing timeout (deployer.Traits.ProgressingTimeout)
+// or a change of the target cluster (deployer.Forecaster). Without either it stays a
 // plain poll after res.RequeueAfter (default PollInterval), which the engine
 // counts as idle. A real cluster changes unpredictably: its deployer's
 // requeue is kept as it is.
-func (f *Framework) next(c call, res Result) reconcile.Result {
+func (f *Framework) next(c call, res deployer.Result) reconcile.Result {
 	now := f.Clock.Now()
 	after := res.RequeueAfter
 	if after <= 0 {
 		after = PollInterval
 	}
 	wake, deadline := now.Add(after), res.Deadline
-	if fc, ok := f.Clusters.(Forecaster); ok && fc.Unpredictable(c.req.Target) {
+	if fc, ok := f.Clusters.(deployer.Forecaster); ok && fc.Unpredictable(c.req.Target) {
 		return reconcile.Result{RequeueAfter: after, Deadline: deadline}
 	}
 	if t, ok := f.nextEvent(c); ok && (!deadline || t.Before(wake)) {
@@ -210,7 +212,7 @@ func (f *Framework) nextEvent(c call) (time.Time, bool) {
 	if c.traits.ProgressingTimeout {
 		next, _ = timeout.Deadline(c.di)
 	}
-	if fc, ok := f.Clusters.(Forecaster); ok && c.req.Target != nil {
+	if fc, ok := f.Clusters.(deployer.Forecaster); ok && c.req.Target != nil {
 		if t, ok := fc.NextChange(c.req.Target); ok && (next.IsZero() || t.Before(next)) {
 			next = t
 		}
@@ -235,7 +237,7 @@ func setPhase(di *lsv1alpha1.DeployItem, phase lsv1alpha1.DeployItemPhase, now t
 // writeExports stores res.Exports in the item's export Secret (key "config",
 // owned by the item) and points status.exportRef at it, as Landscaper's
 // CreateOrUpdateExport does.
-func (f *Framework) writeExports(ctx context.Context, di *lsv1alpha1.DeployItem, res Result) error {
+func (f *Framework) writeExports(ctx context.Context, di *lsv1alpha1.DeployItem, res deployer.Result) error {
 	if res.Exports == nil {
 		return nil
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lscli/lscli/deployers/deployer"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	corev1 "k8s.io/api/core/v1"
@@ -18,22 +20,22 @@ import (
 
 // fullTraits are all traits: a kubernetes-cluster Target, the progressing
 // timeout and Progressing (Deleting) before the calls.
-var fullTraits = Traits{TargetTypes: []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType},
+var fullTraits = deployer.Traits{TargetTypes: []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType},
 	ProgressingTimeout: true, Progressing: true}
 
 // polling is a deployer with fullTraits that is never done: it polls.
-var polling = WithTraits(Func(func(_ context.Context, op Operation, _ Request) (Result, error) {
-	if op == OperationDelete {
-		return Result{Phase: lsv1alpha1.DeployItemPhases.Deleting}, nil
+var polling = deployer.WithTraits(deployer.Func(func(_ context.Context, op deployer.Operation, _ deployer.Request) (deployer.Result, error) {
+	if op == deployer.OperationDelete {
+		return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Deleting}, nil
 	}
-	return Result{Phase: lsv1alpha1.DeployItemPhases.Progressing}, nil
+	return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Progressing}, nil
 }), fullTraits)
 
 // mustNotBeCalled fails the test when the framework calls it.
-func mustNotBeCalled(t *testing.T) Deployer {
-	return WithTraits(Func(func(_ context.Context, op Operation, _ Request) (Result, error) {
+func mustNotBeCalled(t *testing.T) deployer.Deployer {
+	return deployer.WithTraits(deployer.Func(func(_ context.Context, op deployer.Operation, _ deployer.Request) (deployer.Result, error) {
 		t.Errorf("deployer called (%s)", op)
-		return Result{}, nil
+		return deployer.Result{}, nil
 	}), fullTraits)
 }
 
@@ -59,40 +61,46 @@ func withTimeout(d string) func(*lsv1alpha1.DeployItem) {
 func TestFrameworkReconcile(t *testing.T) {
 	tests := []struct {
 		name      string
-		deployer  func(t *testing.T) Deployer
+		deployer  func(t *testing.T) deployer.Deployer
 		item      *lsv1alpha1.DeployItem
 		limit     time.Duration
 		want      []string
 		wantError *lsv1alpha1.Error // reason, codes and message of lastError
 	}{
-		{name: "mock succeeds at once", deployer: func(*testing.T) Deployer { return Mock{} },
+		{name: "mock succeeds at once", deployer: func(*testing.T) deployer.Deployer { return Mock{} },
 			item: item(MockType), want: []string{"+0s Init", "+0s Succeeded"}},
-		{name: "fake without rules succeeds at once", deployer: func(t *testing.T) Deployer { return fakeWith(t) },
+		{name: "fake without rules succeeds at once", deployer: func(t *testing.T) deployer.Deployer { return fakeWith(t) },
 			item: item("example.com/app"), want: []string{"+0s Init", "+0s Succeeded"}},
 		{name: "fake takes 3m of virtual time", item: item("example.com/app"),
-			deployer: func(t *testing.T) Deployer {
+			deployer: func(t *testing.T) deployer.Deployer {
 				return fakeWith(t, RuleConfig{Match: MatchConfig{Name: "app"}, Reconcile: StepConfig{Duration: "3m"}})
 			},
 			want: []string{"+0s Init", "+0s Progressing", "+3m0s Succeeded"}},
 		{name: "fake fails after 1m", item: item("example.com/app"),
-			deployer: func(t *testing.T) Deployer {
+			deployer: func(t *testing.T) deployer.Deployer {
 				return fakeWith(t, RuleConfig{Reconcile: StepConfig{Duration: "1m", Fail: "quota exceeded"}})
 			},
 			want:      []string{"+0s Init", "+0s Progressing", "+1m0s Failed"},
 			wantError: &lsv1alpha1.Error{Reason: FailureReason, Message: "quota exceeded", Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorConfigurationProblem}}},
 		{name: "fake hangs", item: item("example.com/app"), limit: time.Hour,
-			deployer: func(t *testing.T) Deployer { return fakeWith(t, RuleConfig{Reconcile: StepConfig{Hang: true}}) },
-			want:     []string{"+0s Init", "+0s Progressing"}},
+			deployer: func(t *testing.T) deployer.Deployer {
+				return fakeWith(t, RuleConfig{Reconcile: StepConfig{Hang: true}})
+			},
+			want: []string{"+0s Init", "+0s Progressing"}},
 		{name: "a hanging fake helm item hits the progressing timeout", item: item(HelmType), limit: time.Hour,
-			deployer: func(t *testing.T) Deployer { return fakeWith(t, RuleConfig{Reconcile: StepConfig{Hang: true}}) },
-			want:     []string{"+0s Init", "+0s Progressing", "+10m0s Failed"},
+			deployer: func(t *testing.T) deployer.Deployer {
+				return fakeWith(t, RuleConfig{Reconcile: StepConfig{Hang: true}})
+			},
+			want: []string{"+0s Init", "+0s Progressing", "+10m0s Failed"},
 			wantError: &lsv1alpha1.Error{Reason: lsv1alpha1.ProgressingTimeoutReason, Message: `timeout at: "fake deployer: reconcile"`,
 				Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}}},
 		{name: "spec.timeout none disables the progressing timeout", item: item(HelmType, withTimeout("none")), limit: time.Hour,
-			deployer: func(t *testing.T) Deployer { return fakeWith(t, RuleConfig{Reconcile: StepConfig{Hang: true}}) },
-			want:     []string{"+0s Init", "+0s Progressing"}},
+			deployer: func(t *testing.T) deployer.Deployer {
+				return fakeWith(t, RuleConfig{Reconcile: StepConfig{Hang: true}})
+			},
+			want: []string{"+0s Init", "+0s Progressing"}},
 		{name: "progressing timeout of a polling deployer, from spec.timeout", item: item(HelmType, withTimeout("2m")),
-			limit: time.Hour, deployer: func(*testing.T) Deployer { return polling },
+			limit: time.Hour, deployer: func(*testing.T) deployer.Deployer { return polling },
 			want: []string{"+0s Init", "+0s Progressing", "+2m0s Failed"},
 			wantError: &lsv1alpha1.Error{Reason: lsv1alpha1.ProgressingTimeoutReason,
 				Message: `timeout at: "landscaper.gardener.cloud/helm deployer: reconcile"`, Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}}},
@@ -107,7 +115,7 @@ func TestFrameworkReconcile(t *testing.T) {
 			wantError: &lsv1alpha1.Error{Reason: "NoTargetFound",
 				Message: "setting deploy item to failed due to missing target example/missing"}},
 		{name: "never picked up", item: item(MockType), limit: time.Hour,
-			deployer: func(t *testing.T) Deployer {
+			deployer: func(t *testing.T) deployer.Deployer {
 				return withPickup{Deployer: Mock{}, rules: fakeWith(t, RuleConfig{Match: MatchConfig{Type: string(MockType)}, Pickup: "never"}).Rules}
 			},
 			want: nil},
@@ -165,12 +173,12 @@ func TestFrameworkPickupStatus(t *testing.T) {
 
 func TestFrameworkNormalErrorIsRetried(t *testing.T) {
 	calls := 0
-	h := newHarness(t, Func(func(context.Context, Operation, Request) (Result, error) {
+	h := newHarness(t, deployer.Func(func(context.Context, deployer.Operation, deployer.Request) (deployer.Result, error) {
 		calls++
 		if calls < 3 {
-			return Result{}, errors.New("connection refused")
+			return deployer.Result{}, errors.New("connection refused")
 		}
-		return Result{}, nil
+		return deployer.Result{}, nil
 	}))
 	h.create(item("example.com/app"))
 	if _, err := h.f.Reconcile(context.Background(), itemKey); err != nil {
@@ -191,8 +199,8 @@ func TestFrameworkNormalErrorIsRetried(t *testing.T) {
 }
 
 func TestFrameworkTerminalErrorFailsTheItem(t *testing.T) {
-	h := newHarness(t, Func(func(context.Context, Operation, Request) (Result, error) {
-		return Result{}, reconcile.TerminalError(errors.New("bad config"))
+	h := newHarness(t, deployer.Func(func(context.Context, deployer.Operation, deployer.Request) (deployer.Result, error) {
+		return deployer.Result{}, reconcile.TerminalError(errors.New("bad config"))
 	}))
 	h.create(item("example.com/app"))
 	h.run(0)
@@ -231,9 +239,9 @@ func TestFrameworkTestReconcile(t *testing.T) {
 	}
 }
 
-// forecast is a Forecaster with one known change.
+// forecast is a deployer.Forecaster with one known change.
 type forecast struct {
-	ClusterClients
+	deployer.ClusterClients
 	at time.Time
 }
 
@@ -244,12 +252,12 @@ func (f forecast) Unpredictable(*lsv1alpha1.Target) bool { return false }
 func TestFrameworkWaitsForClusterChanges(t *testing.T) {
 	ready := epoch.Add(90 * time.Second)
 	var h *harness
-	h = newHarness(t, WithTraits(Func(func(_ context.Context, _ Operation, req Request) (Result, error) {
+	h = newHarness(t, deployer.WithTraits(deployer.Func(func(_ context.Context, _ deployer.Operation, req deployer.Request) (deployer.Result, error) {
 		if req.Now.Before(ready) {
-			return Result{Phase: lsv1alpha1.DeployItemPhases.Progressing}, nil
+			return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Progressing}, nil
 		}
-		return Result{}, nil
-	}), Traits{TargetTypes: []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType}}))
+		return deployer.Result{}, nil
+	}), deployer.Traits{TargetTypes: []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType}}))
 	h.f.Clusters = forecast{at: ready}
 	h.create(item(HelmType))
 	h.run(time.Hour)
@@ -259,8 +267,8 @@ func TestFrameworkWaitsForClusterChanges(t *testing.T) {
 	}
 }
 
-// unpredictable is a Forecaster for real clusters.
-type unpredictable struct{ ClusterClients }
+// unpredictable is a deployer.Forecaster for real clusters.
+type unpredictable struct{ deployer.ClusterClients }
 
 func (unpredictable) NextChange(*lsv1alpha1.Target) (time.Time, bool) { return time.Time{}, false }
 

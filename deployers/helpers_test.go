@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lscli/lscli/deployers/deployer"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -39,7 +41,7 @@ type harness struct {
 // newHarness returns a harness whose framework serves every type with d,
 // over a cluster with the default Context and the kubernetes-cluster Target
 // example/cluster.
-func newHarness(t *testing.T, d Deployer) *harness {
+func newHarness(t *testing.T, d deployer.Deployer) *harness {
 	t.Helper()
 	h := &harness{t: t, clock: reconcile.NewVirtualClock(epoch)}
 	h.cluster = fakecluster.New(fakecluster.Options{Now: h.clock.Now})

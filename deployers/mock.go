@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/lscli/lscli/deployers/deployer"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	mockv1alpha1 "github.com/gardener/landscaper/apis/deployer/mock/v1alpha1"
 	"github.com/lscli/lscli/reconcile"
@@ -21,15 +23,15 @@ const MockType lsv1alpha1.DeployItemType = "landscaper.gardener.cloud/mock"
 // Landscaper: only an interrupt ends it.
 type Mock struct{}
 
-var _ Deployer = Mock{}
+var _ deployer.Deployer = Mock{}
 
 // Reconcile applies the item's mock configuration.
-func (Mock) Reconcile(_ context.Context, req Request) (Result, error) {
+func (Mock) Reconcile(_ context.Context, req deployer.Request) (deployer.Result, error) {
 	cfg, err := decodeMockConfig(req.Item)
 	if err != nil {
-		return Result{}, err
+		return deployer.Result{}, err
 	}
-	res := Result{Phase: lsv1alpha1.DeployItemPhases.Succeeded, ProviderStatus: cfg.ProviderStatus}
+	res := deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Succeeded, ProviderStatus: cfg.ProviderStatus}
 	if cfg.InitialPhase != nil {
 		res.Phase = req.Item.Status.Phase
 		if res.Phase == "" || res.Phase == lsv1alpha1.DeployItemPhases.Init {
@@ -47,8 +49,8 @@ func (Mock) Reconcile(_ context.Context, req Request) (Result, error) {
 }
 
 // Delete has nothing to uninstall; the export Secret goes with the item.
-func (Mock) Delete(context.Context, Request) (Result, error) {
-	return Result{}, nil
+func (Mock) Delete(context.Context, deployer.Request) (deployer.Result, error) {
+	return deployer.Result{}, nil
 }
 
 // decodeMockConfig decodes leniently: apiVersion and kind may be missing and
@@ -63,4 +65,4 @@ func decodeMockConfig(di *lsv1alpha1.DeployItem) (*mockv1alpha1.ProviderConfigur
 }
 
 // MockBuilder builds the mock deployer, for a Registry.
-func MockBuilder(ClusterClients) (Deployer, error) { return Mock{}, nil }
+func MockBuilder(deployer.ClusterClients) (deployer.Deployer, error) { return Mock{}, nil }

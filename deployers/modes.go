@@ -6,8 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lscli/lscli/deployers/deployer"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 )
 
 // Mode is how the deploy items of a type are served.
@@ -24,25 +25,16 @@ const (
 	ModeNone Mode = "none"
 )
 
-// KubernetesDeployer are the traits of Landscaper's manifest and helm
-// deployers: their items need a Target of type kubernetes-cluster, and the
-// progressing timeout applies (they check it themselves too, and set their
-// phases themselves).
-var KubernetesDeployer = Traits{
-	TargetTypes:        []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType},
-	ProgressingTimeout: true,
-}
-
 // Builder builds a real deployer that reaches the clusters behind Targets
 // through clients.
-type Builder func(clients ClusterClients) (Deployer, error)
+type Builder func(clients deployer.ClusterClients) (deployer.Deployer, error)
 
 // Registry holds the real deployers, by type. Adding one is one entry.
 type Registry map[lsv1alpha1.DeployItemType]Builder
 
 // Build builds the real deployer for typ. A type without one is an error
 // saying so.
-func (r Registry) Build(typ lsv1alpha1.DeployItemType, clients ClusterClients) (Deployer, error) {
+func (r Registry) Build(typ lsv1alpha1.DeployItemType, clients deployer.ClusterClients) (deployer.Deployer, error) {
 	if err := r.Check(typ); err != nil {
 		return nil, err
 	}
@@ -82,13 +74,13 @@ type Setup struct {
 	// Rules decide fake outcomes and which items are never picked up.
 	Rules Rules
 	// Clients reach the clusters behind Targets, for real deployers.
-	Clients ClusterClients
+	Clients deployer.ClusterClients
 }
 
 // Build returns the deployers by type and the fallback for the other types,
 // for a Framework. A type set to real without a real deployer is an error.
-func (s Setup) Build() (map[lsv1alpha1.DeployItemType]Deployer, Deployer, error) {
-	table := map[lsv1alpha1.DeployItemType]Deployer{}
+func (s Setup) Build() (map[lsv1alpha1.DeployItemType]deployer.Deployer, deployer.Deployer, error) {
+	table := map[lsv1alpha1.DeployItemType]deployer.Deployer{}
 	for typ := range s.Real {
 		if _, chosen := s.Modes[typ]; !chosen {
 			s.Modes = withMode(s.Modes, typ, ModeReal)
@@ -120,7 +112,7 @@ func withMode(m map[lsv1alpha1.DeployItemType]Mode, typ lsv1alpha1.DeployItemTyp
 }
 
 // deployer builds the deployer for typ in mode; nil for none.
-func (s Setup) deployer(typ lsv1alpha1.DeployItemType, mode Mode) (Deployer, error) {
+func (s Setup) deployer(typ lsv1alpha1.DeployItemType, mode Mode) (deployer.Deployer, error) {
 	switch {
 	case mode == ModeNone:
 		return nil, nil
@@ -139,15 +131,15 @@ func (s Setup) deployer(typ lsv1alpha1.DeployItemType, mode Mode) (Deployer, err
 // withPickup lets rules keep a real deployer away from items (pickup:
 // never). It keeps the deployer's traits.
 type withPickup struct {
-	Deployer
+	deployer.Deployer
 	rules Rules
 }
 
 // PicksUp is false for items a rule keeps from being picked up.
 func (w withPickup) PicksUp(item *lsv1alpha1.DeployItem) bool {
-	p, ok := w.Deployer.(Picker)
+	p, ok := w.Deployer.(deployer.Picker)
 	return w.rules.PicksUp(item) && (!ok || p.PicksUp(item))
 }
 
 // Traits are the wrapped deployer's.
-func (w withPickup) Traits() Traits { return TraitsOf(w.Deployer) }
+func (w withPickup) Traits() deployer.Traits { return deployer.TraitsOf(w.Deployer) }

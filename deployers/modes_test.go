@@ -5,14 +5,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lscli/lscli/deployers/deployer"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 )
 
 func TestSetupBuild(t *testing.T) {
-	realHelm := Func(nil)
+	realHelm := deployer.Func(nil)
 	registry := Registry{
 		MockType: MockBuilder,
-		HelmType: func(ClusterClients) (Deployer, error) { return WithTraits(realHelm, fullTraits), nil },
+		HelmType: func(deployer.ClusterClients) (deployer.Deployer, error) {
+			return deployer.WithTraits(realHelm, fullTraits), nil
+		},
 	}
 	tests := []struct {
 		name    string
@@ -54,21 +58,20 @@ func TestSetupBuild(t *testing.T) {
 }
 
 // kindOfDeployer names what serves a type.
-func kindOfDeployer(d Deployer) string {
+func kindOfDeployer(d deployer.Deployer) string {
 	if w, ok := d.(withPickup); ok {
 		d = w.Deployer
 	}
-	switch d := d.(type) {
+	switch d.(type) {
 	case nil:
 		return "none"
 	case Mock:
 		return "mock"
 	case Fake:
 		return "fake"
-	case withTraits:
-		if reflect.DeepEqual(d.traits, fullTraits) {
-			return "real"
-		}
+	}
+	if reflect.DeepEqual(deployer.TraitsOf(d), fullTraits) {
+		return "real"
 	}
 	return "unknown"
 }

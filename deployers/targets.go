@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/lscli/lscli/deployers/deployer"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -50,17 +52,17 @@ func (m TargetModes) For(t *lsv1alpha1.Target) TargetMode {
 // its real cluster.
 type TargetClusters struct {
 	// Simulated are the simulated clusters. Required.
-	Simulated ClusterClients
+	Simulated deployer.ClusterClients
 	// Real are the real clusters (package deployers/realcluster). Nil: no
 	// Target can be real.
-	Real ClusterClients
+	Real deployer.ClusterClients
 	// Modes choose per Target.
 	Modes TargetModes
 }
 
 var (
-	_ ClusterClients = (*TargetClusters)(nil)
-	_ Forecaster     = (*TargetClusters)(nil)
+	_ deployer.ClusterClients = (*TargetClusters)(nil)
+	_ deployer.Forecaster     = (*TargetClusters)(nil)
 )
 
 // ForTarget returns the client of target's cluster, simulated or real.
@@ -78,7 +80,7 @@ func (tc *TargetClusters) ForTarget(ctx context.Context, target *lsv1alpha1.Targ
 // NextChange forecasts the simulated cluster of a simulated Target; a real
 // cluster's changes are not known in advance.
 func (tc *TargetClusters) NextChange(target *lsv1alpha1.Target) (time.Time, bool) {
-	fc, ok := tc.Simulated.(Forecaster)
+	fc, ok := tc.Simulated.(deployer.Forecaster)
 	if !ok || target == nil || tc.Modes.For(target) == TargetReal {
 		return time.Time{}, false
 	}

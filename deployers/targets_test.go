@@ -43,7 +43,7 @@ func target(ns, name, kubeconfig string) *lsv1alpha1.Target {
 	return t
 }
 
-// clientsFunc adapts a function to ClusterClients.
+// clientsFunc adapts a function to deployer.ClusterClients.
 type clientsFunc func(*lsv1alpha1.Target) client.Client
 
 func (f clientsFunc) ForTarget(_ context.Context, t *lsv1alpha1.Target) (client.Client, error) {

@@ -8,8 +8,10 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
 	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -37,13 +39,13 @@ func BenchmarkReconcile(b *testing.B) {
 					b.Fatal(err)
 				}
 				cfg.Deployer = &deployers.Framework{Client: cfg.Cluster, Clock: cfg.Clock,
-					Deployers: map[lsv1alpha1.DeployItemType]deployers.Deployer{deployers.MockType: deployers.Mock{}}}
+					Deployers: map[lsv1alpha1.DeployItemType]deployer.Deployer{deployers.MockType: deployers.Mock{}}}
 				e := engine.New(cfg)
 				ctx := context.Background()
-				if err := engine.EnsureDefaultContexts(ctx, cfg.Cluster, []string{"test"}); err != nil {
+				if err := landscape.EnsureDefaultContexts(ctx, cfg.Cluster, []string{"test"}); err != nil {
 					b.Fatal(err)
 				}
-				if _, err := engine.Apply(ctx, cfg.Cluster, objs); err != nil {
+				if _, err := landscape.Apply(ctx, cfg.Cluster, objs); err != nil {
 					b.Fatal(err)
 				}
 				res, err := e.Run(ctx, reconcile.RunOptions{})

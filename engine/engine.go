@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -90,7 +89,3 @@ func (e *Engine) onChange(ev fakecluster.Event) {
 		}
 	}
 }
-
-// IsRoot reports whether inst is a root installation: one that no other
-// installation owns.
-func IsRoot(inst *lsv1alpha1.Installation) bool { return installation.IsRoot(inst) }

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/reconcile"
@@ -23,7 +24,7 @@ func newTestEngine(t *testing.T) *engine.Engine {
 		t.Fatal(err)
 	}
 	cfg.Deployer = &deployers.Framework{Client: cfg.Cluster, Clock: cfg.Clock,
-		Deployers: map[lsv1alpha1.DeployItemType]deployers.Deployer{deployers.MockType: deployers.Mock{}}}
+		Deployers: map[lsv1alpha1.DeployItemType]deployer.Deployer{deployers.MockType: deployers.Mock{}}}
 	e := engine.New(cfg)
 	create(t, cfg.Cluster, &lsv1alpha1.Context{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: "test"}})
 	return e

@@ -5,7 +5,7 @@ import (
 
 	"helm.sh/helm/v3/pkg/chartutil"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/timeout"
 )
 
@@ -15,10 +15,10 @@ import (
 // objects by deletion groups, and reports Deleting until they are gone.
 // Delete does not load the chart, so a chart that is no longer available does
 // not block the deletion.
-func (d *Deployer) Delete(ctx context.Context, req deployers.Request) (deployers.Result, error) {
+func (d *Deployer) Delete(ctx context.Context, req deployer.Request) (deployer.Result, error) {
 	it, err := d.prepare(ctx, req, checkpointStartDelete)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	if !helmDeployment(it.cfg) {
 		return d.deleteManifests(ctx, it)
@@ -30,7 +30,7 @@ func (d *Deployer) Delete(ctx context.Context, req deployers.Request) (deployers
 	caps := chartutil.DefaultCapabilities.Copy()
 	r := newReleaser(ctx, it.client, it.cfg.Name, it.cfg.Namespace, caps, req.Now)
 	if err := r.uninstall(it.cfg, left); err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
-	return deployers.Result{}, nil
+	return deployer.Result{}, nil
 }

@@ -3,7 +3,7 @@
 // helm.deployer.landscaper.gardener.cloud/v1alpha1), running in-process with
 // helm's own libraries against the cluster behind the item's Target: lscli's
 // simulated cluster or a real one, through the controller-runtime client
-// that deployers.ClusterClients gives. The same code serves both.
+// that deployer.ClusterClients gives. The same code serves both.
 //
 //	d := helm.New(helm.Options{Clusters: clusters, Charts: map[string]string{
 //		"registry.example/charts/app:1.0.0": "./charts/app",

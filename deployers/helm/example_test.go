@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/helm"
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
 )
@@ -43,7 +43,7 @@ func ExampleDeployer_Reconcile() {
 			"exports": {"exports": [{"key": "greeting", "jsonPath": ".Values.greeting"}]}}`)}},
 		Status: lsv1alpha1.DeployItemStatus{Phase: lsv1alpha1.DeployItemPhases.Init, JobID: "job-1"},
 	}
-	res, err := d.Reconcile(context.Background(), deployers.Request{Item: item, Now: now})
+	res, err := d.Reconcile(context.Background(), deployer.Request{Item: item, Now: now})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -9,7 +9,7 @@ import (
 	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/readiness"
 	"github.com/lscli/lscli/deployers/timeout"
 	"github.com/lscli/lscli/fakecluster"
@@ -31,7 +31,7 @@ const (
 type Options struct {
 	// Clusters gives the client for a deploy item's Target: the simulated
 	// cluster, or a real one. Required.
-	Clusters deployers.ClusterClients
+	Clusters deployer.ClusterClients
 	// Landscape reads the Targets that readiness checks and exports name with
 	// targetName (in the deploy item's namespace). Nil makes such a
 	// targetName an error.
@@ -61,8 +61,8 @@ type Deployer struct {
 }
 
 var (
-	_ deployers.Deployer  = (*Deployer)(nil)
-	_ deployers.Described = (*Deployer)(nil)
+	_ deployer.Deployer  = (*Deployer)(nil)
+	_ deployer.Described = (*Deployer)(nil)
 )
 
 // New returns the helm deployer. opts.Clusters is required.
@@ -75,17 +75,17 @@ func New(opts Options) *Deployer {
 // Progressing stays false: the deployer tells the first call of a job (phase
 // Init: deploy) from the later ones (phase Progressing: wait for readiness
 // and exports) by the item's phase.
-func (d *Deployer) Traits() deployers.Traits { return deployers.KubernetesDeployer }
+func (d *Deployer) Traits() deployer.Traits { return deployer.KubernetesDeployer }
 
 // item bundles what one call works with.
 type item struct {
-	req    deployers.Request
+	req    deployer.Request
 	cfg    *helmv1alpha1.ProviderConfiguration
 	client client.Client
 }
 
 // prepare decodes the item's configuration and gets its target's client.
-func (d *Deployer) prepare(ctx context.Context, req deployers.Request, checkpoint string) (*item, error) {
+func (d *Deployer) prepare(ctx context.Context, req deployer.Request, checkpoint string) (*item, error) {
 	cfg, err := decodeConfig(req.Item)
 	if err != nil {
 		return nil, err

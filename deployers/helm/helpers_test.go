@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
 )
 
@@ -25,7 +25,7 @@ var epoch = time.Date(2006, 1, 2, 15, 4, 5, 0, time.UTC)
 // widgetKind is the kind of the test chart's CRD.
 var widgetKind = kubetest.Kind{GVK: schema.GroupVersionKind{Group: "demo.lscli.io", Version: "v1", Kind: "Widget"}, Namespaced: true}
 
-// clusterFunc adapts a function to deployers.ClusterClients.
+// clusterFunc adapts a function to deployer.ClusterClients.
 type clusterFunc func(ctx context.Context, t *lsv1alpha1.Target) (client.Client, error)
 
 func (f clusterFunc) ForTarget(ctx context.Context, t *lsv1alpha1.Target) (client.Client, error) {
@@ -33,7 +33,7 @@ func (f clusterFunc) ForTarget(ctx context.Context, t *lsv1alpha1.Target) (clien
 }
 
 // fixedCluster serves c for every Target.
-func fixedCluster(c client.Client) deployers.ClusterClients {
+func fixedCluster(c client.Client) deployer.ClusterClients {
 	return clusterFunc(func(context.Context, *lsv1alpha1.Target) (client.Client, error) { return c, nil })
 }
 
@@ -76,8 +76,8 @@ func deployItem(t testing.TB, cfg map[string]any, phase lsv1alpha1.DeployItemPha
 }
 
 // request is the framework's request for item at now.
-func request(item *lsv1alpha1.DeployItem, now time.Time) deployers.Request {
-	return deployers.Request{Item: item, Now: now}
+func request(item *lsv1alpha1.DeployItem, now time.Time) deployer.Request {
+	return deployer.Request{Item: item, Now: now}
 }
 
 // jsonString quotes s as a JSON string.

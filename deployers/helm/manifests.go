@@ -9,7 +9,7 @@ import (
 	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 	manifestv1alpha2 "github.com/gardener/landscaper/apis/deployer/manifest/v1alpha2"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/manifest/apply"
 	"github.com/lscli/lscli/deployers/manifest/deletion"
 	"github.com/lscli/lscli/deployers/timeout"
@@ -57,10 +57,10 @@ func (d *Deployer) applyManifests(ctx context.Context, it *item, tpl *templated,
 // release Namespace (policy keep) goes too unless the groups leave it out.
 // While objects stay (held by finalizers) the phase is Deleting and the
 // framework calls again after deletion.PollInterval.
-func (d *Deployer) deleteManifests(ctx context.Context, it *item) (deployers.Result, error) {
+func (d *Deployer) deleteManifests(ctx context.Context, it *item) (deployer.Result, error) {
 	status, err := providerStatus(it.req.Item)
 	if err != nil || len(status.ManagedResources) == 0 {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	checkpoint := checkpointStartDelete
 	if it.req.Item.Status.Phase == lsv1alpha1.DeployItemPhases.Deleting {
@@ -68,17 +68,17 @@ func (d *Deployer) deleteManifests(ctx context.Context, it *item) (deployers.Res
 	}
 	left, err := timeout.Check(it.req.Item, it.req.Now, checkpoint)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	groups := deletion.Groups{Client: it.client, Definitions: it.cfg.DeletionGroups,
 		Secondary: deletion.SecondaryClient(d.secondary(it))}
 	progress, err := groups.Settle(ctx, status.ManagedResources)
 	if err != nil {
-		return deployers.Result{}, fmt.Errorf("delete the managed resources of deploy item %s: %w", it.req.Item.Name, err)
+		return deployer.Result{}, fmt.Errorf("delete the managed resources of deploy item %s: %w", it.req.Item.Name, err)
 	}
 	if !progress.Done {
-		return deployers.Result{Phase: lsv1alpha1.DeployItemPhases.Deleting,
+		return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Deleting,
 			RequeueAfter: timeout.Poll(deletion.PollInterval, left)}, nil
 	}
-	return deployers.Result{}, nil
+	return deployer.Result{}, nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/manifest/deletion"
 	"github.com/lscli/lscli/deployers/readiness"
 	"github.com/lscli/lscli/deployers/timeout"
@@ -35,21 +35,21 @@ import (
 // A bad configuration or a chart that cannot be loaded or rendered is a
 // terminal error (Failed); a failing helm action or apply is a normal
 // error: the phase stays Init and the retry deploys again.
-func (d *Deployer) Reconcile(ctx context.Context, req deployers.Request) (deployers.Result, error) {
+func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deployer.Result, error) {
 	it, err := d.prepare(ctx, req, checkpointStartReconcile)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	tpl, err := d.template(it)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	status, err := providerStatus(req.Item)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	if req.Item.Status.Phase != lsv1alpha1.DeployItemPhases.Progressing {
-		var stop *deployers.Result
+		var stop *deployer.Result
 		if status, stop, err = d.deploy(ctx, it, tpl, status); stop != nil {
 			return *stop, err
 		}
@@ -61,16 +61,16 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployers.Request) (deploy
 // means the call ends here: the apply failed (a normal error, with the
 // objects applied so far) or, for manifests, dropped objects are still being
 // deleted (Init again after deletion.PollInterval).
-func (d *Deployer) deploy(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus) (*helmv1alpha1.ProviderStatus, *deployers.Result, error) {
+func (d *Deployer) deploy(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus) (*helmv1alpha1.ProviderStatus, *deployer.Result, error) {
 	left, err := timeout.Check(it.req.Item, it.req.Now, checkpointStartApply)
 	if err != nil {
-		return nil, &deployers.Result{}, err
+		return nil, &deployer.Result{}, err
 	}
 	status, err := d.apply(ctx, it, tpl, old)
 	if err == nil {
 		return status, nil, nil
 	}
-	stop := &deployers.Result{}
+	stop := &deployer.Result{}
 	if status != nil {
 		stop.ProviderStatus, err = joinEncode(status, err)
 	}
@@ -112,15 +112,15 @@ func (d *Deployer) apply(ctx context.Context, it *item, tpl *templated, old *hel
 
 // check runs the readiness checks and reads the exports. Not ready yet, or an
 // export that cannot be read yet, is Progressing with a poll.
-func (d *Deployer) check(ctx context.Context, it *item, tpl *templated, status *helmv1alpha1.ProviderStatus) (deployers.Result, error) {
+func (d *Deployer) check(ctx context.Context, it *item, tpl *templated, status *helmv1alpha1.ProviderStatus) (deployer.Result, error) {
 	raw, err := encodeStatus(status)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
-	res := deployers.Result{ProviderStatus: raw}
+	res := deployer.Result{ProviderStatus: raw}
 	left, err := timeout.Check(it.req.Item, it.req.Now, checkpointBeforeReadiness)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	err = readiness.Check(ctx, it.cfg.ReadinessChecks, readiness.Options{
 		Client:              it.client,
@@ -132,10 +132,10 @@ func (d *Deployer) check(ctx context.Context, it *item, tpl *templated, status *
 		return progressing(res, left), nil
 	}
 	if err != nil {
-		return deployers.Result{}, fmt.Errorf("readiness check of deploy item %s: %w", it.req.Item.Name, err)
+		return deployer.Result{}, fmt.Errorf("readiness check of deploy item %s: %w", it.req.Item.Name, err)
 	}
 	if left, err = timeout.Check(it.req.Item, it.req.Now, checkpointBeforeExports); err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	exp, ready, err := d.exports(ctx, it, tpl, status)
 	if err != nil || !ready {
@@ -146,7 +146,7 @@ func (d *Deployer) check(ctx context.Context, it *item, tpl *templated, status *
 }
 
 // progressing turns res into "not done yet, poll again".
-func progressing(res deployers.Result, left time.Duration) deployers.Result {
+func progressing(res deployer.Result, left time.Duration) deployer.Result {
 	res.Phase = lsv1alpha1.DeployItemPhases.Progressing
 	res.RequeueAfter = timeout.Poll(readiness.PollInterval, left)
 	return res

@@ -10,7 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
 )
 
@@ -105,7 +105,7 @@ func TestMaxHistory(t *testing.T) {
 }
 
 // reconcile calls d.Reconcile for item at now and fails t on an error.
-func reconcileOnce(t *testing.T, d *Deployer, item *lsv1alpha1.DeployItem, now time.Time) deployers.Result {
+func reconcileOnce(t *testing.T, d *Deployer, item *lsv1alpha1.DeployItem, now time.Time) deployer.Result {
 	t.Helper()
 	res, err := d.Reconcile(context.Background(), request(item, now))
 	if err != nil {
@@ -115,7 +115,7 @@ func reconcileOnce(t *testing.T, d *Deployer, item *lsv1alpha1.DeployItem, now t
 }
 
 // reconcileIn is reconcile with item in phase.
-func reconcileIn(t *testing.T, d *Deployer, item *lsv1alpha1.DeployItem, phase lsv1alpha1.DeployItemPhase, now time.Time) deployers.Result {
+func reconcileIn(t *testing.T, d *Deployer, item *lsv1alpha1.DeployItem, phase lsv1alpha1.DeployItemPhase, now time.Time) deployer.Result {
 	t.Helper()
 	item = item.DeepCopy()
 	item.Status.Phase = phase
@@ -123,7 +123,7 @@ func reconcileIn(t *testing.T, d *Deployer, item *lsv1alpha1.DeployItem, phase l
 }
 
 // wantPhase fails t unless res has phase.
-func wantPhase(t *testing.T, res deployers.Result, phase lsv1alpha1.DeployItemPhase) {
+func wantPhase(t *testing.T, res deployer.Result, phase lsv1alpha1.DeployItemPhase) {
 	t.Helper()
 	if res.Phase != phase {
 		t.Fatalf("phase = %q, want %q", res.Phase, phase)

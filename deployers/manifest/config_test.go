@@ -9,7 +9,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
 	"github.com/lscli/lscli/reconcile"
 )
@@ -74,7 +74,7 @@ func TestV1alpha1ProviderStatus(t *testing.T) {
 func TestApplyErrorKeepsPartialStatus(t *testing.T) {
 	h := newHarness(t, nil, header+"manifests:"+configMap("a", "manage")+
 		"\n  - manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: nons}}")
-	res, err := h.d.Reconcile(context.Background(), deployers.Request{Item: h.item.DeepCopy(), Now: h.now})
+	res, err := h.d.Reconcile(context.Background(), deployer.Request{Item: h.item.DeepCopy(), Now: h.now})
 	if err == nil || reconcile.IsTerminal(err) || !strings.Contains(err.Error(), "an empty namespace may not be set") {
 		t.Fatalf("err = %v, want a normal error about the missing namespace", err)
 	}
@@ -86,7 +86,7 @@ func TestTargetClientError(t *testing.T) {
 	h := newHarness(t, nil, header+"manifests:"+configMap("a", "manage"))
 	target := &lsv1alpha1.Target{}
 	target.Name = "missing"
-	_, err := h.d.Reconcile(context.Background(), deployers.Request{Item: h.item, Target: target, Now: h.now})
+	_, err := h.d.Reconcile(context.Background(), deployer.Request{Item: h.item, Target: target, Now: h.now})
 	if err == nil || reconcile.IsTerminal(err) {
 		t.Fatalf("err = %v, want a normal error", err)
 	}

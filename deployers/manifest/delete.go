@@ -9,7 +9,7 @@ import (
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/manifest/deletion"
 	"github.com/lscli/lscli/deployers/timeout"
 )
@@ -23,41 +23,41 @@ import (
 // calls again after a second of virtual time; later groups wait. At
 // spec.timeout the item fails with reason ProgressingTimeout (DeleteFailed).
 // An item without managed objects is done at once.
-func (d *Deployer) Delete(ctx context.Context, req deployers.Request) (deployers.Result, error) {
+func (d *Deployer) Delete(ctx context.Context, req deployer.Request) (deployer.Result, error) {
 	cfg, err := decodeConfig(req.Item)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	managed, err := decodeStatus(req.Item)
 	if err != nil || len(managed) == 0 {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	left, err := checkDeleteTimeout(req)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	c, err := d.target(ctx, req)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	todo, err := deletable(ctx, c, managed, req.Item.Name)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	groups := deletion.Groups{Client: c, Definitions: cfg.DeletionGroups, Secondary: deletion.SecondaryClient(d.secondary(req))}
 	progress, err := groups.Settle(ctx, todo)
 	if err != nil {
-		return deployers.Result{}, fmt.Errorf("failed deleting managed resources of deploy item %s: %w", req.Item.Name, err)
+		return deployer.Result{}, fmt.Errorf("failed deleting managed resources of deploy item %s: %w", req.Item.Name, err)
 	}
 	if !progress.Done {
-		return deployers.Result{Phase: lsv1alpha1.DeployItemPhases.Deleting, RequeueAfter: timeout.Poll(deletion.PollInterval, left)}, nil
+		return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Deleting, RequeueAfter: timeout.Poll(deletion.PollInterval, left)}, nil
 	}
-	return deployers.Result{}, nil
+	return deployer.Result{}, nil
 }
 
 // checkDeleteTimeout checks the timeout at the start of the deletion or, in
 // phase Deleting, while objects are being deleted, with Landscaper's message.
-func checkDeleteTimeout(req deployers.Request) (time.Duration, error) {
+func checkDeleteTimeout(req deployer.Request) (time.Duration, error) {
 	if req.Item.Status.Phase != lsv1alpha1.DeployItemPhases.Deleting {
 		return timeout.Check(req.Item, req.Now, CheckpointStartDelete)
 	}

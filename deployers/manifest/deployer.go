@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/fakecluster"
 )
 
@@ -31,7 +31,7 @@ type TargetReader interface {
 // Options are the deployer's dependencies.
 type Options struct {
 	// Clusters gives the client for a deploy item's Target. Required.
-	Clusters deployers.ClusterClients
+	Clusters deployer.ClusterClients
 	// Targets reads the Targets that exports, custom readiness checks and
 	// deletion groups name by targetName (in the deploy item's namespace).
 	// Nil makes such a targetName an error.
@@ -45,8 +45,8 @@ type Deployer struct {
 }
 
 var (
-	_ deployers.Deployer  = (*Deployer)(nil)
-	_ deployers.Described = (*Deployer)(nil)
+	_ deployer.Deployer  = (*Deployer)(nil)
+	_ deployer.Described = (*Deployer)(nil)
 )
 
 // New returns the manifest deployer. opts.Clusters must not be nil.
@@ -60,10 +60,10 @@ func New(opts Options) *Deployer {
 // it runs first, its message wins. Progressing must stay false: the deployer
 // tells the first call of a job (phase Init: apply) from the later ones
 // (phase Progressing: wait for readiness and exports) by the item's phase.
-func (d *Deployer) Traits() deployers.Traits { return deployers.Traits{} }
+func (d *Deployer) Traits() deployer.Traits { return deployer.Traits{} }
 
 // target returns the client for the item's Target.
-func (d *Deployer) target(ctx context.Context, req deployers.Request) (client.Client, error) {
+func (d *Deployer) target(ctx context.Context, req deployer.Request) (client.Client, error) {
 	c, err := d.opts.Clusters.ForTarget(ctx, req.Target)
 	if err != nil {
 		return nil, fmt.Errorf("unable to get target client of deploy item %s: %w", req.Item.Name, err)
@@ -73,7 +73,7 @@ func (d *Deployer) target(ctx context.Context, req deployers.Request) (client.Cl
 
 // secondary returns the client for the Target named name in the item's
 // namespace.
-func (d *Deployer) secondary(req deployers.Request) func(ctx context.Context, name string) (client.Client, error) {
+func (d *Deployer) secondary(req deployer.Request) func(ctx context.Context, name string) (client.Client, error) {
 	return func(ctx context.Context, name string) (client.Client, error) {
 		if d.opts.Targets == nil {
 			return nil, fmt.Errorf("unable to read secondary target %s: no target reader", name)

@@ -1,7 +1,7 @@
 // Package manifest is Landscaper's manifest deployer (deploy item type
 // landscaper.gardener.cloud/kubernetes-manifest, Landscaper's
 // pkg/deployer/manifest), run against the client that
-// deployers.ClusterClients gives for the item's Target: the simulated
+// deployer.ClusterClients gives for the item's Target: the simulated
 // cluster, or a real one.
 //
 // # What it does

@@ -18,7 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/yaml"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/manifest"
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
 	"github.com/lscli/lscli/fakecluster"
@@ -139,8 +139,8 @@ func (h *harness) job(del bool, steps int) string {
 
 // call makes one call and records its result in the item, as the
 // framework does: an empty phase means Succeeded (Delete: done).
-func (h *harness) call(del bool) (deployers.Result, error) {
-	req := deployers.Request{Item: h.item.DeepCopy(), Now: h.now}
+func (h *harness) call(del bool) (deployer.Result, error) {
+	req := deployer.Request{Item: h.item.DeepCopy(), Now: h.now}
 	call := h.d.Reconcile
 	if del {
 		call = h.d.Delete

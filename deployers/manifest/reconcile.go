@@ -11,7 +11,7 @@ import (
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/exports"
 	"github.com/lscli/lscli/deployers/manifest/apply"
 	"github.com/lscli/lscli/deployers/manifest/deletion"
@@ -22,7 +22,7 @@ import (
 // reconcileRun is one Reconcile call.
 type reconcileRun struct {
 	d       *Deployer
-	req     deployers.Request
+	req     deployer.Request
 	cfg     *manifestv1alpha2.ProviderConfiguration
 	managed managedresource.ManagedResourceStatusList
 	client  client.Client
@@ -48,41 +48,41 @@ type reconcileRun struct {
 // ProgressingTimeout. A bad configuration is a terminal error; a failed apply
 // is a normal error, retried, with the objects applied so far in the result's
 // ProviderStatus.
-func (d *Deployer) Reconcile(ctx context.Context, req deployers.Request) (deployers.Result, error) {
+func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deployer.Result, error) {
 	cfg, err := decodeConfig(req.Item)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	managed, err := decodeStatus(req.Item)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	r := &reconcileRun{d: d, req: req, cfg: cfg, managed: managed}
 	if req.Item.Status.Phase != lsv1alpha1.DeployItemPhases.Progressing {
 		return r.apply(ctx)
 	}
 	if r.client, err = d.target(ctx, req); err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	return r.wait(ctx)
 }
 
 // apply applies the manifests, then goes on waiting (see wait).
-func (r *reconcileRun) apply(ctx context.Context) (deployers.Result, error) {
+func (r *reconcileRun) apply(ctx context.Context) (deployer.Result, error) {
 	left, err := timeout.Check(r.req.Item, r.req.Now, CheckpointStartReconcile)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	if r.client, err = r.d.target(ctx, r.req); err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	res, err := apply.Apply(ctx, r.applyOptions())
 	if err != nil {
 		status, serr := encodeStatus(res.ManagedResources)
-		return deployers.Result{ProviderStatus: status}, errors.Join(fmt.Errorf("deploy item %s: %w", r.req.Item.Name, err), serr)
+		return deployer.Result{ProviderStatus: status}, errors.Join(fmt.Errorf("deploy item %s: %w", r.req.Item.Name, err), serr)
 	}
 	if !res.Orphans.Done {
-		return deployers.Result{Phase: lsv1alpha1.DeployItemPhases.Init, RequeueAfter: timeout.Poll(deletion.PollInterval, left)}, nil
+		return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Init, RequeueAfter: timeout.Poll(deletion.PollInterval, left)}, nil
 	}
 	r.managed, r.applied, r.patches = res.ManagedResources, true, res.Patches
 	return r.wait(ctx)
@@ -104,28 +104,28 @@ func (r *reconcileRun) applyOptions() apply.Options {
 // wait runs the readiness checks, reads the exports and, once both pass,
 // the patchAfterDeployment hooks. The result carries the provider status.
 // At the deadline the item fails, naming what it was waiting for.
-func (r *reconcileRun) wait(ctx context.Context) (deployers.Result, error) {
+func (r *reconcileRun) wait(ctx context.Context) (deployer.Result, error) {
 	status, err := encodeStatus(r.managed)
 	if err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
-	res := deployers.Result{ProviderStatus: status}
+	res := deployer.Result{ProviderStatus: status}
 	values, pending, err := r.look(ctx)
 	left, terr := timeout.Check(r.req.Item, r.req.Now, CheckpointStartReconcile)
 	switch {
 	case pending != nil && terr != nil:
-		return deployers.Result{}, pending.timeout()
+		return deployer.Result{}, pending.timeout()
 	case terr != nil:
-		return deployers.Result{}, terr
+		return deployer.Result{}, terr
 	case err != nil:
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	case pending != nil:
 		res.Phase = lsv1alpha1.DeployItemPhases.Progressing
 		res.RequeueAfter = timeout.Poll(readiness.PollInterval, left)
 		return res, nil
 	}
 	if err := r.patch(ctx); err != nil {
-		return deployers.Result{}, err
+		return deployer.Result{}, err
 	}
 	res.Phase = lsv1alpha1.DeployItemPhases.Succeeded
 	if r.cfg.Exports != nil {

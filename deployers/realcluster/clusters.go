@@ -17,7 +17,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/fakecluster"
 )
 
@@ -38,7 +38,7 @@ type Clusters struct {
 	clients map[[sha256.Size]byte]*Client
 }
 
-var _ deployers.ClusterClients = (*Clusters)(nil)
+var _ deployer.ClusterClients = (*Clusters)(nil)
 
 // New returns Clusters with opts.
 func New(opts Options) *Clusters {

@@ -1,7 +1,7 @@
 // Package realcluster connects deployers to real Kubernetes clusters: it
 // turns a Target of type landscaper.gardener.cloud/kubernetes-cluster into a
 // controller-runtime client.Client for the cluster its kubeconfig names.
-// Clusters implements deployers.ClusterClients; lscli uses it only for the
+// Clusters implements deployer.ClusterClients; lscli uses it only for the
 // Targets the user opted in for, never by default.
 //
 // The kubeconfig comes from the Target's spec.config.kubeconfig (a string, or

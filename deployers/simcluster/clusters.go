@@ -16,7 +16,7 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/state"
 )
 
@@ -40,7 +40,7 @@ type Options struct {
 }
 
 // Clusters are the simulated clusters of one simulation, one per Target. It
-// implements deployers.ClusterClients. It and the clients it gives are safe
+// implements deployer.ClusterClients. It and the clients it gives are safe
 // for concurrent use: one lock serializes every call.
 type Clusters struct {
 	mu       sync.Mutex
@@ -52,8 +52,8 @@ type Clusters struct {
 }
 
 var (
-	_ deployers.ClusterClients = (*Clusters)(nil)
-	_ deployers.Forecaster     = (*Clusters)(nil)
+	_ deployer.ClusterClients = (*Clusters)(nil)
+	_ deployer.Forecaster     = (*Clusters)(nil)
 )
 
 // New returns an empty set of simulated clusters.

@@ -6,7 +6,7 @@
 // --target NAME`) sees what an earlier one applied.
 //
 // Clusters holds the clusters of one simulation and implements
-// deployers.ClusterClients:
+// deployer.ClusterClients:
 //
 //	clusters := simcluster.New(simcluster.Options{Now: clock.Now, Rand: rnd})
 //	c, err := clusters.ForTarget(ctx, target) // a client.Client

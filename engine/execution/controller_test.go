@@ -8,8 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
 var execPhases = lsv1alpha1.ExecutionPhases
@@ -37,7 +37,7 @@ func setupExecution(f *fixture, phase lsv1alpha1.ExecutionPhase, items []diSpec,
 	owner := f.Installation("x")
 	exec := &lsv1alpha1.Execution{
 		ObjectMeta: metav1.ObjectMeta{Name: owner.Name, Namespace: owner.Namespace,
-			OwnerReferences: []metav1.OwnerReference{flow.ControllerRef(owner, "Installation")}},
+			OwnerReferences: []metav1.OwnerReference{dataflow.ControllerRef(owner, "Installation")}},
 		Spec: lsv1alpha1.ExecutionSpec{Context: owner.Spec.Context, DeployItems: templates},
 	}
 	exec.Finalizers = []string{lsv1alpha1.LandscaperFinalizer}
@@ -51,7 +51,7 @@ func setupExecution(f *fixture, phase lsv1alpha1.ExecutionPhase, items []diSpec,
 		}
 		di := &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Name: "x-" + it.name, Namespace: testNS,
 			Finalizers:      []string{lsv1alpha1.LandscaperFinalizer},
-			OwnerReferences: []metav1.OwnerReference{flow.ControllerRef(exec, "Execution")}}}
+			OwnerReferences: []metav1.OwnerReference{dataflow.ControllerRef(exec, "Execution")}}}
 		setDeployItemFromTemplate(di, exec, templates[i], f.Clock.Now())
 		di.Status = lsv1alpha1.DeployItemStatus{Phase: it.phase, JobID: it.jobID, JobIDFinished: it.finished}
 		f.Create(di)

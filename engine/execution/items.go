@@ -12,8 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
 // deployItems returns the deploy items managed by exec, by template name.
@@ -70,7 +70,7 @@ func (c *Controller) applyTemplate(ctx context.Context, exec *lsv1alpha1.Executi
 		di = &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{
 			GenerateName:    fmt.Sprintf("%s-%s-", exec.Name, tmpl.Name),
 			Namespace:       exec.Namespace,
-			OwnerReferences: []metav1.OwnerReference{flow.ControllerRef(exec, "Execution")},
+			OwnerReferences: []metav1.OwnerReference{dataflow.ControllerRef(exec, "Execution")},
 			Finalizers:      []string{lsv1alpha1.LandscaperFinalizer},
 		}}
 	}

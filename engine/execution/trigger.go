@@ -10,6 +10,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	"github.com/lscli/lscli/engine/flow"
+	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -188,7 +189,7 @@ func (c *Controller) writeExportDataObject(ctx context.Context, exec *lsv1alpha1
 	}
 	do.Name, do.Namespace = name, exec.Namespace
 	do.Labels = map[string]string{lsv1alpha1.DataObjectContextLabel: src, lsv1alpha1.DataObjectSourceLabel: src}
-	do.OwnerReferences = []metav1.OwnerReference{flow.ControllerRef(exec, "Execution")}
+	do.OwnerReferences = []metav1.OwnerReference{dataflow.ControllerRef(exec, "Execution")}
 	do.Data = lsv1alpha1.NewAnyJSON(data)
 	if apierrors.IsNotFound(err) {
 		err = c.cfg.Cluster.Create(ctx, do)

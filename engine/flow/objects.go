@@ -30,20 +30,6 @@ func Annotate(ctx context.Context, c fakecluster.Writer, obj fakecluster.Object,
 	return c.Update(ctx, obj)
 }
 
-// ControllerRef returns a controller owner reference to owner, a Landscaper
-// object of kind.
-func ControllerRef(owner metav1.Object, kind string) metav1.OwnerReference {
-	yes := true
-	return metav1.OwnerReference{
-		APIVersion:         lsv1alpha1.SchemeGroupVersion.String(),
-		Kind:               kind,
-		Name:               owner.GetName(),
-		UID:                owner.GetUID(),
-		Controller:         &yes,
-		BlockOwnerDeletion: &yes,
-	}
-}
-
 // JobStatus is the part of status that Installations, Executions and
 // DeployItems share.
 type JobStatus struct {

@@ -8,6 +8,7 @@ import (
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -68,7 +69,7 @@ func (c *Controller) Reconcile(ctx context.Context, inst *lsv1alpha1.Installatio
 	if flow.HasOperation(inst, lsv1alpha1.InterruptOperation) {
 		return reconcile.Result{}, c.interrupt(ctx, inst)
 	}
-	if !IsRoot(inst) && flow.HasOperation(inst, lsv1alpha1.ReconcileOperation) {
+	if !dataflow.IsRoot(inst) && flow.HasOperation(inst, lsv1alpha1.ReconcileOperation) {
 		delete(inst.Annotations, lsv1alpha1.OperationAnnotation)
 		return reconcile.Result{}, c.cfg.Cluster.Update(ctx, inst)
 	}
@@ -83,18 +84,11 @@ func (c *Controller) Reconcile(ctx context.Context, inst *lsv1alpha1.Installatio
 	return reconcile.Result{}, c.machine.Handle(ctx, inst)
 }
 
-// IsRoot reports whether inst is a root installation: one that no other
-// installation owns.
-func IsRoot(inst *lsv1alpha1.Installation) bool {
-	owner := metav1.GetControllerOf(inst)
-	return owner == nil || owner.Kind != "Installation"
-}
-
 // startsNewJob reports whether a root installation starts a job now: the
 // previous job has finished, and it has a reconcile annotation or was just
 // deleted for the first time.
 func startsNewJob(inst *lsv1alpha1.Installation) bool {
-	if !IsRoot(inst) || inst.Status.JobID != inst.Status.JobIDFinished {
+	if !dataflow.IsRoot(inst) || inst.Status.JobID != inst.Status.JobIDFinished {
 		return false
 	}
 	if flow.HasOperation(inst, lsv1alpha1.ReconcileOperation) {

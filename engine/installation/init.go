@@ -7,7 +7,6 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/api/equality"
 
-	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -98,7 +97,7 @@ func newExecution(inst *lsv1alpha1.Installation, templates lsv1alpha1.DeployItem
 		ObjectMeta: metav1.ObjectMeta{
 			Name:            inst.Name,
 			Namespace:       inst.Namespace,
-			OwnerReferences: []metav1.OwnerReference{flow.ControllerRef(inst, "Installation")},
+			OwnerReferences: []metav1.OwnerReference{dataflow.ControllerRef(inst, "Installation")},
 		},
 		Spec: lsv1alpha1.ExecutionSpec{Context: inst.Spec.Context, DeployItems: templates},
 	}

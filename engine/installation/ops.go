@@ -7,6 +7,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	"github.com/lscli/lscli/engine/flow"
+	"github.com/lscli/lscli/landscaper/dataflow"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -41,7 +42,7 @@ func (c *Controller) triggerDependents(ctx context.Context, inst *lsv1alpha1.Ins
 		if err != nil {
 			return err
 		}
-		if IsRoot(sib) {
+		if dataflow.IsRoot(sib) {
 			err = flow.Annotate(ctx, c.cfg.Cluster, sib, lsv1alpha1.OperationAnnotation, string(lsv1alpha1.ReconcileOperation))
 		} else {
 			lshelper.Touch(&sib.ObjectMeta)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -37,10 +38,10 @@ func siblingsWhere(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1
 	var out []*lsv1alpha1.Installation
 	for i := range list.Items {
 		s := &list.Items[i]
-		if s.UID == inst.UID || IsRoot(s) != IsRoot(inst) {
+		if s.UID == inst.UID || dataflow.IsRoot(s) != dataflow.IsRoot(inst) {
 			continue
 		}
-		if !IsRoot(inst) && !metav1.IsControlledBy(s, ownerStub(owner)) {
+		if !dataflow.IsRoot(inst) && !metav1.IsControlledBy(s, ownerStub(owner)) {
 			continue
 		}
 		out = append(out, s)
@@ -124,7 +125,7 @@ func checkPredecessors(ctx context.Context, c *fakecluster.Cluster, inst *lsv1al
 }
 
 func predecessorFinished(inst, p *lsv1alpha1.Installation) bool {
-	if IsRoot(inst) {
+	if dataflow.IsRoot(inst) {
 		return p.Status.JobID == p.Status.JobIDFinished && p.Status.JobID != "" && !flow.HasOperation(p, lsv1alpha1.ReconcileOperation)
 	}
 	return p.Status.JobIDFinished == inst.Status.JobID

@@ -14,10 +14,6 @@ import (
 	"github.com/lscli/lscli/reconcile"
 )
 
-// maxGenerateNamePrefix is how much of a template name Landscaper keeps for a
-// subinstallation's generateName.
-const maxGenerateNamePrefix = 52
-
 // subinstallations returns the subinstallations of inst by template name
 // (annotation landscaper.gardener.cloud/subinstallation-name).
 func (c *Controller) subinstallations(ctx context.Context, inst *lsv1alpha1.Installation) (map[string]*lsv1alpha1.Installation, error) {
@@ -46,7 +42,7 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 	wanted := map[string]bool{}
 	for _, tmpl := range templates {
 		wanted[tmpl.Name] = true
-		spec, err := subinstallationSpec(inst, bp, tmpl, c.cfg.Blueprints)
+		spec, err := dataflow.SubinstallationSpec(inst, bp, tmpl, c.cfg.Blueprints)
 		if err != nil {
 			return err
 		}
@@ -87,7 +83,7 @@ func (c *Controller) deleteOrphan(ctx context.Context, sub *lsv1alpha1.Installat
 // applySubinstallation creates the subinstallation of tmpl, or updates sub.
 func (c *Controller) applySubinstallation(ctx context.Context, inst *lsv1alpha1.Installation, tmpl *lsv1alpha1.InstallationTemplate, spec lsv1alpha1.InstallationSpec, sub *lsv1alpha1.Installation) (*lsv1alpha1.Installation, error) {
 	if sub == nil {
-		sub = newSubinstallation(inst, tmpl, spec)
+		sub = dataflow.NewSubinstallation(inst, tmpl, spec)
 		if err := c.cfg.Cluster.Create(ctx, sub); err != nil {
 			return nil, fmt.Errorf("create subinstallation %s: %w", tmpl.Name, err)
 		}
@@ -101,46 +97,6 @@ func (c *Controller) applySubinstallation(ctx context.Context, inst *lsv1alpha1.
 		return nil, fmt.Errorf("update subinstallation %s: %w", sub.Name, err)
 	}
 	return sub, nil
-}
-
-// newSubinstallation returns the subinstallation Landscaper creates for tmpl.
-func newSubinstallation(inst *lsv1alpha1.Installation, tmpl *lsv1alpha1.InstallationTemplate, spec lsv1alpha1.InstallationSpec) *lsv1alpha1.Installation {
-	prefix := tmpl.Name
-	if len(prefix) > maxGenerateNamePrefix {
-		prefix = prefix[:maxGenerateNamePrefix]
-	}
-	return &lsv1alpha1.Installation{
-		ObjectMeta: metav1.ObjectMeta{
-			GenerateName:    prefix + "-",
-			Namespace:       inst.Namespace,
-			Labels:          map[string]string{lsv1alpha1.EncompassedByLabel: inst.Name},
-			Annotations:     map[string]string{lsv1alpha1.SubinstallationNameAnnotation: tmpl.Name},
-			OwnerReferences: []metav1.OwnerReference{flow.ControllerRef(inst, "Installation")},
-		},
-		Spec: spec,
-	}
-}
-
-// subinstallationSpec is the spec of the subinstallation of tmpl: the
-// template's imports, exports and mappings, the parent's context, and the
-// template's blueprint (inline, a file of the parent's blueprint, or a
-// reference) with its component descriptor.
-func subinstallationSpec(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tmpl *lsv1alpha1.InstallationTemplate, r blueprint.Resolver) (lsv1alpha1.InstallationSpec, error) {
-	spec := lsv1alpha1.InstallationSpec{
-		Context:            inst.Spec.Context,
-		Imports:            tmpl.Imports,
-		ImportDataMappings: tmpl.ImportDataMappings,
-		Exports:            tmpl.Exports,
-		ExportDataMappings: tmpl.ExportDataMappings,
-		Optimization:       tmpl.Optimization,
-	}
-	def, cd, err := dataflow.SubinstallationBlueprint(inst, bp, tmpl, r)
-	if err != nil {
-		return spec, err
-	}
-	spec.Blueprint = *def
-	spec.ComponentDescriptor = cd
-	return spec, nil
 }
 
 // cleanupOrphaned is the CleanupOrphaned phase: orphaned subinstallations get

@@ -14,7 +14,7 @@ import (
 func withDeployItemExports(t *testing.T, c *testCluster, inst *lsv1alpha1.Installation, exports string) {
 	t.Helper()
 	exec := &lsv1alpha1.Execution{ObjectMeta: metav1.ObjectMeta{Name: inst.Name, Namespace: ns,
-		OwnerReferences: []metav1.OwnerReference{controllerRef(inst)}}}
+		OwnerReferences: []metav1.OwnerReference{ControllerRef(inst, "Installation")}}}
 	create(t, c, exec)
 	do := decodeObject(t, "kind: DataObject\nmetadata: {name: exec-exports}\ndata: "+exports)
 	create(t, c, do)

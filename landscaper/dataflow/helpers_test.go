@@ -99,7 +99,7 @@ func installation(t *testing.T, c fakecluster.Client, name, specYAML, bp string,
 // childOf makes inst a subinstallation of parent.
 func childOf(t *testing.T, c fakecluster.Client, inst, parent *lsv1alpha1.Installation) {
 	t.Helper()
-	inst.OwnerReferences = []metav1.OwnerReference{controllerRef(parent)}
+	inst.OwnerReferences = []metav1.OwnerReference{ControllerRef(parent, "Installation")}
 	inst.Labels = map[string]string{lsv1alpha1.EncompassedByLabel: parent.Name}
 	if err := c.Update(context.Background(), inst); err != nil {
 		t.Fatal(err)

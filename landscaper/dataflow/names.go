@@ -6,6 +6,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
+// IsRoot reports whether inst is a root installation: one that no other
+// installation controls.
+func IsRoot(inst *lsv1alpha1.Installation) bool {
+	owner := metav1.GetControllerOf(inst)
+	return owner == nil || owner.Kind != "Installation"
+}
+
 // ParentName returns the name of the installation that inst is a
 // subinstallation of (its controller owner of kind Installation, or its
 // label landscaper.gardener.cloud/encompassed-by), or "" for a root.

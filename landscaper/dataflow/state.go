@@ -61,7 +61,7 @@ func storeState(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Inst
 	switch {
 	case apierrors.IsNotFound(err):
 		s = &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace,
-			OwnerReferences: []metav1.OwnerReference{controllerRef(inst)}},
+			OwnerReferences: []metav1.OwnerReference{ControllerRef(inst, "Installation")}},
 			Data: map[string][]byte{lsv1alpha1.DataObjectSecretDataKey: st.data}}
 		err = c.Create(ctx, s)
 	case err == nil && !bytes.Equal(s.Data[lsv1alpha1.DataObjectSecretDataKey], st.data):
@@ -74,17 +74,10 @@ func storeState(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Inst
 	return nil
 }
 
-// controllerRef is a controller owner reference to inst.
-func controllerRef(inst *lsv1alpha1.Installation) metav1.OwnerReference {
-	yes := true
-	return metav1.OwnerReference{APIVersion: lsv1alpha1.SchemeGroupVersion.String(), Kind: "Installation",
-		Name: inst.Name, UID: inst.UID, Controller: &yes, BlockOwnerDeletion: &yes}
-}
-
 // ownerRef is a plain owner reference to inst, as Landscaper puts on the
 // DataObjects and Targets an installation writes.
 func ownerRef(inst *lsv1alpha1.Installation) metav1.OwnerReference {
-	ref := controllerRef(inst)
+	ref := ControllerRef(inst, "Installation")
 	ref.Controller, ref.BlockOwnerDeletion = nil, nil
 	return ref
 }

@@ -13,8 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -169,7 +169,7 @@ func WithExport(dataRef string) func(*lsv1alpha1.Installation) {
 // WithOwner makes the installation a subinstallation of owner.
 func WithOwner(owner *lsv1alpha1.Installation) func(*lsv1alpha1.Installation) {
 	return func(i *lsv1alpha1.Installation) {
-		i.OwnerReferences = []metav1.OwnerReference{flow.ControllerRef(owner, "Installation")}
+		i.OwnerReferences = []metav1.OwnerReference{dataflow.ControllerRef(owner, "Installation")}
 		i.Labels = map[string]string{lsv1alpha1.EncompassedByLabel: owner.Name}
 	}
 }

@@ -9,8 +9,8 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
@@ -26,7 +26,7 @@ type walker struct {
 
 // roots returns the root installations grouped by namespace, sorted.
 func (w *walker) roots(ctx context.Context) ([][]*lsv1alpha1.Installation, error) {
-	keys, err := engine.Roots(ctx, w.c)
+	keys, err := landscape.Roots(ctx, w.c)
 	if err != nil {
 		return nil, err
 	}
@@ -184,11 +184,12 @@ func (w *walker) problem(err error) {
 func (w *walker) createChildren(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tmpls []*lsv1alpha1.InstallationTemplate) ([]*lsv1alpha1.Installation, error) {
 	out := make([]*lsv1alpha1.Installation, 0, len(tmpls))
 	for _, tmpl := range tmpls {
-		bpDef, cdDef, err := dataflow.SubinstallationBlueprint(inst, bp, tmpl, w.r.Blueprints)
+		spec, err := dataflow.SubinstallationSpec(inst, bp, tmpl, w.r.Blueprints)
 		if err != nil {
 			return nil, err
 		}
-		child := newSubinstallation(inst, tmpl, *bpDef, cdDef)
+		child := dataflow.NewSubinstallation(inst, tmpl, spec)
+		lsv1alpha1.SetDefaults_Installation(child)
 		if err := w.c.Create(ctx, child); err != nil {
 			return nil, fmt.Errorf("installation %s/%s: create subinstallation %q: %w", inst.Namespace, inst.Name, tmpl.Name, err)
 		}

@@ -5,52 +5,30 @@ import (
 	"fmt"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/lscli/lscli/engine"
+	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/reconcile"
 )
 
-// runAndReport runs the simulation to its end (or the bounds of --until and
-// --max-steps), saves the state, prints the objects and returns the error
-// carrying the exit code for roots: 0 all Succeeded (or gone), 3 one Failed,
-// 4 one unfinished.
-func (f *factory) runAndReport(ctx context.Context, ss *session, roots []types.NamespacedName) error {
-	s := ss.settings
-	res, err := ss.engine.Run(ctx, reconcile.RunOptions{Until: s.Until, MaxSteps: s.MaxSteps})
-	if err != nil {
-		return fmt.Errorf("run: %w", err)
-	}
-	assessment, err := engine.Assess(ctx, ss.cluster(), roots)
-	if err != nil {
-		return fmt.Errorf("assess: %w", err)
-	}
-	if err := ss.save(); err != nil {
-		return fmt.Errorf("save state: %w", err)
-	}
-	if err := f.printObjects(s, ss.cluster().Objects()); err != nil {
+// report prints the objects of a run (narrowed to -n) as -o asks, tells on
+// ErrOut how the run went, and returns the error carrying its exit code.
+func (f *factory) report(s *settings, run *action.Run) error {
+	if err := f.printObjects(s, run.Objects); err != nil {
 		return err
 	}
-	f.summarize(res, assessment)
-	switch assessment.Worst() {
-	case engine.OutcomeUnfinished:
-		return silentExit(ExitUnfinished)
-	case engine.OutcomeFailed:
-		return silentExit(ExitFailed)
-	}
-	return nil
+	f.summarize(run.Run, run.Assessment)
+	return action.SilentExit(run.ExitCode())
 }
 
 // summarize tells on ErrOut how the run went and, when it stopped early,
 // what is unfinished and why.
-func (f *factory) summarize(res reconcile.RunResult, a engine.Assessment) {
+func (f *factory) summarize(res reconcile.RunResult, a action.Assessment) {
 	elapsed := res.End.Sub(res.Start)
-	counts := map[engine.Outcome]int{}
+	counts := map[action.Outcome]int{}
 	for _, r := range a.Roots {
 		counts[r.Outcome]++
 	}
 	var parts []string
-	for _, o := range []engine.Outcome{engine.OutcomeSucceeded, engine.OutcomeFailed, engine.OutcomeUnfinished, engine.OutcomeGone} {
+	for _, o := range []action.Outcome{action.OutcomeSucceeded, action.OutcomeFailed, action.OutcomeUnfinished, action.OutcomeGone} {
 		if counts[o] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[o], strings.ToLower(string(o))))
 		}
@@ -65,7 +43,7 @@ func (f *factory) summarize(res reconcile.RunResult, a engine.Assessment) {
 			f.status("hint: Installation %s is DeleteFailed: retry its deletion with 'lscli trigger %s'", r.Key, r.Key.Name)
 		}
 	}
-	if a.Worst() != engine.OutcomeUnfinished {
+	if a.Worst() != action.OutcomeUnfinished {
 		return
 	}
 	f.status("stopped: %s", stopText(res.Reason))
@@ -84,4 +62,21 @@ func stopText(r reconcile.StopReason) string {
 		return "--max-steps reached"
 	}
 	return "no work left, but not every job has finished"
+}
+
+// operate runs an operator action (interrupt, delete, trigger) built by run
+// from the configuration of s, and prints its result.
+func (f *factory) operate(_ context.Context, s *settings, run func(*action.Configuration) (*action.Run, error)) error {
+	if err := s.checkOutput(objectFormats...); err != nil {
+		return err
+	}
+	cfg, err := configuration(s)
+	if err != nil {
+		return err
+	}
+	res, err := run(cfg)
+	if err != nil {
+		return err
+	}
+	return f.report(s, res)
 }

@@ -1,4 +1,4 @@
-package cmd
+package action
 
 import (
 	"errors"
@@ -12,29 +12,29 @@ import (
 	"github.com/lscli/lscli/state"
 )
 
-// session is one command's hold on the saved simulation: the lock, the loaded
+// session is one action's hold on the saved simulation: the lock, the loaded
 // state and the engine built on it. Nothing is written until save.
 type session struct {
-	settings *settings
-	dir      *state.Dir
-	unlock   func() error
-	scheme   *runtime.Scheme
-	engine   *engine.Engine
-	// clusters are the simulated target clusters (see cmd/deployers.go).
+	cfg    *Configuration
+	dir    *state.Dir
+	unlock func() error
+	scheme *runtime.Scheme
+	engine *engine.Engine
+	// clusters are the simulated target clusters (see deployers.go).
 	clusters *simcluster.Clusters
 	// fresh is true when there was no saved state.
 	fresh bool
 }
 
 // openSession locks the state folder, loads the saved state (if any) and
-// builds the engine with the deployers the settings choose.
-func openSession(s *settings) (*session, error) {
-	dir := state.New(s.State)
+// builds the engine with the deployers the configuration chooses.
+func openSession(cfg *Configuration) (*session, error) {
+	dir := state.New(cfg.StatePath)
 	unlock, err := dir.Lock()
 	if err != nil {
 		return nil, err
 	}
-	ss := &session{settings: s, dir: dir, unlock: unlock, scheme: fakecluster.NewScheme()}
+	ss := &session{cfg: cfg, dir: dir, unlock: unlock, scheme: fakecluster.NewScheme()}
 	if err := ss.load(); err != nil {
 		_ = unlock()
 		return nil, err
@@ -50,27 +50,24 @@ func (ss *session) load() error {
 	if err != nil {
 		return err
 	}
-	s := ss.settings
-	cfg, err := engine.NewConfig(snap, s.Seed, s.SeedSet && snap != nil && snap.Seed != s.Seed, s.StartTime)
+	c := ss.cfg
+	ecfg, err := engine.NewConfig(snap, c.Seed, c.Reseed && snap != nil && snap.Seed != c.Seed, c.startTime())
 	if err != nil {
-		return fmt.Errorf("load state %s: %w", s.State, err)
+		return fmt.Errorf("load state %s: %w", c.StatePath, err)
 	}
-	cfg.Timeouts.Pickup = s.PickupTimeout
-	if cfg.Blueprints, err = blueprintResolver(s); err != nil {
+	ecfg.Timeouts.Pickup = c.PickupTimeout
+	ecfg.Blueprints = c.Blueprints
+	if ecfg.Deployer, err = ss.newFramework(ecfg, snap); err != nil {
 		return err
 	}
-	if cfg.Deployer, err = ss.newFramework(cfg, snap); err != nil {
-		return err
-	}
-	ss.engine = engine.New(cfg)
+	ss.engine = engine.New(ecfg)
 	ss.engine.RestoreTimeline(snap)
 	return nil
 }
 
 // save writes the state. It keeps the seed the state was created with.
 func (ss *session) save() error {
-	seed := ss.settings.Seed
-	snap, err := ss.engine.Snapshot(seed)
+	snap, err := ss.engine.Snapshot(ss.cfg.Seed)
 	if err != nil {
 		return err
 	}

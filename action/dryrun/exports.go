@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/landscaper/template"
 )
 
@@ -115,7 +116,7 @@ func (w *walker) writeExecution(ctx context.Context, inst *lsv1alpha1.Installati
 	key := types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}
 	err := w.c.Get(ctx, key, exec)
 	exec.Name, exec.Namespace = inst.Name, inst.Namespace
-	exec.OwnerReferences = []metav1.OwnerReference{controllerRef(inst, "Installation")}
+	exec.OwnerReferences = []metav1.OwnerReference{dataflow.ControllerRef(inst, "Installation")}
 	exec.Spec = lsv1alpha1.ExecutionSpec{Context: inst.Spec.Context, DeployItems: items}
 	switch {
 	case apierrors.IsNotFound(err):
@@ -133,7 +134,7 @@ func (w *walker) writeExecution(ctx context.Context, inst *lsv1alpha1.Installati
 	}
 	do := &lsv1alpha1.DataObject{ObjectMeta: metav1.ObjectMeta{Name: helper.GenerateDataObjectName(src, ""), Namespace: exec.Namespace,
 		Labels:          map[string]string{lsv1alpha1.DataObjectContextLabel: src, lsv1alpha1.DataObjectSourceLabel: src},
-		OwnerReferences: []metav1.OwnerReference{controllerRef(exec, "Execution")}}, Data: lsv1alpha1.NewAnyJSON(data)}
+		OwnerReferences: []metav1.OwnerReference{dataflow.ControllerRef(exec, "Execution")}}, Data: lsv1alpha1.NewAnyJSON(data)}
 	if err := w.c.Create(ctx, do); err != nil {
 		return fmt.Errorf("write the exports of execution %s: %w", exec.Name, err)
 	}

@@ -1,10 +1,11 @@
-package deployers
+package deployer
 
 import (
 	"context"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -158,4 +159,13 @@ func (w withTraits) Traits() Traits { return w.traits }
 func (w withTraits) PicksUp(item *lsv1alpha1.DeployItem) bool {
 	p, ok := w.Deployer.(Picker)
 	return !ok || p.PicksUp(item)
+}
+
+// KubernetesDeployer are the traits of Landscaper's manifest and helm
+// deployers: their items need a Target of type kubernetes-cluster, and the
+// progressing timeout applies (they check it themselves too, and set their
+// phases themselves).
+var KubernetesDeployer = Traits{
+	TargetTypes:        []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType},
+	ProgressingTimeout: true,
 }

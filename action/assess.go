@@ -1,4 +1,4 @@
-package engine
+package action
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/lscli/lscli/engine/deployitem"
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscape"
 )
 
 // Outcome sums up where a root installation ended.
@@ -34,7 +35,7 @@ type RootState struct {
 
 // Unfinished is an object whose job has not finished, and why.
 type Unfinished struct {
-	Ref ObjectRef
+	Ref landscape.ObjectRef
 	Why string
 }
 
@@ -105,7 +106,7 @@ func rootOutcome(inst *lsv1alpha1.Installation) Outcome {
 func unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) (items, others []Unfinished, err error) {
 	defer func() {
 		if st := inst.Status; err == nil && (st.JobID != st.JobIDFinished || st.JobID == "") {
-			others = append(others, Unfinished{Ref: ObjectRef{"Installation", inst.Namespace, inst.Name}, Why: whyInstallation(inst)})
+			others = append(others, Unfinished{Ref: landscape.ObjectRef{Kind: "Installation", Namespace: inst.Namespace, Name: inst.Name}, Why: whyInstallation(inst)})
 		}
 	}()
 	subs := &lsv1alpha1.InstallationList{}
@@ -128,7 +129,7 @@ func unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.
 		return nil, nil, err
 	}
 	if exec.Status.JobID != exec.Status.JobIDFinished {
-		others = append(others, Unfinished{Ref: ObjectRef{"Execution", exec.Namespace, exec.Name},
+		others = append(others, Unfinished{Ref: landscape.ObjectRef{Kind: "Execution", Namespace: exec.Namespace, Name: exec.Name},
 			Why: fmt.Sprintf("phase %s, waiting for its deploy items", orNone(string(exec.Status.ExecutionPhase)))})
 	}
 	dis := &lsv1alpha1.DeployItemList{}
@@ -139,7 +140,7 @@ func unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.
 	for i := range dis.Items {
 		di := &dis.Items[i]
 		if di.Status.JobID != di.Status.JobIDFinished {
-			items = append(items, Unfinished{Ref: ObjectRef{"DeployItem", di.Namespace, di.Name}, Why: whyDeployItem(di)})
+			items = append(items, Unfinished{Ref: landscape.ObjectRef{Kind: "DeployItem", Namespace: di.Namespace, Name: di.Name}, Why: whyDeployItem(di)})
 		}
 	}
 	return items, others, nil

@@ -112,10 +112,10 @@ func (w *walker) load(ctx context.Context, ls *landscape.Landscape) error {
 	for _, d := range ls.Objects {
 		objs = append(objs, d.Object)
 	}
-	if err := engine.EnsureDefaultContexts(ctx, w.c, ls.Namespaces()); err != nil {
+	if err := landscape.EnsureDefaultContexts(ctx, w.c, ls.Namespaces()); err != nil {
 		return err
 	}
-	if _, err := engine.Apply(ctx, w.c, objs); err != nil {
+	if _, err := landscape.Apply(ctx, w.c, objs); err != nil {
 		return fmt.Errorf("load landscape: %w", err)
 	}
 	return nil

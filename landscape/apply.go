@@ -1,4 +1,4 @@
-package engine
+package landscape
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
 // ObjectRef names one object of a kind.
@@ -55,7 +56,7 @@ func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Objec
 		default:
 			res.Unchanged = append(res.Unchanged, ref)
 		}
-		if inst, ok := obj.(*lsv1alpha1.Installation); ok && IsRoot(inst) && (created || specChanged) {
+		if inst, ok := obj.(*lsv1alpha1.Installation); ok && dataflow.IsRoot(inst) && (created || specChanged) {
 			res.ChangedRoots = append(res.ChangedRoots, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name})
 		}
 	}
@@ -122,24 +123,6 @@ func EnsureDefaultContexts(ctx context.Context, c *fakecluster.Cluster, namespac
 	return nil
 }
 
-// SetOperation puts the operation annotation op on the object named key;
-// obj selects the kind. It is how a user asks for reconcile or interrupt.
-func SetOperation(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object, key types.NamespacedName, op lsv1alpha1.Operation) error {
-	if err := c.Get(ctx, key, obj); err != nil {
-		return err
-	}
-	ann := obj.GetAnnotations()
-	if ann == nil {
-		ann = map[string]string{}
-	}
-	if ann[lsv1alpha1.OperationAnnotation] == string(op) {
-		return nil
-	}
-	ann[lsv1alpha1.OperationAnnotation] = string(op)
-	obj.SetAnnotations(ann)
-	return c.Update(ctx, obj)
-}
-
 // Roots returns every root installation, sorted by namespace and name.
 func Roots(ctx context.Context, c *fakecluster.Cluster) ([]types.NamespacedName, error) {
 	list := &lsv1alpha1.InstallationList{}
@@ -148,18 +131,9 @@ func Roots(ctx context.Context, c *fakecluster.Cluster) ([]types.NamespacedName,
 	}
 	var out []types.NamespacedName
 	for i := range list.Items {
-		if IsRoot(&list.Items[i]) {
+		if dataflow.IsRoot(&list.Items[i]) {
 			out = append(out, types.NamespacedName{Namespace: list.Items[i].Namespace, Name: list.Items[i].Name})
 		}
 	}
 	return out, nil
-}
-
-// DeleteObject deletes obj, as `kubectl delete` does: with finalizers it is
-// only marked, and its controller takes it from there.
-func DeleteObject(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) error {
-	if err := c.Delete(ctx, obj); err != nil {
-		return fmt.Errorf("delete %s/%s: %w", obj.GetNamespace(), obj.GetName(), err)
-	}
-	return nil
 }

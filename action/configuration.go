@@ -1,0 +1,65 @@
+package action
+
+import (
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
+	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/deployers/simcluster"
+	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/reconcile"
+)
+
+// Configuration injects what all actions share: where the state is, how a new
+// simulation starts, and how deploy items are served. The command line
+// builds it from flags, LSCLI_* variables and the config file.
+type Configuration struct {
+	// StatePath is the state folder. Required.
+	StatePath string
+	// Seed seeds the random source of a new simulation.
+	Seed uint64
+	// Reseed re-seeds the random source of a saved simulation with Seed (the
+	// user gave a seed explicitly).
+	Reseed bool
+	// StartTime is the virtual time a new simulation starts at. Zero means
+	// reconcile.DefaultStartTime.
+	StartTime time.Time
+	// PickupTimeout is Landscaper's deploy item pickup timeout. Zero means
+	// the default (5m); negative means none.
+	PickupTimeout time.Duration
+	// Deployers says how deploy items are served.
+	Deployers DeployerSettings
+	// Blueprints resolves spec.blueprint.ref.resourceName. Nil means only
+	// inline blueprints are found.
+	Blueprints blueprint.Resolver
+	// Charts maps the helm charts Landscaper would download to local paths.
+	Charts map[string]string
+	// Version is lscli's version, reported as the deployers' version.
+	Version string
+}
+
+// DeployerSettings are how deploy items are served: modes by type, fault and
+// timing rules, the simulated clusters and which Targets are real.
+type DeployerSettings struct {
+	// Modes are the chosen modes by type (--deployer, config deployers).
+	Modes map[lsv1alpha1.DeployItemType]deployers.Mode
+	// Rules are the compiled fake.rules.
+	Rules deployers.Rules
+	// ClusterRules are the compiled simulatedCluster.rules.
+	ClusterRules simcluster.Rules
+	// KubeVersion is simulatedCluster.kubernetesVersion; empty: the default.
+	KubeVersion string
+	// Targets choose the simulated or the real cluster per Target.
+	Targets deployers.TargetModes
+}
+
+// RunOptions bound the simulation of an action that runs it.
+type RunOptions = reconcile.RunOptions
+
+func (c *Configuration) startTime() time.Time {
+	if c.StartTime.IsZero() {
+		return reconcile.DefaultStartTime
+	}
+	return c.StartTime
+}

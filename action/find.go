@@ -1,0 +1,139 @@
+package action
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// KindAliases maps what users type to kinds, as kubectl's short names do.
+var KindAliases = map[string]string{
+	"installation": "Installation", "installations": "Installation", "inst": "Installation",
+	"execution": "Execution", "executions": "Execution", "exec": "Execution",
+	"deployitem": "DeployItem", "deployitems": "DeployItem", "di": "DeployItem",
+	"target": "Target", "targets": "Target", "tgt": "Target", "tg": "Target",
+	"dataobject": "DataObject", "dataobjects": "DataObject", "dobj": "DataObject", "do": "DataObject",
+	"context": "Context", "contexts": "Context", "ctx": "Context",
+	"secret": "Secret", "secrets": "Secret", "configmap": "ConfigMap", "configmaps": "ConfigMap", "cm": "ConfigMap",
+}
+
+// FindOne finds the object of kind named name, in namespace ns or, when ns is
+// empty, in any namespace. Not found, or found in several namespaces without
+// a namespace, is invalid input.
+func FindOne(objs []fakecluster.Object, kind, name, ns string) (fakecluster.Object, error) {
+	var found []fakecluster.Object
+	for _, o := range objs {
+		if o.GetObjectKind().GroupVersionKind().Kind == kind && o.GetName() == name && (ns == "" || o.GetNamespace() == ns) {
+			found = append(found, o)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, Invalidf("%s %q not found%s", kind, name, inNamespaceText(ns))
+	case 1:
+		return found[0], nil
+	}
+	return nil, Invalidf("%s %q exists in namespaces %s and %s: say which with -n", kind, name,
+		found[0].GetNamespace(), found[1].GetNamespace())
+}
+
+// Subtree returns root and every object that it owns, directly or not.
+func Subtree(objs []fakecluster.Object, root fakecluster.Object) []fakecluster.Object {
+	byOwner := map[types.UID][]fakecluster.Object{}
+	for _, o := range objs {
+		for _, ref := range o.GetOwnerReferences() {
+			byOwner[ref.UID] = append(byOwner[ref.UID], o)
+		}
+	}
+	out := []fakecluster.Object{root}
+	for i := 0; i < len(out); i++ {
+		out = append(out, byOwner[out[i].GetUID()]...)
+	}
+	return out
+}
+
+// InNamespace keeps the objects of ns; an empty ns keeps all.
+func InNamespace(objs []fakecluster.Object, ns string) []fakecluster.Object {
+	if ns == "" {
+		return objs
+	}
+	out := objs[:0:0]
+	for _, o := range objs {
+		if o.GetNamespace() == ns {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// selectObjects keeps the objects of namespace ns (all when empty) that match
+// args: [KIND [NAME]]. An unknown kind, or a name that matches nothing, is
+// invalid input.
+func selectObjects(objs []fakecluster.Object, ns string, args []string) ([]fakecluster.Object, error) {
+	objs = InNamespace(objs, ns)
+	if len(args) == 0 {
+		return objs, nil
+	}
+	kind, ok := KindAliases[strings.ToLower(args[0])]
+	if !ok {
+		return nil, Invalidf("unknown kind %q (known: %s)", args[0], knownKinds())
+	}
+	var out []fakecluster.Object
+	for _, o := range objs {
+		if o.GetObjectKind().GroupVersionKind().Kind == kind && (len(args) < 2 || o.GetName() == args[1]) {
+			out = append(out, o)
+		}
+	}
+	if len(args) == 2 && len(out) == 0 {
+		return nil, Invalidf("%s %q not found%s", kind, args[1], inNamespaceText(ns))
+	}
+	return out, nil
+}
+
+func knownKinds() string {
+	seen := map[string]bool{}
+	var kinds []string
+	for _, k := range KindAliases {
+		if !seen[k] {
+			seen[k] = true
+			kinds = append(kinds, k)
+		}
+	}
+	sort.Strings(kinds)
+	return strings.Join(kinds, ", ")
+}
+
+func inNamespaceText(ns string) string {
+	if ns == "" {
+		return " in any namespace"
+	}
+	return fmt.Sprintf(" in namespace %q", ns)
+}
+
+// findTarget finds the Target name, in namespace ns or, when ns is empty, in
+// the only namespace that has one by that name.
+func findTarget(objs []fakecluster.Object, ns, name string) (*lsv1alpha1.Target, error) {
+	var found []*lsv1alpha1.Target
+	for _, o := range objs {
+		if t, ok := o.(*lsv1alpha1.Target); ok && t.Name == name && (ns == "" || t.Namespace == ns) {
+			found = append(found, t)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, Invalidf("Target %q not found%s", name, inNamespaceText(ns))
+	case 1:
+		return found[0], nil
+	}
+	var namespaces []string
+	for _, t := range found {
+		namespaces = append(namespaces, t.Namespace)
+	}
+	sort.Strings(namespaces)
+	return nil, Invalidf("Target %q exists in namespaces %s: choose one with -n", name, strings.Join(namespaces, ", "))
+}

@@ -1,0 +1,115 @@
+package action
+
+import (
+	"context"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/dataflow"
+)
+
+// operation is one operator action on a saved simulation: find the object,
+// change it, run to the end, report on its root.
+type operation struct {
+	kind      string
+	name      string
+	namespace string
+	// act changes obj (a copy of the stored object); it runs before the simulation.
+	act func(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) error
+	// check may refuse the object before anything changes (invalid input).
+	check func(objs []fakecluster.Object, obj fakecluster.Object) error
+}
+
+// operate runs op: the object is looked up in any namespace (or op.namespace),
+// so an unknown or ambiguous name is invalid input and nothing changes.
+func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOptions) (*Run, error) {
+	ss, err := openSession(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer ss.close()
+	objs := ss.cluster().Objects()
+	obj, err := FindOne(objs, op.kind, op.name, op.namespace)
+	if err != nil {
+		return nil, err
+	}
+	if op.check != nil {
+		if err := op.check(objs, obj); err != nil {
+			return nil, err
+		}
+	}
+	if err := op.act(ctx, ss.cluster(), obj); err != nil {
+		return nil, err
+	}
+	return runAndSave(ctx, ss, []types.NamespacedName{keyOf(rootOf(objs, obj))}, opts)
+}
+
+func keyOf(obj metav1.Object) types.NamespacedName {
+	return types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
+}
+
+// rootOf follows controller owner references up to the root installation.
+func rootOf(objs []fakecluster.Object, obj fakecluster.Object) fakecluster.Object {
+	byUID := map[types.UID]fakecluster.Object{}
+	for _, o := range objs {
+		byUID[o.GetUID()] = o
+	}
+	for {
+		ref := metav1.GetControllerOf(obj)
+		if ref == nil || byUID[ref.UID] == nil {
+			return obj
+		}
+		obj = byUID[ref.UID]
+	}
+}
+
+// requireRoot refuses installations that are not roots.
+func requireRoot(verb string) func([]fakecluster.Object, fakecluster.Object) error {
+	return func(objs []fakecluster.Object, obj fakecluster.Object) error {
+		inst, ok := obj.(*lsv1alpha1.Installation)
+		if !ok || dataflow.IsRoot(inst) {
+			return nil
+		}
+		root := rootOf(objs, obj)
+		return Invalidf("Installation %q is a subinstallation of %q: only root installations can be %s (try %q)",
+			inst.Name, root.GetName(), verb, root.GetName())
+	}
+}
+
+// setOperation returns an act that puts the operation annotation op on the object.
+func setOperation(op lsv1alpha1.Operation) func(context.Context, *fakecluster.Cluster, fakecluster.Object) error {
+	return func(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) error {
+		return SetOperation(ctx, c, obj, keyOf(obj), op)
+	}
+}
+
+// SetOperation puts the operation annotation op on the object named key;
+// obj selects the kind. It is how a user asks for reconcile or interrupt.
+func SetOperation(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object, key types.NamespacedName, op lsv1alpha1.Operation) error {
+	if err := c.Get(ctx, key, obj); err != nil {
+		return err
+	}
+	ann := obj.GetAnnotations()
+	if ann == nil {
+		ann = map[string]string{}
+	}
+	if ann[lsv1alpha1.OperationAnnotation] == string(op) {
+		return nil
+	}
+	ann[lsv1alpha1.OperationAnnotation] = string(op)
+	obj.SetAnnotations(ann)
+	return c.Update(ctx, obj)
+}
+
+// DeleteObject deletes obj, as `kubectl delete` does: with finalizers it is
+// only marked, and its controller takes it from there.
+func DeleteObject(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) error {
+	if err := c.Delete(ctx, obj); err != nil {
+		return fmt.Errorf("delete %s/%s: %w", obj.GetNamespace(), obj.GetName(), err)
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+package action
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/action/dryrun"
+	"github.com/lscli/lscli/landscape"
+)
+
+// Render dry-runs the blueprints of a landscape without deployers and without
+// touching the saved simulation: `lscli render`.
+type Render struct {
+	cfg *Configuration
+	// Paths are the files and folders of the landscape.
+	Paths []string
+	// Namespace is the namespace of objects without one.
+	Namespace string
+	// ExportsFile holds the deploy item exports to assume (--exports): a YAML
+	// map from "<installation path>/<deploy item name>" globs to exports.
+	ExportsFile string
+}
+
+// NewRender returns the render action over cfg.
+func NewRender(cfg *Configuration) *Render { return &Render{cfg: cfg} }
+
+// RenderResult is the dry run of a landscape.
+type RenderResult struct {
+	*dryrun.Result
+	// Loaded is the landscape as read.
+	Loaded *landscape.Landscape
+}
+
+// ExitCode is ExitInvalid when something did not render or validate.
+func (r *RenderResult) ExitCode() int {
+	if len(r.Problems) > 0 {
+		return ExitInvalid
+	}
+	return ExitOK
+}
+
+// Run loads the landscape and renders every installation. Input that does
+// not load is invalid (exit 2); what does not render is in the result's
+// Problems.
+func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
+	loader := &landscape.Loader{DefaultNamespace: a.Namespace}
+	ls, err := loader.Load(a.Paths...)
+	if err != nil {
+		return nil, Invalid(err)
+	}
+	rules, err := readExportRules(a.ExportsFile)
+	if err != nil {
+		return nil, err
+	}
+	r := &dryrun.Render{Blueprints: a.cfg.Blueprints, Exports: rules, Seed: a.cfg.Seed, StartTime: a.cfg.startTime()}
+	res, err := r.Run(ctx, ls)
+	if err != nil {
+		return nil, err
+	}
+	return &RenderResult{Result: res, Loaded: ls}, nil
+}
+
+// readExportRules reads the --exports file: a map from pattern to exports.
+func readExportRules(file string) ([]dryrun.ExportRule, error) {
+	if file == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, Invalidf("read --exports %s: %v", file, err)
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		return nil, Invalidf("--exports %s: want a map from \"<installation path>/<deploy item name>\" to exports: %v", file, err)
+	}
+	rules := make([]dryrun.ExportRule, 0, len(m))
+	for pattern, v := range m {
+		if !strings.Contains(pattern, "/") {
+			return nil, Invalidf("--exports %s: key %q: want \"<installation path>/<deploy item name>\", e.g. \"app/db\"", file, pattern)
+		}
+		rules = append(rules, dryrun.ExportRule{Pattern: pattern, Exports: v})
+	}
+	if err := dryrun.CheckRules(rules); err != nil {
+		return nil, Invalidf("--exports %s: %v", file, err)
+	}
+	dryrun.SortRules(rules)
+	return rules, nil
+}
+
+// CountRendered counts the installations below roots that rendered (not
+// skipped) and their deploy items.
+func CountRendered(roots []*dryrun.Installation) (installations, items int) {
+	for _, n := range roots {
+		if n.Skipped != "" {
+			continue
+		}
+		i, d := CountRendered(n.Subinstallations)
+		installations += 1 + i
+		items += len(n.DeployItems) + d
+	}
+	return installations, items
+}

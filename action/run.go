@@ -1,0 +1,53 @@
+package action
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
+)
+
+// Run is the result of an action that runs the simulation: how the run went,
+// where the roots it is about ended, and every object afterwards.
+type Run struct {
+	// Run says how many steps ran, the virtual time and why it stopped.
+	Run reconcile.RunResult
+	// Assessment is where the roots the action is about ended.
+	Assessment Assessment
+	// Objects are every object of the saved simulation, sorted by kind,
+	// namespace and name.
+	Objects []fakecluster.Object
+}
+
+// ExitCode is the exit code the result stands for: ExitOK when every root
+// is Succeeded (or gone), ExitFailed when one Failed or DeleteFailed,
+// ExitUnfinished when one has not finished.
+func (r *Run) ExitCode() int {
+	switch r.Assessment.Worst() {
+	case OutcomeUnfinished:
+		return ExitUnfinished
+	case OutcomeFailed:
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+// runAndSave runs the simulation of ss to its end (or the bounds of opts),
+// assesses roots and saves the state.
+func runAndSave(ctx context.Context, ss *session, roots []types.NamespacedName, opts RunOptions) (*Run, error) {
+	res, err := ss.engine.Run(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	assessment, err := Assess(ctx, ss.cluster(), roots)
+	if err != nil {
+		return nil, fmt.Errorf("assess: %w", err)
+	}
+	if err := ss.save(); err != nil {
+		return nil, fmt.Errorf("save state: %w", err)
+	}
+	return &Run{Run: res, Assessment: assessment, Objects: ss.cluster().Objects()}, nil
+}

@@ -1,0 +1,37 @@
+package action
+
+import (
+	"context"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// Tree reads the tree of one root installation, or every object, and runs
+// nothing: `lscli tree`.
+type Tree struct {
+	cfg *Configuration
+	// Namespace narrows the lookup of the root; empty finds it in any namespace.
+	Namespace string
+}
+
+// NewTree returns the tree action over cfg.
+func NewTree(cfg *Configuration) *Tree { return &Tree{cfg: cfg} }
+
+// Run returns the root installation name and everything it owns, or every
+// object when name is empty. An unknown or ambiguous name is invalid input.
+func (a *Tree) Run(_ context.Context, name string) ([]fakecluster.Object, error) {
+	ss, err := openSession(a.cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer ss.close()
+	objs := ss.cluster().Objects()
+	if name == "" {
+		return objs, nil
+	}
+	root, err := FindOne(objs, "Installation", name, a.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	return Subtree(objs, root), nil
+}
