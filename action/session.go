@@ -57,9 +57,11 @@ func (ss *session) load() error {
 	}
 	ecfg.Timeouts.Pickup = c.PickupTimeout
 	ecfg.Blueprints = c.Blueprints
-	if ecfg.Deployer, err = ss.newFramework(ecfg, snap); err != nil {
+	fw, err := ss.newFramework(ecfg, snap)
+	if err != nil {
 		return err
 	}
+	ecfg.Deployer = fw.Reconciler()
 	ss.engine = engine.New(ecfg)
 	ss.engine.RestoreTimeline(snap)
 	return nil

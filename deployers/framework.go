@@ -44,20 +44,20 @@ type Framework struct {
 	Clusters deployer.ClusterClients
 }
 
-var _ reconcile.Reconciler = (*Framework)(nil)
+var _ reconcile.ObjectReconciler[*lsv1alpha1.DeployItem] = (*Framework)(nil)
 
-// Reconcile handles the deploy item named key if its type is served, the
+// Reconciler returns f as a Reconciler of deploy items by key, for the run
+// loop: it reads the item and calls Reconcile.
+func (f *Framework) Reconciler() reconcile.Reconciler { return reconcile.AsReconciler(f.Client, f) }
+
+// Reconcile handles the deploy item di if its type is served, the
 // deployer picks it up (deployer.Picker) and its job is unfinished (or it has the
 // test-reconcile annotation, which starts a new job). An item whose Target
 // does not exist fails (reason NoTargetFound). A new job starts in Init
 // (InitDelete when deleting) with observedGeneration, lastReconcileTime,
 // initTime and status.deployer set; then the deployer's Reconcile or Delete
 // runs, see reconcile and delete. A final phase finishes the job.
-func (f *Framework) Reconcile(ctx context.Context, key types.NamespacedName) (reconcile.Result, error) {
-	di := &lsv1alpha1.DeployItem{}
-	if err := f.Client.Get(ctx, key, di); err != nil {
-		return reconcile.Result{}, client404(err)
-	}
+func (f *Framework) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (reconcile.Result, error) {
 	d := f.deployerFor(di.Spec.Type)
 	if d == nil || !picksUp(d, di) {
 		return reconcile.Result{}, nil
@@ -96,14 +96,6 @@ type call struct {
 	di     *lsv1alpha1.DeployItem
 	traits deployer.Traits
 	req    deployer.Request
-}
-
-// client404 ignores NotFound: the item is gone, nothing to do.
-func client404(err error) error {
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	return err
 }
 
 // deployerFor returns the deployer serving typ, or nil.

@@ -181,7 +181,7 @@ func TestFrameworkNormalErrorIsRetried(t *testing.T) {
 		return deployer.Result{}, nil
 	}))
 	h.create(item("example.com/app"))
-	if _, err := h.f.Reconcile(context.Background(), itemKey); err != nil {
+	if _, err := h.f.Reconciler().Reconcile(context.Background(), itemKey); err != nil {
 		t.Fatal(err)
 	}
 	if st := h.get().Status; st.Phase != lsv1alpha1.DeployItemPhases.Init || st.LastError == nil || st.LastError.Message != "connection refused" {
@@ -189,7 +189,7 @@ func TestFrameworkNormalErrorIsRetried(t *testing.T) {
 	}
 	h.clock.Set(epoch.Add(PollInterval))
 	for range 2 {
-		if _, err := h.f.Reconcile(context.Background(), itemKey); err != nil {
+		if _, err := h.f.Reconciler().Reconcile(context.Background(), itemKey); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -283,7 +283,7 @@ func TestFrameworkKeepsPollsOfRealClusters(t *testing.T) {
 	if !reflect.DeepEqual(h.trace, want) {
 		t.Errorf("phases = %q, want %q: a real cluster's deployer must not jump to its timeout", h.trace, want)
 	}
-	res, err := h.f.Reconcile(context.Background(), itemKey)
+	res, err := h.f.Reconciler().Reconcile(context.Background(), itemKey)
 	if err != nil || res.RequeueAfter != PollInterval || res.Deadline {
 		t.Errorf("Reconcile = %+v, %v; want a plain poll after %s", res, err, PollInterval)
 	}

@@ -141,7 +141,7 @@ func (h *harness) run(limit time.Duration) {
 	}
 	for range 1000 {
 		before := h.changes
-		res, err := h.f.Reconcile(context.Background(), itemKey)
+		res, err := h.f.Reconciler().Reconcile(context.Background(), itemKey)
 		if err != nil {
 			h.t.Fatalf("Reconcile: %v", err)
 		}

@@ -38,8 +38,8 @@ func BenchmarkReconcile(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				cfg.Deployer = &deployers.Framework{Client: cfg.Cluster, Clock: cfg.Clock,
-					Deployers: map[lsv1alpha1.DeployItemType]deployer.Deployer{deployers.MockType: deployers.Mock{}}}
+				cfg.Deployer = (&deployers.Framework{Client: cfg.Cluster, Clock: cfg.Clock,
+					Deployers: map[lsv1alpha1.DeployItemType]deployer.Deployer{deployers.MockType: deployers.Mock{}}}).Reconciler()
 				e := engine.New(cfg)
 				ctx := context.Background()
 				if err := landscape.EnsureDefaultContexts(ctx, cfg.Cluster, []string{"test"}); err != nil {

@@ -23,8 +23,8 @@ func newTestEngine(t *testing.T) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Deployer = &deployers.Framework{Client: cfg.Cluster, Clock: cfg.Clock,
-		Deployers: map[lsv1alpha1.DeployItemType]deployer.Deployer{deployers.MockType: deployers.Mock{}}}
+	cfg.Deployer = (&deployers.Framework{Client: cfg.Cluster, Clock: cfg.Clock,
+		Deployers: map[lsv1alpha1.DeployItemType]deployer.Deployer{deployers.MockType: deployers.Mock{}}}).Reconciler()
 	e := engine.New(cfg)
 	create(t, cfg.Cluster, &lsv1alpha1.Context{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: "test"}})
 	return e

@@ -28,7 +28,7 @@ func (d *Deployer) Delete(ctx context.Context, req deployer.Request) (deployer.R
 		left = timeout.Default
 	}
 	caps := chartutil.DefaultCapabilities.Copy()
-	r := newReleaser(ctx, it.client, it.cfg.Name, it.cfg.Namespace, caps, req.Now)
+	r := newReleaser(ctx, it.client, it.real, it.cfg.Name, it.cfg.Namespace, caps, req.Now)
 	if err := r.uninstall(it.cfg, left); err != nil {
 		return deployer.Result{}, err
 	}

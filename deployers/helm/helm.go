@@ -82,6 +82,8 @@ type item struct {
 	req    deployer.Request
 	cfg    *helmv1alpha1.ProviderConfiguration
 	client client.Client
+	// real is true when client reaches a real cluster, not a simulated one.
+	real bool
 }
 
 // prepare decodes the item's configuration and gets its target's client.
@@ -97,7 +99,9 @@ func (d *Deployer) prepare(ctx context.Context, req deployer.Request, checkpoint
 	if err != nil {
 		return nil, fmt.Errorf("get client for the target of deploy item %s: %w", req.Item.Name, err)
 	}
-	return &item{req: req, cfg: cfg, client: c}, nil
+	f, ok := d.opts.Clusters.(deployer.Forecaster)
+	real := ok && f.Unpredictable(req.Target)
+	return &item{req: req, cfg: cfg, client: c, real: real}, nil
 }
 
 // secondary resolves targetName for readiness checks and exports.

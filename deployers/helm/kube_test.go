@@ -4,6 +4,10 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"helm.sh/helm/v3/pkg/kube"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // TestBuild decodes manifests the way helm's kube client does.
@@ -47,5 +51,29 @@ func TestBuild(t *testing.T) {
 				t.Errorf("built %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestWaitOnSimulatedClusterDoesNotBlock: on a simulated cluster, time only
+// moves between calls, so Wait must not poll: a CRD that is not served yet
+// fails the attempt at once (the framework retries it on the virtual clock),
+// even with an hour of timeout. Polling would block this test for an hour.
+func TestWaitOnSimulatedClusterDoesNotBlock(t *testing.T) {
+	crd := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "gadgets.demo.lscli.io"},
+		"spec": map[string]any{"group": "demo.lscli.io", "names": map[string]any{"kind": "Gadget"},
+			"versions": []any{map[string]any{"name": "v1", "served": true}}},
+	}}
+	k := &kubeClient{ctx: context.Background(), c: newTestCluster(), namespace: "rel"}
+	err := k.Wait(kube.ResourceList{{Name: crd.GetName(), Object: crd}}, time.Hour)
+	if err == nil || !strings.Contains(err.Error(), "CRD gadgets.demo.lscli.io is not served yet") {
+		t.Fatalf("Wait = %v, want the CRD not served yet", err)
+	}
+	// a CRD whose kind is served passes
+	widget := crd.DeepCopy()
+	unstructured.SetNestedField(widget.Object, "Widget", "spec", "names", "kind")
+	if err := k.Wait(kube.ResourceList{{Name: "widgets", Object: widget}}, time.Hour); err != nil {
+		t.Errorf("Wait for a served CRD = %v", err)
 	}
 }

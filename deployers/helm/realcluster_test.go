@@ -97,7 +97,7 @@ func TestRealClusterRelease(t *testing.T) {
 // wantReleaseHistory is wantHistory for the release demo in namespace ns.
 func wantReleaseHistory(t *testing.T, c client.Client, ns string, statuses ...string) {
 	t.Helper()
-	rels, err := newReleaser(context.Background(), c, "demo", ns, nil, epoch).history()
+	rels, err := newReleaser(context.Background(), c, true, "demo", ns, nil, epoch).history()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,7 +98,7 @@ func (d *Deployer) apply(ctx context.Context, it *item, tpl *templated, old *hel
 	if left <= 0 {
 		left = timeout.Default
 	}
-	r := newReleaser(ctx, it.client, it.cfg.Name, it.cfg.Namespace, tpl.caps, it.req.Now)
+	r := newReleaser(ctx, it.client, it.real, it.cfg.Name, it.cfg.Namespace, tpl.caps, it.req.Now)
 	rel, err := r.deploy(ctx, it.cfg, tpl.chart, tpl.values, left)
 	if err != nil {
 		return nil, err

@@ -28,11 +28,12 @@ type releaser struct {
 // newReleaser configures helm's actions for the release name in namespace:
 // objects and release records (Secrets, as helm's default driver) go to the
 // cluster c; the templates see caps; records carry the virtual time now.
-func newReleaser(ctx context.Context, c client.Client, name, namespace string, caps *chartutil.Capabilities, now time.Time) *releaser {
+// real says c is a real cluster (see kubeClient.real).
+func newReleaser(ctx context.Context, c client.Client, real bool, name, namespace string, caps *chartutil.Capabilities, now time.Time) *releaser {
 	store := storage.Init(&secretStore{ctx: ctx, c: c, namespace: namespace, now: now})
 	cfg := &action.Configuration{
 		Releases:     store,
-		KubeClient:   &kubeClient{ctx: ctx, c: c, namespace: namespace},
+		KubeClient:   &kubeClient{ctx: ctx, c: c, namespace: namespace, real: real},
 		Capabilities: caps,
 		Log:          func(string, ...any) {},
 	}

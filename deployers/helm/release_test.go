@@ -95,7 +95,7 @@ func TestMaxHistory(t *testing.T) {
 		wantPhase(t, reconcileOnce(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, now), now),
 			lsv1alpha1.DeployItemPhases.Succeeded)
 	}
-	rels, err := newReleaser(context.Background(), c, "demo", "default", nil, epoch).history()
+	rels, err := newReleaser(context.Background(), c, false, "demo", "default", nil, epoch).history()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func TestReleaseRecords(t *testing.T) {
 		t.Errorf("record %s type %s labels %v, want sh.helm.release.v1.demo.v1, %s, %v", v1.Name, v1.Type, v1.Labels,
 			releaseSecretType, wantLabels)
 	}
-	rels, err := newReleaser(context.Background(), c, "demo", "default", nil, epoch).history()
+	rels, err := newReleaser(context.Background(), c, false, "demo", "default", nil, epoch).history()
 	if err != nil {
 		t.Fatal(err)
 	}
