@@ -16,20 +16,6 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 )
 
-// clearExecution is an Execution whose spec marshals without Landscaper's
-// ExecutionSpec.MarshalJSON, which would gzip spec.deployItems into
-// spec.deployItemsCompressed. ExecutionSpec.UnmarshalJSON reads both forms,
-// so loading needs no counterpart.
-type clearExecution struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              clearExecutionSpec         `json:"spec"`
-	Status            lsv1alpha1.ExecutionStatus `json:"status"`
-}
-
-// clearExecutionSpec has ExecutionSpec's fields but not its methods.
-type clearExecutionSpec lsv1alpha1.ExecutionSpec
-
 // wireObject returns what to marshal for obj: obj itself when its TypeMeta
 // already names its kind, otherwise a shallow copy with TypeMeta set from the
 // scheme, so that Save never changes the caller's objects.
@@ -40,12 +26,7 @@ func wireObject(scheme *runtime.Scheme, obj fakecluster.Object) (any, error) {
 	}
 	gvk := gvks[0]
 	if ex, ok := obj.(*lsv1alpha1.Execution); ok {
-		return &clearExecution{
-			TypeMeta:   metav1.TypeMeta{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind},
-			ObjectMeta: ex.ObjectMeta,
-			Spec:       clearExecutionSpec(ex.Spec),
-			Status:     ex.Status,
-		}, nil
+		return fakecluster.InClear(ex, metav1.TypeMeta{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind})
 	}
 	switch own := obj.GetObjectKind().GroupVersionKind(); own {
 	case gvk:

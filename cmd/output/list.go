@@ -9,7 +9,6 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
@@ -110,40 +109,12 @@ func marshalItem(o fakecluster.Object) (json.RawMessage, error) {
 	return append(head, body...), nil
 }
 
-// executionInClear has the shape of an Execution, but its spec is marshalled
-// with the default encoding: ExecutionSpec.MarshalJSON would gzip
-// deployItems into deployItemsCompressed.
-type executionInClear struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              specInClear                `json:"spec"`
-	Status            lsv1alpha1.ExecutionStatus `json:"status"`
-}
-
-// specInClear is ExecutionSpec without its MarshalJSON method.
-type specInClear lsv1alpha1.ExecutionSpec
-
 func marshalExecution(exec *lsv1alpha1.Execution) (json.RawMessage, error) {
-	spec := exec.Spec
-	if len(spec.DeployItemsCompressed) > 0 {
-		// Decompress through the API's own UnmarshalJSON.
-		raw, err := json.Marshal(map[string][]byte{"deployItemsCompressed": spec.DeployItemsCompressed})
-		if err != nil {
-			return nil, err
-		}
-		var decoded lsv1alpha1.ExecutionSpec
-		if err := json.Unmarshal(raw, &decoded); err != nil {
-			return nil, err
-		}
-		spec.DeployItems = append(decoded.DeployItems, spec.DeployItems...)
-		spec.DeployItemsCompressed = nil
+	inClear, err := fakecluster.InClear(exec, exec.TypeMeta)
+	if err != nil {
+		return nil, err
 	}
-	return marshalJSON(executionInClear{
-		TypeMeta:   exec.TypeMeta,
-		ObjectMeta: exec.ObjectMeta,
-		Spec:       specInClear(spec),
-		Status:     exec.Status,
-	}, "")
+	return marshalJSON(inClear, "")
 }
 
 // marshalJSON encodes v without escaping <, > and & (templates in deploy

@@ -3,8 +3,6 @@ package execution
 import (
 	"testing"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/lscli/lscli/engine/internal/enginetest"
 	"github.com/lscli/lscli/reconcile"
 )
@@ -29,15 +27,10 @@ func newFixture(t *testing.T) *fixture {
 
 // reconcile runs c once for the object name in the test namespace.
 func (f *fixture) reconcile(c *Controller, name string) (reconcile.Result, error) {
-	f.T.Helper()
-	return reconcile.AsReconciler(f.Cluster, c).Reconcile(f.Ctx, types.NamespacedName{Namespace: testNS, Name: name})
+	return enginetest.ReconcileObject(f.Fixture, c, name)
 }
 
 var (
-	inst           = enginetest.Inst
-	status         = enginetest.Status
-	withAnnotation = enginetest.WithAnnotation
-	withImport     = enginetest.WithImport
-	withExport     = enginetest.WithExport
-	withOwner      = enginetest.WithOwner
+	inst   = enginetest.Inst
+	status = enginetest.Status
 )

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/engine/internal/enginetest"
 	"github.com/lscli/lscli/reconcile"
@@ -30,8 +29,7 @@ func newFixture(t *testing.T) *fixture {
 
 // reconcile runs c once for the object name in the test namespace.
 func (f *fixture) reconcile(c *Controller, name string) (reconcile.Result, error) {
-	f.T.Helper()
-	return reconcile.AsReconciler(f.Cluster, c).Reconcile(f.Ctx, types.NamespacedName{Namespace: testNS, Name: name})
+	return enginetest.ReconcileObject(f.Fixture, c, name)
 }
 
 func (f *fixture) deployItem(name string) *lsv1alpha1.DeployItem {

@@ -13,7 +13,7 @@
 //     registry: a [Resolver], usually [Folders] from the blueprints map of the
 //     config file, maps the resource name to a local folder.
 //
-// [ForInstallation] picks the right one. Its errors are terminal (package
-// engine/terminal): a blueprint that cannot be found or read stays so until
+// [ForInstallation] picks the right one. Its errors are terminal
+// (reconcile.TerminalError): a blueprint that cannot be found or read stays so until
 // the installation or the configuration changes.
 package blueprint

@@ -27,7 +27,7 @@
 // An import object that does not exist (yet) is a normal error: a sibling may
 // still export it, so the caller retries. Everything a retry cannot fix, a
 // template error, a schema or target type violation, a missing blueprint
-// file, is terminal (package engine/terminal) and names the installation,
+// file, is terminal (reconcile.TerminalError) and names the installation,
 // the execution and, when known, the line.
 //
 // # Template state

@@ -1,6 +1,3 @@
-// Package enginetest builds the fixtures the controller tests share: a
-// cluster on a virtual clock with a default Context, and installations with
-// inline blueprints.
 package enginetest
 
 import (
@@ -206,4 +203,11 @@ func (f *Fixture) Delete(obj fakecluster.Object) {
 	if err := f.Cluster.Delete(f.Ctx, obj); err != nil {
 		f.T.Fatal(err)
 	}
+}
+
+// ReconcileObject runs r once, through reconcile.AsReconciler, for the
+// object name in NS.
+func ReconcileObject[T fakecluster.Object](f *Fixture, r reconcile.ObjectReconciler[T], name string) (reconcile.Result, error) {
+	f.T.Helper()
+	return f.Reconcile(reconcile.AsReconciler(f.Cluster, r), name)
 }

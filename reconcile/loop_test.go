@@ -1,0 +1,186 @@
+package reconcile_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
+)
+
+var key = types.NamespacedName{Namespace: "ns", Name: "x"}
+
+func newLoop() (*reconcile.Loop, *reconcile.VirtualClock) {
+	clock := reconcile.NewVirtualClock(reconcile.DefaultStartTime)
+	return reconcile.NewLoop(clock, reconcile.NewRandom(1), nil), clock
+}
+
+// TestLoopStops covers each way a run ends.
+func TestLoopStops(t *testing.T) {
+	tests := []struct {
+		name      string
+		r         reconcile.Func
+		opts      reconcile.RunOptions
+		want      reconcile.StopReason
+		wantSteps int
+		wantTime  time.Duration
+	}{
+		{name: "done at once: quiet", want: reconcile.StopQuiet, wantSteps: 1,
+			r: func(context.Context, types.NamespacedName) (reconcile.Result, error) { return reconcile.Result{}, nil }},
+		{name: "a deadline moves the clock, then quiet", want: reconcile.StopQuiet, wantSteps: 2, wantTime: time.Minute,
+			r: once(reconcile.Result{RequeueAfter: time.Minute, Deadline: true})},
+		{name: "re-polls that change nothing: fixed point", want: reconcile.StopFixedPoint, wantSteps: 1,
+			r: func(context.Context, types.NamespacedName) (reconcile.Result, error) {
+				return reconcile.Result{RequeueAfter: 5 * time.Second}, nil
+			}},
+		{name: "until stops before the next timer", want: reconcile.StopUntil, wantSteps: 1, wantTime: 30 * time.Second,
+			opts: reconcile.RunOptions{Until: 30 * time.Second},
+			r: func(context.Context, types.NamespacedName) (reconcile.Result, error) {
+				return reconcile.Result{RequeueAfter: time.Minute, Deadline: true}, nil
+			}},
+		{name: "max steps", want: reconcile.StopMaxSteps, wantSteps: 3, wantTime: 2 * time.Second, opts: reconcile.RunOptions{MaxSteps: 3},
+			r: func(context.Context, types.NamespacedName) (reconcile.Result, error) {
+				return reconcile.Result{RequeueAfter: time.Second, Deadline: true}, nil
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, clock := newLoop()
+			l.Register("c", tt.r)
+			l.Enqueue("c", key)
+			res, err := l.Run(context.Background(), tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Reason != tt.want || res.Steps != tt.wantSteps {
+				t.Errorf("stopped %s after %d steps, want %s after %d", res.Reason, res.Steps, tt.want, tt.wantSteps)
+			}
+			if got := clock.Now().Sub(reconcile.DefaultStartTime); got != tt.wantTime {
+				t.Errorf("virtual time +%s, want +%s", got, tt.wantTime)
+			}
+		})
+	}
+}
+
+// once returns res on the first call and a zero Result afterwards.
+func once(res reconcile.Result) reconcile.Func {
+	calls := 0
+	return func(context.Context, types.NamespacedName) (reconcile.Result, error) {
+		calls++
+		if calls == 1 {
+			return res, nil
+		}
+		return reconcile.Result{}, nil
+	}
+}
+
+// TestLoopRetriesWithGrowingIntervals: errors repeat the call 5ms, 10ms,
+// 20ms ... later; success ends the retries.
+func TestLoopRetriesWithGrowingIntervals(t *testing.T) {
+	l, clock := newLoop()
+	var at []time.Duration
+	l.Register("c", reconcile.Func(func(context.Context, types.NamespacedName) (reconcile.Result, error) {
+		at = append(at, clock.Now().Sub(reconcile.DefaultStartTime))
+		if len(at) < 4 {
+			l.Changed() // a write, so the loop does not stop at a fixed point
+			return reconcile.Result{}, errors.New("not yet")
+		}
+		return reconcile.Result{}, nil
+	}))
+	l.Enqueue("c", key)
+	if _, err := l.Run(context.Background(), reconcile.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := []time.Duration{0, 5 * time.Millisecond, 15 * time.Millisecond, 35 * time.Millisecond}
+	if len(at) != len(want) {
+		t.Fatalf("calls at %v, want %v", at, want)
+	}
+	for i := range want {
+		if at[i] != want[i] {
+			t.Errorf("call %d at +%s, want +%s", i, at[i], want[i])
+		}
+	}
+	if got := reconcile.RetryInterval(100); got != 1000*time.Second {
+		t.Errorf("RetryInterval(100) = %s, want the 1000s cap", got)
+	}
+}
+
+// TestLoopTimersSurviveARestart: pending work saved with Timers and
+// restored with RestoreTimers runs in the next loop.
+func TestLoopTimersSurviveARestart(t *testing.T) {
+	l, _ := newLoop()
+	l.Register("c", reconcile.Func(func(context.Context, types.NamespacedName) (reconcile.Result, error) {
+		return reconcile.Result{RequeueAfter: time.Hour, Deadline: true}, nil
+	}))
+	l.Enqueue("c", key)
+	if _, err := l.Run(context.Background(), reconcile.RunOptions{MaxSteps: 1}); err != nil {
+		t.Fatal(err)
+	}
+	timers := l.Timers()
+	if len(timers) != 1 || timers[0].Due != reconcile.DefaultStartTime.Add(time.Hour) || !timers[0].Deadline {
+		t.Fatalf("timers = %+v, want one deadline in an hour", timers)
+	}
+	next, _ := newLoop()
+	ran := 0
+	next.Register("c", reconcile.Func(func(context.Context, types.NamespacedName) (reconcile.Result, error) {
+		ran++
+		return reconcile.Result{}, nil
+	}))
+	next.RestoreTimers(timers)
+	if _, err := next.Run(context.Background(), reconcile.RunOptions{}); err != nil || ran != 1 {
+		t.Errorf("restored loop ran %d times (err %v), want once", ran, err)
+	}
+}
+
+// TestAsReconciler: the adapter reads the object once and treats a missing
+// object as done.
+func TestAsReconciler(t *testing.T) {
+	c := fakecluster.New(fakecluster.Options{})
+	ctx := context.Background()
+	if err := c.Create(ctx, &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	r := reconcile.AsReconciler[*lsv1alpha1.Target](c, reconcile.ObjectFunc[*lsv1alpha1.Target](
+		func(_ context.Context, tgt *lsv1alpha1.Target) (reconcile.Result, error) {
+			seen = append(seen, tgt.Name)
+			return reconcile.Result{RequeueAfter: time.Second}, nil
+		}))
+	if res, err := r.Reconcile(ctx, key); err != nil || res.RequeueAfter != time.Second {
+		t.Errorf("existing object: %+v, %v", res, err)
+	}
+	if res, err := r.Reconcile(ctx, types.NamespacedName{Namespace: "ns", Name: "gone"}); err != nil || res != (reconcile.Result{}) {
+		t.Errorf("missing object: %+v, %v; want done", res, err)
+	}
+	if len(seen) != 1 || seen[0] != "x" {
+		t.Errorf("reconciled %v, want [x]", seen)
+	}
+}
+
+// TestNewLastError keeps the times of an unchanged error and takes reason and
+// codes from a terminal error.
+func TestNewLastError(t *testing.T) {
+	t0 := reconcile.DefaultStartTime
+	err := reconcile.TerminalErrorf("BadThing", "bad %s", "thing")
+	first := reconcile.NewLastError(nil, "Init", "", err, t0)
+	if first.Reason != "BadThing" || first.Message != "bad thing" || len(first.Codes) != 1 ||
+		first.Codes[0] != lsv1alpha1.ErrorConfigurationProblem {
+		t.Errorf("lastError = %+v", first)
+	}
+	if again := reconcile.NewLastError(first, "Init", "", err, t0.Add(time.Minute)); again != first {
+		t.Error("the same error again must keep the old lastError (no change, no progress)")
+	}
+	plain := reconcile.NewLastError(first, "Init", "", errors.New("other"), t0.Add(time.Minute))
+	if plain.Reason != "Init" || plain.Codes != nil || !plain.LastUpdateTime.Time.Equal(t0.Add(time.Minute)) {
+		t.Errorf("normal error: %+v", plain)
+	}
+	if reconcile.IsTerminal(errors.New("x")) || !reconcile.IsTerminal(errors.Join(errors.New("wrapped"), err)) {
+		t.Error("IsTerminal must find a terminal error in the chain, and only there")
+	}
+}
