@@ -99,8 +99,10 @@ func (d *Deployer) prepare(ctx context.Context, req deployer.Request, checkpoint
 	if err != nil {
 		return nil, fmt.Errorf("get client for the target of deploy item %s: %w", req.Item.Name, err)
 	}
+	// Only clusters that say they change by themselves in virtual time (the
+	// simulated ones) are not real.
 	f, ok := d.opts.Clusters.(deployer.Forecaster)
-	real := ok && f.Unpredictable(req.Target)
+	real := !ok || f.Unpredictable(req.Target)
 	return &item{req: req, cfg: cfg, client: c, real: real}, nil
 }
 
