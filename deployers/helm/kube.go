@@ -16,10 +16,11 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/wait"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/cli-runtime/pkg/resource"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/deployers/realcluster"
 )
 
 // fieldManager is the server-side apply field manager of helm releases.
@@ -271,7 +272,7 @@ func (k *kubeClient) Wait(resources kube.ResourceList, timeout time.Duration) er
 			}
 			continue
 		}
-		if err := wait.PollUntilContextTimeout(k.ctx, 100*time.Millisecond, timeout, true, served); err != nil {
+		if err := realcluster.Poll(k.ctx, timeout, served); err != nil {
 			return fmt.Errorf("wait for CRD %s to be served: %w", info.Name, err)
 		}
 	}
