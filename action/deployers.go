@@ -36,7 +36,7 @@ func RealDeployers(landscape fakecluster.Reader, charts map[string]string) deplo
 // type as the settings choose.
 func (ss *session) newFramework(cfg engine.Config, snap *state.Snapshot) (*deployers.Framework, error) {
 	d := ss.cfg.Deployers
-	ss.clusters = simcluster.New(simcluster.Options{Now: cfg.Clock.Now, Rand: cfg.Rand.Rand,
+	ss.clusters = simcluster.New(simcluster.Options{Now: cfg.Clock.Now, IDs: cfg.IDs,
 		Rules: d.ClusterRules, Version: d.KubeVersion})
 	if snap != nil {
 		ss.clusters.Restore(snap.Clusters)
@@ -53,7 +53,7 @@ func (ss *session) newFramework(cfg engine.Config, snap *state.Snapshot) (*deplo
 		Deployers: table,
 		Fallback:  fallback,
 		Info:      lsv1alpha1.DeployerInformation{Identity: "lscli", Name: "lscli", Version: ss.cfg.Version},
-		Rand:      cfg.Rand,
+		IDs:       &cfg.IDs,
 		Clusters:  clients,
 	}, nil
 }

@@ -67,9 +67,10 @@ func (ss *session) load() error {
 	return nil
 }
 
-// save writes the state. It keeps the seed the state was created with.
+// save writes the state. It keeps the seed the state was created with,
+// unless the user gave another one.
 func (ss *session) save() error {
-	snap, err := ss.engine.Snapshot(ss.cfg.Seed)
+	snap, err := ss.engine.Snapshot()
 	if err != nil {
 		return err
 	}

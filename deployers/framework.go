@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/deployers/deployer"
+	"github.com/lscli/lscli/internal/ids"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
@@ -36,9 +37,9 @@ type Framework struct {
 	Fallback deployer.Deployer
 	// Info is written to status.deployer of every item picked up.
 	Info lsv1alpha1.DeployerInformation
-	// Rand draws the job IDs of test-reconcile. Nil: the annotation is
+	// IDs derives the job IDs of test-reconcile. Nil: the annotation is
 	// ignored.
-	Rand *reconcile.Random
+	IDs *ids.Source
 	// Clusters, when it is a deployer.Forecaster, tells when a waiting deployer's
 	// target cluster changes by itself. Nil: nothing changes by itself.
 	Clusters deployer.ClusterClients
@@ -173,14 +174,14 @@ func (f *Framework) checkContext(ctx context.Context, di *lsv1alpha1.DeployItem)
 // the annotation and starts a new job with a new jobID, as Landscaper's
 // deployer library does.
 func (f *Framework) testReconcile(ctx context.Context, di *lsv1alpha1.DeployItem) error {
-	if f.Rand == nil || !lshelper.HasOperation(di.ObjectMeta, lsv1alpha1.TestReconcileOperation) {
+	if f.IDs == nil || !lshelper.HasOperation(di.ObjectMeta, lsv1alpha1.TestReconcileOperation) {
 		return nil
 	}
 	delete(di.Annotations, lsv1alpha1.OperationAnnotation)
 	if err := f.Client.Update(ctx, di); err != nil {
 		return fmt.Errorf("remove test-reconcile annotation of deploy item %s: %w", di.Name, err)
 	}
-	di.Status.JobID = f.Rand.NewJobID()
+	di.Status.JobID = f.IDs.JobID("DeployItem", di.Namespace, di.Name, string(di.UID), di.Status.JobID)
 	di.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{}
 	if err := f.Client.UpdateStatus(ctx, di); err != nil {
 		return fmt.Errorf("start test-reconcile job of deploy item %s: %w", di.Name, err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/deployers/deployer"
+	"github.com/lscli/lscli/internal/ids"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
@@ -45,7 +46,7 @@ func newHarness(t *testing.T, d deployer.Deployer) *harness {
 	t.Helper()
 	h := &harness{t: t, clock: reconcile.NewVirtualClock(epoch)}
 	h.cluster = fakecluster.New(fakecluster.Options{Now: h.clock.Now})
-	h.f = &Framework{Client: h.cluster, Clock: h.clock, Fallback: d, Rand: reconcile.NewRandom(1),
+	h.f = &Framework{Client: h.cluster, Clock: h.clock, Fallback: d, IDs: &testIDs,
 		Info: lsv1alpha1.DeployerInformation{Name: "test"}}
 	h.cluster.Watch(h.record)
 	ctx := context.Background()
@@ -154,3 +155,6 @@ func (h *harness) run(limit time.Duration) {
 	}
 	h.t.Fatal("Reconcile did not settle in 1000 calls")
 }
+
+// testIDs derives the test-reconcile job IDs of the harness.
+var testIDs = ids.NewSource(1)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lscli/lscli/engine/deployitem"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/reconcile"
 )
@@ -34,8 +35,12 @@ type Config struct {
 	Cluster *fakecluster.Cluster
 	// Clock is the virtual clock. Nil means a new clock at DefaultStartTime.
 	Clock *reconcile.VirtualClock
-	// Rand is the seeded random source. Nil means NewRandom(DefaultSeed).
+	// Rand is the seeded random source of the order of ready work. Nil means
+	// NewRandom(DefaultSeed).
 	Rand *reconcile.Random
+	// IDs derives job IDs (and, in Cluster, uids and generated names) from
+	// the seed and each object's identity. The zero value uses seed 0.
+	IDs ids.Source
 	// Deployer runs the deployer side of the contract for deploy items (see
 	// package deployers). Nil means no deployer serves any type.
 	Deployer reconcile.Reconciler

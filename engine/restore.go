@@ -5,18 +5,20 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/reconcile"
 	"github.com/lscli/lscli/state"
 )
 
-// Snapshot returns what a later command needs to go on: objects, clock,
-// random source, timers (ready work is saved as due now) and the timeline.
-func (e *Engine) Snapshot(seed uint64) (*state.Snapshot, error) {
+// Snapshot returns what a later command needs to go on: the seed of the
+// identifiers, objects, clock, random source, timers (ready work is saved as
+// due now) and the timeline.
+func (e *Engine) Snapshot() (*state.Snapshot, error) {
 	rnd, err := e.cfg.Rand.MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("save random source: %w", err)
 	}
-	snap := &state.Snapshot{Seed: seed, Rand: rnd, Clock: e.cfg.Clock.Now(), Events: e.events,
+	snap := &state.Snapshot{Seed: e.cfg.IDs.Seed(), Rand: rnd, Clock: e.cfg.Clock.Now(), Events: e.events,
 		Objects: e.cfg.Cluster.Objects(), Timers: e.loop.Timers()}
 	return snap, nil
 }
@@ -31,17 +33,20 @@ func (e *Engine) RestoreTimeline(snap *state.Snapshot) {
 	e.loop.RestoreTimers(snap.Timers)
 }
 
-// NewConfig returns a Config with the clock, random source and cluster that go
-// on where snap ended. A nil snap starts a new simulation at start with seed.
-// reseed, when true, re-seeds the random source with seed even if snap has one
-// (the user asked for --seed explicitly).
+// NewConfig returns a Config with the clock, random source, identifiers and
+// cluster that go on where snap ended. A nil snap starts a new simulation at
+// start with seed. reseed, when true, re-seeds the random source and the
+// identifiers with seed even if snap has one (the user asked for --seed
+// explicitly).
 func NewConfig(snap *state.Snapshot, seed uint64, reseed bool, start time.Time) (Config, error) {
 	var cfg Config
 	cfg.Clock = reconcile.NewVirtualClock(start)
 	cfg.Rand = reconcile.NewRandom(seed)
+	cfg.IDs = ids.NewSource(seed)
 	if snap != nil {
 		cfg.Clock = reconcile.NewVirtualClock(snap.Clock)
 		if !reseed {
+			cfg.IDs = ids.NewSource(snap.Seed)
 			rnd, err := reconcile.RestoreRandom(snap.Rand)
 			if err != nil {
 				return cfg, err
@@ -49,7 +54,7 @@ func NewConfig(snap *state.Snapshot, seed uint64, reseed bool, start time.Time) 
 			cfg.Rand = rnd
 		}
 	}
-	cfg.Cluster = fakecluster.New(fakecluster.Options{Now: cfg.Clock.Now, Rand: cfg.Rand.Rand})
+	cfg.Cluster = fakecluster.New(fakecluster.Options{Now: cfg.Clock.Now, IDs: cfg.IDs})
 	if snap != nil {
 		if err := cfg.Cluster.Restore(snap.Objects); err != nil {
 			return cfg, fmt.Errorf("restore objects: %w", err)

@@ -3,12 +3,12 @@ package fakecluster
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/lscli/lscli/internal/ids"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -26,11 +26,10 @@ type Options struct {
 	// Now is the cluster clock, used for creationTimestamp and
 	// deletionTimestamp. Defaults to a clock fixed at DefaultNow.
 	Now func() time.Time
-	// Rand draws generateName suffixes and UIDs. Defaults to
-	// rand.New(rand.NewPCG(1, 2)). With the same seed and the same sequence of
-	// calls, names and UIDs are the same. The cluster draws from it while
-	// holding its lock; a caller that shares it must not draw concurrently.
-	Rand *rand.Rand
+	// IDs derives generateName suffixes and uids from the seed and the
+	// object's identity (kind, namespace, name or generateName, controller
+	// owner). The zero value uses seed 0.
+	IDs ids.Source
 }
 
 // Cluster is an in-memory API server: an object store with the metadata rules
@@ -41,7 +40,7 @@ type Cluster struct {
 	now    func() time.Time
 
 	mu       sync.Mutex
-	rand     *rand.Rand
+	ids      ids.Source
 	store    *store
 	rv       uint64
 	watchers []WatchFunc
@@ -55,15 +54,12 @@ var _ Client = (*Cluster)(nil)
 
 // New returns an empty cluster.
 func New(opts Options) *Cluster {
-	c := &Cluster{scheme: opts.Scheme, now: opts.Now, rand: opts.Rand, store: newStore()}
+	c := &Cluster{scheme: opts.Scheme, now: opts.Now, ids: opts.IDs, store: newStore()}
 	if c.scheme == nil {
 		c.scheme = NewScheme()
 	}
 	if c.now == nil {
 		c.now = func() time.Time { return DefaultNow }
-	}
-	if c.rand == nil {
-		c.rand = rand.New(rand.NewPCG(1, 2))
 	}
 	return c
 }

@@ -2,16 +2,17 @@ package fakecluster
 
 import (
 	"context"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/google/uuid"
+	"github.com/lscli/lscli/internal/ids"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 func TestCreate(t *testing.T) {
@@ -128,7 +129,7 @@ func TestCreateErrors(t *testing.T) {
 
 func TestCreateDeterministic(t *testing.T) {
 	create := func(seed uint64) []string {
-		c := New(Options{Rand: rand.New(rand.NewPCG(seed, seed))})
+		c := New(Options{IDs: ids.NewSource(seed)})
 		var out []string
 		for range 3 {
 			obj := inst("ns", "", func(i *lsv1alpha1.Installation) { i.GenerateName = "app-" })
@@ -156,53 +157,40 @@ func TestCreateDeterministic(t *testing.T) {
 					t.Errorf("uid %q: version %v, error %v; want a version 4 UUID", a[i], id.Version(), err)
 				}
 			}
+			if a[0] == a[2] || a[2] == a[4] {
+				t.Errorf("names %v: the same generateName must give free names", a)
+			}
 		})
 	}
 }
 
-// scriptedSource yields 1 (which IntN maps to 0, the first letter) for the
-// first zeros draws, then varied values. 0 itself would make IntN loop.
-type scriptedSource struct{ zeros, n uint64 }
-
-func (s *scriptedSource) Uint64() uint64 {
-	s.n++
-	if s.n <= s.zeros {
-		return 1
-	}
-	return s.n * 0x9E3779B97F4A7C15
-}
-
-func TestCreateGenerateNameCollision(t *testing.T) {
-	tests := []struct {
-		name    string
-		zeros   uint64
-		wantErr bool
-	}{
-		// First create: 5 draws for the suffix, 2 for the uid. The second
-		// create's first suffix is "bbbbb" again, then it draws a new one.
-		{name: "retries until the name is free", zeros: 12},
-		{name: "gives up when every name is taken", zeros: 1 << 62, wantErr: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := New(Options{Rand: rand.New(&scriptedSource{zeros: tt.zeros})})
-			first := inst("ns", "", func(i *lsv1alpha1.Installation) { i.GenerateName = "app-" })
-			mustCreate(t, c, first)
-			if first.Name != "app-bbbbb" {
-				t.Fatalf("first name = %q, want app-bbbbb", first.Name)
-			}
-			second := inst("ns", "", func(i *lsv1alpha1.Installation) { i.GenerateName = "app-" })
-			err := c.Create(context.Background(), second)
-			if tt.wantErr {
-				if !apierrors.IsAlreadyExists(err) {
-					t.Fatalf("Create() error = %v, want AlreadyExists", err)
-				}
-				return
-			}
-			if err != nil || second.Name == first.Name || !strings.HasPrefix(second.Name, "app-") {
-				t.Fatalf("Create() = %q, %v; want a new app- name", second.Name, err)
-			}
+// TestCreateNamesIndependent: an object's generated name and uid depend on
+// its own identity (kind, namespace, generateName, controller owner), not on
+// what else was created before it.
+func TestCreateNamesIndependent(t *testing.T) {
+	child := func(owner string) *lsv1alpha1.Installation {
+		return inst("ns", "", func(i *lsv1alpha1.Installation) {
+			i.GenerateName = "db-"
+			yes := true
+			i.OwnerReferences = []metav1.OwnerReference{{APIVersion: "landscaper.gardener.cloud/v1alpha1",
+				Kind: "Installation", Name: owner, UID: types.UID(owner), Controller: &yes}}
 		})
+	}
+	alone := New(Options{IDs: ids.NewSource(1)})
+	a := child("app")
+	mustCreate(t, alone, a)
+
+	crowded := New(Options{IDs: ids.NewSource(1)})
+	mustCreate(t, crowded, inst("ns", "other"))
+	other := child("other")
+	mustCreate(t, crowded, other)
+	b := child("app")
+	mustCreate(t, crowded, b)
+	if a.Name != b.Name || a.UID != b.UID {
+		t.Errorf("app's child is %s (%s) alone but %s (%s) after other objects; want the same", a.Name, a.UID, b.Name, b.UID)
+	}
+	if other.Name == b.Name {
+		t.Errorf("children of different owners share the name %s", b.Name)
 	}
 }
 

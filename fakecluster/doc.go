@@ -6,15 +6,16 @@
 // Create it with New and seed it with Create, or with Restore from a saved
 // Objects list:
 //
-//	c := fakecluster.New(fakecluster.Options{Now: clock.Now, Rand: rnd})
+//	c := fakecluster.New(fakecluster.Options{Now: clock.Now, IDs: ids.NewSource(seed)})
 //	err := c.Create(ctx, &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{
 //		Namespace: "default", GenerateName: "app-"}})
 //
 // # What it simulates
 //
-//   - Names from metadata.generateName plus five random characters, uids
-//     (UUID v4) and a cluster-wide resourceVersion counter, all drawn from
-//     the injected random source and clock, so runs are reproducible.
+//   - Names from metadata.generateName plus five characters and uids (UUID
+//     v4), derived from the seed and the object's identity (internal/ids), and
+//     a cluster-wide resourceVersion counter, so runs are reproducible and
+//     one object's identifiers never depend on another's.
 //   - metadata.generation: 1 on create, one more whenever an update changes
 //     anything but metadata and status.
 //   - The status subresource for kinds with a Status struct field

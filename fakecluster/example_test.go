@@ -34,10 +34,10 @@ func ExampleCluster_Watch() {
 	_ = c.Update(ctx, inst)
 	fmt.Println("objects left:", len(c.Objects()))
 	// Output:
-	// Added Installation app-2v44j rv 1
+	// Added Installation app-x9mzf rv 1
 	// Added Execution app rv 2
-	// Modified Installation app-2v44j rv 3
-	// Deleted Installation app-2v44j rv 4
+	// Modified Installation app-x9mzf rv 3
+	// Deleted Installation app-x9mzf rv 4
 	// Deleted Execution app rv 5
 	// objects left: 0
 }

@@ -3,11 +3,11 @@ package fakecluster
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"testing"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/lscli/lscli/internal/ids"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -25,7 +25,7 @@ func (c *testClock) Now() time.Time { return c.now }
 func newTestCluster(t testing.TB) (*Cluster, *testClock) {
 	t.Helper()
 	clock := &testClock{now: epoch}
-	return New(Options{Now: clock.Now, Rand: rand.New(rand.NewPCG(7, 11))}), clock
+	return New(Options{Now: clock.Now, IDs: ids.NewSource(7)}), clock
 }
 
 // recorder collects watch events.

@@ -79,7 +79,7 @@ func (c *Cluster) restoreOne(s *store, obj Object) (Object, uint64, error) {
 		return nil, 0, fmt.Errorf("%s: %w", desc, err)
 	}
 	if next.GetUID() == "" {
-		next.SetUID(newUID(c.rand))
+		next.SetUID(c.newUID(k.gk, next, 0))
 	}
 	if other, dup := s.uids[next.GetUID()]; dup {
 		return nil, 0, fmt.Errorf("%s: uid %s is also the uid of %s %s/%s",

@@ -1,18 +1,32 @@
 package fakecluster
 
 import (
-	"math/rand/v2"
+	"strconv"
+	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/lscli/lscli/internal/ids"
 )
 
-// nameAttempts bounds the retries when a generated name is taken.
+// nameAttempts bounds the retries when a generated name or uid is taken.
 const nameAttempts = 100
 
-// generateName returns base plus a random suffix drawn from r.
-func generateName(r *rand.Rand, base string) string { return ids.GenerateName(r, base) }
+// generateName returns the name of attempt number attempt for obj of kind
+// gk: its generateName plus a suffix derived from the kind, the namespace
+// and the controller owner, so that the children of different owners with
+// the same generateName get different names, whatever else exists.
+func (c *Cluster) generateName(gk schema.GroupKind, obj Object, attempt int) string {
+	owner := ""
+	if ref := metav1.GetControllerOf(obj); ref != nil {
+		owner = ref.Kind + "/" + ref.Name
+	}
+	return c.ids.GenerateName(obj.GetGenerateName(), gk.String(), obj.GetNamespace(), owner, strconv.Itoa(attempt))
+}
 
-// newUID returns a version 4 UUID drawn from r.
-func newUID(r *rand.Rand) types.UID { return types.UID(ids.UUID(ids.Reader(r))) }
+// newUID returns the uid of attempt number attempt for obj of kind gk,
+// derived from its kind, namespace, name and creation time.
+func (c *Cluster) newUID(gk schema.GroupKind, obj Object, attempt int) types.UID {
+	created := obj.GetCreationTimestamp().UTC().Format(time.RFC3339Nano)
+	return types.UID(c.ids.UUID("uid", gk.String(), obj.GetNamespace(), obj.GetName(), created, strconv.Itoa(attempt)))
+}

@@ -73,14 +73,14 @@ func (c *Cluster) createLocked(gvk schema.GroupVersionKind, obj Object) (Object,
 	if _, exists := c.store.get(k); exists {
 		return nil, apierrors.NewAlreadyExists(groupResource(k.gk), k.name)
 	}
-	uid, err := c.newUIDLocked()
+	next.GetObjectKind().SetGroupVersionKind(gvk)
+	next.SetGeneration(1)
+	next.SetCreationTimestamp(c.timestamp())
+	uid, err := c.newUIDLocked(k.gk, next)
 	if err != nil {
 		return nil, fmt.Errorf("create %s %s/%s: %w", gvk.Kind, k.namespace, k.name, err)
 	}
-	next.GetObjectKind().SetGroupVersionKind(gvk)
 	next.SetUID(uid)
-	next.SetGeneration(1)
-	next.SetCreationTimestamp(c.timestamp())
 	next.SetDeletionTimestamp(nil)
 	next.SetDeletionGracePeriodSeconds(nil)
 	next.SetResourceVersion(c.nextRV())
@@ -120,11 +120,11 @@ func nameForError(obj Object) string {
 	return obj.GetName()
 }
 
-// generateNameLocked sets obj's name from generateName plus a random suffix
+// generateNameLocked sets obj's name from generateName plus a derived suffix
 // no object of the kind in the namespace has.
 func (c *Cluster) generateNameLocked(gk schema.GroupKind, obj Object) error {
-	for range nameAttempts {
-		name := generateName(c.rand, obj.GetGenerateName())
+	for attempt := range nameAttempts {
+		name := c.generateName(gk, obj, attempt)
 		if _, taken := c.store.get(objKey{gk: gk, namespace: obj.GetNamespace(), name: name}); !taken {
 			obj.SetName(name)
 			return nil
@@ -133,17 +133,17 @@ func (c *Cluster) generateNameLocked(gk schema.GroupKind, obj Object) error {
 	return apierrors.NewAlreadyExists(groupResource(gk), nameForError(obj))
 }
 
-// newUIDLocked returns a uid no stored object has. With a sound random
-// source the first try always succeeds; the check guards against a
-// degenerate one, since the garbage collector relies on unique uids.
-func (c *Cluster) newUIDLocked() (types.UID, error) {
-	for range nameAttempts {
-		uid := newUID(c.rand)
+// newUIDLocked returns a uid for obj that no stored object has. The first
+// try succeeds unless an object of the same kind and name was created at the
+// same instant before; the garbage collector relies on unique uids.
+func (c *Cluster) newUIDLocked(gk schema.GroupKind, obj Object) (types.UID, error) {
+	for attempt := range nameAttempts {
+		uid := c.newUID(gk, obj, attempt)
 		if _, taken := c.store.uids[uid]; !taken {
 			return uid, nil
 		}
 	}
-	return "", fmt.Errorf("no unused uid in %d attempts: the random source repeats itself", nameAttempts)
+	return "", fmt.Errorf("no unused uid in %d attempts", nameAttempts)
 }
 
 func (c *Cluster) updateLocked(gvk schema.GroupVersionKind, obj Object) (Object, error) {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-
-	"github.com/lscli/lscli/internal/ids"
 )
 
 // DefaultSeed seeds the random source when the user gives no --seed.
@@ -45,8 +43,3 @@ func (r *Random) MarshalBinary() ([]byte, error) { return r.src.MarshalBinary() 
 func (r *Random) Read(p []byte) (int, error) { return r.src.Read(p) }
 
 var _ io.Reader = (*Random)(nil)
-
-// NewJobID returns a new random (version 4) UUID drawn from r.
-func (r *Random) NewJobID() string {
-	return ids.UUID(r.src)
-}

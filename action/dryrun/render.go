@@ -24,7 +24,7 @@ type Render struct {
 	// Exports are the exports to assume for deploy items, most specific
 	// first (see SortRules). Empty means: the mock configuration's export.
 	Exports []ExportRule
-	// Seed seeds the random source of generated names and job IDs.
+	// Seed derives generated names and job IDs.
 	// Defaults to reconcile.DefaultSeed.
 	Seed uint64
 	// StartTime is the time of the objects' timestamps. Defaults to
@@ -93,7 +93,7 @@ func (r *Render) Run(ctx context.Context, ls *landscape.Landscape) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	w := &walker{r: r, c: cfg.Cluster, rand: cfg.Rand, res: &Result{}}
+	w := &walker{r: r, c: cfg.Cluster, ids: cfg.IDs, res: &Result{}}
 	if err := w.load(ctx, ls); err != nil {
 		return nil, err
 	}

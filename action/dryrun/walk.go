@@ -10,18 +10,18 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/dataflow"
-	"github.com/lscli/lscli/reconcile"
 )
 
 // walker renders installations depth first.
 type walker struct {
-	r    *Render
-	c    *fakecluster.Cluster
-	rand *reconcile.Random
-	res  *Result
+	r   *Render
+	c   *fakecluster.Cluster
+	ids ids.Source
+	res *Result
 }
 
 // roots returns the root installations grouped by namespace, sorted.
@@ -48,7 +48,7 @@ func (w *walker) roots(ctx context.Context) ([][]*lsv1alpha1.Installation, error
 func (w *walker) renderRoots(ctx context.Context, groups [][]*lsv1alpha1.Installation) {
 	for _, insts := range groups {
 		for _, inst := range insts {
-			inst.Status.JobID = w.rand.NewJobID()
+			inst.Status.JobID = w.ids.JobID("Installation", inst.Namespace, inst.Name, string(inst.UID), inst.Status.JobID)
 			if err := w.c.UpdateStatus(ctx, inst); err != nil {
 				w.problem(fmt.Errorf("installation %s/%s: start job: %w", inst.Namespace, inst.Name, err))
 			}

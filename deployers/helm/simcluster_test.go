@@ -2,7 +2,6 @@ package helm
 
 import (
 	"context"
-	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
 	"github.com/lscli/lscli/deployers/simcluster"
+	"github.com/lscli/lscli/internal/ids"
 )
 
 // TestSimulatedCluster deploys the test chart to lscli's simulated cluster,
@@ -22,7 +22,7 @@ func TestSimulatedCluster(t *testing.T) {
 			ctx := context.Background()
 			now := epoch
 			clusters := simcluster.New(simcluster.Options{Now: func() time.Time { return now },
-				Rand: rand.New(rand.NewPCG(1, 2)), Version: "v1.33.4"})
+				IDs: ids.NewSource(1), Version: "v1.33.4"})
 			target := &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "example", Name: "sim"},
 				Spec: lsv1alpha1.TargetSpec{Type: targettypes.KubernetesClusterTargetType}}
 			d := New(Options{Clusters: clusters})

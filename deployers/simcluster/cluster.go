@@ -15,8 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-
-	"github.com/lscli/lscli/internal/ids"
 )
 
 // builtinNamespaces exist in every simulated cluster without being stored,
@@ -53,7 +51,7 @@ type pendingFill struct {
 func newCluster(set *Clusters, key string) *Cluster {
 	c := &Cluster{
 		key: key, set: set,
-		tracker: newTracker(set.scheme, set.converter(), set.opts.Now, set.opts.Rand),
+		tracker: newTracker(set.scheme, set.converter(), set.opts.Now, set.opts.IDs, key),
 		mapper:  &dynamicMapper{RESTMapper: set.builtinMapper()},
 		served:  served{},
 		pending: map[objectRef]pendingFill{},
@@ -228,7 +226,15 @@ func (c *Cluster) generateName(obj metav1.Object) {
 	if obj.GetName() != "" || obj.GetGenerateName() == "" {
 		return
 	}
-	obj.SetName(ids.GenerateName(c.set.opts.Rand, obj.GetGenerateName()))
+	owner := ""
+	if ref := metav1.GetControllerOf(obj); ref != nil {
+		owner = ref.Kind + "/" + ref.Name
+	}
+	kind := ""
+	if ro, ok := obj.(runtime.Object); ok {
+		kind = ro.GetObjectKind().GroupVersionKind().Kind
+	}
+	obj.SetName(c.set.opts.IDs.GenerateName(obj.GetGenerateName(), c.key, kind, obj.GetNamespace(), owner))
 }
 
 // dynamicMapper is a RESTMapper whose delegate changes when CRDs do; the

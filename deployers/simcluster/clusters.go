@@ -3,7 +3,6 @@ package simcluster
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"sort"
 	"sync"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/deployers/deployer"
+	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/state"
 )
 
@@ -28,9 +28,9 @@ const KubernetesVersion = "v1.37.2"
 type Options struct {
 	// Now tells the virtual time. Required.
 	Now func() time.Time
-	// Rand is the seeded random source for uids, generated names and IPs.
-	// Required.
-	Rand *rand.Rand
+	// IDs derives uids, generated names and cluster IPs from the seed and
+	// each object's identity. The zero value uses seed 0.
+	IDs ids.Source
 	// Rules decide how the fake controllers fill in status. Nil: every
 	// object becomes ready at once.
 	Rules Rules

@@ -2,12 +2,12 @@ package simcluster
 
 import (
 	"context"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/lscli/lscli/internal/ids"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -44,7 +44,7 @@ func newFixture(t *testing.T, rules ...RuleConfig) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, clock: &testClock{now: epoch}}
-	f.clusters = New(Options{Now: f.clock.Now, Rand: rand.New(rand.NewPCG(1, 2)), Rules: compiled})
+	f.clusters = New(Options{Now: f.clock.Now, IDs: ids.NewSource(1), Rules: compiled})
 	f.target = &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "example", Name: "cluster"}}
 	f.c = f.client()
 	return f

@@ -3,13 +3,13 @@ package simcluster
 import (
 	"context"
 	"encoding/json"
-	"math/rand/v2"
 	"reflect"
 	"testing"
 	"time"
 
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
+	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/state"
 )
 
@@ -73,7 +73,7 @@ func newRestored(t *testing.T, f *fixture, data []byte) *fixture {
 		t.Fatal(err)
 	}
 	g := &fixture{t: t, clock: &testClock{now: f.clock.now}, target: f.target}
-	g.clusters = New(Options{Now: g.clock.Now, Rand: rand.New(rand.NewPCG(3, 4)), Rules: f.clusters.opts.Rules})
+	g.clusters = New(Options{Now: g.clock.Now, IDs: ids.NewSource(3), Rules: f.clusters.opts.Rules})
 	g.clusters.Restore(saved)
 	return g
 }

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"sort"
 	"time"
 
+	"github.com/lscli/lscli/internal/ids"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -36,16 +36,18 @@ type tracker struct {
 	scheme    *runtime.Scheme
 	converter managedfields.TypeConverter
 	now       func() time.Time
-	rnd       *rand.Rand
-	managers  map[schema.GroupVersionKind]*managedfields.FieldManager
+	ids       ids.Source
+	// cluster is the key of the cluster, part of every derived identifier.
+	cluster  string
+	managers map[schema.GroupVersionKind]*managedfields.FieldManager
 	// kinds are the kinds ever stored, for listing every object.
 	kinds map[schema.GroupVersionResource]schema.GroupVersionKind
 }
 
-func newTracker(scheme *runtime.Scheme, converter managedfields.TypeConverter, now func() time.Time, rnd *rand.Rand) *tracker {
+func newTracker(scheme *runtime.Scheme, converter managedfields.TypeConverter, now func() time.Time, ids ids.Source, cluster string) *tracker {
 	return &tracker{
 		ObjectTracker: testing.NewObjectTracker(scheme, serializer.NewCodecFactory(scheme).UniversalDecoder()),
-		scheme:        scheme, converter: converter, now: now, rnd: rnd,
+		scheme:        scheme, converter: converter, now: now, ids: ids, cluster: cluster,
 		managers: map[schema.GroupVersionKind]*managedfields.FieldManager{},
 		kinds:    map[schema.GroupVersionResource]schema.GroupVersionKind{},
 	}
@@ -262,11 +264,12 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	}
 	now := metav1.NewTime(t.now())
 	if old == nil {
-		m.SetUID(types.UID(newUID(t.rnd)))
 		m.SetCreationTimestamp(now)
+		m.SetUID(types.UID(t.ids.UUID("uid", t.cluster, obj.GetObjectKind().GroupVersionKind().String(),
+			m.GetNamespace(), m.GetName(), now.UTC().Format(time.RFC3339Nano))))
 		m.SetGeneration(1)
 		m.SetDeletionTimestamp(nil)
-		allocate(t.rnd, nil, obj)
+		allocate(t.ids, t.cluster, nil, obj)
 		stampManagedFields(m, nil, now)
 		return nil
 	}
@@ -276,7 +279,7 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	}
 	m.SetUID(o.GetUID())
 	m.SetCreationTimestamp(o.GetCreationTimestamp())
-	allocate(t.rnd, old, obj)
+	allocate(t.ids, t.cluster, old, obj)
 	gen := o.GetGeneration()
 	if specChanged(old, obj) {
 		gen++

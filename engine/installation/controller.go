@@ -7,6 +7,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
@@ -21,8 +22,8 @@ type Options struct {
 	Cluster *fakecluster.Cluster
 	// Clock stamps phase transitions. Required.
 	Clock reconcile.Clock
-	// Rand draws job IDs. Required.
-	Rand *reconcile.Random
+	// IDs derives job IDs from the seed and the installation's identity.
+	IDs ids.Source
 	// Blueprints resolves spec.blueprint.ref.resourceName to blueprints kept
 	// outside the installation. Nil means only inline blueprints are found.
 	Blueprints blueprint.Resolver
@@ -106,7 +107,7 @@ func (c *Controller) startJob(ctx context.Context, inst *lsv1alpha1.Installation
 		}
 	}
 	now := metav1.NewTime(c.cfg.Clock.Now())
-	inst.Status.JobID = c.cfg.Rand.NewJobID()
+	inst.Status.JobID = c.cfg.IDs.JobID("Installation", inst.Namespace, inst.Name, string(inst.UID), inst.Status.JobID)
 	inst.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{TriggerTime: &now}
 	return c.cfg.Cluster.UpdateStatus(ctx, inst)
 }

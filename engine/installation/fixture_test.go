@@ -24,7 +24,7 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	ef := enginetest.New(t, AddIndexes)
-	return &fixture{Fixture: ef, cfg: &Options{Cluster: ef.Cluster, Clock: ef.Clock, Rand: ef.Rand}}
+	return &fixture{Fixture: ef, cfg: &Options{Cluster: ef.Cluster, Clock: ef.Clock, IDs: ef.IDs}}
 }
 
 // reconcile runs c once for the object name in the test namespace.

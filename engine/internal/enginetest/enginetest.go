@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 )
@@ -25,6 +26,7 @@ type Fixture struct {
 	Cluster *fakecluster.Cluster
 	Clock   *reconcile.VirtualClock
 	Rand    *reconcile.Random
+	IDs     ids.Source
 	Ctx     context.Context
 }
 
@@ -34,13 +36,13 @@ func New(t *testing.T, indexes func(*fakecluster.Cluster) error) *Fixture {
 	t.Helper()
 	clock := reconcile.NewVirtualClock(reconcile.DefaultStartTime)
 	rnd := reconcile.NewRandom(reconcile.DefaultSeed)
-	c := fakecluster.New(fakecluster.Options{Now: clock.Now, Rand: rnd.Rand})
+	c := fakecluster.New(fakecluster.Options{Now: clock.Now, IDs: ids.NewSource(reconcile.DefaultSeed)})
 	if indexes != nil {
 		if err := indexes(c); err != nil {
 			t.Fatal(err)
 		}
 	}
-	f := &Fixture{T: t, Cluster: c, Clock: clock, Rand: rnd, Ctx: context.Background()}
+	f := &Fixture{T: t, Cluster: c, Clock: clock, Rand: rnd, IDs: ids.NewSource(reconcile.DefaultSeed), Ctx: context.Background()}
 	f.Create(&lsv1alpha1.Context{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: NS}})
 	return f
 }
