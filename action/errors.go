@@ -3,6 +3,8 @@ package action
 import (
 	"errors"
 	"fmt"
+
+	"github.com/lscli/lscli/internal/crash"
 )
 
 // Exit codes: part of the CLI contract (see docs/cli.md).
@@ -58,11 +60,15 @@ func SilentExit(code int) error {
 	return &ExitError{Code: code}
 }
 
-// ExitCodeOf returns the exit code for err: ExitOK for nil, the code of an
-// ExitError in its chain, else ExitBug.
+// ExitCodeOf returns the exit code for err: ExitOK for nil, ExitBug for a
+// recovered panic (see package crash) wherever it is in the chain, the code
+// of an ExitError in its chain, else ExitBug.
 func ExitCodeOf(err error) int {
 	if err == nil {
 		return ExitOK
+	}
+	if crash.As(err) != nil {
+		return ExitBug
 	}
 	var ee *ExitError
 	if errors.As(err, &ee) {

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/action/dryrun"
+	"github.com/lscli/lscli/internal/crash"
 	"github.com/lscli/lscli/landscape"
 )
 
@@ -34,12 +35,23 @@ type RenderResult struct {
 	Loaded *landscape.Landscape
 }
 
-// ExitCode is ExitInvalid when something did not render or validate.
+// ExitCode is ExitInvalid when something did not render or validate, and
+// ExitBug when a template engine panicked (see package crash).
 func (r *RenderResult) ExitCode() int {
-	if len(r.Problems) > 0 {
-		return ExitInvalid
+	return ProblemsExitCode(r.Problems)
+}
+
+// ProblemsExitCode is the exit code for the problems of a dry run: ExitOK
+// for none, ExitBug when one is a recovered panic, else ExitInvalid.
+func ProblemsExitCode(problems []error) int {
+	code := ExitOK
+	for _, p := range problems {
+		if crash.As(p) != nil {
+			return ExitBug
+		}
+		code = ExitInvalid
 	}
-	return ExitOK
+	return code
 }
 
 // Run loads the landscape and renders every installation. Input that does

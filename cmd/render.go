@@ -117,7 +117,8 @@ func rootsIn(roots []*dryrun.Installation, ns string) []*dryrun.Installation {
 }
 
 // reportProblems prints every problem (with the template lines around it,
-// when known) and returns exit code 2 when there are any.
+// when known) and returns exit code 2 when there are any (1 when a template
+// engine panicked).
 func (f *factory) reportProblems(problems []error) error {
 	for _, p := range problems {
 		f.status("error: %v", p)
@@ -128,8 +129,5 @@ func (f *factory) reportProblems(problems []error) error {
 			}
 		}
 	}
-	if len(problems) > 0 {
-		return action.SilentExit(action.ExitInvalid)
-	}
-	return nil
+	return action.SilentExit(action.ProblemsExitCode(problems))
 }

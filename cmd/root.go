@@ -10,6 +10,7 @@ import (
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd/iostreams"
+	"github.com/lscli/lscli/internal/crash"
 	"github.com/lscli/lscli/landscape"
 )
 
@@ -24,21 +25,33 @@ func Main() int {
 }
 
 // Run runs lscli with args and returns the exit code. Errors are printed once,
-// here, to streams.ErrOut: commands only return them.
+// here, to streams.ErrOut: commands only return them. A panic is printed as
+// an error of lscli (exit 1) with its stack and a request for a bug report.
 func Run(streams *iostreams.IOStreams, args []string, getenv func(string) string) int {
-	root := New(streams, getenv)
-	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
+	err := execute(streams, args, getenv)
 	if err != nil {
 		printError(streams, err)
 	}
 	return exitCode(err)
 }
 
-// printError prints err: every problem of a load error on its own line.
+// execute runs the root command, turning a panic into a *crash.Error.
+func execute(streams *iostreams.IOStreams, args []string, getenv func(string) string) (err error) {
+	defer crash.Recover(crash.Own, &err)
+	root := New(streams, getenv)
+	root.SetArgs(args)
+	return root.ExecuteContext(context.Background())
+}
+
+// printError prints err: every problem of a load error on its own line, and
+// the stack of a panic in lscli's own code.
 func printError(streams *iostreams.IOStreams, err error) {
 	var ee *action.ExitError
 	if errors.As(err, &ee) && ee.Err == nil {
+		return
+	}
+	if ce := crash.As(err); ce != nil && ce.Component == crash.Own {
+		fmt.Fprintf(streams.ErrOut, "error: %v\n\n%s", err, ce.Stack)
 		return
 	}
 	var le *landscape.LoadError

@@ -27,6 +27,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 "../testdata/script",
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Cmds:                scriptCmds,
 		UpdateScripts:       os.Getenv("LSCLI_UPDATE") == "1",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)

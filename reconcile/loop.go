@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/internal/crash"
 )
 
 // Loop runs reconcilers one at a time over a queue of work, on a virtual
@@ -61,11 +63,16 @@ func (l *Loop) Changed() { l.changes++ }
 
 // step runs one item and schedules what it asks for. The result of the newest
 // reconcile replaces any timer the item had: a level-triggered controller that
-// looked at the object now knows best when it must look again.
-func (l *Loop) step(ctx context.Context, it item) {
+// looked at the object now knows best when it must look again. A panic, or an
+// error carrying a recovered one (*crash.Error), stops the run: step returns
+// it, naming the controller and the object.
+func (l *Loop) step(ctx context.Context, it item) error {
 	l.queue.Cancel(it)
 	before := l.changes
-	res, err := l.reconcilers[it.Controller].Reconcile(ctx, it.Key)
+	res, err := l.reconcile(ctx, it)
+	if crash.As(err) != nil {
+		return fmt.Errorf("%s controller, %s: %w", it.Controller, it.Key, err)
+	}
 	wrote := l.changes != before
 	if wrote {
 		clear(l.idle)
@@ -86,6 +93,14 @@ func (l *Loop) step(ctx context.Context, it item) {
 		delete(l.failures, it)
 		delete(l.idle, it)
 	}
+	return nil
+}
+
+// reconcile calls the reconciler of it, turning a panic into a *crash.Error
+// of lscli itself: third-party code recovers its own panics where lscli calls it.
+func (l *Loop) reconcile(ctx context.Context, it item) (res Result, err error) {
+	defer crash.Recover(crash.Own, &err)
+	return l.reconcilers[it.Controller].Reconcile(ctx, it.Key)
 }
 
 // RetryInterval is the wait before the retry after the given number of

@@ -39,7 +39,8 @@ type RunResult struct {
 
 // Run processes ready work, moving the virtual clock to the next timer when no
 // work is ready, until nothing is left, only idle re-polls are left, or a bound
-// in opts is reached. It returns early only when ctx is done.
+// in opts is reached. It returns early only when ctx is done or a reconciler
+// panicked (the error is then a *crash.Error naming the object).
 func (l *Loop) Run(ctx context.Context, opts RunOptions) (RunResult, error) {
 	res := RunResult{Start: l.clock.Now()}
 	pick := func(n int) int { return l.rand.IntN(n) }
@@ -61,7 +62,10 @@ func (l *Loop) Run(ctx context.Context, opts RunOptions) (RunResult, error) {
 			continue
 		}
 		res.Steps++
-		l.step(ctx, it)
+		if err := l.step(ctx, it); err != nil {
+			res.End = l.clock.Now()
+			return res, err
+		}
 	}
 	res.End = l.clock.Now()
 	return res, nil

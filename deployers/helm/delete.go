@@ -29,7 +29,7 @@ func (d *Deployer) Delete(ctx context.Context, req deployer.Request) (deployer.R
 	}
 	caps := chartutil.DefaultCapabilities.Copy()
 	r := newReleaser(ctx, it.client, it.real, it.cfg.Name, it.cfg.Namespace, caps, req.Now)
-	if err := r.uninstall(it.cfg, left); err != nil {
+	if _, err := guard(func() (struct{}, error) { return struct{}{}, r.uninstall(it.cfg, left) }); err != nil {
 		return deployer.Result{}, err
 	}
 	return deployer.Result{}, nil

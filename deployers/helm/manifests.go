@@ -8,6 +8,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 	manifestv1alpha2 "github.com/gardener/landscaper/apis/deployer/manifest/v1alpha2"
+	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 
 	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/manifest/apply"
@@ -26,7 +27,7 @@ var errOrphansPending = errors.New("orphaned objects are still being deleted")
 // the chart no longer renders are deleted (deletionGroupsDuringUpdate). A
 // failed apply keeps the objects applied so far in the provider status.
 func (d *Deployer) applyManifests(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus) (*helmv1alpha1.ProviderStatus, error) {
-	manifests, err := renderManifests(it.cfg, tpl)
+	manifests, err := guard(func() ([]managedresource.Manifest, error) { return renderManifests(it.cfg, tpl) })
 	if err != nil {
 		return nil, err
 	}

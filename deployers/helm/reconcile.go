@@ -10,6 +10,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
+	"helm.sh/helm/v3/pkg/release"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/lscli/lscli/deployers/deployer"
@@ -40,7 +41,7 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 	if err != nil {
 		return deployer.Result{}, err
 	}
-	tpl, err := d.template(it)
+	tpl, err := guard(func() (*templated, error) { return d.template(it) })
 	if err != nil {
 		return deployer.Result{}, err
 	}
@@ -99,7 +100,7 @@ func (d *Deployer) apply(ctx context.Context, it *item, tpl *templated, old *hel
 		left = timeout.Default
 	}
 	r := newReleaser(ctx, it.client, it.real, it.cfg.Name, it.cfg.Namespace, tpl.caps, it.req.Now)
-	rel, err := r.deploy(ctx, it.cfg, tpl.chart, tpl.values, left)
+	rel, err := guard(func() (*release.Release, error) { return r.deploy(ctx, it.cfg, tpl.chart, tpl.values, left) })
 	if err != nil {
 		return nil, err
 	}

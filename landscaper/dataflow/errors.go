@@ -8,6 +8,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/lscli/lscli/internal/crash"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -30,6 +31,16 @@ func fail(inst *lsv1alpha1.Installation, reason, format string, args ...any) err
 // failWrap returns a terminal error about inst that wraps err.
 func failWrap(inst *lsv1alpha1.Installation, reason string, err error, format string, args ...any) error {
 	return reconcile.TerminalErrorf(reason, "installation %s: %s: %w", instName(inst), fmt.Sprintf(format, args...), err)
+}
+
+// failTemplate is failWrap for an error of a template engine, unless the
+// engine panicked: that is lscli's failure, not the installation's, so the
+// error stays a normal one (naming the installation) and stops the run.
+func failTemplate(inst *lsv1alpha1.Installation, reason string, err error, format string, args ...any) error {
+	if crash.As(err) != nil {
+		return fmt.Errorf("installation %s: %s: %w", instName(inst), fmt.Sprintf(format, args...), err)
+	}
+	return failWrap(inst, reason, err, format, args...)
 }
 
 // tidy puts a multi-line, tab-separated message (Spiff's) on one line.

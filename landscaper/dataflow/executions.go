@@ -69,7 +69,7 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 
 // fail is a terminal error naming the installation and the execution.
 func (ru *runner) fail(ex lsv1alpha1.TemplateExecutor, err error) error {
-	return failWrap(ru.inst, ReasonTemplatingFailed, err, "%s %q", ru.kind, ex.Name)
+	return failTemplate(ru.inst, ReasonTemplatingFailed, err, "%s %q", ru.kind, ex.Name)
 }
 
 // storeStates writes the collected states.

@@ -7,6 +7,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
+	"github.com/lscli/lscli/internal/crash"
 	"github.com/lscli/lscli/landscaper/template/spiff"
 )
 
@@ -189,6 +190,9 @@ func renderMappings(inst *lsv1alpha1.Installation, field string, mappings map[st
 	sort.Strings(keys)
 	for _, k := range keys {
 		v, err := spiff.Map(k, json.RawMessage(mappings[k].RawMessage), vals)
+		if crash.As(err) != nil {
+			return nil, failTemplate(inst, reason, err, "spec.%s[%q]", field, k)
+		}
 		if err != nil {
 			return nil, fail(inst, reason, "spec.%s[%q]: %s", field, k, tidy(err))
 		}

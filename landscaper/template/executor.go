@@ -12,9 +12,13 @@ import (
 	"github.com/mandelsoft/vfs/pkg/vfs"
 	"sigs.k8s.io/yaml"
 
+	"github.com/lscli/lscli/internal/crash"
 	"github.com/lscli/lscli/landscaper/template/funcs"
 	"github.com/lscli/lscli/landscaper/template/spiff"
 )
+
+// goTemplateComponent names the GoTemplate engine in crash errors.
+const goTemplateComponent = "GoTemplate (text/template with sprig)"
 
 // Executor renders the template executions of one blueprint. It is not safe
 // for concurrent use.
@@ -58,13 +62,16 @@ type Result struct {
 }
 
 // Execute renders req. Errors are *Error, except when the template cannot
-// be found (an unknown type, a missing file).
-func (e *Executor) Execute(req Request) (*Result, error) {
+// be found (an unknown type, a missing file) and when the template engine
+// panicked: that is a *crash.Error naming the engine.
+func (e *Executor) Execute(req Request) (res *Result, err error) {
 	ex := req.Execution
 	switch ex.Type {
 	case lsv1alpha1.GOTemplateType:
+		defer crash.Recover(goTemplateComponent, &err)
 		return e.executeGo(req)
 	case lsv1alpha1.SpiffTemplateType:
+		defer crash.Recover(spiff.Component, &err)
 		return e.executeSpiff(req)
 	}
 	return nil, fmt.Errorf("unknown template type %q (allowed: %s, %s)", ex.Type, lsv1alpha1.GOTemplateType, lsv1alpha1.SpiffTemplateType)
@@ -118,6 +125,9 @@ func (e *Executor) executeSpiff(req Request) (*Result, error) {
 	}
 	res, err := spiff.Execute(spiff.Request{Template: raw, Name: req.Execution.Name, FS: e.vfs,
 		Functions: spiff.NewFunctions(e.Components), Values: req.Values, Stateful: req.Stateful, State: req.State})
+	if crash.As(err) != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, &Error{File: file, Err: errors.New(tidySpiffMessage(err.Error()))}
 	}

@@ -8,6 +8,8 @@ import (
 	spiffyaml "github.com/mandelsoft/spiff/yaml"
 	"github.com/mandelsoft/vfs/pkg/vfs"
 	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/internal/crash"
 )
 
 // Request is one Spiff template execution.
@@ -36,8 +38,12 @@ type Result struct {
 	State []byte
 }
 
-// Execute renders req.
-func Execute(req Request) (*Result, error) {
+// Component names Spiff in crash errors.
+const Component = "spiff"
+
+// Execute renders req. A panic in Spiff is returned as a *crash.Error.
+func Execute(req Request) (result *Result, err error) {
+	defer crash.Recover(Component, &err)
 	tmpl, err := parseTemplate(req.Name, req.Template)
 	if err != nil {
 		return nil, err
@@ -62,7 +68,7 @@ func Execute(req Request) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("marshal result: %w", err)
 	}
-	result := &Result{Output: out}
+	result = &Result{Output: out}
 	if req.Stateful {
 		result.State, err = determineState(s, res)
 	}
@@ -133,8 +139,10 @@ func determineState(s spiffing.Spiff, res spiffyaml.Node) ([]byte, error) {
 
 // Map renders one data mapping (an entry of importDataMappings or
 // exportDataMappings): the template is JSON (any YAML value, usually a
-// Spiff expression string), the values are bound at the top level.
-func Map(name string, tmpl json.RawMessage, values map[string]any) (any, error) {
+// Spiff expression string), the values are bound at the top level. A panic
+// in Spiff is returned as a *crash.Error.
+func Map(name string, tmpl json.RawMessage, values map[string]any) (out any, err error) {
+	defer crash.Recover(Component, &err)
 	node, err := spiffyaml.Unmarshal(name, tmpl)
 	if err != nil {
 		return nil, fmt.Errorf("parse: %w", err)
@@ -151,7 +159,6 @@ func Map(name string, tmpl json.RawMessage, values map[string]any) (any, error) 
 	if err != nil {
 		return nil, fmt.Errorf("marshal result: %w", err)
 	}
-	var out any
 	if err := yaml.Unmarshal(data, &out); err != nil {
 		return nil, fmt.Errorf("decode result: %w", err)
 	}
