@@ -37,6 +37,12 @@ type Configuration struct {
 	Charts map[string]string
 	// Version is lscli's version, reported as the deployers' version.
 	Version string
+	// LockTimeout is how long an action waits for another lscli to release
+	// the state's lock. Zero means: do not wait.
+	LockTimeout time.Duration
+	// OnLockWait, when set, is called once when an action starts waiting
+	// for the lock, with the lock file's path.
+	OnLockWait func(lock string)
 }
 
 // DeployerSettings are how deploy items are served: modes by type, fault and

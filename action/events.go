@@ -19,7 +19,7 @@ func NewEvents(cfg *Configuration) *Events { return &Events{cfg: cfg} }
 
 // Run returns the timeline, oldest first.
 func (a *Events) Run(_ context.Context) ([]state.Event, error) {
-	ss, err := openSession(a.cfg)
+	ss, err := openSession(a.cfg, readState)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func NewGet(cfg *Configuration) *Get { return &Get{cfg: cfg} }
 // Run returns the objects that match args, [KIND [NAME]]. An unknown kind,
 // or a name that matches nothing, is invalid input.
 func (a *Get) Run(_ context.Context, args []string) ([]fakecluster.Object, error) {
-	ss, err := openSession(a.cfg)
+	ss, err := openSession(a.cfg, readState)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func (a *Get) Run(_ context.Context, args []string) ([]fakecluster.Object, error
 // singular or plural, or kubectl's short name for it. An unknown or
 // ambiguous Target is invalid input.
 func (a *Get) RunTarget(ctx context.Context, target string, args []string) ([]*unstructured.Unstructured, error) {
-	ss, err := openSession(a.cfg)
+	ss, err := openSession(a.cfg, readState)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ type operation struct {
 // operate runs op: the object is looked up in any namespace (or op.namespace),
 // so an unknown or ambiguous name is invalid input and nothing changes.
 func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOptions) (*Run, error) {
-	ss, err := openSession(cfg)
+	ss, err := openSession(cfg, changeState)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,9 @@ package action
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 
 	"github.com/lscli/lscli/state"
 )
@@ -14,10 +17,18 @@ type Reset struct {
 // NewReset returns the reset action over cfg.
 func NewReset(cfg *Configuration) *Reset { return &Reset{cfg: cfg} }
 
-// Run removes the state folder, holding its lock while it does.
+// Run removes the state folder, holding its lock while it does. A missing
+// folder is left missing.
 func (a *Reset) Run(_ context.Context) error {
 	dir := state.New(a.cfg.StatePath)
-	unlock, err := dir.Lock()
+	folder := a.cfg.StatePath
+	if folder == "" {
+		folder = state.DefaultPath
+	}
+	if _, err := os.Stat(folder); errors.Is(err, fs.ErrNotExist) {
+		return nil // nothing to forget; creating the folder to lock it would leave it behind
+	}
+	unlock, err := dir.LockWith(state.LockOptions{Timeout: a.cfg.LockTimeout, Waiting: a.cfg.OnLockWait})
 	if err != nil {
 		return err
 	}

@@ -24,17 +24,38 @@ type session struct {
 	clusters *simcluster.Clusters
 	// fresh is true when there was no saved state.
 	fresh bool
+	// readOnly sessions hold no exclusive lock and cannot save.
+	readOnly bool
 }
 
-// openSession locks the state folder, loads the saved state (if any) and
+// access says what an action does with the saved simulation.
+type access int
+
+const (
+	// readState only reads (get, tree, events): a shared lock, which
+	// creates nothing and needs no write access.
+	readState access = iota
+	// changeState changes an existing simulation (interrupt, delete,
+	// trigger): the exclusive lock when there is a saved state; without
+	// one there is nothing to change, and the session only reads.
+	changeState
+	// createState writes the state, creating it when needed (reconcile).
+	createState
+)
+
+// openSession locks the state folder as acc needs, waiting for another
+// lscli as the configuration says, loads the saved state (if any) and
 // builds the engine with the deployers the configuration chooses.
-func openSession(cfg *Configuration) (*session, error) {
+func openSession(cfg *Configuration, acc access) (*session, error) {
 	dir := state.New(cfg.StatePath)
-	unlock, err := dir.Lock()
+	if acc == changeState && !dir.Exists() {
+		acc = readState
+	}
+	unlock, err := dir.LockWith(state.LockOptions{Shared: acc == readState, Timeout: cfg.LockTimeout, Waiting: cfg.OnLockWait})
 	if err != nil {
 		return nil, err
 	}
-	ss := &session{cfg: cfg, dir: dir, unlock: unlock, scheme: fakecluster.NewScheme()}
+	ss := &session{cfg: cfg, dir: dir, unlock: unlock, scheme: fakecluster.NewScheme(), readOnly: acc == readState}
 	if err := ss.load(); err != nil {
 		_ = unlock()
 		return nil, err
@@ -70,6 +91,9 @@ func (ss *session) load() error {
 // save writes the state. It keeps the seed the state was created with,
 // unless the user gave another one.
 func (ss *session) save() error {
+	if ss.readOnly {
+		return fmt.Errorf("save state %s: the session only reads it", ss.cfg.StatePath) // a programmer error
+	}
 	snap, err := ss.engine.Snapshot()
 	if err != nil {
 		return err

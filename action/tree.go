@@ -20,7 +20,7 @@ func NewTree(cfg *Configuration) *Tree { return &Tree{cfg: cfg} }
 // Run returns the root installation name and everything it owns, or every
 // object when name is empty. An unknown or ambiguous name is invalid input.
 func (a *Tree) Run(_ context.Context, name string) ([]fakecluster.Object, error) {
-	ss, err := openSession(a.cfg)
+	ss, err := openSession(a.cfg, readState)
 	if err != nil {
 		return nil, err
 	}

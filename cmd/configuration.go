@@ -1,6 +1,10 @@
 package cmd
 
-import "github.com/lscli/lscli/action"
+import (
+	"fmt"
+
+	"github.com/lscli/lscli/action"
+)
 
 // configuration builds what the actions share from the merged settings.
 func configuration(s *settings) (*action.Configuration, error) {
@@ -22,7 +26,19 @@ func configuration(s *settings) (*action.Configuration, error) {
 		Blueprints:    blueprints,
 		Charts:        charts,
 		Version:       version,
+		LockTimeout:   s.LockTimeout,
+		OnLockWait:    lockNotice(s),
 	}, nil
+}
+
+// lockNotice tells on stderr that a command waits for another lscli.
+func lockNotice(s *settings) func(string) {
+	if s.errOut == nil {
+		return nil
+	}
+	return func(lock string) {
+		fmt.Fprintf(s.errOut, "waiting up to %s for another lscli to release %s (--lock-timeout)\n", s.LockTimeout, lock)
+	}
 }
 
 // runOptions are the bounds of a run from --until and --max-steps.

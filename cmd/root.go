@@ -103,7 +103,11 @@ type factory struct {
 
 // settings merges the global settings for cmd.
 func (f *factory) settings(cmd *cobra.Command) (*settings, error) {
-	return loadSettings(cmd, f.getenv)
+	s, err := loadSettings(cmd, f.getenv)
+	if s != nil {
+		s.errOut = f.streams.ErrOut
+	}
+	return s, err
 }
 
 // addGlobalFlags declares the flags every command takes.
@@ -121,4 +125,5 @@ func addGlobalFlags(root *cobra.Command) {
 	pf.StringArray("deployer", nil, "TYPE=MODE: run deploy items of TYPE with a fake, real or no (none) deployer; repeatable")
 	pf.String("targets", "simulated", "the clusters real deployers reach: simulated, or real (the Targets' kubeconfigs)")
 	pf.String("pickup-timeout", "5m", "how long a deploy item may wait for a deployer, or none")
+	pf.String("lock-timeout", "5s", "how long to wait for another lscli to release the state's lock (0: do not wait)")
 }

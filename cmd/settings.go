@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -36,8 +37,12 @@ type settings struct {
 	deployer action.DeployerSettings
 	// PickupTimeout is the landscaper pickup timeout; negative means none.
 	PickupTimeout time.Duration
+	// LockTimeout is how long to wait for the state's lock.
+	LockTimeout time.Duration
 	// config is the parsed config file, for command-specific keys.
 	config *viper.Viper
+	// errOut receives notices, such as waiting for the state's lock.
+	errOut io.Writer
 }
 
 // source merges one setting from its sources.
@@ -105,7 +110,8 @@ func loadSettings(cmd *cobra.Command, getenv func(string) string) (*settings, er
 	return s, nil
 }
 
-// parseNumbers parses seed, until, max-steps, start-time and the pickup timeout.
+// parseNumbers parses seed, until, max-steps, start-time and the pickup and
+// lock timeouts.
 func (s *settings) parseNumbers(src source) error {
 	var err error
 	seed, found := src.get("seed", "1")
@@ -128,6 +134,10 @@ func (s *settings) parseNumbers(src source) error {
 	if s.PickupTimeout, err = parseDuration(src, "pickup-timeout", "5m"); err != nil {
 		return err
 	}
+	if s.LockTimeout, err = parseDuration(src, "lock-timeout", "5s"); err != nil {
+		return err
+	}
+	s.LockTimeout = max(s.LockTimeout, 0) // "none": do not wait
 	return nil
 }
 

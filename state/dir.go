@@ -77,6 +77,13 @@ func show(path string) string {
 	return filepath.ToSlash(path)
 }
 
+// Exists reports whether the state file exists: whether a simulation has
+// been saved.
+func (d *Dir) Exists() bool {
+	_, err := os.Stat(d.file(stateFileName))
+	return err == nil
+}
+
 // Remove deletes the state: the state file, the lock file and temporary files
 // left by an interrupted Save, then the folder itself if nothing else is in
 // it. Files lscli did not write are kept, and so is then the folder. A

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -79,6 +81,31 @@ func checkVersion(v int) error {
 	return nil
 }
 
+// requiredKeys are the keys every state file has: Save writes them all, so
+// a file without one of them was cut or edited, and loading it would lose
+// what it held (a state without "objects" would load as an empty
+// simulation, and the next save would write it back empty).
+var requiredKeys = append([]string{"version", "seed", "rand", "clock"}, sectionNames[:]...)
+
+// checkSections reports the first required key that data, a JSON object,
+// lacks, or the first section (timers, events, objects) that is null.
+func checkSections(data []byte) error {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(data, &keys); err != nil {
+		return err
+	}
+	for _, k := range requiredKeys {
+		v, ok := keys[k]
+		switch {
+		case !ok:
+			return fmt.Errorf("%q is missing: a state file has %s", k, strings.Join(requiredKeys, ", "))
+		case string(bytes.TrimSpace(v)) == "null" && slices.Contains(sectionNames[:], k):
+			return fmt.Errorf("%q is null: a state file has %s", k, strings.Join(requiredKeys, ", "))
+		}
+	}
+	return nil
+}
+
 // decodeTimer decodes one element of the timers section.
 func decodeTimer(data []byte, into *reconcile.Timer) error {
 	if err := unmarshal(data, into); err != nil {
@@ -118,6 +145,9 @@ func decodeDocument(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
 		return nil, err
 	}
 	if err := checkVersion(doc.Version); err != nil {
+		return nil, err
+	}
+	if err := checkSections(data); err != nil {
 		return nil, err
 	}
 	objects := make([]fakecluster.Object, len(doc.Objects))

@@ -8,10 +8,15 @@ import (
 	"syscall"
 )
 
-// lockFile takes an exclusive flock on f without waiting. The lock belongs to
-// the open file, so closing f releases it, and so does the process ending.
-func lockFile(f *os.File) error {
-	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+// lockFile takes an flock on f without waiting: shared or exclusive. The
+// lock belongs to the open file, so closing f releases it, and so does the
+// process ending. A shared lock works on a file opened read-only.
+func lockFile(f *os.File, shared bool) error {
+	how := syscall.LOCK_EX
+	if shared {
+		how = syscall.LOCK_SH
+	}
+	err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
 		return errWouldBlock
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -32,8 +33,9 @@ var sectionNames = [...]string{"timers", "events", "objects"}
 // changed), Executions with spec.deployItems in clear. The write is atomic:
 // Save writes a temporary file next to the state file, syncs it and renames it
 // over the state file, so a failure or crash at any point leaves either the
-// old or the new state, never a mix. The file is readable by its owner only,
-// since it holds Secrets.
+// old or the new state, never a mix; temporary files that an earlier,
+// killed Save left behind are removed. The file is readable by its owner
+// only, since it holds Secrets. The caller holds the lock (see Lock).
 func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
 	return d.writeAtomic(func(w io.Writer) error { return encode(w, snap, scheme) })
 }
@@ -176,7 +178,23 @@ func (d *Dir) writeAtomic(write func(io.Writer) error) (err error) {
 	// durable; some file systems refuse it, which loses nothing but
 	// durability, so its error is ignored.
 	_ = syncDir(d.dir())
+	d.removeStaleTemps()
 	return nil
+}
+
+// removeStaleTemps deletes the temporary files that saves killed before
+// their rename left behind. The caller holds the lock, so no other save is
+// writing one. Failures are ignored: the files only take space.
+func (d *Dir) removeStaleTemps() {
+	entries, err := os.ReadDir(d.dir())
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), tempPrefix) && e.Type().IsRegular() {
+			_ = os.Remove(d.file(e.Name()))
+		}
+	}
 }
 
 // writeSync writes f through a buffer, then syncs and closes it.

@@ -209,6 +209,15 @@ func TestLoadCorrupt(t *testing.T) {
 			want: []string{"line 1: format version 2 is not supported (this lscli reads version 1)"}},
 		{name: "no version", content: `{"objects":[]}`,
 			want: []string{"format version 0 is not supported"}},
+		// A state without its objects must not load as an empty simulation.
+		{name: "objects null", content: head + noTimersEvents + "\"objects\":null}\n",
+			want: []string{`"objects" is null: a state file has version, seed, rand, clock, timers, events, objects`}},
+		{name: "objects missing", content: head + "\"timers\":[\n],\n\"events\":[\n]}\n",
+			want: []string{`"objects" is missing`}},
+		{name: "events missing", content: `{"version":1,"seed":0,"rand":null,"clock":"2006-01-02T15:04:05Z","timers":[],"objects":[]}`,
+			want: []string{`"events" is missing`}},
+		{name: "clock missing", content: `{"version":1,"seed":0,"rand":null,"timers":[],"events":[],"objects":[]}`,
+			want: []string{`"clock" is missing`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -320,5 +329,25 @@ func TestSaveReplacesState(t *testing.T) {
 	requireEqual(t, want, got)
 	if info, err := os.Stat(d.file(stateFileName)); err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("state file mode: %v, %v", info, err)
+	}
+}
+
+// TestSaveRemovesStaleTempFiles: a save killed before its rename leaves a
+// temporary file; the next save removes it.
+func TestSaveRemovesStaleTempFiles(t *testing.T) {
+	d := tempDir(t)
+	if err := d.Save(sampleSnapshot(), testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{tempPrefix + "123", tempPrefix + "456"} {
+		if err := os.WriteFile(d.file(name), []byte(`{"version":1,`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Save(sampleSnapshot(), testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if names := listDir(t, d); !slices.Equal(names, []string{stateFileName}) {
+		t.Fatalf("folder holds %q, want only %s", names, stateFileName)
 	}
 }
