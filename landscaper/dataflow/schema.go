@@ -16,8 +16,10 @@ import (
 // schemas validates values against the JSON schemas of one blueprint. It
 // resolves Landscaper's $ref extensions: local://<type> (the blueprint's
 // localTypes) and blueprint://<path> (a file of the blueprint). cd://
-// references need a registry and are errors; other references (e.g. to
-// #/definitions) are left to the validator.
+// references need a registry and are errors; references into the same
+// schema (#/definitions/...) are left to the validator; all others (http,
+// https, file, relative paths) are refused, so that validating opens no
+// network connection and reads no host file.
 type schemas struct {
 	localTypes map[string]lsv1alpha1.JSONSchemaDefinition
 	fs         fs.FS
@@ -33,7 +35,7 @@ func (s *schemas) validate(schema []byte, value any) error {
 	if err != nil {
 		return err
 	}
-	compiled, err := gojsonschema.NewSchemaLoader().Compile(gojsonschema.NewGoLoader(resolved))
+	compiled, err := gojsonschema.NewSchemaLoader().Compile(offlineLoader{gojsonschema.NewGoLoader(resolved)})
 	if err != nil {
 		return fmt.Errorf("invalid schema: %w", err)
 	}
@@ -105,10 +107,24 @@ func (s *schemas) resolveRef(ref string, node map[string]any, seen map[string]bo
 		}
 	case "cd":
 		return nil, fmt.Errorf("$ref %q: cd:// references need the component's resources from a registry, which lscli does not read", ref)
+	case "":
+		if strings.HasPrefix(ref, "#") {
+			return node, nil // a JSON pointer into the same schema
+		}
+		return nil, refused(ref)
 	default:
-		return node, nil
+		return nil, refused(ref)
 	}
 	return s.resolveDoc(ref, u.Fragment, raw, seen)
+}
+
+// refused is the error for a $ref lscli does not follow: one that would be
+// fetched from the network (http, https) or read from the host's files
+// (file://, or a path, which the validator would read from the working
+// directory).
+func refused(ref string) error {
+	return fmt.Errorf("$ref %q is refused: lscli opens no network connection and reads no file outside the blueprint; "+
+		"put the schema into the blueprint and refer to it as blueprint://<path> or local://<localTypes name>", ref)
 }
 
 // resolveDoc decodes a referenced schema, resolves its references and

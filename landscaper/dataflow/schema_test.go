@@ -37,6 +37,12 @@ func TestSchemas(t *testing.T) {
 		{name: "cd", schema: `{"$ref": "cd://resources/schema"}`, value: 1, err: "cd:// references need the component's resources from a registry"},
 		{name: "bad fragment", schema: `{"$ref": "local://defs#/definitions/nope"}`, value: 1, err: `the schema has no "/definitions/nope"`},
 		{name: "not json", schema: `{`, value: 1, err: "schema is not valid JSON"},
+		{name: "https", schema: `{"$ref": "https://schemas.example/size.json"}`, value: 1, err: `$ref "https://schemas.example/size.json" is refused: lscli opens no network connection`},
+		{name: "http nested", schema: `{"properties": {"a": {"$ref": "http://127.0.0.1:1/x.json#/a"}}}`, value: 1, err: `$ref "http://127.0.0.1:1/x.json#/a" is refused`},
+		{name: "file", schema: `{"$ref": "file:///etc/passwd"}`, value: 1, err: `$ref "file:///etc/passwd" is refused`},
+		{name: "relative path", schema: `{"$ref": "../schema.json"}`, value: 1, err: `$ref "../schema.json" is refused`},
+		{name: "relative to a remote $id", schema: `{"$id": "https://schemas.example/", "definitions": {"a": {"$ref": "#/definitions/b"}, "b": {"type": "string"}},
+			"properties": {"x": {"$ref": "other.json"}}}`, value: 1, err: `$ref "other.json" is refused`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

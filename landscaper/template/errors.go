@@ -103,7 +103,7 @@ func newGoError(err error, name, text string, fsys fs.FS) error {
 		col, _ = strconv.Atoi(msg[m[6]:m[7]])
 	}
 	rest := executingPrefix.ReplaceAllString(msg[m[1]:], "at ")
-	out := &Error{File: file, Line: line, Column: col, Err: errors.New(rest), source: text}
+	out := &Error{File: file, Line: line, Column: col, Err: &causedError{msg: rest, cause: err}, source: text}
 	if file == inlineName {
 		out.File = ""
 	} else if file != name && fsys != nil {
@@ -112,6 +112,16 @@ func newGoError(err error, name, text string, fsys fs.FS) error {
 	}
 	return out
 }
+
+// causedError is a message rewritten from cause, which errors.Is and
+// errors.As still see (e.g. a *limits.Error that a template function raised).
+type causedError struct {
+	msg   string
+	cause error
+}
+
+func (e *causedError) Error() string { return e.msg }
+func (e *causedError) Unwrap() error { return e.cause }
 
 // noValue is what text/template prints for a missing value.
 const noValue = "<no value>"

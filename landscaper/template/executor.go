@@ -7,12 +7,14 @@ import (
 	"io/fs"
 	"strings"
 	"sync"
+	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/mandelsoft/vfs/pkg/vfs"
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/internal/crash"
+	"github.com/lscli/lscli/internal/limits"
 	"github.com/lscli/lscli/landscaper/template/funcs"
 	"github.com/lscli/lscli/landscaper/template/spiff"
 )
@@ -51,6 +53,23 @@ type Request struct {
 	// CheckNoValue makes "<no value>" in GoTemplate output an error, as
 	// Landscaper does for all but import executions.
 	CheckNoValue bool
+	// Now is the time the template's time functions see (now, ago, date):
+	// the virtual clock. Zero means DefaultNow.
+	Now time.Time
+	// Seed seeds the template's random functions (uuidv4, randAlphaNum,
+	// randInt, ...): the same seed gives the same values (see
+	// Environment.SeedFor).
+	Seed [32]byte
+	// Limits bound the execution; zero fields mean the defaults.
+	Limits limits.Limits
+}
+
+// now is Now in UTC, or DefaultNow.
+func (req Request) now() time.Time {
+	if req.Now.IsZero() {
+		return DefaultNow
+	}
+	return req.Now.UTC()
 }
 
 // Result is a rendered execution.

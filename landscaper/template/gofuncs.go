@@ -1,6 +1,7 @@
 package template
 
 import (
+	"fmt"
 	"io/fs"
 	"maps"
 	"strings"
@@ -21,15 +22,26 @@ var unavailableFuncs = []string{
 	"getServiceAccountKubeconfig", "getServiceAccountKubeconfigWithExpirationTimestamp", "getOidcKubeconfig",
 }
 
-// baseFuncs are the functions every GoTemplate execution shares: sprig's
-// without env and expandenv, Landscaper's that need no context, and
-// placeholders for those bound per execution (runFuncs), so that templates
-// parse once and are cached. Built once: sprig builds a new map of ~150
-// closures per call, and text/template converts each to a reflect.Value.
+// removedFuncs are sprig functions templates do not get: env and expandenv
+// read the process's environment, getHostByName asks the network.
+var removedFuncs = []string{"env", "expandenv", "getHostByName"}
+
+// baseFuncs are the functions that need no execution: sprig's (without
+// removedFuncs, and with reproducibleFuncs replacing those that would read
+// the machine's time zone or a secure random source), Landscaper's that need
+// no context, and text/template's print functions and escapers, replaced so
+// that their results are checked like any function's. Built once: sprig
+// builds a new map of ~150 closures per call.
 var baseFuncs = sync.OnceValue(func() gotmpl.FuncMap {
 	fm := gotmpl.FuncMap(sprig.TxtFuncMap())
-	delete(fm, "env")
-	delete(fm, "expandenv")
+	for _, name := range removedFuncs {
+		delete(fm, name)
+	}
+	maps.Copy(fm, reproducibleFuncs())
+	maps.Copy(fm, gotmpl.FuncMap{
+		"print": fmt.Sprint, "printf": fmt.Sprintf, "println": fmt.Sprintln,
+		"html": gotmpl.HTMLEscaper, "js": gotmpl.JSEscaper, "urlquery": gotmpl.URLQueryEscaper,
+	})
 	static := gotmpl.FuncMap{
 		"toYaml":               toYAML,
 		"fromYaml":             fromYAML,
@@ -53,19 +65,27 @@ func (r *goRun) components() *funcs.Components {
 	return r.e.Components
 }
 
-// runFuncs are the functions bound to one execution: its blueprint files and
-// its component descriptors.
-func (r *goRun) runFuncs() gotmpl.FuncMap {
-	c := r.components()
+// runFuncs are the functions bound to one execution: its blueprint files
+// and its component descriptors. cur returns the execution.
+func runFuncs(cur func() *goRun) gotmpl.FuncMap {
 	return gotmpl.FuncMap{
-		"include":        r.include,
-		"readFile":       r.e.readFile,
-		"readDir":        r.readDir,
-		"getResourceKey": c.ResourceKey,
-		"getResource":    c.Resource,
-		"getResources":   c.Resources,
-		"getComponent":   c.Component,
+		"include":        func(p string, b any) (string, error) { return cur().include(p, b) },
+		"readFile":       func(p string) ([]byte, error) { return cur().e.readFile(p) },
+		"readDir":        func(p string) ([]fs.FileInfo, error) { return cur().readDir(p) },
+		"getResourceKey": func(args ...any) (string, error) { return cur().components().ResourceKey(args...) },
+		"getResource":    func(args ...any) (map[string]any, error) { return cur().components().Resource(args...) },
+		"getResources":   func(args ...any) ([]map[string]any, error) { return cur().components().Resources(args...) },
+		"getComponent":   func(args ...any) (map[string]any, error) { return cur().components().Component(args...) },
 	}
+}
+
+// allFuncs are all functions of a GoTemplate execution, guarded (see
+// guardFuncs): baseFuncs, runFuncs and envFuncs. cur returns the execution.
+func allFuncs(cur func() *goRun) gotmpl.FuncMap {
+	fm := maps.Clone(baseFuncs())
+	maps.Copy(fm, runFuncs(cur))
+	maps.Copy(fm, envFuncs(cur))
+	return guardFuncs(fm, cur)
 }
 
 // readDir lists a folder of the blueprint, as Landscaper's readDir does.

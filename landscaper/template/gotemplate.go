@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"maps"
+	"math/rand/v2"
 	"sync"
 	gotmpl "text/template"
+	"time"
 )
 
 // inlineName is the name of an inline GoTemplate in text/template's errors.
@@ -17,11 +18,20 @@ const inlineName = "template"
 // as Landscaper does.
 const maxIncludeDepth = 100
 
-// goRun is one GoTemplate execution with its include bookkeeping.
+// goRun is one GoTemplate execution with its include bookkeeping, budget,
+// time and random source.
 type goRun struct {
 	e *Executor
 	// included counts the active includes of each file.
 	included map[string]int
+	// b is what the execution may still spend.
+	b *budget
+	// now is the time the time functions see.
+	now time.Time
+	// seed seeds rnd, which the random functions use; made on first use.
+	seed   [32]byte
+	chacha *rand.ChaCha8
+	rnd    *rand.Rand
 }
 
 // parsed caches parsed templates by name and text: most blueprints are
@@ -57,10 +67,11 @@ func cached(name, text string) (*cachedTemplate, error) {
 		return ct, nil
 	}
 	ct = &cachedTemplate{}
-	t, err := gotmpl.New(name).Option("missingkey=zero").Funcs(baseFuncs()).Funcs(ct.funcs()).Parse(text)
+	t, err := gotmpl.New(name).Option("missingkey=zero").Funcs(ct.funcs()).Parse(text)
 	if err != nil {
 		return nil, err
 	}
+	instrument(t)
 	ct.t = t
 	parsedMu.Lock()
 	if len(parsed) >= maxParsed {
@@ -71,18 +82,10 @@ func cached(name, text string) (*cachedTemplate, error) {
 	return ct, nil
 }
 
-// funcs are runFuncs that call the current run of ct.
+// funcs are the functions of ct's template, which call the current run of
+// ct (see allFuncs).
 func (ct *cachedTemplate) funcs() gotmpl.FuncMap {
-	cur := func() *goRun { return ct.run }
-	return gotmpl.FuncMap{
-		"include":        func(p string, b any) (string, error) { return cur().include(p, b) },
-		"readFile":       func(p string) ([]byte, error) { return cur().e.readFile(p) },
-		"readDir":        func(p string) ([]fs.FileInfo, error) { return cur().readDir(p) },
-		"getResourceKey": func(args ...any) (string, error) { return cur().components().ResourceKey(args...) },
-		"getResource":    func(args ...any) (map[string]any, error) { return cur().components().Resource(args...) },
-		"getResources":   func(args ...any) ([]map[string]any, error) { return cur().components().Resources(args...) },
-		"getComponent":   func(args ...any) (map[string]any, error) { return cur().components().Component(args...) },
-	}
+	return allFuncs(func() *goRun { return ct.run })
 }
 
 // execute renders ct with data for r.
@@ -92,12 +95,12 @@ func (ct *cachedTemplate) execute(r *goRun, out *bytes.Buffer, data any) error {
 		if err != nil {
 			return err
 		}
-		return t.Funcs(r.runFuncs()).Execute(out, data)
+		return t.Funcs(allFuncs(func() *goRun { return r })).Execute(&limitedWriter{w: out, b: r.b}, data)
 	}
 	defer ct.mu.Unlock()
 	ct.run = r
 	defer func() { ct.run = nil }()
-	return ct.t.Execute(out, data)
+	return ct.t.Execute(&limitedWriter{w: out, b: r.b}, data)
 }
 
 // executeGo renders a GoTemplate execution.
@@ -121,7 +124,8 @@ func (e *Executor) executeGo(req Request) (*Result, error) {
 			return nil, err
 		}
 	}
-	r := &goRun{e: e, included: map[string]int{}}
+	r := &goRun{e: e, included: map[string]int{}, b: newBudget(req.Limits), now: req.now(), seed: req.Seed}
+	defer r.b.done()
 	name := file
 	if name == "" {
 		name = inlineName
