@@ -21,7 +21,9 @@ func (offlineLoader) LoaderFactory() gojsonschema.JSONLoaderFactory { return off
 type offlineFactory struct{}
 
 // New returns a loader for source that refuses to load it.
-func (offlineFactory) New(source string) gojsonschema.JSONLoader { return refusedLoader{source: source} }
+func (offlineFactory) New(source string) gojsonschema.JSONLoader {
+	return refusedLoader{source: source}
+}
 
 // refusedLoader is a reference the validator wanted to load.
 type refusedLoader struct {
