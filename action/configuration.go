@@ -7,6 +7,7 @@ import (
 
 	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/deployers/simcluster"
+	"github.com/lscli/lscli/internal/limits"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/reconcile"
 )
@@ -37,6 +38,9 @@ type Configuration struct {
 	Charts map[string]string
 	// Version is lscli's version, reported as the deployers' version.
 	Version string
+	// Limits bound what the landscape may cost: file sizes, YAML aliases,
+	// template work and output. Zero fields mean the defaults.
+	Limits limits.Limits
 	// LockTimeout is how long an action waits for another lscli to release
 	// the state's lock. Zero means: do not wait.
 	LockTimeout time.Duration

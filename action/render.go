@@ -67,7 +67,7 @@ func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &dryrun.Render{Blueprints: a.cfg.Blueprints, Exports: rules, Seed: a.cfg.Seed, StartTime: a.cfg.startTime()}
+	r := &dryrun.Render{Blueprints: a.cfg.Blueprints, Exports: rules, Seed: a.cfg.Seed, StartTime: a.cfg.startTime(), Limits: a.cfg.Limits}
 	res, err := r.Run(ctx, ls)
 	if err != nil {
 		return nil, err

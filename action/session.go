@@ -78,6 +78,7 @@ func (ss *session) load() error {
 	}
 	ecfg.Timeouts.Pickup = c.PickupTimeout
 	ecfg.Blueprints = c.Blueprints
+	ecfg.Limits = c.Limits
 	fw, err := ss.newFramework(ecfg, snap)
 	if err != nil {
 		return err

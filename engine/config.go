@@ -7,6 +7,7 @@ import (
 	"github.com/lscli/lscli/engine/deployitem"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/ids"
+	"github.com/lscli/lscli/internal/limits"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/reconcile"
 )
@@ -52,6 +53,9 @@ type Config struct {
 	// outside the installation (e.g. local folders from the config file).
 	// Nil means only inline blueprints are found.
 	Blueprints blueprint.Resolver
+	// Limits bound the templates the run renders; zero fields mean the
+	// defaults.
+	Limits limits.Limits
 }
 
 func (c *Config) defaults() {

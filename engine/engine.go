@@ -11,6 +11,7 @@ import (
 	"github.com/lscli/lscli/engine/execution"
 	"github.com/lscli/lscli/engine/installation"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/template"
 	"github.com/lscli/lscli/reconcile"
 	"github.com/lscli/lscli/state"
 )
@@ -59,7 +60,11 @@ func (e *Engine) Enqueue(controller string, key types.NamespacedName) {
 
 // Run runs the controllers until nothing is left to do or a bound of opts is
 // reached (see reconcile.Loop.Run).
+//
+// Templates rendered during the run see the virtual clock and the seed (see
+// template.Environment), within cfg.Limits.
 func (e *Engine) Run(ctx context.Context, opts reconcile.RunOptions) (reconcile.RunResult, error) {
+	ctx = template.WithEnvironment(ctx, template.Environment{Clock: e.cfg.Clock.Now, Seed: e.cfg.IDs.Seed(), Limits: e.cfg.Limits})
 	return e.loop.Run(ctx, opts)
 }
 

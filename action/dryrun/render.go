@@ -9,9 +9,11 @@ import (
 
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/limits"
 	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/dataflow"
+	"github.com/lscli/lscli/landscaper/template"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -27,9 +29,11 @@ type Render struct {
 	// Seed derives generated names and job IDs.
 	// Defaults to reconcile.DefaultSeed.
 	Seed uint64
-	// StartTime is the time of the objects' timestamps. Defaults to
-	// reconcile.DefaultStartTime.
+	// StartTime is the time of the objects' timestamps, and the time the
+	// templates see. Defaults to reconcile.DefaultStartTime.
 	StartTime time.Time
+	// Limits bound the templates; zero fields mean the defaults.
+	Limits limits.Limits
 }
 
 // Result is a rendered landscape.
@@ -93,6 +97,7 @@ func (r *Render) Run(ctx context.Context, ls *landscape.Landscape) (*Result, err
 	if err != nil {
 		return nil, err
 	}
+	ctx = template.WithEnvironment(ctx, template.Environment{Clock: cfg.Clock.Now, Seed: seed, Limits: r.Limits})
 	w := &walker{r: r, c: cfg.Cluster, ids: cfg.IDs, res: &Result{}}
 	if err := w.load(ctx, ls); err != nil {
 		return nil, err

@@ -2,11 +2,9 @@ package dataflow
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
@@ -46,7 +44,9 @@ func newRunner(r fakecluster.Reader, inst *lsv1alpha1.Installation, bp *blueprin
 // run renders ex and decodes its output into out. New state is collected
 // in states, to be stored by the caller.
 func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out any) error {
-	req := template.Request{Execution: ex, Values: ru.values, Stateful: ru.prefix != "", CheckNoValue: ru.kind != kindImport}
+	env := template.EnvironmentFrom(ctx)
+	req := template.Request{Execution: ex, Values: ru.values, Stateful: ru.prefix != "", CheckNoValue: ru.kind != kindImport,
+		Now: env.Now(), Seed: env.SeedFor(ru.inst.Namespace, ru.inst.Name, ru.inst.Status.JobID, ru.kind, ex.Name), Limits: env.Limits}
 	if req.Stateful {
 		st, err := loadState(ctx, ru.r, ru.inst, ru.prefix, ex.Name)
 		if err != nil {
@@ -61,8 +61,8 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 	if res.State != nil {
 		ru.states = append(ru.states, pendingState{prefix: ru.prefix, exec: ex.Name, data: res.State})
 	}
-	if err := yaml.Unmarshal(res.Output, out); err != nil {
-		return ru.fail(ex, fmt.Errorf("decode the rendered output: %w", err))
+	if err := decodeOutput(ru.kind, res.Output, out); err != nil {
+		return ru.fail(ex, err)
 	}
 	return nil
 }
@@ -86,7 +86,7 @@ func (ru *runner) storeStates(ctx context.Context, c fakecluster.Client) error {
 // the imports including the bindings of those before it; its bindings are
 // added to the imports. The first one that returns errors ends the chain
 // with a terminal error listing them.
-func runImportExecutions(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) error {
+func runImportExecutions(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) error {
 	if len(bp.Info.ImportExecutions) == 0 {
 		return nil
 	}
@@ -100,7 +100,7 @@ func runImportExecutions(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint,
 			Bindings map[string]any `json:"bindings"`
 			Errors   []string       `json:"errors"`
 		}
-		if err := ru.run(context.Background(), ex, &out); err != nil {
+		if err := ru.run(ctx, ex, &out); err != nil {
 			return err
 		}
 		for k, v := range out.Bindings {

@@ -71,7 +71,7 @@ func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.
 	}
 	imps := &Imports{Values: c.values, Hash: hash, defs: c.defs,
 		targets: ld.targets, lists: ld.lists, maps: ld.maps, components: comps}
-	if err := runImportExecutions(inst, bp, imps); err != nil {
+	if err := runImportExecutions(ctx, inst, bp, imps); err != nil {
 		return nil, err
 	}
 	return imps, nil

@@ -14,9 +14,9 @@ import (
 // the limits they run within. Nothing else of the process (its environment
 // variables, the wall clock, the network, the host's files) reaches them.
 type Environment struct {
-	// Now returns the current time: the simulation's virtual clock. Nil means
-	// the fixed instant DefaultNow.
-	Now func() time.Time
+	// Clock returns the current time: the simulation's virtual clock. Nil
+	// means the fixed instant DefaultNow.
+	Clock func() time.Time
 	// Seed is the simulation's seed. Each execution's random functions are
 	// seeded from it and the execution's identity (see SeedFor).
 	Seed uint64
@@ -27,12 +27,12 @@ type Environment struct {
 // DefaultNow is the time of an Environment without a clock.
 var DefaultNow = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// now returns the environment's time in UTC.
-func (e Environment) now() time.Time {
-	if e.Now == nil {
+// Now returns the environment's time in UTC.
+func (e Environment) Now() time.Time {
+	if e.Clock == nil {
 		return DefaultNow
 	}
-	return e.Now().UTC()
+	return e.Clock().UTC()
 }
 
 // SeedFor derives the seed of the random functions of one execution from

@@ -1,0 +1,101 @@
+package dataflow
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// outputKeys name what the output of each kind of execution holds, for
+// messages.
+var outputKeys = map[string]string{
+	kindImport:  "bindings and errors",
+	kindDeploy:  "deployItems",
+	kindSubinst: "subinstallations",
+	kindExport:  "exports",
+}
+
+// decodeOutput decodes the rendered output of an execution of kind into
+// out. Errors say what the output holds and what it should, in the terms
+// of the blueprint, not of lscli's Go types.
+func decodeOutput(kind string, data []byte, out any) error {
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return fmt.Errorf("the rendered output is not valid YAML: %s", strings.TrimPrefix(err.Error(), "error converting YAML to JSON: yaml: "))
+	}
+	var top any
+	if err := json.Unmarshal(js, &top); err != nil {
+		return fmt.Errorf("the rendered output cannot be read: %w", err)
+	}
+	if _, ok := top.(map[string]any); !ok && top != nil {
+		return fmt.Errorf("the rendered output is %s, want a mapping with %s", jsonKindOf(top), outputKeys[kind])
+	}
+	if err := json.Unmarshal(js, out); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("the rendered output has %s at %s, want %s", valueName(te.Value), fieldPath(te), wantName(te.Type))
+		}
+		return fmt.Errorf("the rendered output cannot be read: %w", err)
+	}
+	return nil
+}
+
+// fieldPath is where a type error is, as a path of JSON keys.
+func fieldPath(te *json.UnmarshalTypeError) string {
+	if te.Field == "" {
+		return "the top"
+	}
+	return te.Field
+}
+
+// jsonKindOf names the kind of a decoded JSON value.
+func jsonKindOf(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "a list"
+	}
+	return "a mapping"
+}
+
+// valueName names the JSON value of a type error ("string", "array", ...).
+func valueName(v string) string {
+	switch {
+	case v == "object":
+		return "a mapping"
+	case v == "array":
+		return "a list"
+	case v == "bool":
+		return "a boolean"
+	case strings.HasPrefix(v, "number"):
+		return "a number"
+	}
+	return "a " + v
+}
+
+// wantName says which JSON value decodes into t.
+func wantName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Pointer:
+		return wantName(t.Elem())
+	}
+	return "a mapping"
+}
