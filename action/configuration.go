@@ -8,6 +8,7 @@ import (
 	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/internal/limits"
+	"github.com/lscli/lscli/internal/safefs"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/reconcile"
 )
@@ -38,6 +39,12 @@ type Configuration struct {
 	Charts map[string]string
 	// Version is lscli's version, reported as the deployers' version.
 	Version string
+	// Reads says where on the host lscli may read the landscape's files:
+	// blueprints, templates, schemas and charts (see package safefs). The
+	// paths of the landscape an action is given are added to it. Nil means
+	// below the working directory and those paths, with the default size
+	// limit.
+	Reads *safefs.Policy
 	// Limits bound what the landscape may cost: file sizes, YAML aliases,
 	// template work and output. Zero fields mean the defaults.
 	Limits limits.Limits
@@ -62,6 +69,14 @@ type DeployerSettings struct {
 	KubeVersion string
 	// Targets choose the simulated or the real cluster per Target.
 	Targets deployers.TargetModes
+}
+
+// reads returns Reads or its default, with paths added.
+func (c *Configuration) reads(paths ...string) *safefs.Policy {
+	if c.Reads == nil {
+		return safefs.NewPolicy(c.Limits.FileSize, ".").With(paths...)
+	}
+	return c.Reads.With(paths...)
 }
 
 // RunOptions bound the simulation of an action that runs it.

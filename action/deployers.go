@@ -12,6 +12,7 @@ import (
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/safefs"
 )
 
 // RealDeployers are the real deployers lscli has, by deploy item type. Each
@@ -20,13 +21,19 @@ import (
 // chart mapping (the config file's charts map, see chartMap). Wiring a new
 // real deployer is one entry here.
 func RealDeployers(landscape fakecluster.Reader, charts map[string]string) deployers.Registry {
+	return realDeployers(landscape, charts, nil)
+}
+
+// realDeployers is RealDeployers whose helm deployer reads local charts
+// through policy (nil: its default, see helm.Options.Policy).
+func realDeployers(landscape fakecluster.Reader, charts map[string]string, policy *safefs.Policy) deployers.Registry {
 	return deployers.Registry{
 		deployers.MockType: deployers.MockBuilder,
 		deployers.ManifestType: func(c deployer.ClusterClients) (deployer.Deployer, error) {
 			return deployer.WithTraits(manifest.New(manifest.Options{Clusters: c, Targets: landscape}), deployer.KubernetesDeployer), nil
 		},
 		deployers.HelmType: func(c deployer.ClusterClients) (deployer.Deployer, error) {
-			return deployer.WithTraits(helm.New(helm.Options{Clusters: c, Landscape: landscape, Charts: charts}), deployer.KubernetesDeployer), nil
+			return deployer.WithTraits(helm.New(helm.Options{Clusters: c, Landscape: landscape, Charts: charts, Policy: policy}), deployer.KubernetesDeployer), nil
 		},
 	}
 }
@@ -43,7 +50,7 @@ func (ss *session) newFramework(cfg engine.Config, snap *state.Snapshot) (*deplo
 	}
 	realClusters := realcluster.New(realcluster.Options{Secrets: cfg.Cluster})
 	clients := &deployers.TargetClusters{Simulated: ss.clusters, Real: realClusters, Modes: d.Targets}
-	table, fallback, err := deployers.Setup{Modes: d.Modes, Real: RealDeployers(cfg.Cluster, ss.cfg.Charts), Rules: d.Rules, Clients: clients}.Build()
+	table, fallback, err := deployers.Setup{Modes: d.Modes, Real: realDeployers(cfg.Cluster, ss.cfg.Charts, ss.cfg.Reads), Rules: d.Rules, Clients: clients}.Build()
 	if err != nil {
 		return nil, err
 	}

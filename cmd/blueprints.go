@@ -3,6 +3,7 @@ package cmd
 import (
 	"path/filepath"
 
+	"github.com/lscli/lscli/internal/safefs"
 	"github.com/lscli/lscli/landscaper/blueprint"
 )
 
@@ -18,10 +19,11 @@ var blueprintsConfig = pathMap{key: "blueprints", from: "a blueprint resource na
 
 // blueprintResolver returns the resolver for spec.blueprint.ref from the
 // blueprints map of the config file, or nil when there is none.
-func blueprintResolver(s *settings) (blueprint.Resolver, error) {
+// The folders are read through reads (see package safefs).
+func blueprintResolver(s *settings, reads *safefs.Policy) (blueprint.Resolver, error) {
 	paths, path, err := blueprintsConfig.read(s)
 	if paths == nil || err != nil {
 		return nil, err
 	}
-	return &blueprint.Folders{Paths: paths, Origin: filepath.ToSlash(path)}, nil
+	return &blueprint.Folders{Paths: paths, Origin: filepath.ToSlash(path), Policy: reads}, nil
 }

@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"sigs.k8s.io/yaml"
 )
@@ -33,6 +35,13 @@ func (pm pathMap) read(s *settings) (map[string]string, string, error) {
 	}
 	paths, err := pm.parse(data, path)
 	return paths, path, err
+}
+
+// paths returns the paths of the map, the local folders and files it
+// names.
+func (pm pathMap) paths(s *settings) ([]string, error) {
+	m, _, err := pm.read(s)
+	return slices.Collect(maps.Values(m)), err
 }
 
 // parse reads the map from data, the config file at path.

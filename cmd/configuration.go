@@ -2,21 +2,35 @@ package cmd
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/lscli/lscli/action"
+	"github.com/lscli/lscli/internal/safefs"
 )
 
 // configuration builds what the actions share from the merged settings.
+//
+// lscli reads the landscape's files only below the working directory, the
+// folders and files the config file maps (and the landscape an action is
+// given): see package safefs.
 func configuration(s *settings) (*action.Configuration, error) {
-	blueprints, err := blueprintResolver(s)
-	if err != nil {
-		return nil, err
-	}
 	charts, err := chartMap(s)
 	if err != nil {
 		return nil, err
 	}
+	folders, err := blueprintsConfig.paths(s)
+	if err != nil {
+		return nil, err
+	}
+	reads := safefs.NewPolicy(s.Limits.FileSize, ".").With(folders...).With(slices.Collect(maps.Values(charts))...)
+	blueprints, err := blueprintResolver(s, reads)
+	if err != nil {
+		return nil, err
+	}
 	return &action.Configuration{
+		Reads:         reads,
+		Limits:        s.Limits,
 		StatePath:     s.State,
 		Seed:          s.Seed,
 		Reseed:        s.SeedSet,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/action"
+	"github.com/lscli/lscli/internal/limits"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -39,6 +40,8 @@ type settings struct {
 	PickupTimeout time.Duration
 	// LockTimeout is how long to wait for the state's lock.
 	LockTimeout time.Duration
+	// Limits are the config file's limits: section.
+	Limits limits.Limits
 	// config is the parsed config file, for command-specific keys.
 	config *viper.Viper
 	// errOut receives notices, such as waiting for the state's lock.
@@ -105,6 +108,9 @@ func loadSettings(cmd *cobra.Command, getenv func(string) string) (*settings, er
 		return nil, err
 	}
 	if err := s.parseDeployers(src, flags); err != nil {
+		return nil, err
+	}
+	if err := s.parseLimits(); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	goruntime "runtime"
@@ -17,6 +16,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/limits"
+	"github.com/lscli/lscli/internal/safefs"
 )
 
 // Loader reads landscapes. The zero value reads from the host filesystem into
@@ -34,6 +35,12 @@ type Loader struct {
 	// DefaultNamespace is the namespace of objects that name none.
 	// Empty means "default".
 	DefaultNamespace string
+	// Policy says which host files may be read when FS is nil: the paths
+	// given to Load are added to its roots, so that a file found in a
+	// folder may be a symbolic link only to a file below a root; only
+	// regular files within its size limit are read. Nil means only below
+	// the paths given to Load, with the default size limit.
+	Policy *safefs.Policy
 }
 
 // Load reads the files and directories named by paths, in that order, and
@@ -60,8 +67,9 @@ func (l *Loader) Load(paths ...string) (*Landscape, error) {
 		ld.namespace = "default"
 	}
 	var files []file
+	policy := l.Policy.With(paths...)
 	for _, p := range paths {
-		files = append(files, ld.collect(l.open(p))...)
+		files = append(files, ld.collect(l.open(p, policy))...)
 	}
 	for _, results := range ld.readFiles(files) {
 		for _, r := range results {
@@ -122,8 +130,8 @@ type file struct {
 	problem string
 }
 
-// open resolves a path given to Load.
-func (l *Loader) open(p string) file {
+// open resolves a path given to Load; host files are read through policy.
+func (l *Loader) open(p string, policy *safefs.Policy) file {
 	if l.FS != nil {
 		name := path.Clean(p)
 		f := file{fsys: l.FS, name: name, display: name, key: name}
@@ -143,7 +151,7 @@ func (l *Loader) open(p string) file {
 		return file{display: display, problem: err.Error()}
 	}
 	name := filepath.ToSlash(rel)
-	return file{fsys: os.DirFS(root), name: name, display: display, key: root + name}
+	return file{fsys: policy.Dir(root), name: name, display: display, key: root + name}
 }
 
 // child returns the file name, found by walking directory f.
@@ -266,6 +274,17 @@ func describeFSError(err error) string {
 		return "no such file or directory"
 	case errors.Is(err, fs.ErrPermission):
 		return "permission denied"
+	}
+	var outside *safefs.OutsideError
+	var notRegular *safefs.NotRegularError
+	var tooLarge *limits.Error
+	switch {
+	case errors.As(err, &outside):
+		return "not read: " + outside.Error()
+	case errors.As(err, &notRegular):
+		return "not read: " + notRegular.Error()
+	case errors.As(err, &tooLarge):
+		return "not read: " + tooLarge.Error()
 	}
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {

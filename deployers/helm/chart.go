@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,10 +20,11 @@ import (
 )
 
 // loadChart loads the chart that ref names. Nothing is downloaded: a chart
-// comes from archive.raw, from a local path (ref or archive URL starting with
-// /, ./, ../ or file://), or from the local chart that Options.Charts maps a
-// remote reference to. An unmapped remote reference is a terminal error that
-// says which key to add.
+// comes from archive.raw, from the local chart that Options.Charts maps the
+// reference to, or from a relative local path in chart.ref ("./charts/app",
+// read from the working directory). An absolute path, a path with "..", a
+// file:// URL and a remote reference are read only when Options.Charts
+// maps them: otherwise they are a terminal error that says which key to add.
 func (d *Deployer) loadChart(ref helmv1alpha1.Chart) (*chart.Chart, error) {
 	if ref.Archive != nil && ref.Archive.Raw != "" {
 		data, err := base64.StdEncoding.DecodeString(ref.Archive.Raw)
@@ -63,13 +66,18 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 		return "", reconcile.TerminalError(fmt.Errorf("chart.fromResource is not supported: lscli reads no component descriptors; " +
 			"use chart.ref with a local path or a key of the helm deployer's chart mapping"))
 	}
-	if p, ok := localPath(keys[0]); ok {
-		return p, nil
-	}
 	for _, k := range keys {
 		if p, ok := d.opts.Charts[k]; ok {
 			return p, nil
 		}
+	}
+	if p, ok := localPath(keys[0]); ok {
+		if unsafeLocalPath(keys[0]) {
+			return "", reconcile.TerminalError(fmt.Errorf("chart %q is not read: an absolute path, a path with .. or a file:// URL "+
+				"in a deploy item may lead anywhere on the host; map it under 'charts:' in lscli.yaml, e.g. charts: {%q: ./charts/mychart}, "+
+				"or use a path relative to the working directory", keys[0], keys[0]))
+		}
+		return p, nil
 	}
 	return "", reconcile.TerminalError(fmt.Errorf("chart %q is not available locally: lscli downloads nothing; "+
 		"map it to a local chart folder or .tgz under 'charts:' in lscli.yaml, e.g. charts: {%q: ./charts/mychart}", keys[0], keys[0]))
@@ -88,6 +96,16 @@ func localPath(ref string) (string, bool) {
 	return "", false
 }
 
+// unsafeLocalPath tells whether the local reference ref may lead outside
+// the working directory: a file:// URL, an absolute path, or a path with a
+// ".." element.
+func unsafeLocalPath(ref string) bool {
+	if strings.HasPrefix(ref, "file://") || strings.HasPrefix(ref, "/") {
+		return true
+	}
+	return slices.Contains(strings.Split(filepath.ToSlash(ref), "/"), "..")
+}
+
 // withoutVersion strips the tag (":1.0.0") of an OCI reference.
 func withoutVersion(ref string) string {
 	i := strings.LastIndex(ref, ":")
@@ -98,25 +116,32 @@ func withoutVersion(ref string) string {
 }
 
 // loadPath loads a chart folder or archive from Options.FS, or from the host
-// filesystem when FS is nil.
+// filesystem when FS is nil: through Options.Policy, so that symbolic links
+// lead only below its roots and only regular files within its size limit
+// are read.
 func (d *Deployer) loadPath(p string) (*chart.Chart, error) {
-	if d.opts.FS == nil {
-		return loader.Load(p)
+	fsys := d.opts.FS
+	if fsys == nil {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		fsys, p = d.policy().Dir(string(filepath.Separator)), filepath.ToSlash(abs)
 	}
 	p = path.Clean(strings.TrimPrefix(p, "/"))
-	fi, err := fs.Stat(d.opts.FS, p)
+	fi, err := fs.Stat(fsys, p)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.IsDir() {
-		f, err := d.opts.FS.Open(p)
+		f, err := fsys.Open(p)
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
 		return loader.LoadArchive(f)
 	}
-	files, err := chartFiles(d.opts.FS, p)
+	files, err := chartFiles(fsys, p)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +164,7 @@ func chartFiles(fsys fs.FS, dir string) ([]*loader.BufferedFile, error) {
 			return err
 		}
 		rel := strings.TrimPrefix(p, dir+"/")
-		fi, err := de.Info()
+		fi, err := fs.Stat(fsys, p)
 		if err != nil {
 			return err
 		}

@@ -42,6 +42,8 @@ func TestLoadChart(t *testing.T) {
 		"https://charts.example/repo/demo:0.1.0": "testdata/chart",
 		"https://charts.example/other/demo":      "testdata/chart",
 		"component-resource-key":                 "testdata/chart",
+		abs + "/":                                abs,
+		"file://" + tgz:                          tgz,
 	}
 	tests := []struct {
 		name    string
@@ -49,10 +51,15 @@ func TestLoadChart(t *testing.T) {
 		wantErr string
 	}{
 		{name: "local folder", chart: helmv1alpha1.Chart{Ref: "./testdata/chart"}},
-		{name: "absolute folder", chart: helmv1alpha1.Chart{Ref: abs}},
-		{name: "file URL", chart: helmv1alpha1.Chart{Ref: "file://testdata/chart"}},
-		{name: "local tgz", chart: helmv1alpha1.Chart{Archive: &helmv1alpha1.ArchiveAccess{
+		{name: "mapped absolute folder", chart: helmv1alpha1.Chart{Ref: abs + "/"}},
+		{name: "mapped local tgz", chart: helmv1alpha1.Chart{Archive: &helmv1alpha1.ArchiveAccess{
 			Remote: &helmv1alpha1.RemoteArchiveAccess{URL: "file://" + tgz}}}},
+		{name: "absolute folder", chart: helmv1alpha1.Chart{Ref: abs},
+			wantErr: `chart "` + abs + `" is not read: an absolute path, a path with .. or a file:// URL in a deploy item may lead anywhere on the host; map it under 'charts:' in lscli.yaml`},
+		{name: "file URL", chart: helmv1alpha1.Chart{Ref: "file://testdata/chart"}, wantErr: `chart "file://testdata/chart" is not read`},
+		{name: "dot dot", chart: helmv1alpha1.Chart{Ref: "./testdata/../testdata/chart"}, wantErr: `is not read: an absolute path, a path with ..`},
+		{name: "file URL of a host file", chart: helmv1alpha1.Chart{Archive: &helmv1alpha1.ArchiveAccess{
+			Remote: &helmv1alpha1.RemoteArchiveAccess{URL: "file:///etc/passwd"}}}, wantErr: `chart "file:///etc/passwd" is not read`},
 		{name: "archive.raw", chart: helmv1alpha1.Chart{Archive: &helmv1alpha1.ArchiveAccess{
 			Raw: base64.StdEncoding.EncodeToString(raw)}}},
 		{name: "mapped OCI ref", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/demo:0.1.0"}},
@@ -111,7 +118,7 @@ func TestLoadChartFromFS(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := New(Options{FS: os.DirFS(dir)})
-	for ref, templates := range map[string]int{"./chart": 5, "file://demo.tgz": 6} {
+	for ref, templates := range map[string]int{"./chart": 5, "./demo.tgz": 6} {
 		ch, err := d.loadChart(helmv1alpha1.Chart{Ref: ref})
 		if err != nil {
 			t.Fatalf("%s: %v", ref, err)

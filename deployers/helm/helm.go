@@ -13,6 +13,7 @@ import (
 	"github.com/lscli/lscli/deployers/readiness"
 	"github.com/lscli/lscli/deployers/timeout"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/safefs"
 )
 
 // Type is the deploy item type of Landscaper's helm deployer.
@@ -45,8 +46,12 @@ type Options struct {
 	// ../ or file:// is a local path and needs no entry. Default: no mapping.
 	Charts map[string]string
 	// FS is where local chart paths are read. Nil means the host filesystem,
-	// relative paths from the working directory.
+	// relative paths from the working directory, through Policy.
 	FS fs.FS
+	// Policy says where on the host chart files may be read (see package
+	// safefs). Nil means below the working directory and the paths of
+	// Charts, with the default file size limit.
+	Policy *safefs.Policy
 	// KubeVersion is the Kubernetes version that charts see as
 	// .Capabilities.KubeVersion when the target's client does not report one
 	// (see ServerVersioner). Empty means DefaultKubeVersion.
@@ -64,6 +69,18 @@ var (
 	_ deployer.Deployer  = (*Deployer)(nil)
 	_ deployer.Described = (*Deployer)(nil)
 )
+
+// policy returns Options.Policy or its default.
+func (d *Deployer) policy() *safefs.Policy {
+	if d.opts.Policy != nil {
+		return d.opts.Policy
+	}
+	paths := []string{"."}
+	for _, p := range d.opts.Charts {
+		paths = append(paths, p)
+	}
+	return safefs.NewPolicy(0, paths...)
+}
 
 // New returns the helm deployer. opts.Clusters is required.
 func New(opts Options) *Deployer {

@@ -11,6 +11,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
+	"github.com/lscli/lscli/internal/safefs"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -56,6 +57,11 @@ type Folders struct {
 	// Origin names where Paths come from, for messages, e.g. "lscli.yaml".
 	// Defaults to "the config file".
 	Origin string
+	// Policy says where on the host files may be read when FS is nil: a
+	// blueprint's symbolic links must lead below its roots, and only
+	// regular files within its size limit are read. Nil means each folder
+	// reads only below itself.
+	Policy *safefs.Policy
 }
 
 var _ Resolver = (*Folders)(nil)
@@ -85,7 +91,11 @@ func (f *Folders) read(dir string) (*Blueprint, error) {
 		if err != nil || !info.IsDir() {
 			return nil, fmt.Errorf("no such folder")
 		}
-		fsys = os.DirFS(dir)
+		policy := f.Policy
+		if policy == nil {
+			policy = safefs.NewPolicy(0, dir)
+		}
+		fsys = policy.Dir(dir)
 	} else {
 		sub, err := fs.Sub(f.FS, filepath.ToSlash(filepath.Clean(dir)))
 		if err != nil {

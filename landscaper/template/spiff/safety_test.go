@@ -21,3 +21,21 @@ func TestReadWithoutArgumentsPanicsInSpiff(t *testing.T) {
 		t.Fatalf("Map: err = %v, want a crash of spiff", err)
 	}
 }
+
+// TestNoEnvironmentOrHostFiles: Spiff's env() sees no variable of the
+// process, and read() no file of the host, with and without blueprint files.
+func TestNoEnvironmentOrHostFiles(t *testing.T) {
+	t.Setenv("LSCLI_SECRET", "s3cr3t")
+	for _, tmpl := range []string{`"(( env(\"LSCLI_SECRET\") ))"`, `"(( env(\"HOME\") ))"`, `"(( read(\"/etc/hostname\", \"text\") ))"`} {
+		if v, err := Map("m", []byte(tmpl), nil); err == nil {
+			t.Errorf("%s = %v, want an error", tmpl, v)
+		}
+		res, err := Execute(Request{Name: "main", Template: []byte(`{"x": ` + tmpl + `}`)})
+		if err == nil {
+			t.Errorf("%s renders %s, want an error", tmpl, res.Output)
+		}
+	}
+	if v, err := Map("m", []byte(`"(( env(\"LSCLI_SECRET\", \"HOME\") ))"`), nil); err != nil || toString(v) != "{}" {
+		t.Errorf("env of several names = %v, %v; want {}", toString(v), err)
+	}
+}

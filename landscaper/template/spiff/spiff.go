@@ -6,6 +6,7 @@ import (
 
 	"github.com/mandelsoft/spiff/spiffing"
 	spiffyaml "github.com/mandelsoft/spiff/yaml"
+	"github.com/mandelsoft/vfs/pkg/memoryfs"
 	"github.com/mandelsoft/vfs/pkg/vfs"
 	"sigs.k8s.io/yaml"
 
@@ -77,10 +78,10 @@ func Execute(req Request) (result *Result, err error) {
 
 // newSpiff returns a Spiff context without OS access and with values bound.
 func newSpiff(fs vfs.FileSystem, fns spiffing.Functions, values map[string]any) (spiffing.Spiff, error) {
-	s := spiffing.Plain().WithMode(spiffing.MODE_FILE_ACCESS)
-	if fs != nil {
-		s = s.WithFileSystem(fs)
+	if fs == nil {
+		fs = memoryfs.New() // without one, Spiff would read the host's files
 	}
+	s := spiffing.Plain().WithMode(spiffing.MODE_FILE_ACCESS).WithFileSystem(fs)
 	if fns == nil {
 		fns = spiffing.NewFunctions()
 	}

@@ -1,0 +1,91 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/internal/limits"
+)
+
+// limitsSection is the config file's limits: key (see docs/cli.md). Sizes
+// are quantities (64Mi, 500000), the time a Go duration (1m).
+type limitsSection struct {
+	FileSize      *resource.Quantity `json:"fileSize"`
+	YAMLNodes     int64              `json:"yamlNodes"`
+	TemplateSteps int64              `json:"templateSteps"`
+	TemplateSize  *resource.Quantity `json:"templateSize"`
+	TemplateTime  string             `json:"templateTime"`
+	SpiffDepth    int                `json:"spiffDepth"`
+}
+
+// parseLimits reads the limits: section of the config file; unset keys
+// keep their defaults. A malformed section is invalid input (exit 2).
+func (s *settings) parseLimits() error {
+	if s.config == nil || s.config.ConfigFileUsed() == "" {
+		return nil
+	}
+	path := s.config.ConfigFileUsed()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return invalidf("read config %s: %v", path, err)
+	}
+	var doc struct {
+		Limits json.RawMessage `json:"limits"`
+	}
+	js, err := yaml.YAMLToJSON(data)
+	if err == nil {
+		err = json.Unmarshal(js, &doc)
+	}
+	if err != nil {
+		return invalidf("read config %s: %v", path, err)
+	}
+	var sec limitsSection
+	if err := decodeStrict(doc.Limits, &sec); err != nil {
+		return invalidf("%s: limits: %s", path, jsonMessage(err))
+	}
+	s.Limits, err = sec.limits()
+	if err != nil {
+		return invalidf("%s: limits.%v", path, err)
+	}
+	return nil
+}
+
+// limits checks the section and returns its limits.
+func (sec limitsSection) limits() (limits.Limits, error) {
+	l := limits.Limits{YAMLNodes: sec.YAMLNodes, TemplateSteps: sec.TemplateSteps, SpiffDepth: sec.SpiffDepth}
+	for key, n := range map[string]int64{"yamlNodes": sec.YAMLNodes, "templateSteps": sec.TemplateSteps, "spiffDepth": int64(sec.SpiffDepth)} {
+		if n < 0 {
+			return l, fmt.Errorf("%s: %d is negative: want a positive number (or leave it out for the default)", key, n)
+		}
+	}
+	var err error
+	if l.FileSize, err = size("fileSize", sec.FileSize); err != nil {
+		return l, err
+	}
+	if l.TemplateSize, err = size("templateSize", sec.TemplateSize); err != nil {
+		return l, err
+	}
+	if sec.TemplateTime != "" {
+		if l.TemplateTime, err = time.ParseDuration(sec.TemplateTime); err != nil || l.TemplateTime <= 0 {
+			return l, fmt.Errorf("templateTime: %q is not a positive duration like 30s or 2m", sec.TemplateTime)
+		}
+	}
+	return l, nil
+}
+
+// size returns a size in bytes, 0 when unset.
+func size(key string, q *resource.Quantity) (int64, error) {
+	if q == nil {
+		return 0, nil
+	}
+	n, ok := q.AsInt64()
+	if !ok || n <= 0 {
+		return 0, fmt.Errorf("%s: %s is not a positive size in bytes like 64Mi or 1000000", key, q)
+	}
+	return n, nil
+}
