@@ -80,6 +80,10 @@ func (e *Error) Snippet() string {
 // goErrorPos finds "template: NAME:LINE:COL: " in text/template errors.
 var goErrorPos = regexp.MustCompile(`template: ([^:\n]+):(\d+)(?::(\d+))?: `)
 
+// instrumentCall is the call of a function the parse tree was instrumented
+// with (see rewrite.go) in an error: the user did not write it.
+var instrumentCall = regexp.MustCompile(`^at <(` + stepFunc + `|` + outputFunc + `)>: error calling (` + stepFunc + `|` + outputFunc + `): `)
+
 // executingPrefix is text/template's `executing "NAME" at ` phrase.
 var executingPrefix = regexp.MustCompile(`^executing "[^"]*" at `)
 
@@ -103,6 +107,7 @@ func newGoError(err error, name, text string, fsys fs.FS) error {
 		col, _ = strconv.Atoi(msg[m[6]:m[7]])
 	}
 	rest := executingPrefix.ReplaceAllString(msg[m[1]:], "at ")
+	rest = instrumentCall.ReplaceAllString(rest, "")
 	out := &Error{File: file, Line: line, Column: col, Err: &causedError{msg: rest, cause: err}, source: text}
 	if file == inlineName {
 		out.File = ""

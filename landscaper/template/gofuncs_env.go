@@ -136,6 +136,12 @@ func durationRound(d any, now time.Time) string {
 	return "0s"
 }
 
+// checkCount fails when n characters (of what) are more than the size
+// limit allows.
+func (r *goRun) checkCount(what string, n int) error {
+	return r.b.CheckSize(what, int64(n))
+}
+
 // random returns the execution's seeded random source.
 func (r *goRun) random() *rand.Rand {
 	if r.rnd == nil {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	gotmpl "text/template"
 	"time"
+
+	"github.com/lscli/lscli/landscaper/template/budget"
 )
 
 // inlineName is the name of an inline GoTemplate in text/template's errors.
@@ -25,7 +27,7 @@ type goRun struct {
 	// included counts the active includes of each file.
 	included map[string]int
 	// b is what the execution may still spend.
-	b *budget
+	b *budget.Budget
 	// now is the time the time functions see.
 	now time.Time
 	// seed seeds rnd, which the random functions use; made on first use.
@@ -95,12 +97,12 @@ func (ct *cachedTemplate) execute(r *goRun, out *bytes.Buffer, data any) error {
 		if err != nil {
 			return err
 		}
-		return t.Funcs(allFuncs(func() *goRun { return r })).Execute(&limitedWriter{w: out, b: r.b}, data)
+		return t.Funcs(allFuncs(func() *goRun { return r })).Execute(r.b.Writer(out), data)
 	}
 	defer ct.mu.Unlock()
 	ct.run = r
 	defer func() { ct.run = nil }()
-	return ct.t.Execute(&limitedWriter{w: out, b: r.b}, data)
+	return ct.t.Execute(r.b.Writer(out), data)
 }
 
 // executeGo renders a GoTemplate execution.
@@ -124,8 +126,8 @@ func (e *Executor) executeGo(req Request) (*Result, error) {
 			return nil, err
 		}
 	}
-	r := &goRun{e: e, included: map[string]int{}, b: newBudget(req.Limits), now: req.now(), seed: req.Seed}
-	defer r.b.done()
+	r := &goRun{e: e, included: map[string]int{}, b: budget.New(req.Limits), now: req.now(), seed: req.Seed}
+	defer r.b.Done()
 	name := file
 	if name == "" {
 		name = inlineName

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	gotmpl "text/template"
+
+	"github.com/lscli/lscli/landscaper/template/budget"
 )
 
 // mutatingFuncs change a map given to them in place, so that sizes known
@@ -30,13 +32,13 @@ const (
 // cur returns the execution.
 func guardFuncs(fm gotmpl.FuncMap, cur func() *goRun) gotmpl.FuncMap {
 	out := make(gotmpl.FuncMap, len(fm)+2)
-	b := func() *budget { return cur().b }
+	b := func() *budget.Budget { return cur().b }
 	for name, f := range fm {
 		out[name] = guard(name, f, b)
 	}
-	out[stepFunc] = func() (string, error) { return "", b().step() }
+	out[stepFunc] = func() (string, error) { return "", b().Step() }
 	out[outputFunc] = func(v any) (any, error) {
-		_, err := b().valuesSize("the printed value", v)
+		_, err := b().ValuesSize("the printed value", v)
 		return v, err
 	}
 	return out
@@ -46,7 +48,7 @@ func guardFuncs(fm gotmpl.FuncMap, cur func() *goRun) gotmpl.FuncMap {
 // error, which text/template turns into "error calling NAME: ...". The
 // most common signatures are wrapped without reflection, which would double
 // the cost of a call.
-func guard(name string, f any, cur func() *budget) any {
+func guard(name string, f any, cur func() *budget.Budget) any {
 	switch f := f.(type) {
 	case func(string) string:
 		return func(a string) string { enterS(cur(), name, a); return resultS(cur(), f(a)) }
@@ -90,7 +92,7 @@ func guard(name string, f any, cur func() *budget) any {
 }
 
 // guardReflect wraps a function of any signature.
-func guardReflect(name string, f any, cur func() *budget) any {
+func guardReflect(name string, f any, cur func() *budget.Budget) any {
 	fv := reflect.ValueOf(f)
 	ft := fv.Type()
 	return reflect.MakeFunc(ft, func(args []reflect.Value) []reflect.Value {
@@ -109,7 +111,7 @@ func guardReflect(name string, f any, cur func() *budget) any {
 }
 
 // enterS is enter for string arguments.
-func enterS(b *budget, name string, args ...string) {
+func enterS(b *budget.Budget, name string, args ...string) {
 	if _, ok := growth[name]; ok {
 		plainArgs := make([]any, len(args))
 		for i, a := range args {
@@ -118,49 +120,49 @@ func enterS(b *budget, name string, args ...string) {
 		enter(b, name, plainArgs...)
 		return
 	}
-	if err := b.step(); err != nil {
+	if err := b.Step(); err != nil {
 		panic(err)
 	}
 	var n int64
 	for _, a := range args {
 		n += int64(len(a))
 	}
-	if err := b.checkSize("the arguments", n); err != nil {
+	if err := b.CheckSize("the arguments", n); err != nil {
 		panic(err)
 	}
 }
 
 // enter spends a step for a call of name and checks its arguments; on
 // failure it panics with the error.
-func enter(b *budget, name string, args ...any) {
-	if err := b.step(); err != nil {
+func enter(b *budget.Budget, name string, args ...any) {
+	if err := b.Step(); err != nil {
 		panic(err)
 	}
 	if grow, ok := growth[name]; ok {
-		if err := b.checkSize("the result", grow(args)); err != nil {
+		if err := b.CheckSize("the result", grow(args)); err != nil {
 			panic(err)
 		}
 	}
-	if _, err := b.valuesSize("the arguments", args...); err != nil {
+	if _, err := b.ValuesSize("the arguments", args...); err != nil {
 		panic(err)
 	}
 }
 
 // result checks the result v of a call of name and returns it; on failure
 // it panics with the error.
-func result[T any](b *budget, name string, v T) T {
+func result[T any](b *budget.Budget, name string, v T) T {
 	if mutatingFuncs[name] {
-		b.forgetSizes()
+		b.ForgetSizes()
 	}
-	if _, err := b.valuesSize("the result", v); err != nil {
+	if _, err := b.ValuesSize("the result", v); err != nil {
 		panic(err)
 	}
 	return v
 }
 
 // resultS is result for a string, which no function changes in place.
-func resultS(b *budget, s string) string {
-	if err := b.checkSize("the result", int64(len(s))); err != nil {
+func resultS(b *budget.Budget, s string) string {
+	if err := b.CheckSize("the result", int64(len(s))); err != nil {
 		panic(err)
 	}
 	return s
@@ -194,9 +196,9 @@ func valueOf(v reflect.Value) any {
 // make large values from small arguments would be.
 var growth = map[string]func(args []any) int64{
 	"repeat": func(a []any) int64 { return intArg(a, 0) * int64(len(strArg(a, 1))) },
-	"until":  func(a []any) int64 { return abs(intArg(a, 0)) * elementCost },
+	"until":  func(a []any) int64 { return abs(intArg(a, 0)) * budget.ElementCost },
 	"untilStep": func(a []any) int64 {
-		return abs(intArg(a, 1)-intArg(a, 0)) / max(abs(intArg(a, 2)), 1) * elementCost
+		return abs(intArg(a, 1)-intArg(a, 0)) / max(abs(intArg(a, 2)), 1) * budget.ElementCost
 	},
 	"seq":     seqGrowth,
 	"indent":  func(a []any) int64 { return indentGrowth(intArg(a, 0), strArg(a, 1)) },
@@ -283,7 +285,7 @@ func joinGrowth(a []any) int64 {
 	if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
 		return 0
 	}
-	return int64(v.Len()) * int64(len(strArg(a, 0))+elementCost)
+	return int64(v.Len()) * int64(len(strArg(a, 0))+budget.ElementCost)
 }
 
 // printfVerb finds the widths and precisions of a format.

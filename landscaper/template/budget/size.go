@@ -1,4 +1,4 @@
-package template
+package budget
 
 import (
 	"errors"
@@ -17,18 +17,18 @@ type sizeKey struct {
 	kind reflect.Kind
 }
 
-// elementCost is what an element of a list or map counts besides its own
+// ElementCost is what an element of a list or map counts besides its own
 // size, roughly what it takes when written out.
-const elementCost = 8
+const ElementCost = 8
 
 // errTooBig ends a walk past the size limit.
 var errTooBig = errors.New("too big")
 
-// valuesSize returns the size vs take when written out (JSON, YAML, fmt),
+// ValuesSize returns the size vs take when written out (JSON, YAML, fmt),
 // references expanded, up to the size limit: past it, it fails, saying
 // that what would be at least so big. A value that contains itself (dict d,
 // set d "a" d) fails too: writing it would never end.
-func (b *budget) valuesSize(what string, vs ...any) (int64, error) {
+func (b *Budget) ValuesSize(what string, vs ...any) (int64, error) {
 	w := sizeWalk{b: b}
 	for _, v := range vs {
 		var err error
@@ -38,7 +38,7 @@ func (b *budget) valuesSize(what string, vs ...any) (int64, error) {
 		case []byte:
 			_, err = w.add(int64(len(v)))
 		case nil, bool, int, int64, float64:
-			_, err = w.add(elementCost)
+			_, err = w.add(ElementCost)
 		default:
 			_, err = w.size(reflect.ValueOf(v))
 		}
@@ -52,13 +52,13 @@ func (b *budget) valuesSize(what string, vs ...any) (int64, error) {
 	return w.total, nil
 }
 
-// forgetSizes drops the memoized sizes: a function that changes a map in
+// ForgetSizes drops the memoized sizes: a function that changes a map in
 // place (set, unset, merge) was called.
-func (b *budget) forgetSizes() { clear(b.sizes) }
+func (b *Budget) ForgetSizes() { clear(b.sizes) }
 
 // sizeWalk is one walk of valueSize.
 type sizeWalk struct {
-	b      *budget
+	b      *Budget
 	total  int64
 	onPath map[sizeKey]bool
 }
@@ -99,7 +99,7 @@ func (w *sizeWalk) size(v reflect.Value) (int64, error) {
 		}
 		return n, nil
 	}
-	return w.add(elementCost)
+	return w.add(ElementCost)
 }
 
 // container sizes a list, map or pointer once per walk path: a cycle is an
@@ -139,17 +139,17 @@ func (w *sizeWalk) container(v reflect.Value, measure func() (int64, error)) (in
 func (w *sizeWalk) elements(v reflect.Value) (int64, error) {
 	var n int64
 	if isScalar(v.Type().Elem().Kind()) {
-		return w.add(int64(v.Len()) * elementCost)
+		return w.add(int64(v.Len()) * ElementCost)
 	}
 	for i := range v.Len() {
 		m, err := w.size(v.Index(i))
 		if err != nil {
 			return 0, err
 		}
-		if _, err := w.add(elementCost); err != nil {
+		if _, err := w.add(ElementCost); err != nil {
 			return 0, err
 		}
-		n += m + elementCost
+		n += m + ElementCost
 	}
 	return n, nil
 }
