@@ -83,7 +83,7 @@ func ConstructExports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha
 		for k, v := range exports {
 			vals[k] = v
 		}
-		mapped, err := renderMappings(inst, "exportDataMappings", inst.Spec.ExportDataMappings, vals, ReasonExportInvalid)
+		mapped, err := renderMappings(ctx, inst, "exportDataMappings", inst.Spec.ExportDataMappings, vals, ReasonExportInvalid)
 		if err != nil {
 			return nil, err
 		}

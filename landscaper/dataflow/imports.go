@@ -60,7 +60,7 @@ func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.
 	if err != nil {
 		return nil, fail(inst, ReasonImportInvalid, "%v", err)
 	}
-	mapped, err := importDataMappings(inst, vals)
+	mapped, err := importDataMappings(ctx, inst, vals)
 	if err != nil {
 		return nil, err
 	}

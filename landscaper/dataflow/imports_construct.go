@@ -1,6 +1,7 @@
 package dataflow
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -8,6 +9,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
 	"github.com/lscli/lscli/internal/crash"
+	"github.com/lscli/lscli/landscaper/template"
 	"github.com/lscli/lscli/landscaper/template/spiff"
 )
 
@@ -173,15 +175,15 @@ func checkMapTypes(m map[string]any, check func(string, any) error) error {
 
 // importDataMappings renders spec.importDataMappings with Spiff; the
 // loaded imports are bound at the top level by import name.
-func importDataMappings(inst *lsv1alpha1.Installation, vals map[string]any) (map[string]any, error) {
+func importDataMappings(ctx context.Context, inst *lsv1alpha1.Installation, vals map[string]any) (map[string]any, error) {
 	if len(inst.Spec.ImportDataMappings) == 0 {
 		return nil, nil
 	}
-	return renderMappings(inst, "importDataMappings", inst.Spec.ImportDataMappings, vals, ReasonImportInvalid)
+	return renderMappings(ctx, inst, "importDataMappings", inst.Spec.ImportDataMappings, vals, ReasonImportInvalid)
 }
 
 // renderMappings renders each entry of a data mapping with Spiff.
-func renderMappings(inst *lsv1alpha1.Installation, field string, mappings map[string]lsv1alpha1.AnyJSON, vals map[string]any, reason string) (map[string]any, error) {
+func renderMappings(ctx context.Context, inst *lsv1alpha1.Installation, field string, mappings map[string]lsv1alpha1.AnyJSON, vals map[string]any, reason string) (map[string]any, error) {
 	out := make(map[string]any, len(mappings))
 	keys := make([]string, 0, len(mappings))
 	for k := range mappings {
@@ -189,7 +191,7 @@ func renderMappings(inst *lsv1alpha1.Installation, field string, mappings map[st
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		v, err := spiff.Map(k, json.RawMessage(mappings[k].RawMessage), vals)
+		v, err := spiff.Map(k, json.RawMessage(mappings[k].RawMessage), vals, template.EnvironmentFrom(ctx).Limits)
 		if crash.As(err) != nil {
 			return nil, failTemplate(inst, reason, err, "spec.%s[%q]", field, k)
 		}

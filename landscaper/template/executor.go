@@ -143,7 +143,7 @@ func (e *Executor) executeSpiff(req Request) (*Result, error) {
 		return nil, e.vfsErr
 	}
 	res, err := spiff.Execute(spiff.Request{Template: raw, Name: req.Execution.Name, FS: e.vfs,
-		Functions: spiff.NewFunctions(e.Components), Values: req.Values, Stateful: req.Stateful, State: req.State})
+		Functions: spiff.NewFunctions(e.Components), Values: req.Values, Stateful: req.Stateful, State: req.State, Limits: req.Limits})
 	if crash.As(err) != nil {
 		return nil, err
 	}

@@ -89,17 +89,21 @@ func (w *sizeWalk) size(v reflect.Value) (int64, error) {
 	case reflect.Map:
 		return w.container(v, func() (int64, error) { return w.entries(v) })
 	case reflect.Struct:
-		var n int64
-		for i := range v.NumField() {
-			m, err := w.size(v.Field(i))
-			if err != nil {
-				return 0, err
+		// Templates make lists, maps and strings, not structs: a struct is
+		// a value of Go code (a time) or a Spiff node, whose value counts.
+		if v.CanInterface() {
+			if node, ok := v.Interface().(valuer); ok {
+				return w.size(reflect.ValueOf(node.Value()))
 			}
-			n += m
 		}
-		return n, nil
+		return w.add(ElementCost)
 	}
 	return w.add(ElementCost)
+}
+
+// valuer is a Spiff node: its Value is what it holds.
+type valuer interface {
+	Value() any
 }
 
 // container sizes a list, map or pointer once per walk path: a cycle is an

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lscli/lscli/internal/crash"
+	"github.com/lscli/lscli/internal/limits"
 )
 
 // TestReadWithoutArgumentsPanicsInSpiff is the reproducer of spiff's
@@ -16,7 +17,7 @@ func TestReadWithoutArgumentsPanicsInSpiff(t *testing.T) {
 	if ce == nil || ce.Component != Component || !strings.Contains(err.Error(), "index out of range") {
 		t.Fatalf("Execute: err = %v, want a crash of spiff", err)
 	}
-	_, err = Map("m", []byte(`"(( read() ))"`), nil)
+	_, err = Map("m", []byte(`"(( read() ))"`), nil, limits.Limits{})
 	if ce := crash.As(err); ce == nil || ce.Component != Component {
 		t.Fatalf("Map: err = %v, want a crash of spiff", err)
 	}
@@ -27,7 +28,7 @@ func TestReadWithoutArgumentsPanicsInSpiff(t *testing.T) {
 func TestNoEnvironmentOrHostFiles(t *testing.T) {
 	t.Setenv("LSCLI_SECRET", "s3cr3t")
 	for _, tmpl := range []string{`"(( env(\"LSCLI_SECRET\") ))"`, `"(( env(\"HOME\") ))"`, `"(( read(\"/etc/hostname\", \"text\") ))"`} {
-		if v, err := Map("m", []byte(tmpl), nil); err == nil {
+		if v, err := Map("m", []byte(tmpl), nil, limits.Limits{}); err == nil {
 			t.Errorf("%s = %v, want an error", tmpl, v)
 		}
 		res, err := Execute(Request{Name: "main", Template: []byte(`{"x": ` + tmpl + `}`)})
@@ -35,7 +36,7 @@ func TestNoEnvironmentOrHostFiles(t *testing.T) {
 			t.Errorf("%s renders %s, want an error", tmpl, res.Output)
 		}
 	}
-	if v, err := Map("m", []byte(`"(( env(\"LSCLI_SECRET\", \"HOME\") ))"`), nil); err != nil || toString(v) != "{}" {
+	if v, err := Map("m", []byte(`"(( env(\"LSCLI_SECRET\", \"HOME\") ))"`), nil, limits.Limits{}); err != nil || toString(v) != "{}" {
 		t.Errorf("env of several names = %v, %v; want {}", toString(v), err)
 	}
 }

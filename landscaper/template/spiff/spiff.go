@@ -1,8 +1,10 @@
 package spiff
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/mandelsoft/spiff/spiffing"
 	spiffyaml "github.com/mandelsoft/spiff/yaml"
@@ -11,6 +13,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/internal/crash"
+	"github.com/lscli/lscli/internal/limits"
+	"github.com/lscli/lscli/landscaper/template/budget"
 )
 
 // Request is one Spiff template execution.
@@ -29,6 +33,8 @@ type Request struct {
 	Stateful bool
 	// State is the state stored by the last execution; nil means none yet.
 	State []byte
+	// Limits bound the execution; zero fields mean the defaults.
+	Limits limits.Limits
 }
 
 // Result is what an execution rendered.
@@ -42,14 +48,29 @@ type Result struct {
 // Component names Spiff in crash errors.
 const Component = "spiff"
 
-// Execute renders req. A panic in Spiff is returned as a *crash.Error.
-func Execute(req Request) (result *Result, err error) {
-	defer crash.Recover(Component, &err)
+// Execute renders req within req.Limits (see guard.go). A panic in Spiff is
+// returned as a *crash.Error.
+func Execute(req Request) (*Result, error) {
+	b := budget.New(req.Limits)
+	defer b.Done()
+	return runLimited(b, func() (*Result, error) { return execute(req, b) })
+}
+
+// execute renders req, spending from b.
+func execute(req Request, b *budget.Budget) (*Result, error) {
 	tmpl, err := parseTemplate(req.Name, req.Template)
 	if err != nil {
 		return nil, err
 	}
-	s, err := newSpiff(req.FS, req.Functions, req.Values)
+	if tmpl, _, err = rewriteNode(tmpl); err != nil {
+		return nil, err
+	}
+	fns := req.Functions
+	if fns == nil {
+		fns = spiffing.NewFunctions()
+	}
+	newGuard(b).register(fns)
+	s, err := newSpiff(req.FS, fns, req.Values)
 	if err != nil {
 		return nil, err
 	}
@@ -65,15 +86,67 @@ func Execute(req Request) (result *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := spiffyaml.Marshal(res)
+	out, err := marshal(b, res)
 	if err != nil {
-		return nil, fmt.Errorf("marshal result: %w", err)
+		return nil, err
 	}
-	result = &Result{Output: out}
+	result := &Result{Output: out}
 	if req.Stateful {
 		result.State, err = determineState(s, res)
 	}
 	return result, err
+}
+
+// marshal writes a result as YAML, within the size limit, with the
+// expressions Spiff writes out (lambda values) as the template had them.
+func marshal(b *budget.Budget, res spiffyaml.Node) ([]byte, error) {
+	if _, err := b.ValuesSize("the rendered output", res); err != nil {
+		return nil, err
+	}
+	out, err := spiffyaml.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("marshal result: %w", err)
+	}
+	if !bytes.Contains(out, []byte(probePrefix)) {
+		return out, nil
+	}
+	node, err := spiffyaml.Unmarshal("output", out)
+	if err != nil {
+		return nil, fmt.Errorf("marshal result: %w", err)
+	}
+	if node, _, err = walkNode(node, unrewriteSource); err != nil {
+		return nil, err
+	}
+	return spiffyaml.Marshal(node)
+}
+
+// runLimited runs f on a goroutine of its own and returns its result, or,
+// when the time limit of b passes first, the error saying so: Spiff has
+// loops of its own that no step of b sees (a template instantiating
+// itself). f then goes on in the background until it ends or reaches a
+// step, which fails from then on. A panic in f is returned as a
+// *crash.Error.
+func runLimited[T any](b *budget.Budget, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() { done <- r }()
+		defer crash.Recover(Component, &r.err)
+		r.v, r.err = f()
+	}()
+	timer := time.NewTimer(b.Limits().TemplateTime)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-timer.C:
+		var zero T
+		return zero, b.TimeUp()
+	}
 }
 
 // newSpiff returns a Spiff context without OS access and with values bound.
@@ -109,7 +182,8 @@ func parseTemplate(name string, raw []byte) (spiffyaml.Node, error) {
 	return node, nil
 }
 
-// stateNode is the state node for a Cascade: the stored state or an empty map.
+// stateNode is the state node for a Cascade: the stored state or an empty
+// map. Its expressions are guarded as the template's are.
 func stateNode(state []byte) (spiffyaml.Node, error) {
 	if len(state) == 0 {
 		return spiffyaml.NewNode(map[string]any{}, "state"), nil
@@ -118,7 +192,8 @@ func stateNode(state []byte) (spiffyaml.Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read stored state: %w", err)
 	}
-	return node, nil
+	node, _, err = rewriteNode(node)
+	return node, err
 }
 
 // determineState returns the state nodes of res as JSON, or nil for none.
@@ -131,6 +206,16 @@ func determineState(s spiffing.Spiff, res spiffyaml.Node) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("marshal state: %w", err)
 	}
+	if bytes.Contains(data, []byte(probePrefix)) {
+		if st, err = spiffyaml.Unmarshal("state", data); err == nil {
+			if st, _, err = walkNode(st, unrewriteSource); err == nil {
+				data, err = spiffyaml.Marshal(st)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("marshal state: %w", err)
+		}
+	}
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil || string(js) == "null" || string(js) == "{}" {
 		return nil, err
@@ -139,16 +224,27 @@ func determineState(s spiffing.Spiff, res spiffyaml.Node) ([]byte, error) {
 }
 
 // Map renders one data mapping (an entry of importDataMappings or
-// exportDataMappings): the template is JSON (any YAML value, usually a
-// Spiff expression string), the values are bound at the top level. A panic
-// in Spiff is returned as a *crash.Error.
-func Map(name string, tmpl json.RawMessage, values map[string]any) (out any, err error) {
-	defer crash.Recover(Component, &err)
+// exportDataMappings) within lim: the template is JSON (any YAML value,
+// usually a Spiff expression string), the values are bound at the top
+// level. A panic in Spiff is returned as a *crash.Error.
+func Map(name string, tmpl json.RawMessage, values map[string]any, lim limits.Limits) (any, error) {
+	b := budget.New(lim)
+	defer b.Done()
+	return runLimited(b, func() (any, error) { return mapValue(name, tmpl, values, b) })
+}
+
+// mapValue is Map, spending from b.
+func mapValue(name string, tmpl json.RawMessage, values map[string]any, b *budget.Budget) (out any, err error) {
 	node, err := spiffyaml.Unmarshal(name, tmpl)
 	if err != nil {
 		return nil, fmt.Errorf("parse: %w", err)
 	}
-	s, err := newSpiff(nil, nil, values)
+	if node, _, err = rewriteNode(node); err != nil {
+		return nil, err
+	}
+	fns := spiffing.NewFunctions()
+	newGuard(b).register(fns)
+	s, err := newSpiff(nil, fns, values)
 	if err != nil {
 		return nil, err
 	}
@@ -156,9 +252,9 @@ func Map(name string, tmpl json.RawMessage, values map[string]any) (out any, err
 	if err != nil {
 		return nil, err
 	}
-	data, err := spiffyaml.Marshal(res)
+	data, err := marshal(b, res)
 	if err != nil {
-		return nil, fmt.Errorf("marshal result: %w", err)
+		return nil, err
 	}
 	if err := yaml.Unmarshal(data, &out); err != nil {
 		return nil, fmt.Errorf("decode result: %w", err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/lscli/lscli/internal/limits"
 	"github.com/lscli/lscli/landscaper/template/funcs"
 )
 
@@ -25,7 +26,7 @@ func TestMap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Map(tt.name, []byte(tt.tmpl), values)
+			got, err := Map(tt.name, []byte(tt.tmpl), values, limits.Limits{})
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err = %v, want %q", err, tt.err)

@@ -1,10 +1,12 @@
 package spiff
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 
+	spiffyaml "github.com/mandelsoft/spiff/yaml"
 	"github.com/mandelsoft/vfs/pkg/memoryfs"
 	"github.com/mandelsoft/vfs/pkg/vfs"
 
@@ -13,6 +15,8 @@ import (
 
 // FileSystem copies the files of fsys into an in-memory file system, the
 // kind of file system Spiff reads. Blueprints are small, so a copy is cheap.
+// A YAML file whose expressions need guarding (lambdas, ranges, eval, see
+// rewrite.go) is copied rewritten, since read() evaluates it.
 // Files that are not regular (named pipes, devices, sockets), directly or
 // behind a symbolic link, are left out unread: Spiff would block or never
 // end reading them. Any other error reading a file (e.g. a link that
@@ -41,10 +45,32 @@ func FileSystem(fsys fs.FS) (vfs.FileSystem, error) {
 		if err != nil {
 			return err
 		}
-		return vfs.WriteFile(mem, name, data, 0o644)
+		return vfs.WriteFile(mem, name, guardFile(p, data), 0o644)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("copy blueprint files for Spiff: %w", err)
 	}
 	return mem, nil
+}
+
+// guardFile returns data, the file p, with its expressions guarded when
+// it is YAML with expressions that need it (written back as Spiff writes
+// YAML); else as it is.
+func guardFile(p string, data []byte) []byte {
+	if !bytes.Contains(data, []byte("((")) {
+		return data
+	}
+	node, err := spiffyaml.Unmarshal(p, data)
+	if err != nil {
+		return data
+	}
+	node, changed, err := rewriteNode(node)
+	if err != nil || !changed {
+		return data
+	}
+	out, err := spiffyaml.Marshal(node)
+	if err != nil {
+		return data
+	}
+	return out
 }
