@@ -48,7 +48,7 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 	var ls *landscape.Landscape
 	if len(r.Paths) > 0 {
 		var err error
-		loader := &landscape.Loader{DefaultNamespace: r.Namespace, Policy: r.cfg.reads()}
+		loader := &landscape.Loader{DefaultNamespace: r.Namespace, Policy: r.cfg.reads(), MaxYAMLNodes: r.cfg.Limits.YAMLNodes}
 		if ls, err = loader.Load(r.Paths...); err != nil {
 			return nil, Invalid(err)
 		}

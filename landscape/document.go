@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/limits"
 )
 
 // objectKey identifies an object in a landscape.
@@ -41,6 +42,9 @@ func (ld *load) readFile(f file) []docResult {
 	data, err := fs.ReadFile(f.fsys, f.name)
 	if err != nil {
 		return []docResult{{at: location{file: f.display}, msgs: []string{describeFSError(err)}}}
+	}
+	if err := limits.CheckYAML(data, ld.maxNodes); err != nil {
+		return []docResult{{at: location{file: f.display}, msgs: []string{err.Error()}}}
 	}
 	var results []docResult
 	index := 0

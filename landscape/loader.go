@@ -41,6 +41,9 @@ type Loader struct {
 	// regular files within its size limit are read. Nil means only below
 	// the paths given to Load, with the default size limit.
 	Policy *safefs.Policy
+	// MaxYAMLNodes is how many nodes a document may hold once its aliases
+	// are expanded. Zero means limits.Default.YAMLNodes.
+	MaxYAMLNodes int64
 }
 
 // Load reads the files and directories named by paths, in that order, and
@@ -56,6 +59,7 @@ func (l *Loader) Load(paths ...string) (*Landscape, error) {
 	}
 	ld := &load{
 		scheme:    l.Scheme,
+		maxNodes:  l.MaxYAMLNodes,
 		namespace: l.DefaultNamespace,
 		defined:   map[objectKey]location{},
 		read:      map[string]bool{},
@@ -107,6 +111,7 @@ var defaultScheme = sync.OnceValue(fakecluster.NewScheme)
 // concurrently; they use scheme and namespace and change nothing.
 type load struct {
 	scheme    *runtime.Scheme
+	maxNodes  int64
 	namespace string
 	problems  []Problem
 	objects   []Document

@@ -136,7 +136,7 @@ func (e *Executor) executeSpiff(req Request) (*Result, error) {
 	}
 	e.vfsOnce.Do(func() {
 		if e.FS != nil {
-			e.vfs, e.vfsErr = spiff.FileSystem(e.FS)
+			e.vfs, e.vfsErr = spiff.FileSystem(e.FS, req.Limits.YAMLNodes)
 		}
 	})
 	if e.vfsErr != nil {

@@ -1,6 +1,7 @@
 package spiff
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -15,7 +16,7 @@ import (
 // files read() evaluates are guarded too.
 func TestSpiffLimits(t *testing.T) {
 	small := limits.Limits{TemplateSteps: 100_000, TemplateSize: 1 << 20, SpiffDepth: 50}
-	files, err := FileSystem(fstest.MapFS{"lib.yaml": {Data: []byte("r: (( length([1..999999999]) ))\n")}})
+	files, err := FileSystem(fstest.MapFS{"lib.yaml": {Data: []byte("r: (( length([1..999999999]) ))\n")}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,3 +78,25 @@ func TestSpiffTimeLimit(t *testing.T) {
 }
 
 func tidy(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestSpiffYAMLAliases: templates, states and files whose aliases would
+// expand past the limit are refused before Spiff's parser expands them.
+func TestSpiffYAMLAliases(t *testing.T) {
+	bomb := "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+	for i := 1; i < 9; i++ {
+		bomb += fmt.Sprintf("a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	want := "its aliases expand it to more than 10000000 nodes, more than limits.yamlNodes (10000000)"
+	if _, err := Execute(Request{Name: "main", Template: []byte(bomb)}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("template: err = %v", err)
+	}
+	if _, err := Execute(Request{Name: "main", Template: []byte("a: 1"), Stateful: true, State: []byte(bomb)}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("state: err = %v", err)
+	}
+	if _, err := Map("m", []byte(bomb), nil, limits.Limits{}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("mapping: err = %v", err)
+	}
+	if _, err := FileSystem(fstest.MapFS{"bomb.yaml": {Data: []byte(bomb)}}, 0); err == nil || !strings.Contains(err.Error(), "bomb.yaml: document 1: "+want) {
+		t.Errorf("file: err = %v", err)
+	}
+}

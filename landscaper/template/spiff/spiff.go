@@ -58,7 +58,7 @@ func Execute(req Request) (*Result, error) {
 
 // execute renders req, spending from b.
 func execute(req Request, b *budget.Budget) (*Result, error) {
-	tmpl, err := parseTemplate(req.Name, req.Template)
+	tmpl, err := parseTemplate(req.Name, req.Template, b.Limits().YAMLNodes)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func execute(req Request, b *budget.Budget) (*Result, error) {
 	}
 	var states []spiffyaml.Node
 	if req.Stateful {
-		st, err := stateNode(req.State)
+		st, err := stateNode(req.State, b.Limits().YAMLNodes)
 		if err != nil {
 			return nil, err
 		}
@@ -165,30 +165,40 @@ func newSpiff(fs vfs.FileSystem, fns spiffing.Functions, values map[string]any) 
 	return s, nil
 }
 
-// parseTemplate reads a template given as YAML or as a string of YAML.
-func parseTemplate(name string, raw []byte) (spiffyaml.Node, error) {
+// parseTemplate reads a template given as YAML or as a string of YAML,
+// which may hold at most maxNodes nodes once its aliases are expanded
+// (Spiff's parser expands them).
+func parseTemplate(name string, raw []byte, maxNodes int64) (spiffyaml.Node, error) {
 	if name == "" {
 		name = "template"
 	}
-	node, err := spiffyaml.Unmarshal(name, raw)
+	node, err := unmarshal(name, raw, maxNodes)
 	if err != nil {
 		return nil, fmt.Errorf("parse template: %w", err)
 	}
 	if text, ok := node.Value().(string); ok {
-		if node, err = spiffyaml.Unmarshal(name, []byte(text)); err != nil {
+		if node, err = unmarshal(name, []byte(text), maxNodes); err != nil {
 			return nil, fmt.Errorf("parse template: %w", err)
 		}
 	}
 	return node, nil
 }
 
+// unmarshal parses YAML of at most maxNodes nodes, aliases expanded.
+func unmarshal(name string, data []byte, maxNodes int64) (spiffyaml.Node, error) {
+	if err := limits.CheckYAML(data, maxNodes); err != nil {
+		return nil, err
+	}
+	return spiffyaml.Unmarshal(name, data)
+}
+
 // stateNode is the state node for a Cascade: the stored state or an empty
 // map. Its expressions are guarded as the template's are.
-func stateNode(state []byte) (spiffyaml.Node, error) {
+func stateNode(state []byte, maxNodes int64) (spiffyaml.Node, error) {
 	if len(state) == 0 {
 		return spiffyaml.NewNode(map[string]any{}, "state"), nil
 	}
-	node, err := spiffyaml.Unmarshal("state", state)
+	node, err := unmarshal("state", state, maxNodes)
 	if err != nil {
 		return nil, fmt.Errorf("read stored state: %w", err)
 	}
@@ -235,6 +245,9 @@ func Map(name string, tmpl json.RawMessage, values map[string]any, lim limits.Li
 
 // mapValue is Map, spending from b.
 func mapValue(name string, tmpl json.RawMessage, values map[string]any, b *budget.Budget) (out any, err error) {
+	if err := limits.CheckYAML(tmpl, b.Limits().YAMLNodes); err != nil {
+		return nil, fmt.Errorf("parse: %w", err)
+	}
 	node, err := spiffyaml.Unmarshal(name, tmpl)
 	if err != nil {
 		return nil, fmt.Errorf("parse: %w", err)

@@ -50,7 +50,7 @@ func toString(v any) string {
 }
 
 func TestExecuteWithFilesAndFunctions(t *testing.T) {
-	files, err := FileSystem(fstest.MapFS{"data/values.yaml": {Data: []byte("size: 3\n")}})
+	files, err := FileSystem(fstest.MapFS{"data/values.yaml": {Data: []byte("size: 3\n")}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/mandelsoft/vfs/pkg/memoryfs"
 	"github.com/mandelsoft/vfs/pkg/vfs"
 
+	"github.com/lscli/lscli/internal/limits"
 	"github.com/lscli/lscli/internal/safefs"
 )
 
@@ -21,7 +22,10 @@ import (
 // behind a symbolic link, are left out unread: Spiff would block or never
 // end reading them. Any other error reading a file (e.g. a link that
 // leads outside the landscape, see package safefs) fails the copy.
-func FileSystem(fsys fs.FS) (vfs.FileSystem, error) {
+//
+// A YAML file whose aliases expand to more than maxNodes nodes (<= 0: the
+// default) fails the copy: Spiff's read() would expand them.
+func FileSystem(fsys fs.FS, maxNodes int64) (vfs.FileSystem, error) {
 	mem := memoryfs.New()
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -44,6 +48,9 @@ func FileSystem(fsys fs.FS) (vfs.FileSystem, error) {
 		}
 		if err != nil {
 			return err
+		}
+		if err := limits.CheckYAML(data, maxNodes); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
 		}
 		return vfs.WriteFile(mem, name, guardFile(p, data), 0o644)
 	})

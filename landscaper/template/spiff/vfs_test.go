@@ -26,7 +26,7 @@ func TestFileSystemSkipsPipesAndRefusesLinksOutside(t *testing.T) {
 	if err := os.Symlink("pipe.yaml", filepath.Join(dir, "link-to-pipe.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	files, err := FileSystem(safefs.NewPolicy(0, dir).Dir(dir))
+	files, err := FileSystem(safefs.NewPolicy(0, dir).Dir(dir), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestFileSystemSkipsPipesAndRefusesLinksOutside(t *testing.T) {
 	if err := os.Symlink("/etc/hostname", filepath.Join(dir, "host.txt")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := FileSystem(safefs.NewPolicy(0, dir).Dir(dir)); err == nil || !strings.Contains(err.Error(), "host.txt: it leads to /etc/hostname") {
+	if _, err := FileSystem(safefs.NewPolicy(0, dir).Dir(dir), 0); err == nil || !strings.Contains(err.Error(), "host.txt: it leads to /etc/hostname") {
 		t.Errorf("a link outside: err = %v", err)
 	}
 }
