@@ -28,7 +28,7 @@ func Main() int {
 // here, to streams.ErrOut: commands only return them. A panic is printed as
 // an error of lscli (exit 1) with its stack and a request for a bug report.
 func Run(streams *iostreams.IOStreams, args []string, getenv func(string) string) int {
-	err := execute(streams, args, getenv)
+	err := execute(streams, args, getenv, nil)
 	if err != nil {
 		printError(streams, err)
 	}
@@ -36,9 +36,13 @@ func Run(streams *iostreams.IOStreams, args []string, getenv func(string) string
 }
 
 // execute runs the root command, turning a panic into a *crash.Error.
-func execute(streams *iostreams.IOStreams, args []string, getenv func(string) string) (err error) {
+// extend, when set, changes the root command first (tests add commands).
+func execute(streams *iostreams.IOStreams, args []string, getenv func(string) string, extend func(*cobra.Command)) (err error) {
 	defer crash.Recover(crash.Own, &err)
 	root := New(streams, getenv)
+	if extend != nil {
+		extend(root)
+	}
 	root.SetArgs(args)
 	return root.ExecuteContext(context.Background())
 }

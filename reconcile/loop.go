@@ -65,12 +65,16 @@ func (l *Loop) Changed() { l.changes++ }
 // reconcile replaces any timer the item had: a level-triggered controller that
 // looked at the object now knows best when it must look again. A panic, or an
 // error carrying a recovered one (*crash.Error), stops the run: step returns
-// it, naming the controller and the object.
+// it; its own panics named by controller and object, those of third-party
+// code as the code that called it named them.
 func (l *Loop) step(ctx context.Context, it item) error {
 	l.queue.Cancel(it)
 	before := l.changes
 	res, err := l.reconcile(ctx, it)
-	if crash.As(err) != nil {
+	if ce := crash.As(err); ce != nil {
+		if ce.Component != crash.Own {
+			return err // recovered where lscli called the component, naming the object
+		}
 		return fmt.Errorf("%s controller, %s: %w", it.Controller, it.Key, err)
 	}
 	wrote := l.changes != before
