@@ -54,7 +54,7 @@ func TestDir(t *testing.T) {
 	fsys := NewPolicy(1000, landscape).Dir(filepath.Join(landscape, "bp"))
 	tests := []struct {
 		name, file, want string
-		err        any
+		err              any
 	}{
 		{name: "regular", file: "blueprint.yaml", want: "kind: Blueprint\n"},
 		{name: "link inside the landscape", file: "inside.tpl", want: "shared\n"},
