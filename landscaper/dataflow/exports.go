@@ -2,6 +2,7 @@ package dataflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -132,7 +133,7 @@ func validateExports(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, exp
 	for _, d := range bp.Info.Exports {
 		defs[d.Name] = d
 	}
-	sch := &schemas{localTypes: bp.Info.LocalTypes, fs: bp.FS}
+	sch := &schemas{localTypes: bp.Info.LocalTypes, fs: bp.FS, blueprint: bp.Source}
 	for _, name := range sortedKeys(exports) {
 		def, ok := defs[name]
 		if !ok {
@@ -153,7 +154,9 @@ func checkExport(def lsv1alpha1.ExportDefinition, val any, sch *schemas) error {
 		if def.Schema == nil {
 			return fmt.Errorf("the blueprint defines no schema for it")
 		}
-		if err := sch.validate(def.Schema.RawMessage, val); err != nil {
+		if err := sch.validate(def.Schema.RawMessage, val); errors.Is(err, errRefused) {
+			return fmt.Errorf("the schema of blueprint %s cannot be used: %w", sch.blueprintName(), err)
+		} else if err != nil {
 			return fmt.Errorf("does not match the blueprint's schema: %w", err)
 		}
 	case lsv1alpha1.ExportTypeTarget:

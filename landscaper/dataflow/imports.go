@@ -65,7 +65,7 @@ func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.
 		return nil, err
 	}
 	c := &constructor{inst: inst, ld: ld, loaded: vals, mapped: mapped,
-		schemas: &schemas{localTypes: bp.Info.LocalTypes, fs: bp.FS}, values: map[string]any{}}
+		schemas: &schemas{localTypes: bp.Info.LocalTypes, fs: bp.FS, blueprint: bp.Source}, values: map[string]any{}}
 	if err := c.construct(bp.Info.Imports, ""); err != nil {
 		return nil, err
 	}

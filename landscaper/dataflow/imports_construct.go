@@ -86,7 +86,7 @@ func (c *constructor) data(def lsv1alpha1.ImportDefinition, parent string) (bool
 		return false, fail(c.inst, ReasonImportInvalid, "blueprint data import %q has no schema", def.Name)
 	}
 	if err := c.schemas.validate(def.Schema.RawMessage, val); err != nil {
-		return false, fail(c.inst, ReasonImportInvalid, "import %q does not match the blueprint's schema: %v", def.Name, err)
+		return false, fail(c.inst, ReasonImportInvalid, "%s", c.schemas.describeSchemaError(fmt.Sprintf("import %q", def.Name), err))
 	}
 	c.values[def.Name] = val
 	return true, nil

@@ -3,6 +3,7 @@ package dataflow
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -23,6 +24,8 @@ import (
 type schemas struct {
 	localTypes map[string]lsv1alpha1.JSONSchemaDefinition
 	fs         fs.FS
+	// blueprint names the blueprint in messages: "inline", or its folder.
+	blueprint string
 }
 
 // validate checks value against schema.
@@ -118,13 +121,35 @@ func (s *schemas) resolveRef(ref string, node map[string]any, seen map[string]bo
 	return s.resolveDoc(ref, u.Fragment, raw, seen)
 }
 
+// errRefused is wrapped by the errors of schemas that refer to what lscli
+// does not read.
+var errRefused = errors.New("refused")
+
 // refused is the error for a $ref lscli does not follow: one that would be
 // fetched from the network (http, https) or read from the host's files
 // (file://, or a path, which the validator would read from the working
 // directory).
 func refused(ref string) error {
-	return fmt.Errorf("$ref %q is refused: lscli opens no network connection and reads no file outside the blueprint; "+
-		"put the schema into the blueprint and refer to it as blueprint://<path> or local://<localTypes name>", ref)
+	return fmt.Errorf("$ref %q is %w: lscli opens no network connection and reads no file outside the blueprint; "+
+		"put the schema into the blueprint and refer to it as blueprint://<path> or local://<localTypes name>", ref, errRefused)
+}
+
+// describeSchemaError words the error of validate for a value (e.g.
+// `import "config"`): a schema lscli cannot use, or a value that does not
+// match it.
+func (s *schemas) describeSchemaError(value string, err error) string {
+	if errors.Is(err, errRefused) {
+		return fmt.Sprintf("%s: the schema of blueprint %s cannot be used: %v", value, s.blueprintName(), err)
+	}
+	return fmt.Sprintf("%s does not match the blueprint's schema: %v", value, err)
+}
+
+// blueprintName names the blueprint, "inline" when not known.
+func (s *schemas) blueprintName() string {
+	if s.blueprint == "" {
+		return "inline"
+	}
+	return s.blueprint
 }
 
 // resolveDoc decodes a referenced schema, resolves its references and
