@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -15,12 +16,12 @@ import (
 // limitsSection is the config file's limits: key (see docs/cli.md). Sizes
 // are quantities (64Mi, 500000), the time a Go duration (1m).
 type limitsSection struct {
-	FileSize      *resource.Quantity `json:"fileSize"`
-	YAMLNodes     int64              `json:"yamlNodes"`
-	TemplateSteps int64              `json:"templateSteps"`
-	TemplateSize  *resource.Quantity `json:"templateSize"`
-	TemplateTime  string             `json:"templateTime"`
-	SpiffDepth    int                `json:"spiffDepth"`
+	FileSize      any    `json:"fileSize"`
+	YAMLNodes     int64  `json:"yamlNodes"`
+	TemplateSteps int64  `json:"templateSteps"`
+	TemplateSize  any    `json:"templateSize"`
+	TemplateTime  string `json:"templateTime"`
+	SpiffDepth    int    `json:"spiffDepth"`
 }
 
 // parseLimits reads the limits: section of the config file; unset keys
@@ -78,14 +79,24 @@ func (sec limitsSection) limits() (limits.Limits, error) {
 	return l, nil
 }
 
-// size returns a size in bytes, 0 when unset.
-func size(key string, q *resource.Quantity) (int64, error) {
-	if q == nil {
+// size returns a size in bytes (a number, or a quantity like 64Mi), 0
+// when unset.
+func size(key string, v any) (int64, error) {
+	var text string
+	switch v := v.(type) {
+	case nil:
 		return 0, nil
+	case string:
+		text = v
+	case float64:
+		text = strconv.FormatFloat(v, 'f', -1, 64)
+	default:
+		text = fmt.Sprint(v)
 	}
+	q, err := resource.ParseQuantity(text)
 	n, ok := q.AsInt64()
-	if !ok || n <= 0 {
-		return 0, fmt.Errorf("%s: %s is not a positive size in bytes like 64Mi or 1000000", key, q)
+	if err != nil || !ok || n <= 0 {
+		return 0, fmt.Errorf("%s: %q is not a positive size in bytes like 64Mi or 1000000", key, text)
 	}
 	return n, nil
 }

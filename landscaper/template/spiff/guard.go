@@ -43,6 +43,33 @@ type guard struct {
 	// calls counts the lambda calls, to check the depth of every
 	// depthSample-th: counting the frames of a deep stack is dear.
 	calls int
+	// exceeded is the first limit the template exceeded: Spiff reports it
+	// wrapped in a message per pending evaluation (a recursion gives one
+	// per level), so Execute reports it alone.
+	exceeded error
+}
+
+// fail records err, a limit exceeded, and returns it as Spiff's error.
+func (g *guard) fail(err error) (any, dynaml.EvaluationInfo, bool) {
+	if g.exceeded == nil {
+		g.exceeded = err
+	}
+	info := dynaml.DefaultInfo()
+	return info.Error("%v", err)
+}
+
+// explain returns the error of a Cascade that failed: when the template
+// exceeded a limit, where Spiff noticed it (the first line of its
+// message) and the limit; otherwise Spiff's error.
+func (g *guard) explain(err error) error {
+	if g.exceeded == nil {
+		return unrewriteError(err)
+	}
+	where := unrewriteError(err).Error()
+	if i := strings.Index(where, "\t*"); i >= 0 {
+		where = where[:i]
+	}
+	return fmt.Errorf("%s: %w", strings.Join(strings.Fields(where), " "), g.exceeded)
 }
 
 // depthSample is how often the depth of lambda calls is checked: a
@@ -65,20 +92,19 @@ func (g *guard) register(fns spiffing.Functions) {
 
 // call is probeCall.
 func (g *guard) call(args []any, _ dynaml.Binding) (any, dynaml.EvaluationInfo, bool) {
-	info := dynaml.DefaultInfo()
 	if err := g.b.Step(); err != nil {
-		return info.Error("%v", err)
+		return g.fail(err)
 	}
 	g.calls++
 	if g.calls%depthSample == 0 {
 		if err := g.checkDepth(); err != nil {
-			return info.Error("%v", err)
+			return g.fail(err)
 		}
 	}
 	if _, err := g.b.ValuesSize("the arguments of a lambda", args...); err != nil {
-		return info.Error("%v", err)
+		return g.fail(err)
 	}
-	return true, info, true
+	return true, dynaml.DefaultInfo(), true
 }
 
 // checkDepth counts the lambda calls on the stack.
@@ -127,10 +153,10 @@ func (g *guard) rangeList(args []any, binding dynaml.Binding) (any, dynaml.Evalu
 		delta, n = -1, start-end+1
 	}
 	if err := g.b.CheckSize(fmt.Sprintf("the range [%d..%d]", start, end), n*rangeElementCost); err != nil {
-		return info.Error("%v", err)
+		return g.fail(err)
 	}
 	if err := g.b.Steps(n); err != nil {
-		return info.Error("%v", err)
+		return g.fail(err)
 	}
 	nodes := make([]spiffyaml.Node, 0, n)
 	for i := start; i*delta <= end*delta; i += delta {
@@ -145,9 +171,8 @@ var formatVerb = regexp.MustCompile(`%[-+# 0]*(\d+|\*)?(?:\.(\d+|\*))?`)
 // format is probeFormat: it fails when the widths and precisions of the
 // format would pad the result past the size limit.
 func (g *guard) format(args []any, _ dynaml.Binding) (any, dynaml.EvaluationInfo, bool) {
-	info := dynaml.DefaultInfo()
 	if err := g.b.Step(); err != nil {
-		return info.Error("%v", err)
+		return g.fail(err)
 	}
 	f, _ := first(args).(string)
 	next := 1
@@ -172,9 +197,9 @@ func (g *guard) format(args []any, _ dynaml.Binding) (any, dynaml.EvaluationInfo
 		}
 	}
 	if err := g.b.CheckSize("the result of format", total); err != nil {
-		return info.Error("%v", err)
+		return g.fail(err)
 	}
-	return true, info, true
+	return true, dynaml.DefaultInfo(), true
 }
 
 // rewriteString is probeEval (lambda false) and probeLambda (true): the

@@ -100,3 +100,13 @@ func TestSpiffYAMLAliases(t *testing.T) {
 		t.Errorf("file: err = %v", err)
 	}
 }
+
+// TestSpiffErrorsShowTheTemplate: Spiff's messages show expressions as the
+// template wrote them, without lscli's guards.
+func TestSpiffErrorsShowTheTemplate(t *testing.T) {
+	tmpl := `{"f": "(( |x|->x.nope ))", "r": "(( .f(1) ))", "l": "(( [1..n] ))"}`
+	_, err := Execute(Request{Name: "main", Template: []byte(tmpl)})
+	if err == nil || strings.Contains(err.Error(), probePrefix) || !strings.Contains(err.Error(), "x.nope") || !strings.Contains(err.Error(), "[1..n]") {
+		t.Fatalf("err = %v", err)
+	}
+}

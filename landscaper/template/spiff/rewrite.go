@@ -3,6 +3,7 @@ package spiff
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"github.com/mandelsoft/spiff/dynaml"
@@ -383,3 +384,51 @@ func unrewriteNodeExpr(e any) (any, bool, error) {
 	}
 	return e, false, nil
 }
+
+// spiffExpr finds the expressions in Spiff's messages.
+var spiffExpr = regexp.MustCompile(`\(\( .*? \)\)`)
+
+// Textual forms of guards in Spiff's messages, where an expression is
+// not between (( and )): a lambda's value prints as lambda|x|->BODY.
+var (
+	guardedBody  = regexp.MustCompile(regexp.QuoteMeta(probeCall) + `\([^()]*\) \? \( `)
+	guardedRange = regexp.MustCompile(regexp.QuoteMeta(probeRange) + `\(([^(),]*), ([^(),]*)\)`)
+)
+
+// unrewriteError returns err with the expressions its message shows as the
+// template had them, not as lscli guarded them.
+func unrewriteError(err error) error {
+	msg := err.Error()
+	if !strings.Contains(msg, probePrefix) {
+		return err
+	}
+	msg = spiffExpr.ReplaceAllStringFunc(msg, func(e string) string {
+		out, _, uerr := unrewriteSource(e)
+		if uerr != nil {
+			return e
+		}
+		return out
+	})
+	for {
+		loc := guardedBody.FindStringIndex(msg)
+		if loc == nil {
+			break
+		}
+		rest := msg[loc[1]:]
+		if end := strings.Index(rest, " ) : nil"); end >= 0 {
+			rest = rest[:end] + rest[end+len(" ) : nil"):]
+		}
+		msg = msg[:loc[0]] + rest
+	}
+	msg = guardedRange.ReplaceAllString(msg, "[$1..$2]")
+	return &messageError{msg: msg, err: err}
+}
+
+// messageError is err with another message.
+type messageError struct {
+	msg string
+	err error
+}
+
+func (e *messageError) Error() string { return e.msg }
+func (e *messageError) Unwrap() error { return e.err }

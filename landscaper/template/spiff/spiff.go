@@ -69,7 +69,8 @@ func execute(req Request, b *budget.Budget) (*Result, error) {
 	if fns == nil {
 		fns = spiffing.NewFunctions()
 	}
-	newGuard(b).register(fns)
+	g := newGuard(b)
+	g.register(fns)
 	s, err := newSpiff(req.FS, fns, req.Values)
 	if err != nil {
 		return nil, err
@@ -84,7 +85,7 @@ func execute(req Request, b *budget.Budget) (*Result, error) {
 	}
 	res, err := s.Cascade(tmpl, nil, states...)
 	if err != nil {
-		return nil, err
+		return nil, g.explain(err)
 	}
 	out, err := marshal(b, res)
 	if err != nil {
@@ -256,14 +257,15 @@ func mapValue(name string, tmpl json.RawMessage, values map[string]any, b *budge
 		return nil, err
 	}
 	fns := spiffing.NewFunctions()
-	newGuard(b).register(fns)
+	g := newGuard(b)
+	g.register(fns)
 	s, err := newSpiff(nil, fns, values)
 	if err != nil {
 		return nil, err
 	}
 	res, err := s.Cascade(node, nil)
 	if err != nil {
-		return nil, err
+		return nil, g.explain(err)
 	}
 	data, err := marshal(b, res)
 	if err != nil {
