@@ -3,7 +3,8 @@
 # kube-apiserver and etcd: it first makes sure the test cluster binaries are
 # in the cache (hack/build-test-cluster.sh: a cold build takes minutes, later
 # runs find them and build nothing), then runs `go test ./...` with any
-# further arguments, e.g. `hack/test.sh -run Helm -v`.
+# further arguments, e.g. `hack/test.sh -run Helm -v`. Without arguments it
+# then runs each fuzz target for a few seconds (hack/fuzz.sh, FUZZTIME).
 #
 # Plain `go test ./...` runs the same tests but skips the real-cluster ones
 # while the binaries are missing (unless CI=true, which makes that a failure).
@@ -15,4 +16,7 @@ cd "$(dirname "$0")/.."
 hack/build-test-cluster.sh >&2
 KUBEBUILDER_ASSETS="$(hack/build-test-cluster.sh --print)"
 export KUBEBUILDER_ASSETS
-exec go test ./... "$@"
+go test ./... "$@"
+if [ "$#" -eq 0 ]; then
+	hack/fuzz.sh
+fi
