@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/dataflow"
+	"github.com/lscli/lscli/state"
 )
 
 // operation is one operator action on a saved simulation: find the object,
@@ -22,12 +24,18 @@ type operation struct {
 	act func(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) error
 	// check may refuse the object before anything changes (invalid input).
 	check func(objs []fakecluster.Object, obj fakecluster.Object) error
+	// idle, when set, may say why there is nothing to do for obj: then
+	// nothing changes and nothing runs, and the result says why (Run.Idle).
+	idle func(obj fakecluster.Object) string
 }
 
 // operate runs op: the object is looked up in any namespace (or op.namespace),
 // so an unknown or ambiguous name is invalid input and nothing changes.
 func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOptions) (*Run, error) {
-	ss, err := openSession(cfg)
+	ss, err := openExisting(cfg)
+	if errors.Is(err, state.ErrNoState) {
+		return nil, notFoundWithoutState(cfg, op.kind, op.name)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -42,10 +50,16 @@ func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOpti
 			return nil, err
 		}
 	}
+	roots := []types.NamespacedName{keyOf(rootOf(objs, obj))}
+	if op.idle != nil {
+		if why := op.idle(obj); why != "" {
+			return idleRun(ctx, ss, roots, why)
+		}
+	}
 	if err := op.act(ctx, ss.cluster(), obj); err != nil {
 		return nil, err
 	}
-	return runAndSave(ctx, ss, []types.NamespacedName{keyOf(rootOf(objs, obj))}, opts)
+	return runAndSave(ctx, ss, roots, opts)
 }
 
 func keyOf(obj metav1.Object) types.NamespacedName {

@@ -20,6 +20,9 @@ type Run struct {
 	// Objects are every object of the saved simulation, sorted by kind,
 	// namespace and name.
 	Objects []fakecluster.Object
+	// Idle, when set, says why the action found nothing to do: it changed
+	// nothing and ran nothing (e.g. an interrupt of a finished job).
+	Idle string
 }
 
 // ExitCode is the exit code the result stands for: ExitOK when every root
@@ -35,6 +38,17 @@ func (r *Run) ExitCode() int {
 	return ExitOK
 }
 
+// idleRun reports on roots without changing or running anything.
+func idleRun(ctx context.Context, ss *session, roots []types.NamespacedName, why string) (*Run, error) {
+	assessment, err := ss.pending().Assess(ctx, ss.cluster(), roots)
+	if err != nil {
+		return nil, fmt.Errorf("assess: %w", err)
+	}
+	now := ss.engine.Config().Clock.Now()
+	return &Run{Run: reconcile.RunResult{Start: now, End: now, Reason: reconcile.StopFixedPoint},
+		Assessment: assessment, Objects: ss.cluster().Objects(), Idle: why}, nil
+}
+
 // runAndSave runs the simulation of ss to its end (or the bounds of opts),
 // assesses roots and saves the state.
 func runAndSave(ctx context.Context, ss *session, roots []types.NamespacedName, opts RunOptions) (*Run, error) {
@@ -42,7 +56,7 @@ func runAndSave(ctx context.Context, ss *session, roots []types.NamespacedName, 
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	assessment, err := Assess(ctx, ss.cluster(), roots)
+	assessment, err := ss.pending().Assess(ctx, ss.cluster(), roots)
 	if err != nil {
 		return nil, fmt.Errorf("assess: %w", err)
 	}

@@ -16,7 +16,7 @@ its exports must be gone first. With --without-uninstall the annotation
 landscaper.gardener.cloud/delete-without-uninstall is set first: the objects go, but deployers
 do not uninstall what they deployed. Exit code 0 when it is gone, 3 when it ended in DeleteFailed
 (retry with 'lscli trigger NAME'), 4 when the run stopped before.`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {
@@ -31,5 +31,7 @@ do not uninstall what they deployed. Exit code 0 when it is gone, 3 when it ende
 	}
 	cmd.Flags().BoolVar(&withoutUninstall, "without-uninstall", false,
 		"set landscaper.gardener.cloud/delete-without-uninstall first: deployers leave what they deployed")
+	addOutputFlag(cmd, "tree", objectFormats...)
+	addRunFlags(cmd)
 	return cmd
 }

@@ -15,6 +15,10 @@ func (f *factory) report(s *settings, run *action.Run) error {
 	if err := f.printObjects(s, run.Objects); err != nil {
 		return err
 	}
+	if run.Idle != "" {
+		f.status("note: %s; nothing changed and nothing ran", run.Idle)
+		return action.SilentExit(run.ExitCode())
+	}
 	f.summarize(run.Run, run.Assessment)
 	return action.SilentExit(run.ExitCode())
 }
@@ -37,7 +41,7 @@ func (f *factory) summarize(res reconcile.RunResult, a action.Assessment) {
 	if len(parts) > 0 {
 		roots = "root installations: " + strings.Join(parts, ", ")
 	}
-	f.status("%d steps, virtual time +%s (now %s), %s", res.Steps, elapsed, res.End.Format("2006-01-02T15:04:05Z07:00"), roots)
+	f.status("%s, virtual time +%s (now %s), %s", plural(res.Steps, "step"), elapsed, res.End.Format("2006-01-02T15:04:05Z07:00"), roots)
 	for _, r := range a.Roots {
 		if r.Phase == "DeleteFailed" {
 			f.status("hint: Installation %s is DeleteFailed: retry its deletion with 'lscli trigger %s'", r.Key, r.Key.Name)
@@ -67,9 +71,6 @@ func stopText(r reconcile.StopReason) string {
 // operate runs an operator action (interrupt, delete, trigger) built by run
 // from the configuration of s, and prints its result.
 func (f *factory) operate(_ context.Context, s *settings, run func(*action.Configuration) (*action.Run, error)) error {
-	if err := s.checkOutput(objectFormats...); err != nil {
-		return err
-	}
 	cfg, err := configuration(s)
 	if err != nil {
 		return err

@@ -6,13 +6,14 @@ import (
 )
 
 func newTriggerCmd(f *factory) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "trigger NAME",
 		Short: "Start a new job at a root installation (or retry its failed deletion), then run to the end",
 		Long: `Add landscaper.gardener.cloud/operation: reconcile to the root installation NAME. If its job is
 still running, the new job starts when it has finished. On an installation in DeleteFailed it
 retries the deletion.`,
-		Args: cobra.ExactArgs(1),
+		Args:              exactArgs(1),
+		ValidArgsFunction: f.installationCompletion(true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {
@@ -25,4 +26,7 @@ retries the deletion.`,
 			})
 		},
 	}
+	addOutputFlag(cmd, "tree", objectFormats...)
+	addRunFlags(cmd)
+	return cmd
 }
