@@ -10,6 +10,7 @@ import (
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd/iostreams"
+	"github.com/lscli/lscli/cmd/output"
 	"github.com/lscli/lscli/landscape"
 )
 
@@ -107,6 +108,9 @@ func (f *factory) settings(cmd *cobra.Command, paths ...string) (*settings, erro
 	if cmd.Flags().Lookup("output") != nil {
 		if err := checkOutput(cmd, s.Output); err != nil {
 			return nil, err
+		}
+		if err := output.CheckFormat(s.Output); err != nil {
+			return nil, invalid(err)
 		}
 	}
 	for _, n := range s.notes {

@@ -71,6 +71,16 @@ func PrintEmpty(format string, w io.Writer) error {
 	return nil
 }
 
+// CheckFormat reports a jsonpath template or custom-columns spec that does
+// not parse; other formats are not its business.
+func CheckFormat(format string) error {
+	if strings.HasPrefix(format, FormatJSONPath) || strings.HasPrefix(format, FormatCustomColumns) {
+		_, err := printer(format)
+		return err
+	}
+	return nil
+}
+
 // printer returns cli-runtime's or kubectl's printer for format.
 func printer(format string) (printers.ResourcePrinter, error) {
 	switch {
