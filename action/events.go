@@ -17,7 +17,8 @@ type Events struct {
 	// short name, see ResolveKind); empty means every kind.
 	Kind string
 	// Name narrows the events to objects of this name; empty means every
-	// object. A name that has no events is invalid input.
+	// object. A name that has no events is invalid input, unless Kind is
+	// empty and Name is a kind (then it is the kind: `lscli events di`).
 	Name string
 }
 
@@ -44,6 +45,12 @@ func (a *Events) Run(_ context.Context) ([]state.Event, error) {
 	}
 	defer ss.close()
 	events := eventsOf(ss.engine.Events(), a.Namespace, kind, a.Name)
+	if len(events) == 0 && kind == "" && a.Name != "" {
+		// A single argument that no object is named is a kind: events di.
+		if k, err := ResolveKind(a.Name); err == nil {
+			return eventsOf(ss.engine.Events(), a.Namespace, k, ""), nil
+		}
+	}
 	if a.Name != "" && len(events) == 0 {
 		return nil, Invalidf("%s %q has no events%s: the timeline has no such object", orText(kind, "object"), a.Name, inNamespaceText(a.Namespace))
 	}

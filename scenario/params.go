@@ -28,17 +28,20 @@ type Options struct {
 // main as the lscli command: lscli's commands (Commands), SCRIPTDIR, and
 // the options.
 func Params(main Main, file string, o Options) (testscript.Params, error) {
-	dir, err := filepath.Abs(filepath.Dir(file))
+	// Absolute, since the lscli calls of other scripts change the working
+	// directory while this one starts.
+	abs, err := filepath.Abs(file)
 	if err != nil {
 		return testscript.Params{}, fmt.Errorf("scenario %s: %w", file, err)
 	}
+	dir := filepath.Dir(abs)
 	cmds := maps.Clone(o.Cmds)
 	if cmds == nil {
 		cmds = map[string]func(*testscript.TestScript, bool, []string){}
 	}
 	maps.Copy(cmds, Commands(main))
 	return testscript.Params{
-		Files:              []string{file},
+		Files:              []string{abs},
 		Cmds:               cmds,
 		UpdateScripts:      o.Update,
 		RequireUniqueNames: true,

@@ -52,7 +52,7 @@ func Run(main Main, files []string, o Options) ([]Result, error) {
 			return nil, fmt.Errorf("scenario %s: %s", file, strings.TrimSpace(root.log.String()))
 		}
 		for _, sub := range root.subs {
-			results = append(results, sub.result(file, o.Verbose))
+			results = append(results, sub.result(file, p.Files[0], o.Verbose))
 		}
 	}
 	return results, nil
@@ -126,8 +126,9 @@ func (t *scriptT) Verbose() bool { return t.verbose }
 // phaseTime is the wall time testscript adds to a phase's heading.
 var phaseTime = regexp.MustCompile(`(?m)^(#.*) \(\d+\.\d+s\)$`)
 
-// result is how the scenario of file went.
-func (t *scriptT) result(file string, verbose bool) Result {
+// result is how the scenario of file went; abs is the file's absolute
+// path, which testscript's messages show and the log shows as file.
+func (t *scriptT) result(file, abs string, verbose bool) Result {
 	r := Result{Name: t.name, File: filepath.ToSlash(file), Outcome: Passed}
 	switch {
 	case t.failed:
@@ -136,7 +137,7 @@ func (t *scriptT) result(file string, verbose bool) Result {
 		r.Outcome = Skipped
 	}
 	if r.Outcome != Passed || verbose {
-		r.Log = phaseTime.ReplaceAllString(t.log.String(), "$1")
+		r.Log = strings.ReplaceAll(phaseTime.ReplaceAllString(t.log.String(), "$1"), abs, r.File)
 	}
 	return r
 }

@@ -50,7 +50,9 @@ func JUnit(results []scenario.Result, w io.Writer) error {
 			c.Skipped = &junitText{Message: "scenario skipped", Text: r.Log}
 			s.Skipped++
 		default:
-			c.SystemOut = r.Log
+			if r.Log != "" {
+				c.SystemOut = &junitLog{Text: r.Log}
+			}
 		}
 		s.Tests++
 		s.Cases = append(s.Cases, c)
@@ -96,12 +98,17 @@ type junitCase struct {
 	File      string     `xml:"file,attr"`
 	Failure   *junitText `xml:"failure,omitempty"`
 	Skipped   *junitText `xml:"skipped,omitempty"`
-	SystemOut string     `xml:"system-out,omitempty"`
+	SystemOut *junitLog  `xml:"system-out,omitempty"`
 }
 
 // junitText is a <failure> or <skipped> element.
 type junitText struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr,omitempty"`
-	Text    string `xml:",chardata"`
+	Text    string `xml:",cdata"`
+}
+
+// junitLog is a <system-out> element.
+type junitLog struct {
+	Text string `xml:",cdata"`
 }
