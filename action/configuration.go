@@ -37,6 +37,9 @@ type Configuration struct {
 	Charts map[string]string
 	// Version is lscli's version, reported as the deployers' version.
 	Version string
+	// Progress, when set, hears how far a run is, every few steps (see
+	// Progress). It does not change the run. Nil means no reports.
+	Progress func(Progress)
 }
 
 // DeployerSettings are how deploy items are served: modes by type, fault and

@@ -52,7 +52,7 @@ func idleRun(ctx context.Context, ss *session, roots []types.NamespacedName, why
 // runAndSave runs the simulation of ss to its end (or the bounds of opts),
 // assesses roots and saves the state.
 func runAndSave(ctx context.Context, ss *session, roots []types.NamespacedName, opts RunOptions) (*Run, error) {
-	res, err := ss.engine.Run(ctx, opts)
+	res, err := ss.engine.Run(ctx, ss.withProgress(ctx, opts, roots))
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}

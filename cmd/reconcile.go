@@ -41,13 +41,14 @@ Exit codes: 0 every root touched is Succeeded; 2 invalid input (nothing changed)
 // reconcileRun applies the paths (nothing when none are given), runs and
 // prints.
 func (f *factory) reconcileRun(ctx context.Context, s *settings, paths []string, all bool) error {
-	cfg, err := configuration(s)
+	cfg, done, err := f.runConfiguration(s)
 	if err != nil {
 		return err
 	}
 	a := action.NewReconcile(cfg)
 	a.Paths, a.Namespace, a.All, a.RunOptions = paths, s.Namespace, all, runOptions(s)
 	res, err := a.Run(ctx)
+	done()
 	if err != nil {
 		return err
 	}

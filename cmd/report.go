@@ -71,11 +71,12 @@ func stopText(r reconcile.StopReason) string {
 // operate runs an operator action (interrupt, delete, trigger) built by run
 // from the configuration of s, and prints its result.
 func (f *factory) operate(_ context.Context, s *settings, run func(*action.Configuration) (*action.Run, error)) error {
-	cfg, err := configuration(s)
+	cfg, done, err := f.runConfiguration(s)
 	if err != nil {
 		return err
 	}
 	res, err := run(cfg)
+	done()
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -80,7 +81,7 @@ The simulation is kept in .lscli/ (see --state), so commands can act on it one a
 	root.SetErr(streams.ErrOut)
 	root.SetIn(streams.In)
 	addGlobalFlags(root)
-	f := &factory{streams: streams, getenv: getenv}
+	f := &factory{streams: streams, getenv: getenv, now: time.Now}
 	root.AddCommand(
 		newReconcileCmd(f), newInterruptCmd(f), newDeleteCmd(f), newTriggerCmd(f),
 		newGetCmd(f), newDescribeCmd(f), newTreeCmd(f), newEventsCmd(f),
@@ -90,10 +91,12 @@ The simulation is kept in .lscli/ (see --state), so commands can act on it one a
 	return root
 }
 
-// factory gives commands what they share: the streams and the environment.
+// factory gives commands what they share: the streams, the environment and
+// the wall clock (for the progress line only).
 type factory struct {
 	streams *iostreams.IOStreams
 	getenv  func(string) string
+	now     func() time.Time
 }
 
 // settings merges the settings of cmd, checks -o against the formats cmd
