@@ -147,7 +147,7 @@ func (c *Cluster) selectLocked(gk schema.GroupKind, opts ListOptions) []runtime.
 	})
 	items := make([]runtime.Object, len(found))
 	for i, obj := range found {
-		items[i] = obj.DeepCopyObject()
+		items[i] = copyObject(obj)
 	}
 	return items
 }
@@ -183,10 +183,6 @@ func newKey(gk schema.GroupKind, namespace, name string) objKey {
 	return objKey{gk: gk, namespace: namespace, name: name}
 }
 
-// copyObject returns a deep copy of obj.
-func copyObject(obj Object) Object {
-	return obj.DeepCopyObject().(Object)
-}
 
 // Visited returns how many stored objects List calls have looked at so far,
 // matching or not. Tests use it to check that a lookup's cost does not grow
