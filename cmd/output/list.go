@@ -3,13 +3,17 @@ package output
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
 	"runtime"
 	"sync"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
@@ -152,7 +156,7 @@ func marshalItem(o fakecluster.Object) (json.RawMessage, error) {
 	if exec, ok := obj.(*lsv1alpha1.Execution); ok {
 		body, err = marshalExecution(exec)
 	} else {
-		body, err = marshalJSON(obj, "")
+		body, err = marshalCompact(obj)
 	}
 	if err != nil {
 		return nil, err
@@ -179,7 +183,7 @@ func marshalExecution(exec *lsv1alpha1.Execution) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return marshalJSON(inClear, "")
+	return marshalCompact(inClear)
 }
 
 // marshalJSON encodes v without escaping <, > and & (templates in deploy
@@ -198,6 +202,14 @@ func marshalJSON(v any, indent string) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// compactOptions make go-json-experiment/json (the code of encoding/json/v2)
+// encode as encoding/json does, without escaping <, > and &, several times
+// faster on Landscaper's types.
+var compactOptions = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false))
+
+// marshalCompact encodes v as marshalJSON(v, "") does.
+func marshalCompact(v any) ([]byte, error) { return jsonv2.Marshal(v, compactOptions) }
 
 // listScheme knows the Go types of the kinds lscli stores.
 var listScheme = sync.OnceValue(func() *kruntime.Scheme {
