@@ -39,11 +39,11 @@ type Cluster struct {
 	scheme *runtime.Scheme
 	now    func() time.Time
 
-	mu       sync.Mutex
-	ids      ids.Source
+	mu  sync.Mutex
+	ids ids.Source
 	// visited counts the objects List looked at, for tests that check a
 	// lookup does not grow with unrelated objects.
-	visited uint64
+	visited  uint64
 	store    *store
 	rv       uint64
 	watchers []WatchFunc
@@ -182,7 +182,6 @@ func newKey(gk schema.GroupKind, namespace, name string) objKey {
 	}
 	return objKey{gk: gk, namespace: namespace, name: name}
 }
-
 
 // Visited returns how many stored objects List calls have looked at so far,
 // matching or not. Tests use it to check that a lookup's cost does not grow
