@@ -13,14 +13,8 @@ import (
 	"github.com/lscli/lscli/scenario"
 )
 
-func newTestCmd(f *factory) *cobra.Command {
-	var junit string
-	var opts scenario.Options
-	a := action.NewTest(Run)
-	cmd := &cobra.Command{
-		Use:   "test [FILE|DIR]...",
-		Short: "Run scenario files: scripts of lscli commands with golden output",
-		Long: `Run scenario files: testscript scripts (txtar archives) in which lscli is a built-in command,
+// testLong is the help of lscli test.
+const testLong = `Run scenario files: testscript scripts (txtar archives) in which lscli is a built-in command,
 each in a new, empty working directory, one after another. A folder stands for its *.txtar files
 (sub-folders too, hidden ones not); without arguments, the working directory's. $SCRIPTDIR is the
 folder of the scenario file, so a script reaches the landscape of its repository:
@@ -47,7 +41,16 @@ failed one its log; a summary line goes to stderr. -update, -run, -junit and -v 
 go test spells them.
 
 Exit codes: 0 every scenario passed (or was skipped); 1 a scenario failed; 2 invalid input (no
-scenario files, a bad --run expression).`,
+scenario files, a bad --run expression).`
+
+func newTestCmd(f *factory) *cobra.Command {
+	var junit string
+	var opts scenario.Options
+	a := action.NewTest(Run)
+	cmd := &cobra.Command{
+		Use:   "test [FILE|DIR]...",
+		Short: "Run scenario files: scripts of lscli commands with golden output",
+		Long:  testLong,
 		Example: `  lscli test tests/
   lscli test tests/ --run deploy --update
   lscli test tests/ --junit lscli-junit.xml`,
