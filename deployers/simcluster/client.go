@@ -169,10 +169,13 @@ func (cc *clusterClient) Delete(ctx context.Context, obj client.Object, opts ...
 	if err != nil {
 		return err
 	}
+	if err := checkDelete(gvk.Kind, obj.GetName()); err != nil {
+		return err
+	}
 	if err := cc.c.inner.Delete(ctx, obj, opts...); err != nil {
 		return err
 	}
-	return cc.c.afterDelete(ctx, gvk, obj.GetName())
+	return cc.c.afterDelete(ctx, gvk, obj.GetNamespace(), obj.GetName())
 }
 
 // DeleteAllOf deletes the matching objects of obj's kind.

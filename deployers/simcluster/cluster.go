@@ -17,10 +17,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 )
 
-// builtinNamespaces exist in every simulated cluster without being stored,
-// as they exist in every real one.
-var builtinNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true, "kube-node-lease": true}
-
 // Cluster is one simulated cluster: the cluster behind one Target.
 type Cluster struct {
 	key     string
@@ -56,6 +52,7 @@ func newCluster(set *Clusters, key string) *Cluster {
 		served:  served{},
 		pending: map[objectRef]pendingFill{},
 	}
+	c.tracker.hasStatus = func(gvk schema.GroupVersionKind) bool { return c.served[gvk].status }
 	c.build()
 	return c
 }
@@ -162,7 +159,7 @@ func (c *Cluster) scope(ctx context.Context, gvk schema.GroupVersionKind, obj me
 	if ns == "" {
 		return apierrors.NewBadRequest(fmt.Sprintf("%s %q: an empty namespace may not be set for a namespaced kind", gvk.Kind, obj.GetName()))
 	}
-	if !create || builtinNamespaces[ns] {
+	if !create {
 		return nil
 	}
 	err := c.inner.Get(ctx, client.ObjectKey{Name: ns}, &corev1.Namespace{})
@@ -178,6 +175,9 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 	if err := c.control(ctx, objectRef{gvk: gvk, namespace: ns, name: name}); err != nil {
 		return err
 	}
+	if err := c.tokenController(ctx, gvk, ns, name, false); err != nil {
+		return err
+	}
 	if gvk.GroupKind() == crdGroupKind {
 		return c.refreshCRDs(ctx)
 	}
@@ -185,9 +185,11 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 }
 
 // afterDelete cascades: a CRD takes its custom resources, a Namespace the
-// objects in it.
-func (c *Cluster) afterDelete(ctx context.Context, gvk schema.GroupVersionKind, name string) error {
+// objects in it, a ServiceAccount its token Secrets.
+func (c *Cluster) afterDelete(ctx context.Context, gvk schema.GroupVersionKind, ns, name string) error {
 	switch gvk.GroupKind() {
+	case schema.GroupKind{Kind: "ServiceAccount"}:
+		return c.tokenController(ctx, gvk, ns, name, true)
 	case crdGroupKind:
 		return c.refreshCRDs(ctx)
 	case schema.GroupKind{Kind: "Namespace"}:

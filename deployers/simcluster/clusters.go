@@ -173,7 +173,12 @@ func (cs *Clusters) open(ctx context.Context, key string) (*Cluster, error) {
 		if err := c.restore(ctx, saved); err != nil {
 			return nil, err
 		}
+		if err := c.upgrade(ctx); err != nil {
+			return nil, err
+		}
 		delete(cs.saved, key)
+	} else if err := c.bootstrap(ctx); err != nil {
+		return nil, err
 	}
 	cs.clusters[key] = c
 	return c, nil
