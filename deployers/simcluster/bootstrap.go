@@ -19,8 +19,16 @@ var systemNamespaces = []string{metav1.NamespaceDefault, corev1.NamespaceNodeLea
 var immortalNamespaces = map[string]bool{metav1.NamespaceDefault: true, metav1.NamespaceSystem: true, metav1.NamespacePublic: true}
 
 // bootstrap gives a new cluster what a real one has before anybody uses
-// it: the system namespaces.
+// it: the system namespaces, and what the seeds that select it say exists.
 func (c *Cluster) bootstrap(ctx context.Context) error {
+	if err := c.createSystemNamespaces(ctx); err != nil {
+		return err
+	}
+	return c.sowSeeds(ctx)
+}
+
+// createSystemNamespaces creates the system namespaces.
+func (c *Cluster) createSystemNamespaces(ctx context.Context) error {
 	for _, name := range systemNamespaces {
 		if err := c.createNamespace(ctx, name); err != nil {
 			return err
@@ -37,7 +45,7 @@ func (c *Cluster) upgrade(ctx context.Context) error {
 	if !apierrors.IsNotFound(err) {
 		return err
 	}
-	return c.bootstrap(ctx)
+	return c.createSystemNamespaces(ctx)
 }
 
 // createNamespace creates the Namespace name unless it exists.

@@ -38,6 +38,9 @@ type Options struct {
 	// Version is the Kubernetes version the clusters report. Empty means
 	// KubernetesVersion.
 	Version string
+	// Seeds are the objects new clusters start with, besides the system
+	// namespaces: each Seed's objects go into the clusters it selects.
+	Seeds []Seed
 	// Landscape is the simulation's own API server: it holds the Secrets
 	// that Targets name in spec.secretRef and the Targets that copies are
 	// made of (see Key). Nil: Targets are told apart without them.
