@@ -57,6 +57,7 @@ func requireStandalone(objs []fakecluster.Object, obj fakecluster.Object) error 
 		return nil
 	}
 	root := rootOf(objs, obj)
-	return Invalidf("%s %q is controlled by %s %q: only its root installation %q can be triggered",
-		obj.GetObjectKind().GroupVersionKind().Kind, obj.GetName(), ref.Kind, ref.Name, root.GetName())
+	return Invalidf("%s %q is controlled by %s %q: trigger its root, %s %q",
+		obj.GetObjectKind().GroupVersionKind().Kind, obj.GetName(), ref.Kind, ref.Name,
+		root.GetObjectKind().GroupVersionKind().Kind, root.GetName())
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -60,13 +61,12 @@ func outcomes(a action.Assessment) string {
 		}
 		counts[kind][r.Outcome]++
 	}
-	if counts["Installation"] == nil {
-		if len(kinds) == 0 {
-			return "no root installations"
-		}
-	} else {
-		kinds = append([]string{"Installation"}, slices.DeleteFunc(kinds, func(k string) bool { return k == "Installation" })...)
+	if len(kinds) == 0 {
+		return "no root installations"
 	}
+	slices.SortFunc(kinds, func(a, b string) int { // root installations first
+		return cmp.Compare(sortName(a), sortName(b))
+	})
 	var groups []string
 	for _, kind := range kinds {
 		var parts []string
@@ -82,6 +82,14 @@ func outcomes(a action.Assessment) string {
 		groups = append(groups, name+": "+strings.Join(parts, ", "))
 	}
 	return strings.Join(groups, "; ")
+}
+
+// sortName orders kinds for outcomes: Installation first.
+func sortName(kind string) string {
+	if kind == "Installation" {
+		return ""
+	}
+	return kind
 }
 
 func stopText(r reconcile.StopReason) string {
