@@ -27,8 +27,12 @@ func (c *Cluster) bootstrap(ctx context.Context) error {
 	return c.sowSeeds(ctx)
 }
 
-// createSystemNamespaces creates the system namespaces.
+// createSystemNamespaces creates the system namespaces, except on the own
+// API server, which does not keep namespaces.
 func (c *Cluster) createSystemNamespaces(ctx context.Context) error {
+	if c.own != nil {
+		return nil
+	}
 	for _, name := range systemNamespaces {
 		if err := c.createNamespace(ctx, name); err != nil {
 			return err
@@ -41,6 +45,9 @@ func (c *Cluster) createSystemNamespaces(ctx context.Context) error {
 // the system namespaces implicit; an immortal namespace that is missing
 // was never stored, so they are all created then.
 func (c *Cluster) upgrade(ctx context.Context) error {
+	if c.own != nil {
+		return nil
+	}
 	err := c.inner.Get(ctx, client.ObjectKey{Name: metav1.NamespaceDefault}, &corev1.Namespace{})
 	if !apierrors.IsNotFound(err) {
 		return err

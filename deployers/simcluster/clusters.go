@@ -43,8 +43,10 @@ type Options struct {
 	Seeds []Seed
 	// Landscape is the simulation's own API server: it holds the Secrets
 	// that Targets name in spec.secretRef and the Targets that copies are
-	// made of (see Key). Nil: Targets are told apart without them.
-	Landscape fakecluster.Reader
+	// made of (see Key), and it is the cluster of selfConfig Targets (see
+	// self.go). Nil: Targets are told apart without it, and selfConfig
+	// Targets share a simulated cluster of their own.
+	Landscape *fakecluster.Cluster
 }
 
 // Clusters are the simulated clusters of one simulation, one per cluster
@@ -105,7 +107,7 @@ func (cs *Clusters) forTarget(ctx context.Context, target *lsv1alpha1.Target) (*
 	if err := cs.migrate(ctx); err != nil {
 		return nil, err
 	}
-	key, err := Key(ctx, target, cs.opts.Landscape)
+	key, err := Key(ctx, target, cs.reader())
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +170,7 @@ func (cs *Clusters) NextChange(target *lsv1alpha1.Target) (time.Time, bool) {
 	if cs.migrate(ctx) != nil {
 		return time.Time{}, false
 	}
-	key, err := Key(ctx, target, cs.opts.Landscape)
+	key, err := Key(ctx, target, cs.reader())
 	if err != nil {
 		return time.Time{}, false
 	}
@@ -242,4 +244,12 @@ func (cs *Clusters) converter() managedfields.TypeConverter {
 			managedfields.NewDeducedTypeConverter()}
 	})
 	return converterVal
+}
+
+// reader is Options.Landscape as a reader, nil when there is none.
+func (cs *Clusters) reader() fakecluster.Reader {
+	if cs.opts.Landscape == nil {
+		return nil
+	}
+	return cs.opts.Landscape
 }

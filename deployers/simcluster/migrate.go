@@ -36,7 +36,7 @@ func (cs *Clusters) migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("migrate simulated cluster %s: %w", key, err)
 		}
-		now, err := Key(ctx, t, cs.opts.Landscape)
+		now, err := Key(ctx, t, cs.reader())
 		if err != nil || now == key {
 			continue // a Target that cannot be resolved now keeps its cluster
 		}

@@ -46,7 +46,7 @@ func (cs *Clusters) Save() ([]state.ClusterObject, error) {
 
 // save encodes the cluster's objects with the due times of pending fills.
 func (c *Cluster) save() ([]state.ClusterObject, error) {
-	objs, err := c.tracker.all()
+	objs, err := c.stored()
 	if err != nil {
 		return nil, fmt.Errorf("save simulated cluster %s: %w", c.key, err)
 	}

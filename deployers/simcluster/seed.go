@@ -243,7 +243,7 @@ func (c *Cluster) put(ctx context.Context, obj *unstructured.Unstructured) error
 // it. The caller holds the lock.
 func (c *Cluster) sowSeeds(ctx context.Context) error {
 	for _, s := range c.set.opts.Seeds {
-		ok, err := s.selects(ctx, c, c.set.opts.Landscape)
+		ok, err := s.selects(ctx, c, c.set.reader())
 		if err != nil {
 			return fmt.Errorf("simulated cluster %s: seed: %w", c.key, err)
 		}

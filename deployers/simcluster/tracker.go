@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/testing"
@@ -54,9 +53,11 @@ func (t *tracker) generationRule(obj runtime.Object) (generationRule, bool) {
 	return generationRuleFor(gvk, t.hasStatus)
 }
 
-func newTracker(scheme *runtime.Scheme, converter managedfields.TypeConverter, now func() time.Time, ids ids.Source, cluster string) *tracker {
+// newTracker returns a tracker over store.
+func newTracker(scheme *runtime.Scheme, converter managedfields.TypeConverter, now func() time.Time, ids ids.Source, cluster string,
+	store testing.ObjectTracker) *tracker {
 	return &tracker{
-		ObjectTracker: testing.NewObjectTracker(scheme, serializer.NewCodecFactory(scheme).UniversalDecoder()),
+		ObjectTracker: store,
 		scheme:        scheme, converter: converter, now: now, ids: ids, cluster: cluster,
 		managers: map[schema.GroupVersionKind]*managedfields.FieldManager{},
 		kinds:    map[schema.GroupVersionResource]schema.GroupVersionKind{},
