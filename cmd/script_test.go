@@ -17,6 +17,9 @@ import (
 const exitCodeFile = "LSCLI_TEST_EXITCODE"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(benchChildEnv) == "1" {
+		os.Exit(cmd.Main())
+	}
 	testscript.Main(m, map[string]func(){
 		"lscli": func() {
 			code := cmd.Main()

@@ -23,7 +23,7 @@ func (c *Controller) complete(ctx context.Context, inst *lsv1alpha1.Installation
 			inst.Generation, inst.Status.ObservedGeneration)
 	}
 	cl := c.cfg.Cluster
-	bp, err := blueprintFor(c.cfg, inst)
+	bp, err := c.blueprints.ForInstallation(inst, c.cfg.Blueprints)
 	if err != nil {
 		return "", err
 	}

@@ -26,7 +26,7 @@ func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (l
 	if err := dataflow.CleanupExports(ctx, cl, inst); err != nil {
 		return "", err
 	}
-	bp, err := blueprintFor(c.cfg, inst)
+	bp, err := c.blueprints.ForInstallation(inst, c.cfg.Blueprints)
 	if err != nil {
 		return "", err
 	}
