@@ -7,6 +7,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lscli/lscli/engine/standalone"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/dataflow"
@@ -154,8 +155,30 @@ func everyRoot(ctx context.Context, c *fakecluster.Cluster) ([]landscape.ObjectR
 	if err != nil {
 		return nil, err
 	}
-	standalone, err := landscape.Standalone(ctx, c)
-	return append(installationRefs(roots), standalone...), err
+	alone, err := standaloneObjects(ctx, c)
+	return append(installationRefs(roots), alone...), err
+}
+
+// standaloneObjects returns every stand-alone Execution and DeployItem,
+// Executions first, each sorted by namespace and name.
+func standaloneObjects(ctx context.Context, c *fakecluster.Cluster) ([]landscape.ObjectRef, error) {
+	opts := fakecluster.ListOptions{Field: &fakecluster.FieldMatch{Index: standalone.IndexName, Value: "true"}}
+	execs := &lsv1alpha1.ExecutionList{}
+	if err := c.List(ctx, execs, opts); err != nil {
+		return nil, err
+	}
+	var out []landscape.ObjectRef
+	for _, e := range execs.Items {
+		out = append(out, landscape.ObjectRef{Kind: "Execution", Namespace: e.Namespace, Name: e.Name})
+	}
+	items := &lsv1alpha1.DeployItemList{}
+	if err := c.List(ctx, items, opts); err != nil {
+		return nil, err
+	}
+	for _, di := range items.Items {
+		out = append(out, landscape.ObjectRef{Kind: "DeployItem", Namespace: di.Namespace, Name: di.Name})
+	}
+	return out, nil
 }
 
 // installationRefs names the installations keys.

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/engine/standalone"
@@ -19,6 +21,9 @@ const (
 // stand-alone Executions and DeployItems.
 func (e *Engine) registerStandalone() {
 	c := e.cfg.Cluster
+	if err := standalone.AddIndexes(c); err != nil {
+		panic(fmt.Sprintf("register stand-alone indexes: %v", err)) // a second New on the same cluster is a programmer error
+	}
 	sa := standalone.New(standalone.Options{Cluster: c, Clock: e.cfg.Clock, IDs: e.cfg.IDs})
 	e.loop.Register(StandaloneExecutionController, reconcile.AsReconciler(c, sa.Executions()))
 	e.loop.Register(StandaloneDeployItemController, reconcile.AsReconciler(c, sa.DeployItems()))

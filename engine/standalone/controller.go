@@ -83,3 +83,22 @@ func (c *Controller) reconcile(ctx context.Context, obj fakecluster.Object, inDe
 	}
 	return nil
 }
+
+// IndexName is the API server index (see AddIndexes) that holds the
+// stand-alone Executions and DeployItems under the value "true".
+const IndexName = "standalone"
+
+// AddIndexes registers IndexName for Executions and DeployItems on c, so
+// that finding the stand-alone ones costs nothing per owned object.
+func AddIndexes(c *fakecluster.Cluster) error {
+	fn := func(o fakecluster.Object) []string {
+		if IsStandalone(o) {
+			return []string{"true"}
+		}
+		return nil
+	}
+	if err := c.AddIndex(&lsv1alpha1.Execution{}, IndexName, fn); err != nil {
+		return err
+	}
+	return c.AddIndex(&lsv1alpha1.DeployItem{}, IndexName, fn)
+}
