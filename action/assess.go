@@ -25,8 +25,12 @@ const (
 	OutcomeUnfinished Outcome = "Unfinished"
 )
 
-// RootState is the outcome of one root installation.
+// RootState is the outcome of one object a command is about: a root
+// installation, a stand-alone Execution or DeployItem, or an object it
+// deleted.
 type RootState struct {
+	// Kind is the object's kind, e.g. Installation.
+	Kind    string
 	Key     types.NamespacedName
 	Phase   string
 	Outcome Outcome
@@ -61,28 +65,45 @@ func (a Assessment) Worst() Outcome {
 	return worst
 }
 
-// Assess reads where each root in roots ended. Without the pending work of
-// the simulation it cannot say when an unfinished deploy item will move on;
-// the actions use Pending.Assess.
+// Assess reads where each root installation in roots ended.
 func Assess(ctx context.Context, c *fakecluster.Cluster, roots []types.NamespacedName) (Assessment, error) {
-	return Pending{}.Assess(ctx, c, roots)
+	refs := make([]landscape.ObjectRef, len(roots))
+	for i, key := range roots {
+		refs[i] = landscape.ObjectRef{Kind: "Installation", Namespace: key.Namespace, Name: key.Name}
+	}
+	return AssessObjects(ctx, c, refs)
 }
 
-// Assess reads where each root in roots ended, saying for each unfinished
-// deploy item what it waits for, from the pending work p.
-func (p Pending) Assess(ctx context.Context, c *fakecluster.Cluster, roots []types.NamespacedName) (Assessment, error) {
+// AssessObjects reads where each object of refs ended: root installations
+// as Assess does, other kinds as assessOther does. Without the pending work
+// of the simulation it cannot say when an unfinished deploy item will move
+// on; the actions use Pending.AssessObjects.
+func AssessObjects(ctx context.Context, c *fakecluster.Cluster, refs []landscape.ObjectRef) (Assessment, error) {
+	return Pending{}.AssessObjects(ctx, c, refs)
+}
+
+// AssessObjects is AssessObjects saying for each unfinished deploy item
+// what it waits for, from the pending work p.
+func (p Pending) AssessObjects(ctx context.Context, c *fakecluster.Cluster, refs []landscape.ObjectRef) (Assessment, error) {
 	var a Assessment
-	for _, key := range roots {
+	for _, ref := range refs {
+		if ref.Kind != "Installation" {
+			if err := p.assessOther(ctx, c, ref, &a); err != nil {
+				return a, err
+			}
+			continue
+		}
+		key := types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}
 		inst := &lsv1alpha1.Installation{}
 		err := c.Get(ctx, key, inst)
 		if apierrors.IsNotFound(err) {
-			a.Roots = append(a.Roots, RootState{Key: key, Outcome: OutcomeGone})
+			a.Roots = append(a.Roots, RootState{Kind: ref.Kind, Key: key, Outcome: OutcomeGone})
 			continue
 		}
 		if err != nil {
 			return a, err
 		}
-		st := RootState{Key: key, Phase: string(inst.Status.InstallationPhase), Outcome: rootOutcome(inst)}
+		st := RootState{Kind: ref.Kind, Key: key, Phase: string(inst.Status.InstallationPhase), Outcome: rootOutcome(inst)}
 		a.Roots = append(a.Roots, st)
 		if st.Outcome == OutcomeUnfinished {
 			items, others, err := p.unfinishedIn(ctx, c, inst)

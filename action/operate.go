@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/state"
 )
@@ -27,6 +28,8 @@ type operation struct {
 	// idle, when set, may say why there is nothing to do for obj: then
 	// nothing changes and nothing runs, and the result says why (Run.Idle).
 	idle func(obj fakecluster.Object) string
+	// self reports on the object itself rather than on its root.
+	self bool
 }
 
 // operate runs op: the object is looked up in any namespace (or op.namespace),
@@ -50,7 +53,15 @@ func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOpti
 			return nil, err
 		}
 	}
-	roots := []types.NamespacedName{keyOf(rootOf(objs, obj))}
+	report := obj
+	if !op.self {
+		report = rootOf(objs, obj)
+	}
+	ref, err := refOf(ss.cluster(), report)
+	if err != nil {
+		return nil, err
+	}
+	roots := []landscape.ObjectRef{ref}
 	if op.idle != nil {
 		if why := op.idle(obj); why != "" {
 			return idleRun(ctx, ss, roots, why)
@@ -60,6 +71,12 @@ func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOpti
 		return nil, err
 	}
 	return runAndSave(ctx, ss, roots, opts)
+}
+
+// refOf names obj with its kind.
+func refOf(c *fakecluster.Cluster, obj fakecluster.Object) (landscape.ObjectRef, error) {
+	kind, err := fakecluster.KindOf(c.Scheme(), obj)
+	return landscape.ObjectRef{Kind: kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, err
 }
 
 func keyOf(obj metav1.Object) types.NamespacedName {

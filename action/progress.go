@@ -5,9 +5,12 @@ import (
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscape"
 )
 
 // Progress is how far a run is, for a progress line (Configuration.Progress).
@@ -32,7 +35,7 @@ func (p Progress) Roots() (finished, total int) {
 
 // withProgress sets opts.Progress to report to the configuration's Progress,
 // when there is one.
-func (ss *session) withProgress(ctx context.Context, opts RunOptions, roots []types.NamespacedName) RunOptions {
+func (ss *session) withProgress(ctx context.Context, opts RunOptions, roots []landscape.ObjectRef) RunOptions {
 	report := ss.cfg.Progress
 	if report == nil {
 		return opts
@@ -46,12 +49,30 @@ func (ss *session) withProgress(ctx context.Context, opts RunOptions, roots []ty
 	return opts
 }
 
-// finishedRoots counts the roots whose job has finished (or that are gone).
-func finishedRoots(ctx context.Context, c *fakecluster.Cluster, roots []types.NamespacedName) int {
+// finishedRoots counts the objects of roots that have finished (or are
+// gone), as the assessment would judge them, without walking their trees.
+func finishedRoots(ctx context.Context, c *fakecluster.Cluster, roots []landscape.ObjectRef) int {
 	n := 0
-	for _, key := range roots {
-		inst := &lsv1alpha1.Installation{}
-		if err := c.Get(ctx, key, inst); err != nil || rootOutcome(inst) != OutcomeUnfinished {
+	for _, ref := range roots {
+		obj, err := newObject(c, ref.Kind)
+		if err != nil {
+			continue
+		}
+		err = c.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, obj)
+		if apierrors.IsNotFound(err) {
+			n++ // gone
+		}
+		if err != nil {
+			continue
+		}
+		outcome := OutcomeUnfinished
+		if inst, ok := obj.(*lsv1alpha1.Installation); ok {
+			outcome = rootOutcome(inst)
+		} else {
+			st, hasJob := flow.JobStatusOf(obj)
+			outcome = objectOutcome(obj, st, hasJob)
+		}
+		if outcome != OutcomeUnfinished {
 			n++
 		}
 	}

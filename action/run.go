@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -39,8 +38,8 @@ func (r *Run) ExitCode() int {
 }
 
 // idleRun reports on roots without changing or running anything.
-func idleRun(ctx context.Context, ss *session, roots []types.NamespacedName, why string) (*Run, error) {
-	assessment, err := ss.pending().Assess(ctx, ss.cluster(), roots)
+func idleRun(ctx context.Context, ss *session, roots []landscape.ObjectRef, why string) (*Run, error) {
+	assessment, err := ss.pending().AssessObjects(ctx, ss.cluster(), roots)
 	if err != nil {
 		return nil, fmt.Errorf("assess: %w", err)
 	}
@@ -50,13 +49,13 @@ func idleRun(ctx context.Context, ss *session, roots []types.NamespacedName, why
 }
 
 // runAndSave runs the simulation of ss to its end (or the bounds of opts),
-// assesses roots and saves the state.
-func runAndSave(ctx context.Context, ss *session, roots []types.NamespacedName, opts RunOptions) (*Run, error) {
+// assesses the objects roots names (see AssessObjects) and saves the state.
+func runAndSave(ctx context.Context, ss *session, roots []landscape.ObjectRef, opts RunOptions) (*Run, error) {
 	res, err := ss.engine.Run(ctx, ss.withProgress(ctx, opts, roots))
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	assessment, err := ss.pending().Assess(ctx, ss.cluster(), roots)
+	assessment, err := ss.pending().AssessObjects(ctx, ss.cluster(), roots)
 	if err != nil {
 		return nil, fmt.Errorf("assess: %w", err)
 	}

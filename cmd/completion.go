@@ -32,6 +32,16 @@ func (f *factory) kindNameCompletion(cmd *cobra.Command, args []string, _ string
 	return nil, cobra.ShellCompDirectiveNoFileComp
 }
 
+// kindOrNameCompletion completes [KIND] NAME: kinds and the names of root
+// installations first, then the names of the objects of the kind given
+// (trigger, delete, events).
+func (f *factory) kindOrNameCompletion(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if len(args) == 0 {
+		return append(kindNames(), f.objectNames(cmd, "Installation", true)...), cobra.ShellCompDirectiveNoFileComp
+	}
+	return f.kindNameCompletion(cmd, args, toComplete)
+}
+
 // installationCompletion completes the name of an installation (only of
 // root installations with roots); with --execution, of an execution.
 func (f *factory) installationCompletion(roots bool) cobra.CompletionFunc {

@@ -21,7 +21,7 @@ the events of the objects of that name (of KIND, when given; -n narrows the name
   lscli events demo
   lscli events di demo-app-6c29l -o json`,
 		Args:              maxArgs(2),
-		ValidArgsFunction: f.kindNameCompletion,
+		ValidArgsFunction: f.kindOrNameCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {

@@ -43,12 +43,14 @@ func (e *usageError) usageLines() string {
 	return fmt.Sprintf("usage: %s\nrun '%s --help' for more\n", line, e.cmd.CommandPath())
 }
 
-// argNames are the argument names in the Use line of cmd after the
-// command's name, e.g. ["KIND", "NAME"] for "describe KIND NAME".
-func argNames(cmd *cobra.Command) []string {
+// requiredArgs are the names of the arguments in the Use line of cmd that
+// are not optional, e.g. ["NAME"] for "delete [KIND] NAME".
+func requiredArgs(cmd *cobra.Command) []string {
 	var names []string
 	for _, w := range strings.Fields(cmd.Use)[1:] {
-		names = append(names, strings.Trim(w, "[].|"))
+		if !strings.ContainsAny(w, "[]") {
+			names = append(names, strings.Trim(w, ".|"))
+		}
 	}
 	return names
 }
@@ -59,9 +61,9 @@ func rangeArgs(lo, hi int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		switch {
 		case len(args) < lo:
-			missing := argNames(cmd)
+			missing := requiredArgs(cmd)
 			if len(missing) > len(args) {
-				missing = missing[len(args):lo]
+				missing = missing[len(args):min(lo, len(missing))]
 			}
 			return usagef(cmd, "missing %s", strings.Join(missing, " and "))
 		case hi >= 0 && len(args) > hi:
