@@ -289,3 +289,9 @@ func defaultString(s, def string) string {
 	}
 	return s
 }
+
+// ChartBlob returns the chart ch as a blob: the folder, or the archive.
+func ChartBlob(ch Chart) (*Blob, error) {
+	b, _, _, err := readChart(ch.Root, ch.Path)
+	return b, err
+}
