@@ -105,18 +105,22 @@ type Request struct {
 	// Inline holds the installation's inline component descriptors, looked
 	// at first; nil for none.
 	Inline source.Source
+	// Fallback is looked at last, when no other source holds the version;
+	// nil for none.
+	Fallback source.Source
 }
 
 // Lookup finds a component version. In order: the installation's inline
 // descriptors; the config file's components map (by name and version, by
 // name, by repository); a repository context of type local or inline, read
 // as Landscaper reads it; the sources discovered in the landscape folders,
-// whatever the repository context. A version without repository context
-// gets the requested one, as `ocm transfer` adds it.
+// whatever the repository context; the request's fallback. A version
+// without repository context gets the requested one, as `ocm transfer`
+// adds it.
 func (r *Registry) Lookup(req Request) (*source.Version, error) {
 	repo := ParseRepo(req.Repo)
 	key := source.Key{Name: req.Name, Version: req.Version}
-	v, err := r.find(repo, key, req.Inline)
+	v, err := r.find(repo, key, req.Inline, req.Fallback)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +128,7 @@ func (r *Registry) Lookup(req Request) (*source.Version, error) {
 }
 
 // find looks key up in the order Lookup documents.
-func (r *Registry) find(repo Repo, key source.Key, inline source.Source) (*source.Version, error) {
+func (r *Registry) find(repo Repo, key source.Key, inline, fallback source.Source) (*source.Version, error) {
 	var s search
 	if v, err := s.in(inlineIndex(inline), key); v != nil || err != nil {
 		return v, r.annotate(err)
@@ -140,6 +144,9 @@ func (r *Registry) find(repo Repo, key source.Key, inline source.Source) (*sourc
 		return v, r.annotate(err)
 	}
 	if v, err := s.in(r.discoveredIndex(), key); v != nil || err != nil {
+		return v, r.annotate(err)
+	}
+	if v, err := s.in(inlineIndex(fallback), key); v != nil || err != nil {
 		return v, r.annotate(err)
 	}
 	return nil, &NotFoundError{Key: key, Repo: repo, Searched: s.searched, Failed: s.failed, File: r.configFile()}
@@ -246,4 +253,13 @@ func (r *Registry) configFile() string {
 		return ""
 	}
 	return r.cfg.File
+}
+
+// LocalRoot is the folder repository contexts of type local and inline
+// component descriptors' blobs are read from.
+func (r *Registry) LocalRoot() source.Root {
+	if r == nil {
+		return source.Root{}
+	}
+	return r.local
 }

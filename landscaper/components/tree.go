@@ -21,8 +21,8 @@ type Tree struct {
 	// installation's effective one.
 	Repo *cdv2.UnstructuredTypedObject
 
-	reg    *Registry
-	inline source.Source
+	reg              *Registry
+	inline, fallback source.Source
 }
 
 // Resolve finds the component version req names and, in the same
@@ -33,7 +33,7 @@ func (r *Registry) Resolve(req Request) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tree{Root: root, Repo: req.Repo, reg: r, inline: req.Inline}
+	t := &Tree{Root: root, Repo: req.Repo, reg: r, inline: req.Inline, fallback: req.Fallback}
 	seen := map[source.Key]bool{}
 	if err := t.collect(root, seen); err != nil {
 		return nil, err
@@ -63,7 +63,7 @@ func (t *Tree) collect(v *source.Version, seen map[source.Key]bool) error {
 
 // lookup finds a version in the tree's repository context.
 func (t *Tree) lookup(name, version string) (*source.Version, error) {
-	return t.reg.Lookup(Request{Repo: t.Repo, Name: name, Version: version, Inline: t.inline})
+	return t.reg.Lookup(Request{Repo: t.Repo, Name: name, Version: version, Inline: t.inline, Fallback: t.fallback})
 }
 
 // Find returns the version name:version of the tree, or nil.

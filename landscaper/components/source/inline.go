@@ -125,7 +125,7 @@ func (i *installationInline) collect(cd *cdv2.ComponentDescriptor, schema string
 	if err := cdv2.DefaultComponent(cd); err != nil {
 		return err
 	}
-	v := &Version{Descriptor: cd, Schema: schema, Origin: i.Origin(), Blobs: blobDir{root: i.local, dir: "."}}
+	v := &Version{Descriptor: cd, Schema: schema, Origin: i.Origin(), Blobs: blobDir{root: i.local, dir: "."}, ContextRequired: true}
 	if seen[v.Key()] {
 		return nil
 	}

@@ -163,6 +163,9 @@ func (b blobDir) Blob(ref string) (*Blob, error) {
 	if name == "" {
 		return nil, fmt.Errorf("empty blob reference: %w", fs.ErrNotExist)
 	}
+	if b.root.FS == nil {
+		return nil, fmt.Errorf("blob %s: no local folder to read it from: %w", name, fs.ErrNotExist)
+	}
 	if b.rename != nil {
 		name = b.rename(ref)
 	}
