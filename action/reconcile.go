@@ -53,7 +53,7 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 			return nil, Invalid(err)
 		}
 	}
-	ss, err := openSession(r.cfg)
+	ss, err := openSession(r.cfg, r.Paths...)
 	if err != nil {
 		return nil, err
 	}

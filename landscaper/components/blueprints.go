@@ -36,6 +36,11 @@ func (r *Registry) Blueprint(v *source.Version, name string) (*blueprint.Bluepri
 		return bp, nil
 	}
 	c, err := r.Content(v, res, ForBlueprint)
+	var nr *NeedsRegistryError
+	if err != nil && !errors.As(err, &nr) {
+		return nil, fmt.Errorf("%w; or map the blueprint to a folder in %s:\n  blueprints:\n    %q: ./path/to/blueprint-folder",
+			err, fileOr(r.configFile()), v.Key().Name+"/"+name)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -127,11 +127,21 @@ func localContent(v *source.Version, res cdv2.Resource, ref, mediaType string) (
 	b, err := v.Blobs.Blob(ref)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("component %s, resource %q: local blob %q is missing in %s", v.Key(), res.Name, ref, v.Origin)
+			return nil, fmt.Errorf("component %s, resource %q: local blob %q of %s is missing (%s)%s", v.Key(), res.Name, ref, v.Origin,
+				strings.TrimSuffix(err.Error(), ": "+fs.ErrNotExist.Error()), inlineBlobHint(v))
 		}
 		return nil, err
 	}
 	return &Content{MediaType: mediaType, Origin: b.Origin, Dir: b.Dir, Chart: b.Chart, read: b.Bytes}, nil
+}
+
+// inlineBlobHint says where the blobs of inline descriptors are read.
+func inlineBlobHint(v *source.Version) string {
+	if !strings.HasPrefix(v.Origin, "inline component descriptor") {
+		return ""
+	}
+	return "; Landscaper reads the blobs of inline component descriptors from its registry.local.rootPath, " +
+		"lscli from local-registry-root in lscli.yaml (by default the first landscape folder)"
 }
 
 // pathContent reads the file or folder p of the host, which the config

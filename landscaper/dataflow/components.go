@@ -201,3 +201,10 @@ func (c *clusterInline) Load() ([]*source.Version, error) {
 	}
 	return out, nil
 }
+
+// InlineInstallations returns the source of the inline component
+// descriptors of the installations in namespace ns, whose local blobs are
+// read from local.
+func InlineInstallations(ctx context.Context, r fakecluster.Reader, ns string, local source.Root) source.Source {
+	return &clusterInline{ctx: ctx, r: r, ns: ns, local: local}
+}

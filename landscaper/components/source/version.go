@@ -172,7 +172,7 @@ func (b blobDir) Blob(ref string) (*Blob, error) {
 	p := path.Join(b.dir, path.Clean("/" + name)[1:])
 	info, err := fs.Stat(b.root.FS, p)
 	if err != nil {
-		return nil, fmt.Errorf("blob %s: %w", b.root.Show(p), fs.ErrNotExist)
+		return nil, fmt.Errorf("no file %s: %w", b.root.Show(p), fs.ErrNotExist)
 	}
 	if info.IsDir() {
 		return NewDirBlob(b.root.Show(p), b.root.FS, p)
