@@ -101,3 +101,16 @@ func owner(refs []metav1.OwnerReference, kind string) string {
 	}
 	return ""
 }
+
+// checkChart returns the dry run's check of chart.resourceRef: the chart is
+// found as the helm deployer would find it (a verbatim key of the charts
+// map counts).
+func checkChart(cfg *Configuration, reg *components.Registry) func(context.Context, fakecluster.Reader, *lsv1alpha1.DeployItem, string) error {
+	return func(ctx context.Context, r fakecluster.Reader, item *lsv1alpha1.DeployItem, key string) error {
+		if _, ok := cfg.Charts[key]; ok {
+			return nil
+		}
+		_, err := resourceCharts{reg: reg, cluster: r}.ResourceChart(ctx, item, key)
+		return err
+	}
+}

@@ -64,7 +64,8 @@ func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
 		return nil, err
 	}
 	defer reg.Close()
-	r := &dryrun.Render{Blueprints: a.cfg.Blueprints, Components: reg, Exports: rules, Seed: a.cfg.Seed, StartTime: a.cfg.startTime()}
+	r := &dryrun.Render{Blueprints: a.cfg.Blueprints, Components: reg, Exports: rules, Seed: a.cfg.Seed, StartTime: a.cfg.startTime(),
+		ChartCheck: checkChart(a.cfg, reg)}
 	res, err := r.Run(ctx, ls)
 	if err != nil {
 		return nil, err

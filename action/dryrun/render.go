@@ -25,6 +25,10 @@ type Render struct {
 	// Components finds component versions. Nil finds only inline component
 	// descriptors.
 	Components *components.Registry
+	// ChartCheck, when set, checks that the chart a helm deploy item names by
+	// chart.resourceRef (key) is found locally; r reads the dry run's
+	// objects. A failed check is a problem of the installation.
+	ChartCheck func(ctx context.Context, r fakecluster.Reader, item *lsv1alpha1.DeployItem, key string) error
 	// Exports are the exports to assume for deploy items, most specific
 	// first (see SortRules). Empty means: the mock configuration's export.
 	Exports []ExportRule
