@@ -47,6 +47,7 @@ func (r *Registry) Blueprint(v *source.Version, name string) (*blueprint.Bluepri
 	if bp, err = ReadBlueprint(res, c); err != nil {
 		return nil, fmt.Errorf("component %s, resource %q: %w", v.Key(), name, err)
 	}
+	bp.Source = fmt.Sprintf("%s resource %s (%s)", v.Key(), name, v.Origin)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.blueprints == nil {

@@ -173,7 +173,7 @@ func TestContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	bp, err := r.Blueprint(tree.Root, "blueprint")
-	if err != nil || bp.Info.Kind != "Blueprint" || bp.Source != "land/blueprint" {
+	if err != nil || bp.Info.Kind != "Blueprint" || bp.Source != "example.com/root:1.0.0 resource blueprint (component constructor land/commands/component-constructor.yaml)" {
 		t.Fatalf("blueprint: %+v %v", bp, err)
 	}
 	if again, _ := r.Blueprint(tree.Root, "blueprint"); again != bp {
