@@ -68,6 +68,7 @@ func (l *localRepo) Load() ([]*Version, error) {
 			return nil, fmt.Errorf("%s: error indexing repository: %w", l.Origin(), err)
 		}
 		v.ContextRequired = true
+		v.Origin = "local repository " + l.root.Show(p)
 		out = append(out, v)
 	}
 	return out, nil
