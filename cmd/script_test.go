@@ -11,6 +11,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(benchChildEnv) == "1" {
+		os.Exit(cmd.Main())
+	}
 	testscript.Main(m, map[string]func(){
 		"lscli": func() { os.Exit(cmd.Main()) },
 	})

@@ -229,6 +229,8 @@ func (c *Cluster) generateName(obj metav1.Object) {
 	owner := ""
 	if ref := metav1.GetControllerOf(obj); ref != nil {
 		owner = ref.Kind + "/" + ref.Name
+	} else if refs := obj.GetOwnerReferences(); len(refs) > 0 {
+		owner = refs[0].Kind + "/" + refs[0].Name
 	}
 	kind := ""
 	if ro, ok := obj.(runtime.Object); ok {

@@ -23,7 +23,7 @@ func (c *Controller) complete(ctx context.Context, inst *lsv1alpha1.Installation
 			inst.Generation, inst.Status.ObservedGeneration)
 	}
 	cl := c.cfg.Cluster
-	bp, tree, err := blueprintFor(ctx, c.cfg, inst)
+	bp, tree, err := c.blueprintFor(ctx, inst)
 	if err != nil {
 		return "", err
 	}

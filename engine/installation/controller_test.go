@@ -259,7 +259,7 @@ func childExecution(f *fixture, name, jobID, finished string, phase lsv1alpha1.E
 // importsHash is the hash of x's imports as Init would record it.
 func importsHash(f *fixture, x *lsv1alpha1.Installation) string {
 	f.T.Helper()
-	bp, tree, err := blueprintFor(f.Ctx, f.cfg, x)
+	bp, tree, err := dataflow.InstallationBlueprint(f.Ctx, f.Cluster, x, dataflow.Sources{Blueprints: f.cfg.Blueprints, Components: f.cfg.Components})
 	if err != nil {
 		f.T.Fatal(err)
 	}

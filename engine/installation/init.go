@@ -26,7 +26,7 @@ func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (l
 	if err := dataflow.CleanupExports(ctx, cl, inst); err != nil {
 		return "", err
 	}
-	bp, tree, err := blueprintFor(ctx, c.cfg, inst)
+	bp, tree, err := c.blueprintFor(ctx, inst)
 	if err != nil {
 		return "", err
 	}

@@ -34,6 +34,16 @@ type Sources struct {
 	// Components finds component versions; nil finds only inline
 	// component descriptors.
 	Components *components.Registry
+	// Cache, when set, parses each inline blueprint once.
+	Cache *blueprint.Cache
+}
+
+// forInstallation reads inst's blueprint through the cache, if any.
+func (s Sources) forInstallation(inst *lsv1alpha1.Installation, r blueprint.Resolver) (*blueprint.Blueprint, error) {
+	if s.Cache != nil {
+		return s.Cache.ForInstallation(inst, r)
+	}
+	return blueprint.ForInstallation(inst, r)
 }
 
 // registry returns the component registry, an empty one when there is none.
@@ -57,7 +67,7 @@ func InstallationBlueprint(ctx context.Context, r fakecluster.Reader, inst *lsv1
 		if compErr != nil {
 			return nil, nil, compErr
 		}
-		bp, err := blueprint.ForInstallation(inst, nil)
+		bp, err := src.forInstallation(inst, nil)
 		return bp, tree, err
 	}
 	if compErr == nil {
@@ -65,7 +75,7 @@ func InstallationBlueprint(ctx context.Context, r fakecluster.Reader, inst *lsv1
 		return bp, tree, err
 	}
 	if src.Blueprints != nil {
-		if bp, err := blueprint.ForInstallation(inst, src.Blueprints); err == nil {
+		if bp, err := src.forInstallation(inst, src.Blueprints); err == nil {
 			return bp, nil, nil
 		}
 	}
