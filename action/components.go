@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/components"
 )
 
@@ -76,4 +77,20 @@ func openComponents(cfg *Configuration, roots []string) (*components.Registry, e
 		return nil, Invalid(err)
 	}
 	return reg, nil
+}
+
+// checkTemplatesOnly is invalid input when the landscape has no objects
+// but its folders hold *.yaml.tpl files: the guided tour's objects, which
+// its scripts render with envsubst and lscli does not read.
+func checkTemplatesOnly(ls *landscape.Landscape, paths []string) error {
+	if ls == nil || len(ls.Objects) > 0 {
+		return nil
+	}
+	tpls := landscape.TemplateFiles(paths, 3)
+	if len(tpls) == 0 {
+		return nil
+	}
+	return Invalidf("%s: no Landscaper objects, only templates such as %s, which lscli does not read: "+
+		"fill in their ${...} variables with envsubst into *.yaml files first (see docs/components.md)",
+		strings.Join(paths, ", "), strings.Join(tpls, ", "))
 }

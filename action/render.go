@@ -51,6 +51,9 @@ func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
 	if err != nil {
 		return nil, Invalid(err)
 	}
+	if err := checkTemplatesOnly(ls, a.Paths); err != nil {
+		return nil, err
+	}
 	rules, err := readExportRules(a.ExportsFile)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io/fs"
 	"path"
+	"path/filepath"
+	"strings"
 
 	"github.com/lscli/lscli/landscaper/components/source"
 )
@@ -56,4 +58,25 @@ func isComponentDir(fsys fs.FS, dir string) bool {
 func isFile(fsys fs.FS, name string) bool {
 	info, err := fs.Stat(fsys, name)
 	return err == nil && info.Mode().IsRegular()
+}
+
+// TemplateFiles returns the *.yaml.tpl and *.yml.tpl files in the folders
+// paths name (walked as Load walks them), at most max. The guided tour
+// keeps its objects in such files, for envsubst; lscli does not read them.
+func TemplateFiles(paths []string, max int) []string {
+	var out []string
+	for _, p := range paths {
+		_ = filepath.WalkDir(p, func(name string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil || len(out) >= max:
+				return fs.SkipDir
+			case d.IsDir() && name != p && strings.HasPrefix(d.Name(), "."):
+				return fs.SkipDir
+			case !d.IsDir() && (strings.HasSuffix(name, ".yaml.tpl") || strings.HasSuffix(name, ".yml.tpl")):
+				out = append(out, filepath.ToSlash(name))
+			}
+			return nil
+		})
+	}
+	return out
 }

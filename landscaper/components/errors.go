@@ -19,6 +19,7 @@ type NotFoundError struct {
 	File string
 }
 
+// Error says what is missing and what to do.
 func (e *NotFoundError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "component %s (%s) is in no local source: lscli reads no registry", e.Key, e.Repo)
@@ -46,6 +47,7 @@ type AmbiguousError struct {
 	File    string
 }
 
+// Error says what is missing and what to do.
 func (e *AmbiguousError) Error() string {
 	return fmt.Sprintf("component %s is in two sources that differ: %s; say which one lscli reads in %s, e.g.\n  components:\n    %q: ./path/to/one",
 		e.Key, strings.Join(e.Origins, " and "), fileOr(e.File), e.Key.String())
@@ -71,6 +73,7 @@ type NeedsRegistryError struct {
 	File string
 }
 
+// Error says what is missing and what to do.
 func (e *NeedsRegistryError) Error() string {
 	msg := fmt.Sprintf("component %s, resource %q (type %s): access %s %q is in %s, which lscli does not read",
 		e.Component, e.Resource, e.ResourceType, e.AccessType, e.Reference, e.Where)
@@ -87,6 +90,7 @@ type UnsupportedAccessError struct {
 	AccessType string
 }
 
+// Error says what is missing and what to do.
 func (e *UnsupportedAccessError) Error() string {
 	return fmt.Sprintf("component %s, resource %q: access type %q is not supported by lscli", e.Component, e.Resource, e.AccessType)
 }
