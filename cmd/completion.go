@@ -92,7 +92,7 @@ func (f *factory) objectNames(cmd *cobra.Command, kind string, roots bool) []cob
 // deployerTypes are the deploy item types --deployer completes.
 func deployerTypes() []string {
 	var types []string
-	for t := range action.RealDeployers(nil, nil) {
+	for t := range action.RealDeployers(nil, nil, nil) {
 		types = append(types, string(t))
 	}
 	sort.Strings(types)

@@ -46,6 +46,14 @@ type configFile struct {
 	Blueprints json.RawMessage `json:"blueprints"`
 	// Charts maps helm chart references to local charts (charts.go).
 	Charts json.RawMessage `json:"charts"`
+	// Components maps repositories and components to local folders and
+	// files of component versions (components.go).
+	Components json.RawMessage `json:"components"`
+	// Artifacts maps resources' access references to local files.
+	Artifacts json.RawMessage `json:"artifacts"`
+	// LocalRegistryRoot is Landscaper's registry.local.rootPath, relative
+	// to the file.
+	LocalRegistryRoot scalar `json:"local-registry-root"`
 
 	// path is the file's path, as found or given.
 	path string

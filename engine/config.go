@@ -8,6 +8,7 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -52,6 +53,9 @@ type Config struct {
 	// outside the installation (e.g. local folders from the config file).
 	// Nil means only inline blueprints are found.
 	Blueprints blueprint.Resolver
+	// Components finds component versions (spec.componentDescriptor). Nil
+	// finds only inline component descriptors.
+	Components *components.Registry
 }
 
 func (c *Config) defaults() {
