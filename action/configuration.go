@@ -10,6 +10,7 @@ import (
 	"github.com/lscli/lscli/internal/limits"
 	"github.com/lscli/lscli/internal/safefs"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -37,6 +38,10 @@ type Configuration struct {
 	Blueprints blueprint.Resolver
 	// Charts maps the helm charts Landscaper would download to local paths.
 	Charts map[string]string
+	// Components says where component versions are found besides the
+	// landscape folders (the config file's components, artifacts and
+	// local-registry-root; Charts is copied in).
+	Components components.Config
 	// Version is lscli's version, reported as the deployers' version.
 	Version string
 	// Reads says where on the host lscli may read the landscape's files:
@@ -54,6 +59,9 @@ type Configuration struct {
 	// OnLockWait, when set, is called once when an action starts waiting
 	// for the lock, with the lock file's path.
 	OnLockWait func(lock string)
+	// Progress, when set, hears how far a run is, every few steps (see
+	// Progress). It does not change the run. Nil means no reports.
+	Progress func(Progress)
 }
 
 // DeployerSettings are how deploy items are served: modes by type, fault and
@@ -67,6 +75,8 @@ type DeployerSettings struct {
 	ClusterRules simcluster.Rules
 	// KubeVersion is simulatedCluster.kubernetesVersion; empty: the default.
 	KubeVersion string
+	// ClusterSeeds are the checked simulatedCluster.seeds.
+	ClusterSeeds []simcluster.Seed
 	// Targets choose the simulated or the real cluster per Target.
 	Targets deployers.TargetModes
 }

@@ -18,22 +18,23 @@ import (
 // RealDeployers are the real deployers lscli has, by deploy item type. Each
 // builds its deployer for a session; landscape is the session's API server
 // (nil when only the types are asked for); charts is the helm deployer's
-// chart mapping (the config file's charts map, see chartMap). Wiring a new
-// real deployer is one entry here.
-func RealDeployers(landscape fakecluster.Reader, charts map[string]string) deployers.Registry {
-	return realDeployers(landscape, charts, nil)
+// chart mapping (the config file's charts map, see chartMap); resources
+// finds the charts of chart.resourceRef (nil: none). Wiring a new real
+// deployer is one entry here.
+func RealDeployers(landscape fakecluster.Reader, charts map[string]string, resources helm.ResourceCharts) deployers.Registry {
+	return realDeployers(landscape, charts, resources, nil)
 }
 
 // realDeployers is RealDeployers whose helm deployer reads local charts
 // through policy (nil: its default, see helm.Options.Policy).
-func realDeployers(landscape fakecluster.Reader, charts map[string]string, policy *safefs.Policy) deployers.Registry {
+func realDeployers(landscape fakecluster.Reader, charts map[string]string, resources helm.ResourceCharts, policy *safefs.Policy) deployers.Registry {
 	return deployers.Registry{
 		deployers.MockType: deployers.MockBuilder,
 		deployers.ManifestType: func(c deployer.ClusterClients) (deployer.Deployer, error) {
 			return deployer.WithTraits(manifest.New(manifest.Options{Clusters: c, Targets: landscape}), deployer.KubernetesDeployer), nil
 		},
 		deployers.HelmType: func(c deployer.ClusterClients) (deployer.Deployer, error) {
-			return deployer.WithTraits(helm.New(helm.Options{Clusters: c, Landscape: landscape, Charts: charts, Policy: policy}), deployer.KubernetesDeployer), nil
+			return deployer.WithTraits(helm.New(helm.Options{Clusters: c, Landscape: landscape, Charts: charts, Resources: resources, Policy: policy}), deployer.KubernetesDeployer), nil
 		},
 	}
 }
@@ -44,13 +45,13 @@ func realDeployers(landscape fakecluster.Reader, charts map[string]string, polic
 func (ss *session) newFramework(cfg engine.Config, snap *state.Snapshot) (*deployers.Framework, error) {
 	d := ss.cfg.Deployers
 	ss.clusters = simcluster.New(simcluster.Options{Now: cfg.Clock.Now, IDs: cfg.IDs,
-		Rules: d.ClusterRules, Version: d.KubeVersion})
+		Rules: d.ClusterRules, Version: d.KubeVersion, Seeds: d.ClusterSeeds, Landscape: cfg.Cluster})
 	if snap != nil {
 		ss.clusters.Restore(snap.Clusters)
 	}
 	realClusters := realcluster.New(realcluster.Options{Secrets: cfg.Cluster})
 	clients := &deployers.TargetClusters{Simulated: ss.clusters, Real: realClusters, Modes: d.Targets}
-	table, fallback, err := deployers.Setup{Modes: d.Modes, Real: realDeployers(cfg.Cluster, ss.cfg.Charts, ss.cfg.Reads), Rules: d.Rules, Clients: clients}.Build()
+	table, fallback, err := deployers.Setup{Modes: d.Modes, Real: realDeployers(cfg.Cluster, ss.cfg.Charts, resourceCharts{reg: ss.components, cluster: cfg.Cluster}, ss.cfg.Reads), Rules: d.Rules, Clients: clients}.Build()
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/state"
 )
 
@@ -26,18 +27,22 @@ type session struct {
 	fresh bool
 	// readOnly sessions hold no exclusive lock and cannot save.
 	readOnly bool
+	// paths are the landscape paths of the action; roots the folders
+	// component versions are discovered in, saved with the state.
+	paths      []string
+	roots      []string
+	components *components.Registry
 }
 
 // access says what an action does with the saved simulation.
 type access int
 
 const (
-	// readState only reads (get, tree, events): a shared lock, which
-	// creates nothing and needs no write access.
+	// readState only reads (get, tree, events, describe): a shared lock,
+	// which creates nothing and needs no write access.
 	readState access = iota
 	// changeState changes an existing simulation (interrupt, delete,
-	// trigger): the exclusive lock when there is a saved state; without
-	// one there is nothing to change, and the session only reads.
+	// trigger): the exclusive lock.
 	changeState
 	// createState writes the state, creating it when needed (reconcile).
 	createState
@@ -45,17 +50,16 @@ const (
 
 // openSession locks the state folder as acc needs, waiting for another
 // lscli as the configuration says, loads the saved state (if any) and
-// builds the engine with the deployers the configuration chooses.
-func openSession(cfg *Configuration, acc access) (*session, error) {
+// builds the engine with the deployers the configuration chooses. paths are
+// the landscape's files and folders, if any: component versions are found
+// in their folders and in those of earlier commands.
+func openSession(cfg *Configuration, acc access, paths ...string) (*session, error) {
 	dir := state.New(cfg.StatePath)
-	if acc == changeState && !dir.Exists() {
-		acc = readState
-	}
 	unlock, err := dir.LockWith(state.LockOptions{Shared: acc == readState, Timeout: cfg.LockTimeout, Waiting: cfg.OnLockWait})
 	if err != nil {
 		return nil, err
 	}
-	ss := &session{cfg: cfg, dir: dir, unlock: unlock, scheme: fakecluster.NewScheme(), readOnly: acc == readState}
+	ss := &session{cfg: cfg, dir: dir, unlock: unlock, scheme: fakecluster.NewScheme(), paths: paths, readOnly: acc == readState}
 	if err := ss.load(); err != nil {
 		_ = unlock()
 		return nil, err
@@ -79,6 +83,15 @@ func (ss *session) load() error {
 	ecfg.Timeouts.Pickup = c.PickupTimeout
 	ecfg.Blueprints = c.Blueprints
 	ecfg.Limits = c.Limits
+	var saved []string
+	if snap != nil {
+		saved = snap.ComponentRoots
+	}
+	ss.roots = componentRoots(ss.paths, saved)
+	if ss.components, err = openComponents(c, ss.roots); err != nil {
+		return err
+	}
+	ecfg.Components = ss.components
 	fw, err := ss.newFramework(ecfg, snap)
 	if err != nil {
 		return err
@@ -102,11 +115,13 @@ func (ss *session) save() error {
 	if snap.Clusters, err = ss.clusters.Save(); err != nil {
 		return err
 	}
+	snap.ComponentRoots = ss.roots
 	return ss.dir.Save(snap, ss.scheme)
 }
 
-// close releases the lock.
+// close releases the lock and the folders the session reads.
 func (ss *session) close() {
+	_ = ss.components.Close()
 	if ss.unlock != nil {
 		_ = ss.unlock()
 	}

@@ -28,9 +28,11 @@ func configuration(s *settings) (*action.Configuration, error) {
 	if err != nil {
 		return nil, err
 	}
+	comps, err := componentsSettings(s, charts)
+	if err != nil {
+		return nil, err
+	}
 	return &action.Configuration{
-		Reads:         reads,
-		Limits:        s.Limits,
 		StatePath:     s.State,
 		Seed:          s.Seed,
 		Reseed:        s.SeedSet,
@@ -39,7 +41,10 @@ func configuration(s *settings) (*action.Configuration, error) {
 		Deployers:     s.deployer,
 		Blueprints:    blueprints,
 		Charts:        charts,
+		Components:    comps,
 		Version:       version,
+		Reads:         reads,
+		Limits:        s.Limits,
 		LockTimeout:   s.LockTimeout,
 		OnLockWait:    lockNotice(s),
 	}, nil

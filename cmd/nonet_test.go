@@ -82,17 +82,20 @@ func runScriptCommands(t *testing.T, script, examples string) {
 	}
 }
 
-// lscliArgs returns the arguments of an `exec lscli ...`, `! exec lscli
-// ...` or `exits N lscli ...` line.
+// lscliArgs returns the arguments of a line that runs lscli: `[!] [exec]
+// lscli ...`, after any [condition].
 func lscliArgs(fields []string) ([]string, bool) {
-	if fields[0] == "!" {
+	for len(fields) > 0 && strings.HasPrefix(fields[0], "[") {
 		fields = fields[1:]
 	}
-	switch {
-	case len(fields) > 1 && fields[0] == "exec" && fields[1] == "lscli":
-		return unquote(fields[2:]), true
-	case len(fields) > 2 && fields[0] == "exits" && fields[2] == "lscli":
-		return unquote(fields[3:]), true
+	if len(fields) > 0 && fields[0] == "!" {
+		fields = fields[1:]
+	}
+	if len(fields) > 0 && fields[0] == "exec" {
+		fields = fields[1:]
+	}
+	if len(fields) > 0 && fields[0] == "lscli" {
+		return unquote(fields[1:]), true
 	}
 	return nil, false
 }

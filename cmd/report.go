@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lscli/lscli/action"
@@ -15,6 +17,10 @@ func (f *factory) report(s *settings, run *action.Run) error {
 	if err := f.printObjects(s, run.Objects); err != nil {
 		return err
 	}
+	if run.Idle != "" {
+		f.status("note: %s; nothing changed and nothing ran", run.Idle)
+		return action.SilentExit(run.ExitCode())
+	}
 	f.summarize(run.Run, run.Assessment)
 	return action.SilentExit(run.ExitCode())
 }
@@ -23,24 +29,15 @@ func (f *factory) report(s *settings, run *action.Run) error {
 // what is unfinished and why.
 func (f *factory) summarize(res reconcile.RunResult, a action.Assessment) {
 	elapsed := res.End.Sub(res.Start)
-	counts := map[action.Outcome]int{}
+	f.status("%s, virtual time +%s (now %s), %s", plural(res.Steps, "step"), elapsed, res.End.Format("2006-01-02T15:04:05Z07:00"), outcomes(a))
 	for _, r := range a.Roots {
-		counts[r.Outcome]++
-	}
-	var parts []string
-	for _, o := range []action.Outcome{action.OutcomeSucceeded, action.OutcomeFailed, action.OutcomeUnfinished, action.OutcomeGone} {
-		if counts[o] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[o], strings.ToLower(string(o))))
+		if r.Phase != "DeleteFailed" {
+			continue
 		}
-	}
-	roots := "no root installations"
-	if len(parts) > 0 {
-		roots = "root installations: " + strings.Join(parts, ", ")
-	}
-	f.status("%d steps, virtual time +%s (now %s), %s", res.Steps, elapsed, res.End.Format("2006-01-02T15:04:05Z07:00"), roots)
-	for _, r := range a.Roots {
-		if r.Phase == "DeleteFailed" {
+		if r.Kind == "" || r.Kind == "Installation" {
 			f.status("hint: Installation %s is DeleteFailed: retry its deletion with 'lscli trigger %s'", r.Key, r.Key.Name)
+		} else {
+			f.status("hint: %s %s is DeleteFailed: retry its deletion with 'lscli trigger %s %s'", r.Kind, r.Key, strings.ToLower(r.Kind), r.Key.Name)
 		}
 	}
 	if a.Worst() != action.OutcomeUnfinished {
@@ -50,6 +47,53 @@ func (f *factory) summarize(res reconcile.RunResult, a action.Assessment) {
 	for _, u := range a.Unfinished {
 		f.status("  unfinished: %s: %s", u.Ref, u.Why)
 	}
+}
+
+// outcomes counts the outcomes of the objects a command is about, by kind:
+// "root installations: 1 succeeded", then e.g. "; DeployItems: 1 failed".
+func outcomes(a action.Assessment) string {
+	var kinds []string
+	counts := map[string]map[action.Outcome]int{}
+	for _, r := range a.Roots {
+		kind := r.Kind
+		if kind == "" {
+			kind = "Installation"
+		}
+		if counts[kind] == nil {
+			counts[kind] = map[action.Outcome]int{}
+			kinds = append(kinds, kind)
+		}
+		counts[kind][r.Outcome]++
+	}
+	if len(kinds) == 0 {
+		return "no root installations"
+	}
+	slices.SortFunc(kinds, func(a, b string) int { // root installations first
+		return cmp.Compare(sortName(a), sortName(b))
+	})
+	var groups []string
+	for _, kind := range kinds {
+		var parts []string
+		for _, o := range []action.Outcome{action.OutcomeSucceeded, action.OutcomeFailed, action.OutcomeUnfinished, action.OutcomeGone} {
+			if n := counts[kind][o]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, strings.ToLower(string(o))))
+			}
+		}
+		name := kind + "s"
+		if kind == "Installation" {
+			name = "root installations"
+		}
+		groups = append(groups, name+": "+strings.Join(parts, ", "))
+	}
+	return strings.Join(groups, "; ")
+}
+
+// sortName orders kinds for outcomes: Installation first.
+func sortName(kind string) string {
+	if kind == "Installation" {
+		return ""
+	}
+	return kind
 }
 
 func stopText(r reconcile.StopReason) string {
@@ -67,14 +111,12 @@ func stopText(r reconcile.StopReason) string {
 // operate runs an operator action (interrupt, delete, trigger) built by run
 // from the configuration of s, and prints its result.
 func (f *factory) operate(_ context.Context, s *settings, run func(*action.Configuration) (*action.Run, error)) error {
-	if err := s.checkOutput(objectFormats...); err != nil {
-		return err
-	}
-	cfg, err := configuration(s)
+	cfg, done, err := f.runConfiguration(s)
 	if err != nil {
 		return err
 	}
 	res, err := run(cfg)
+	done()
 	if err != nil {
 		return err
 	}

@@ -1,14 +1,11 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"strconv"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
-	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/internal/limits"
 )
@@ -27,31 +24,17 @@ type limitsSection struct {
 // parseLimits reads the limits: section of the config file; unset keys
 // keep their defaults. A malformed section is invalid input (exit 2).
 func (s *settings) parseLimits() error {
-	if s.config == nil || s.config.ConfigFileUsed() == "" {
+	raw := s.config.section("limits")
+	if raw == nil {
 		return nil
 	}
-	path := s.config.ConfigFileUsed()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return invalidf("read config %s: %v", path, err)
-	}
-	var doc struct {
-		Limits json.RawMessage `json:"limits"`
-	}
-	js, err := yaml.YAMLToJSON(data)
-	if err == nil {
-		err = json.Unmarshal(js, &doc)
-	}
-	if err != nil {
-		return invalidf("read config %s: %v", path, err)
-	}
 	var sec limitsSection
-	if err := decodeStrict(doc.Limits, &sec); err != nil {
-		return invalidf("%s: limits: %s", path, jsonMessage(err))
+	if err := decodeStrict(raw, &sec); err != nil {
+		return invalidf("%s: limits: %s", s.config.path, jsonMessage(err))
 	}
-	s.Limits, err = sec.limits()
-	if err != nil {
-		return invalidf("%s: limits.%v", path, err)
+	var err error
+	if s.Limits, err = sec.limits(); err != nil {
+		return invalidf("%s: limits.%v", s.config.path, err)
 	}
 	return nil
 }

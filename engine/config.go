@@ -9,6 +9,7 @@ import (
 	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/internal/limits"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -56,6 +57,9 @@ type Config struct {
 	// Limits bound the templates the run renders; zero fields mean the
 	// defaults.
 	Limits limits.Limits
+	// Components finds component versions (spec.componentDescriptor). Nil
+	// finds only inline component descriptors.
+	Components *components.Registry
 }
 
 func (c *Config) defaults() {

@@ -33,10 +33,11 @@ func New(cfg Config) *Engine {
 	e := &Engine{cfg: cfg, loop: reconcile.NewLoop(cfg.Clock, cfg.Rand, cfg.Log)}
 	c := cfg.Cluster
 	e.loop.Register(InstallationController, reconcile.AsReconciler(c, installation.New(installation.Options{
-		Cluster: c, Clock: cfg.Clock, IDs: cfg.IDs, Blueprints: cfg.Blueprints})))
+		Cluster: c, Clock: cfg.Clock, IDs: cfg.IDs, Blueprints: cfg.Blueprints, Components: cfg.Components})))
 	e.loop.Register(ExecutionController, reconcile.AsReconciler(c, execution.New(execution.Options{Cluster: c, Clock: cfg.Clock})))
 	e.loop.Register(DeployItemController, reconcile.AsReconciler(c, deployitem.New(deployitem.Options{
 		Cluster: c, Clock: cfg.Clock, PickupTimeout: cfg.Timeouts.Pickup})))
+	e.registerStandalone()
 	if cfg.Deployer != nil {
 		e.loop.Register(DeployerController, cfg.Deployer)
 	}
@@ -52,6 +53,10 @@ func (e *Engine) Config() Config { return e.cfg }
 
 // Events returns the timeline, oldest first.
 func (e *Engine) Events() []state.Event { return e.events }
+
+// Timers returns the pending work: ready work as due now, then the timers,
+// earliest first.
+func (e *Engine) Timers() []reconcile.Timer { return e.loop.Timers() }
 
 // Enqueue asks controller to reconcile the object named key.
 func (e *Engine) Enqueue(controller string, key types.NamespacedName) {
@@ -75,6 +80,7 @@ func (e *Engine) onChange(ev fakecluster.Event) {
 	e.events = append(e.events, timelineEntries(e.cfg.Clock.Now(), ev)...)
 	obj := ev.New
 	key := types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
+	e.wakeStandalone(ev, key)
 	switch ev.Kind {
 	case "Installation":
 		e.Enqueue(InstallationController, key)

@@ -77,13 +77,6 @@ func show(path string) string {
 	return filepath.ToSlash(path)
 }
 
-// Exists reports whether the state file exists: whether a simulation has
-// been saved.
-func (d *Dir) Exists() bool {
-	_, err := os.Stat(d.file(stateFileName))
-	return err == nil
-}
-
 // Remove deletes the state: the state file, the lock file and temporary files
 // left by an interrupted Save, then the folder itself if nothing else is in
 // it. Files lscli did not write are kept, and so is then the folder. A
@@ -118,4 +111,17 @@ func (d *Dir) Remove() error {
 // isStateFile reports whether name is a file lscli keeps in the folder.
 func isStateFile(name string) bool {
 	return name == stateFileName || name == lockFileName || strings.HasPrefix(name, tempPrefix)
+}
+
+// Exists reports whether the folder holds a saved simulation. It creates
+// nothing and takes no lock.
+func (d *Dir) Exists() (bool, error) {
+	_, err := os.Stat(d.file(stateFileName))
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("state %s: %w", show(d.dir()), err)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/lscli/lscli/internal/limits"
 	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/landscaper/template"
 	"github.com/lscli/lscli/reconcile"
@@ -23,6 +24,13 @@ type Render struct {
 	// Blueprints resolves spec.blueprint.ref. Nil means only inline
 	// blueprints (and blueprint folders of subinstallation templates) are found.
 	Blueprints blueprint.Resolver
+	// Components finds component versions. Nil finds only inline component
+	// descriptors.
+	Components *components.Registry
+	// ChartCheck, when set, checks that the chart a helm deploy item names by
+	// chart.resourceRef (key) is found locally; r reads the dry run's
+	// objects. A failed check is a problem of the installation.
+	ChartCheck func(ctx context.Context, r fakecluster.Reader, item *lsv1alpha1.DeployItem, key string) error
 	// Exports are the exports to assume for deploy items, most specific
 	// first (see SortRules). Empty means: the mock configuration's export.
 	Exports []ExportRule
@@ -47,6 +55,11 @@ type Result struct {
 	// Problems are all problems found, in the order found. Each names the
 	// installation it is about.
 	Problems []error
+	// Warnings are what the dry run could not check, in the order found:
+	// export executions that failed while deploy items had no assumed
+	// exports (a deploy item's exports come from its deployer, which does
+	// not run; --exports gives them).
+	Warnings []error
 }
 
 // Installation is one rendered installation.
@@ -69,6 +82,10 @@ type Installation struct {
 	Exports *dataflow.Exports
 	// Err is the problem that stopped rendering this installation, or nil.
 	Err error
+	// Unchecked is the export execution error the dry run cannot judge,
+	// since deploy items had no assumed exports (see Result.Warnings); the
+	// installation's exports are then missing.
+	Unchecked error
 	// Skipped says why the installation was not rendered at all, or "".
 	Skipped string
 }

@@ -2,6 +2,7 @@ package dryrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -13,15 +14,18 @@ import (
 	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
 // walker renders installations depth first.
 type walker struct {
-	r   *Render
-	c   *fakecluster.Cluster
-	ids ids.Source
-	res *Result
+	r *Render
+	// blueprints parses each inline blueprint once.
+	blueprints blueprint.Cache
+	c          *fakecluster.Cluster
+	ids        ids.Source
+	res        *Result
 }
 
 // roots returns the root installations grouped by namespace, sorted.
@@ -116,12 +120,13 @@ func displayName(inst *lsv1alpha1.Installation) string {
 // render renders one installation and, recursively, its subinstallations.
 func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path string) *Installation {
 	node := &Installation{Path: path, Object: inst}
-	bp, err := blueprint.ForInstallation(inst, w.r.Blueprints)
+	bp, tree, err := dataflow.InstallationBlueprint(ctx, w.c, inst,
+		dataflow.Sources{Blueprints: w.r.Blueprints, Components: w.r.Components, Cache: &w.blueprints})
 	if err != nil {
 		return w.stop(node, err)
 	}
 	node.Blueprint = bp.Source
-	if node.Imports, err = dataflow.ResolveImports(ctx, w.c, inst, bp); err != nil {
+	if node.Imports, err = dataflow.ResolveImports(ctx, w.c, inst, bp, tree); err != nil {
 		return w.stop(node, err)
 	}
 	if err := dataflow.WriteImports(ctx, w.c, inst, node.Imports); err != nil {
@@ -131,7 +136,7 @@ func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path
 	if err != nil {
 		return w.stop(node, err)
 	}
-	children, err := w.createChildren(ctx, inst, bp, tmpls)
+	children, err := w.createChildren(ctx, inst, bp, tree, tmpls)
 	if err != nil {
 		return w.stop(node, err)
 	}
@@ -143,6 +148,7 @@ func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path
 	if node.DeployItems, err = w.execute(ctx, inst, path, items); err != nil {
 		return w.stop(node, err)
 	}
+	w.checkCharts(ctx, inst, items)
 	w.export(ctx, node, bp)
 	return node
 }
@@ -157,7 +163,14 @@ func (w *walker) export(ctx context.Context, node *Installation, bp *blueprint.B
 	}
 	exps, err := dataflow.ConstructExports(ctx, w.c, node.Object, bp, node.Imports)
 	if err != nil {
-		w.stop(node, withExportsHint(err, node))
+		err = withExportsHint(err, node)
+		var he *hintError
+		if errors.As(err, &he) {
+			node.Unchecked = err
+			w.res.Warnings = append(w.res.Warnings, err)
+			return
+		}
+		w.stop(node, err)
 		return
 	}
 	if err := dataflow.WriteExports(ctx, w.c, node.Object, exps); err != nil {
@@ -181,10 +194,10 @@ func (w *walker) problem(err error) {
 
 // createChildren creates the subinstallations of inst as the installation
 // controller does, with inst's job ID, in template order.
-func (w *walker) createChildren(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tmpls []*lsv1alpha1.InstallationTemplate) ([]*lsv1alpha1.Installation, error) {
+func (w *walker) createChildren(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, tmpls []*lsv1alpha1.InstallationTemplate) ([]*lsv1alpha1.Installation, error) {
 	out := make([]*lsv1alpha1.Installation, 0, len(tmpls))
 	for _, tmpl := range tmpls {
-		spec, err := dataflow.SubinstallationSpec(inst, bp, tmpl, w.r.Blueprints)
+		spec, err := dataflow.SubinstallationSpec(inst, bp, tree, tmpl, w.r.Blueprints)
 		if err != nil {
 			return nil, err
 		}

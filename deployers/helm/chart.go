@@ -63,8 +63,7 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 	case ref.ResourceRef != "":
 		keys = []string{ref.ResourceRef}
 	default:
-		return "", reconcile.TerminalError(fmt.Errorf("chart.fromResource is not supported: lscli reads no component descriptors; " +
-			"use chart.ref with a local path or a key of the helm deployer's chart mapping"))
+		return "", reconcile.TerminalError(fmt.Errorf("chart.fromResource is no longer supported"))
 	}
 	for _, k := range keys {
 		if p, ok := d.opts.Charts[k]; ok {

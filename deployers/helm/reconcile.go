@@ -41,7 +41,7 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 	if err != nil {
 		return deployer.Result{}, err
 	}
-	tpl, err := guard(func() (*templated, error) { return d.template(it) })
+	tpl, err := guard(func() (*templated, error) { return d.template(ctx, it) })
 	if err != nil {
 		return deployer.Result{}, err
 	}

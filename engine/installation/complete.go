@@ -23,11 +23,11 @@ func (c *Controller) complete(ctx context.Context, inst *lsv1alpha1.Installation
 			inst.Generation, inst.Status.ObservedGeneration)
 	}
 	cl := c.cfg.Cluster
-	bp, err := blueprintFor(c.cfg, inst)
+	bp, tree, err := c.blueprintFor(ctx, inst)
 	if err != nil {
 		return "", err
 	}
-	imps, err := dataflow.ResolveImports(ctx, cl, inst, bp)
+	imps, err := dataflow.ResolveImports(ctx, cl, inst, bp, tree)
 	if err != nil {
 		return "", err
 	}

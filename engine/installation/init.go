@@ -26,14 +26,14 @@ func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (l
 	if err := dataflow.CleanupExports(ctx, cl, inst); err != nil {
 		return "", err
 	}
-	bp, err := blueprintFor(c.cfg, inst)
+	bp, tree, err := c.blueprintFor(ctx, inst)
 	if err != nil {
 		return "", err
 	}
 	if err := checkPredecessors(ctx, cl, inst); err != nil {
 		return "", err
 	}
-	imps, err := dataflow.ResolveImports(ctx, cl, inst, bp)
+	imps, err := dataflow.ResolveImports(ctx, cl, inst, bp, tree)
 	if err != nil {
 		return "", err
 	}
@@ -44,7 +44,7 @@ func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (l
 	if err != nil {
 		return "", err
 	}
-	if err := c.ensureSubinstallations(ctx, inst, bp, subs); err != nil {
+	if err := c.ensureSubinstallations(ctx, inst, bp, tree, subs); err != nil {
 		return "", err
 	}
 	templates, err := dataflow.RenderDeployItems(ctx, cl, inst, bp, imps)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 )
@@ -33,7 +34,7 @@ func (c *Controller) subinstallations(ctx context.Context, inst *lsv1alpha1.Inst
 // ensureSubinstallations creates a subinstallation per template, updates the
 // existing ones, and deletes the orphans (no template any more) with the
 // delete-ignore-successors annotation. It records them in status.subInstCache.
-func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, templates []*lsv1alpha1.InstallationTemplate) error {
+func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, templates []*lsv1alpha1.InstallationTemplate) error {
 	existing, err := c.subinstallations(ctx, inst)
 	if err != nil {
 		return err
@@ -42,7 +43,7 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 	wanted := map[string]bool{}
 	for _, tmpl := range templates {
 		wanted[tmpl.Name] = true
-		spec, err := dataflow.SubinstallationSpec(inst, bp, tmpl, c.cfg.Blueprints)
+		spec, err := dataflow.SubinstallationSpec(inst, bp, tree, tmpl, c.cfg.Blueprints)
 		if err != nil {
 			return err
 		}

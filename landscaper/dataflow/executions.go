@@ -61,8 +61,8 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 	if res.State != nil {
 		ru.states = append(ru.states, pendingState{prefix: ru.prefix, exec: ex.Name, data: res.State})
 	}
-	if err := decodeOutput(ru.kind, res.Output, out); err != nil {
-		return ru.fail(ex, err)
+	if err := template.DecodeYAML(res.Output, out); err != nil {
+		return ru.fail(ex, explainOutput(ru.kind, res.Output, out, err))
 	}
 	return nil
 }

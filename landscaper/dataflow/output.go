@@ -19,9 +19,19 @@ var outputKeys = map[string]string{
 	kindExport:  "exports",
 }
 
+// explainOutput is the error of decoding the rendered output data of an
+// execution of kind into out, which failed with err: it says what the output
+// holds and what it should, in the terms of the blueprint, not of lscli's Go
+// types.
+func explainOutput(kind string, data []byte, out any, err error) error {
+	if explained := decodeOutput(kind, data, reflect.New(reflect.TypeOf(out).Elem()).Interface()); explained != nil {
+		return explained
+	}
+	return fmt.Errorf("decode the rendered output: %w", err)
+}
+
 // decodeOutput decodes the rendered output of an execution of kind into
-// out. Errors say what the output holds and what it should, in the terms
-// of the blueprint, not of lscli's Go types.
+// out, with errors as explainOutput words them.
 func decodeOutput(kind string, data []byte, out any) error {
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 // cluster or registry. They exist, so that templates using them parse, and
 // fail when called.
 var unavailableFuncs = []string{
-	"getResourceContent", "getShootAdminKubeconfig", "getShootAdminKubeconfigWithExpirationTimestamp",
+	"getShootAdminKubeconfig", "getShootAdminKubeconfigWithExpirationTimestamp",
 	"getServiceAccountKubeconfig", "getServiceAccountKubeconfigWithExpirationTimestamp", "getOidcKubeconfig",
 }
 
@@ -76,6 +76,8 @@ func runFuncs(cur func() *goRun) gotmpl.FuncMap {
 		"getResource":    func(args ...any) (map[string]any, error) { return cur().components().Resource(args...) },
 		"getResources":   func(args ...any) ([]map[string]any, error) { return cur().components().Resources(args...) },
 		"getComponent":   func(args ...any) (map[string]any, error) { return cur().components().Component(args...) },
+		// getResourceContent reads through the components' ContentReader.
+		"getResourceContent": func(args ...any) (string, error) { return cur().components().ResourceContent(args...) },
 	}
 }
 
