@@ -46,14 +46,14 @@ func TestReadsWaitForARunningCommand(t *testing.T) {
 func TestCommandsOnNoStateCreateNothing(t *testing.T) {
 	cfg := actionConfigFixture(t)
 	ctx := context.Background()
-	if _, err := action.NewGet(cfg).Run(ctx, nil); err != nil {
-		t.Fatal(err)
+	if _, err := action.NewGet(cfg).Run(ctx, nil); !errors.Is(err, state.ErrNoState) {
+		t.Fatalf("get: %v, want no state", err)
 	}
-	if _, err := action.NewTree(cfg).Run(ctx, ""); err != nil {
-		t.Fatal(err)
+	if _, err := action.NewTree(cfg).Run(ctx, ""); !errors.Is(err, state.ErrNoState) {
+		t.Fatalf("tree: %v, want no state", err)
 	}
-	if _, err := action.NewEvents(cfg).Run(ctx); err != nil {
-		t.Fatal(err)
+	if _, err := action.NewEvents(cfg).Run(ctx); !errors.Is(err, state.ErrNoState) {
+		t.Fatalf("events: %v, want no state", err)
 	}
 	del := action.NewDelete(cfg)
 	del.Name = "nosuch"
