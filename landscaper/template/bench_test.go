@@ -2,6 +2,9 @@ package template
 
 import "testing"
 
+// BenchmarkExecuteTypical renders a deploy template that calls functions in a
+// range, as blueprints do: what the step and size checks of every call
+// cost (see gowrap.go).
 func BenchmarkExecuteTypical(b *testing.B) {
 	text := `deployItems:
 {{- range $i, $n := .imports.names }}
