@@ -35,6 +35,10 @@ type Configuration struct {
 	Blueprints blueprint.Resolver
 	// Charts maps the helm charts Landscaper would download to local paths.
 	Charts map[string]string
+	// RemovedShoots are the Gardener shoot clusters ("<namespace>/<name>")
+	// that no longer exist, for onDelete.skipUninstallIfClusterRemoved. All
+	// others exist.
+	RemovedShoots []string
 	// Version is lscli's version, reported as the deployers' version.
 	Version string
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
@@ -99,6 +100,9 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 		}
 	}
 	for _, key := range roots {
+		if !all && reconcilesIfChanged(ctx, c, key) {
+			continue // its controller adds the annotation itself
+		}
 		if err := SetOperation(ctx, c, &lsv1alpha1.Installation{}, key, lsv1alpha1.ReconcileOperation); err != nil {
 			return nil, applied, fmt.Errorf("annotate %s: %w", key, err)
 		}
@@ -111,6 +115,14 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 		return roots, applied, err
 	}
 	return rootsOf(objs), applied, nil
+}
+
+// reconcilesIfChanged reports whether the root key has the
+// reconcile-if-changed annotation ("true"): Landscaper's controller then
+// starts a job on a spec change by itself, so lscli does not annotate it.
+func reconcilesIfChanged(ctx context.Context, c *fakecluster.Cluster, key types.NamespacedName) bool {
+	inst := &lsv1alpha1.Installation{}
+	return c.Get(ctx, key, inst) == nil && lshelper.HasReconcileIfChangedAnnotation(inst.ObjectMeta)
 }
 
 // rootsOf returns the root installations among objs.

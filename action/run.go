@@ -20,6 +20,13 @@ type Run struct {
 	// Objects are every object of the saved simulation, sorted by kind,
 	// namespace and name.
 	Objects []fakecluster.Object
+	// Scheduled are the automatic reconciles (spec.automaticReconcile) the
+	// run left for later, earliest first: a run does not wait for them unless
+	// --until reaches them.
+	Scheduled []reconcile.Timer
+	// FakedTypes are the deploy item types that no deployer of Landscaper's
+	// serves here and lscli's fake deployer served in this run, sorted.
+	FakedTypes []string
 }
 
 // ExitCode is the exit code the result stands for: ExitOK when every root
@@ -49,5 +56,6 @@ func runAndSave(ctx context.Context, ss *session, roots []types.NamespacedName, 
 	if err := ss.save(); err != nil {
 		return nil, fmt.Errorf("save state: %w", err)
 	}
-	return &Run{Run: res, Assessment: assessment, Objects: ss.cluster().Objects()}, nil
+	return &Run{Run: res, Assessment: assessment, Objects: ss.cluster().Objects(),
+		Scheduled: ss.engine.Scheduled(), FakedTypes: ss.framework.FakedTypes()}, nil
 }

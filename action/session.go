@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
@@ -22,6 +23,8 @@ type session struct {
 	engine *engine.Engine
 	// clusters are the simulated target clusters (see deployers.go).
 	clusters *simcluster.Clusters
+	// framework is the deployer framework; it knows which types it faked.
+	framework *deployers.Framework
 	// fresh is true when there was no saved state.
 	fresh bool
 }
@@ -57,10 +60,12 @@ func (ss *session) load() error {
 	}
 	ecfg.Timeouts.Pickup = c.PickupTimeout
 	ecfg.Blueprints = c.Blueprints
+	ecfg.RemovedShoots = c.RemovedShoots
 	fw, err := ss.newFramework(ecfg, snap)
 	if err != nil {
 		return err
 	}
+	ss.framework = fw
 	ecfg.Deployer = fw.Reconciler()
 	ss.engine = engine.New(ecfg)
 	ss.engine.RestoreTimeline(snap)

@@ -12,6 +12,10 @@ func configuration(s *settings) (*action.Configuration, error) {
 	if err != nil {
 		return nil, err
 	}
+	shoots, err := removedShoots(s)
+	if err != nil {
+		return nil, err
+	}
 	return &action.Configuration{
 		StatePath:     s.State,
 		Seed:          s.Seed,
@@ -21,6 +25,7 @@ func configuration(s *settings) (*action.Configuration, error) {
 		Deployers:     s.deployer,
 		Blueprints:    blueprints,
 		Charts:        charts,
+		RemovedShoots: shoots,
 		Version:       version,
 	}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/reconcile"
@@ -16,7 +17,20 @@ func (f *factory) report(s *settings, run *action.Run) error {
 		return err
 	}
 	f.summarize(run.Run, run.Assessment)
+	f.notes(run)
 	return action.SilentExit(run.ExitCode())
+}
+
+// notes tells on ErrOut what a run left for later (automatic reconciles) and
+// which deploy item types lscli faked because no deployer serves them.
+func (f *factory) notes(run *action.Run) {
+	for _, t := range run.Scheduled {
+		f.status("next automatic reconcile of Installation %s/%s at %s", t.Namespace, t.Name, t.Due.Format(time.RFC3339))
+	}
+	if len(run.FakedTypes) > 0 {
+		f.status("note: no Landscaper deployer serves %s; lscli faked them (--deployer TYPE=none for Landscaper's behaviour)",
+			strings.Join(run.FakedTypes, ", "))
+	}
 }
 
 // summarize tells on ErrOut how the run went and, when it stopped early,
@@ -60,6 +74,8 @@ func stopText(r reconcile.StopReason) string {
 		return "--until reached"
 	case reconcile.StopMaxSteps:
 		return "--max-steps reached"
+	case reconcile.StopScheduled:
+		return "only scheduled automatic reconciles are left, but not every job has finished"
 	}
 	return "no work left, but not every job has finished"
 }

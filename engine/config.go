@@ -52,7 +52,17 @@ type Config struct {
 	// outside the installation (e.g. local folders from the config file).
 	// Nil means only inline blueprints are found.
 	Blueprints blueprint.Resolver
+	// RemovedShoots are the Gardener shoot clusters ("<namespace>/<name>")
+	// that no longer exist, for onDelete.skipUninstallIfClusterRemoved: a
+	// stand-in for the garden cluster. All others exist.
+	RemovedShoots []string
 }
+
+// shoots answers the execution controller's question whether a shoot exists.
+type shoots map[string]bool
+
+// ShootExists is false for the removed shoots.
+func (s shoots) ShootExists(namespace, name string) bool { return !s[namespace+"/"+name] }
 
 func (c *Config) defaults() {
 	if c.Clock == nil {

@@ -27,6 +27,7 @@ var kinds = []kindInfo{
 	{gvk: lsv1alpha1.SchemeGroupVersion.WithKind("Execution"), validate: validateExecution},
 	{gvk: lsv1alpha1.SchemeGroupVersion.WithKind("Installation"), validate: validateInstallation},
 	{gvk: lsv1alpha1.SchemeGroupVersion.WithKind("Target"), validate: validateTarget},
+	{gvk: lsv1alpha1.SchemeGroupVersion.WithKind("TargetSync")},
 	{gvk: corev1.SchemeGroupVersion.WithKind("ConfigMap")},
 	{gvk: corev1.SchemeGroupVersion.WithKind("Secret")},
 }

@@ -340,7 +340,7 @@ func TestKinds(t *testing.T) {
 	want := []string{
 		"landscaper.gardener.cloud/v1alpha1 Context", "landscaper.gardener.cloud/v1alpha1 DataObject",
 		"landscaper.gardener.cloud/v1alpha1 DeployItem", "landscaper.gardener.cloud/v1alpha1 Execution",
-		"landscaper.gardener.cloud/v1alpha1 Installation", "landscaper.gardener.cloud/v1alpha1 Target",
+		"landscaper.gardener.cloud/v1alpha1 Installation", "landscaper.gardener.cloud/v1alpha1 Target", "landscaper.gardener.cloud/v1alpha1 TargetSync",
 		"v1 ConfigMap", "v1 Secret",
 	}
 	if !slices.Equal(got, want) {

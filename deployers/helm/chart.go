@@ -13,24 +13,24 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/ignore"
-
-	"github.com/lscli/lscli/reconcile"
 )
 
 // loadChart loads the chart that ref names. Nothing is downloaded: a chart
 // comes from archive.raw, from a local path (ref or archive URL starting with
 // /, ./, ../ or file://), or from the local chart that Options.Charts maps a
-// remote reference to. An unmapped remote reference is a terminal error that
-// says which key to add.
+// remote reference to. An unmapped remote reference is an error that says
+// which key to add. None of these errors fails the item by itself: as
+// Landscaper's chart fetch errors, they are retried until the progressing
+// timeout.
 func (d *Deployer) loadChart(ref helmv1alpha1.Chart) (*chart.Chart, error) {
 	if ref.Archive != nil && ref.Archive.Raw != "" {
 		data, err := base64.StdEncoding.DecodeString(ref.Archive.Raw)
 		if err != nil {
-			return nil, reconcile.TerminalError(fmt.Errorf("unable to decode chart archive.raw: %w", err))
+			return nil, fmt.Errorf("unable to decode chart archive.raw: %w", err)
 		}
 		ch, err := loader.LoadArchive(bytes.NewReader(data))
 		if err != nil {
-			return nil, reconcile.TerminalError(fmt.Errorf("unable to load chart from archive.raw: %w", err))
+			return nil, fmt.Errorf("unable to load chart from archive.raw: %w", err)
 		}
 		return ch, nil
 	}
@@ -40,7 +40,7 @@ func (d *Deployer) loadChart(ref helmv1alpha1.Chart) (*chart.Chart, error) {
 	}
 	ch, err := d.loadPath(p)
 	if err != nil {
-		return nil, reconcile.TerminalError(fmt.Errorf("unable to load chart %s: %w", p, err))
+		return nil, fmt.Errorf("unable to load chart %s: %w", p, err)
 	}
 	return ch, nil
 }
@@ -60,8 +60,8 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 	case ref.ResourceRef != "":
 		keys = []string{ref.ResourceRef}
 	default:
-		return "", reconcile.TerminalError(fmt.Errorf("chart.fromResource is not supported: lscli reads no component descriptors; " +
-			"use chart.ref with a local path or a key of the helm deployer's chart mapping"))
+		return "", fmt.Errorf("chart.fromResource is not supported: lscli reads no component descriptors; " +
+			"use chart.ref with a local path or a key of the helm deployer's chart mapping")
 	}
 	if p, ok := localPath(keys[0]); ok {
 		return p, nil
@@ -71,8 +71,8 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 			return p, nil
 		}
 	}
-	return "", reconcile.TerminalError(fmt.Errorf("chart %q is not available locally: lscli downloads nothing; "+
-		"map it to a local chart folder or .tgz under 'charts:' in lscli.yaml, e.g. charts: {%q: ./charts/mychart}", keys[0], keys[0]))
+	return "", fmt.Errorf("chart %q is not available locally: lscli downloads nothing; "+
+		"map it to a local chart folder or .tgz under 'charts:' in lscli.yaml, e.g. charts: {%q: ./charts/mychart}", keys[0], keys[0])
 }
 
 // localPath reports whether ref names a local file and returns its path.

@@ -22,14 +22,15 @@ const (
 	ReasonComponentDescriptor = "ComponentDescriptorInvalid"
 )
 
-// fail returns a terminal error about inst.
+// fail returns a terminal error about inst. Like Landscaper's errors of
+// the installation's data flow it carries no error code.
 func fail(inst *lsv1alpha1.Installation, reason, format string, args ...any) error {
-	return reconcile.TerminalErrorf(reason, "installation %s: %s", instName(inst), fmt.Sprintf(format, args...))
+	return reconcile.Fatalf(reason, "installation %s: %s", instName(inst), fmt.Sprintf(format, args...))
 }
 
 // failWrap returns a terminal error about inst that wraps err.
 func failWrap(inst *lsv1alpha1.Installation, reason string, err error, format string, args ...any) error {
-	return reconcile.TerminalErrorf(reason, "installation %s: %s: %w", instName(inst), fmt.Sprintf(format, args...), err)
+	return reconcile.Fatalf(reason, "installation %s: %s: %w", instName(inst), fmt.Sprintf(format, args...), err)
 }
 
 // tidy puts a multi-line, tab-separated message (Spiff's) on one line.
