@@ -27,9 +27,13 @@ func (f *factory) notes(run *action.Run) {
 	for _, t := range run.Scheduled {
 		f.status("next automatic reconcile of Installation %s/%s at %s", t.Namespace, t.Name, t.Due.Format(time.RFC3339))
 	}
-	if len(run.FakedTypes) > 0 {
-		f.status("note: no Landscaper deployer serves %s; lscli faked them (--deployer TYPE=none for Landscaper's behaviour)",
-			strings.Join(run.FakedTypes, ", "))
+	if n := len(run.FakedTypes); n > 0 {
+		them := "them"
+		if n == 1 {
+			them = "it"
+		}
+		f.status("note: no Landscaper deployer serves %s; lscli faked %s (--deployer TYPE=none for Landscaper's behaviour)",
+			strings.Join(run.FakedTypes, ", "), them)
 	}
 }
 

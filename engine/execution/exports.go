@@ -1,6 +1,7 @@
 package execution
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
@@ -87,7 +88,9 @@ func (c *Controller) writeExportDataObject(ctx context.Context, exec *lsv1alpha1
 	do.Name, do.Namespace = name, exec.Namespace
 	setExportMeta(do, src, data)
 	setOwnerReference(do, exec)
-	do.Data = lsv1alpha1.NewAnyJSON(data)
+	if !exists || !sameJSON(do.Data.RawMessage, data) {
+		do.Data = lsv1alpha1.NewAnyJSON(data)
+	}
 	switch {
 	case !exists:
 		err = c.cfg.Cluster.Create(ctx, do)
@@ -99,6 +102,13 @@ func (c *Controller) writeExportDataObject(ctx context.Context, exec *lsv1alpha1
 	}
 	exec.Status.ExportReference = &lsv1alpha1.ObjectReference{Name: name, Namespace: exec.Namespace}
 	return nil
+}
+
+// sameJSON reports whether a and b are the same JSON text but for white
+// space (a saved state keeps JSON compact).
+func sameJSON(a, b []byte) bool {
+	var ca, cb bytes.Buffer
+	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 // setExportMeta sets the data labels (context and source src, the others

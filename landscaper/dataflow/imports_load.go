@@ -38,9 +38,23 @@ type loader struct {
 // context: a DataObject, Target, Secret or ConfigMap that does not exist, or
 // a key the Secret or ConfigMap lacks. Landscaper's ImportsSatisfied fails
 // the job on it; its text is Landscaper's.
-type ImportLoadError struct{ err error }
+type ImportLoadError struct {
+	err error
+	// Installation ("<namespace>/<name>") and Import name where it happened.
+	Installation, Import string
+}
 
 func (e *ImportLoadError) Error() string { return e.err.Error() }
+
+// Explained returns err with the installation and the import named when it
+// is an ImportLoadError (Landscaper's text names neither), else err.
+func Explained(err error) error {
+	var e *ImportLoadError
+	if !errors.As(err, &e) || e.Installation == "" {
+		return err
+	}
+	return fmt.Errorf("installation %s: import %q: %w", e.Installation, e.Import, err)
+}
 
 // Unwrap returns the error of the read.
 func (e *ImportLoadError) Unwrap() error { return e.err }
@@ -80,7 +94,9 @@ func (l *loader) load(ctx context.Context) (*loaded, error) {
 // importError keeps an ImportLoadError as it is and names the import in
 // any other error.
 func (l *loader) importError(name string, err error) error {
-	if IsImportLoadError(err) {
+	var le *ImportLoadError
+	if errors.As(err, &le) {
+		le.Installation, le.Import = instName(l.inst), name
 		return err
 	}
 	return fmt.Errorf("installation %s: import %q: %w", instName(l.inst), name, err)
