@@ -30,7 +30,9 @@ func TestFrameworkRecoverableErrors(t *testing.T) {
 		check     func(t *testing.T, di *lsv1alpha1.DeployItem)
 	}{
 		{name: "a mock config that does not decode keeps the item in Init for ever", deployer: Mock{},
-			item: item(MockType, func(di *lsv1alpha1.DeployItem) { di.Spec.Configuration = &runtime.RawExtension{Raw: []byte(`{"phase": 5}`)} }),
+			item: item(MockType, func(di *lsv1alpha1.DeployItem) {
+				di.Spec.Configuration = &runtime.RawExtension{Raw: []byte(`{"phase": 5}`)}
+			}),
 			want: []string{"+0s Init"},
 			wantError: &lsv1alpha1.Error{Reason: "Reconcile", Message: "unable to decode to internal type: json: cannot unmarshal number " +
 				"into Go struct field ProviderConfiguration.phase of type v1alpha1.DeployItemPhase"},
