@@ -44,6 +44,14 @@ func TestLoopStops(t *testing.T) {
 			r: func(context.Context, types.NamespacedName) (reconcile.Result, error) {
 				return reconcile.Result{RequeueAfter: time.Minute, Deadline: true}, nil
 			}},
+		{name: "only scheduled work: stop and leave it for later", want: reconcile.StopScheduled, wantSteps: 1,
+			r: once(reconcile.Result{RequeueAfter: time.Hour, Scheduled: true})},
+		{name: "scheduled work within --until runs", want: reconcile.StopQuiet, wantSteps: 2, wantTime: time.Hour,
+			opts: reconcile.RunOptions{Until: 2 * time.Hour},
+			r:    once(reconcile.Result{RequeueAfter: time.Hour, Scheduled: true})},
+		{name: "scheduled work beyond --until: stop and leave it", want: reconcile.StopScheduled, wantSteps: 1,
+			opts: reconcile.RunOptions{Until: 30 * time.Minute},
+			r:    once(reconcile.Result{RequeueAfter: time.Hour, Scheduled: true})},
 		{name: "max steps", want: reconcile.StopMaxSteps, wantSteps: 3, wantTime: 2 * time.Second, opts: reconcile.RunOptions{MaxSteps: 3},
 			r: func(context.Context, types.NamespacedName) (reconcile.Result, error) {
 				return reconcile.Result{RequeueAfter: time.Second, Deadline: true}, nil

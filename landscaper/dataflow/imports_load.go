@@ -10,7 +10,6 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/yaml"
@@ -32,37 +31,6 @@ type loader struct {
 	r    fakecluster.Reader
 	inst *lsv1alpha1.Installation
 	ctx  string // the installation's context
-}
-
-// ImportLoadError is an import that cannot be read from the installation's
-// context: a DataObject, Target, Secret or ConfigMap that does not exist, or
-// a key the Secret or ConfigMap lacks. Landscaper's ImportsSatisfied fails
-// the job on it; its text is Landscaper's.
-type ImportLoadError struct {
-	err error
-	// Installation ("<namespace>/<name>") and Import name where it happened.
-	Installation, Import string
-}
-
-func (e *ImportLoadError) Error() string { return e.err.Error() }
-
-// Explained returns err with the installation and the import named when it
-// is an ImportLoadError (Landscaper's text names neither), else err.
-func Explained(err error) error {
-	var e *ImportLoadError
-	if !errors.As(err, &e) || e.Installation == "" {
-		return err
-	}
-	return fmt.Errorf("installation %s: import %q: %w", e.Installation, e.Import, err)
-}
-
-// Unwrap returns the error of the read.
-func (e *ImportLoadError) Unwrap() error { return e.err }
-
-// IsImportLoadError reports whether err is (or wraps) an ImportLoadError.
-func IsImportLoadError(err error) bool {
-	var e *ImportLoadError
-	return errors.As(err, &e)
 }
 
 // load reads every import of l.inst, in Landscaper's order: data imports in
@@ -154,15 +122,6 @@ func (l *loader) data(ctx context.Context, imp lsv1alpha1.DataImport) (any, erro
 			fmt.Sprintf("key '%s' in configmap '%s/%s' does not exist", imp.ConfigMapRef.Key, cm.Namespace, cm.Name))
 	}
 	return nil, fmt.Errorf("names no dataRef, secretRef or configMapRef")
-}
-
-// loadError returns an ImportLoadError with the text format makes when err
-// says the object does not exist, and err itself otherwise.
-func loadError(err error, format string, args ...any) error {
-	if !apierrors.IsNotFound(err) {
-		return err
-	}
-	return &ImportLoadError{err: fmt.Errorf(format, args...)}
 }
 
 // get reads the object name of the installation's namespace into obj.
