@@ -110,7 +110,7 @@ func TestMachineOutcomes(t *testing.T) {
 		Client: c, Clock: clock, Status: flow.ExecutionStatus,
 		Init: phases.Init, InitDelete: phases.InitDelete, Failed: phases.Failed, DeleteFailed: phases.DeleteFailed,
 		OnFinish: func(context.Context, *lsv1alpha1.Execution) error { finished++; return nil },
-		Run: func(context.Context, *lsv1alpha1.Execution) (lsv1alpha1.ExecutionPhase, error) { return "", result },
+		Run:      func(context.Context, *lsv1alpha1.Execution) (lsv1alpha1.ExecutionPhase, error) { return "", result },
 	}
 	result = reconcile.NewError("op", "reason", "some running items", lsv1alpha1.ErrorNoRetry)
 	if err := m.Handle(ctx, exec); err != nil {
