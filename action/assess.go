@@ -26,8 +26,12 @@ const (
 	OutcomeUnfinished Outcome = "Unfinished"
 )
 
-// RootState is the outcome of one root installation.
+// RootState is the outcome of one object a command is about: a root
+// installation, a stand-alone Execution or DeployItem, or an object it
+// deleted.
 type RootState struct {
+	// Kind is the object's kind, e.g. Installation.
+	Kind    string
 	Key     types.NamespacedName
 	Phase   string
 	Outcome Outcome
@@ -62,20 +66,37 @@ func (a Assessment) Worst() Outcome {
 	return worst
 }
 
-// Assess reads where each root in roots ended.
+// Assess reads where each root installation in roots ended.
 func Assess(ctx context.Context, c *fakecluster.Cluster, roots []types.NamespacedName) (Assessment, error) {
+	refs := make([]landscape.ObjectRef, len(roots))
+	for i, key := range roots {
+		refs[i] = landscape.ObjectRef{Kind: "Installation", Namespace: key.Namespace, Name: key.Name}
+	}
+	return AssessObjects(ctx, c, refs)
+}
+
+// AssessObjects reads where each object of refs ended: root installations
+// as Assess does, other kinds as assessOther does.
+func AssessObjects(ctx context.Context, c *fakecluster.Cluster, refs []landscape.ObjectRef) (Assessment, error) {
 	var a Assessment
-	for _, key := range roots {
+	for _, ref := range refs {
+		if ref.Kind != "Installation" {
+			if err := assessOther(ctx, c, ref, &a); err != nil {
+				return a, err
+			}
+			continue
+		}
+		key := types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}
 		inst := &lsv1alpha1.Installation{}
 		err := c.Get(ctx, key, inst)
 		if apierrors.IsNotFound(err) {
-			a.Roots = append(a.Roots, RootState{Key: key, Outcome: OutcomeGone})
+			a.Roots = append(a.Roots, RootState{Kind: ref.Kind, Key: key, Outcome: OutcomeGone})
 			continue
 		}
 		if err != nil {
 			return a, err
 		}
-		st := RootState{Key: key, Phase: string(inst.Status.InstallationPhase), Outcome: rootOutcome(inst)}
+		st := RootState{Kind: ref.Kind, Key: key, Phase: string(inst.Status.InstallationPhase), Outcome: rootOutcome(inst)}
 		a.Roots = append(a.Roots, st)
 		if st.Outcome == OutcomeUnfinished {
 			items, others, err := unfinishedIn(ctx, c, inst)

@@ -54,6 +54,8 @@ type DeployerSettings struct {
 	ClusterRules simcluster.Rules
 	// KubeVersion is simulatedCluster.kubernetesVersion; empty: the default.
 	KubeVersion string
+	// ClusterSeeds are the checked simulatedCluster.seeds.
+	ClusterSeeds []simcluster.Seed
 	// Targets choose the simulated or the real cluster per Target.
 	Targets deployers.TargetModes
 }

@@ -2,21 +2,26 @@ package action
 
 import (
 	"context"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
 	"github.com/lscli/lscli/fakecluster"
 )
 
-// Delete deletes a root installation and runs to the end: `lscli delete`.
+// Delete deletes an object and runs to the end: `lscli delete`.
 type Delete struct {
 	cfg *Configuration
-	// Name names the root installation.
+	// Kind is the kind of the object, as KindAliases spell it (e.g. "di",
+	// "Target"). Empty means a root installation.
+	Kind string
+	// Name names the object.
 	Name string
 	// Namespace narrows the lookup; empty finds Name in any namespace.
 	Namespace string
 	// WithoutUninstall sets landscaper.gardener.cloud/delete-without-uninstall
-	// first: the objects go, but deployers leave what they deployed.
+	// first: the objects go, but deployers leave what they deployed. Only for
+	// Installations, Executions and DeployItems.
 	WithoutUninstall bool
 	// RunOptions bound the run.
 	RunOptions RunOptions
@@ -25,15 +30,35 @@ type Delete struct {
 // NewDelete returns the delete action over cfg.
 func NewDelete(cfg *Configuration) *Delete { return &Delete{cfg: cfg} }
 
-// Run deletes the root, runs and reports on it. A subinstallation is invalid
-// input.
+// Run deletes the object as the API server does (finalizers keep it until
+// its controller removes them; owner references take its dependents), runs
+// and reports: on a root installation as before; on any other object on
+// that object itself, which is gone, or Failed, or still waiting. A
+// subinstallation, an unknown kind or --without-uninstall on a kind
+// without an uninstall is invalid input.
 func (a *Delete) Run(ctx context.Context) (*Run, error) {
-	return operate(ctx, a.cfg, operation{kind: "Installation", name: a.Name, namespace: a.Namespace,
-		check: requireRoot("deleted"), act: a.delete}, a.RunOptions)
+	kind := "Installation"
+	if a.Kind != "" {
+		var ok bool
+		if kind, ok = KindAliases[strings.ToLower(a.Kind)]; !ok {
+			return nil, Invalidf("unknown kind %q (known: %s)", a.Kind, knownKinds())
+		}
+	}
+	op := operation{kind: kind, name: a.Name, namespace: a.Namespace, act: a.delete, self: kind != "Installation"}
+	switch kind {
+	case "Installation":
+		op.check = requireRoot("deleted")
+	case "Execution", "DeployItem":
+	default:
+		if a.WithoutUninstall {
+			return nil, Invalidf("--without-uninstall applies to Installations, Executions and DeployItems, not to a %s", kind)
+		}
+	}
+	return operate(ctx, a.cfg, op, a.RunOptions)
 }
 
-// delete deletes the installation, with the delete-without-uninstall
-// annotation first when asked.
+// delete deletes the object, with the delete-without-uninstall annotation
+// first when asked.
 func (a *Delete) delete(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) error {
 	if a.WithoutUninstall {
 		ann := obj.GetAnnotations()

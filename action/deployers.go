@@ -37,7 +37,7 @@ func RealDeployers(landscape fakecluster.Reader, charts map[string]string) deplo
 func (ss *session) newFramework(cfg engine.Config, snap *state.Snapshot) (*deployers.Framework, error) {
 	d := ss.cfg.Deployers
 	ss.clusters = simcluster.New(simcluster.Options{Now: cfg.Clock.Now, IDs: cfg.IDs,
-		Rules: d.ClusterRules, Version: d.KubeVersion})
+		Rules: d.ClusterRules, Version: d.KubeVersion, Seeds: d.ClusterSeeds, Landscape: cfg.Cluster})
 	if snap != nil {
 		ss.clusters.Restore(snap.Clusters)
 	}

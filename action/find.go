@@ -19,6 +19,7 @@ var KindAliases = map[string]string{
 	"target": "Target", "targets": "Target", "tgt": "Target", "tg": "Target",
 	"dataobject": "DataObject", "dataobjects": "DataObject", "dobj": "DataObject", "do": "DataObject",
 	"context": "Context", "contexts": "Context", "ctx": "Context",
+	"targetsync": "TargetSync", "targetsyncs": "TargetSync", "tgs": "TargetSync",
 	"secret": "Secret", "secrets": "Secret", "configmap": "ConfigMap", "configmaps": "ConfigMap", "cm": "ConfigMap",
 }
 

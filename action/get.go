@@ -6,7 +6,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/fakecluster"
 )
 
@@ -45,15 +44,13 @@ func (a *Get) RunTarget(ctx context.Context, target string, args []string) ([]*u
 	if err != nil {
 		return nil, err
 	}
-	var objs []*unstructured.Unstructured
-	c, ok, err := ss.clusters.Cluster(ctx, simcluster.Key(t))
+	c, err := ss.clusters.ClusterFor(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	if ok {
-		if objs, err = c.Objects(ctx); err != nil {
-			return nil, err
-		}
+	objs, err := c.Objects(ctx)
+	if err != nil {
+		return nil, err
 	}
 	return selectClusterObjects(objs, args), nil
 }

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
@@ -22,6 +23,8 @@ type operation struct {
 	act func(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) error
 	// check may refuse the object before anything changes (invalid input).
 	check func(objs []fakecluster.Object, obj fakecluster.Object) error
+	// self reports on the object itself rather than on its root.
+	self bool
 }
 
 // operate runs op: the object is looked up in any namespace (or op.namespace),
@@ -45,7 +48,21 @@ func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOpti
 	if err := op.act(ctx, ss.cluster(), obj); err != nil {
 		return nil, err
 	}
-	return runAndSave(ctx, ss, []types.NamespacedName{keyOf(rootOf(objs, obj))}, opts)
+	report := obj
+	if !op.self {
+		report = rootOf(objs, obj)
+	}
+	ref, err := refOf(ss.cluster(), report)
+	if err != nil {
+		return nil, err
+	}
+	return runAndSave(ctx, ss, []landscape.ObjectRef{ref}, opts)
+}
+
+// refOf names obj with its kind.
+func refOf(c *fakecluster.Cluster, obj fakecluster.Object) (landscape.ObjectRef, error) {
+	kind, err := fakecluster.KindOf(c.Scheme(), obj)
+	return landscape.ObjectRef{Kind: kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, err
 }
 
 func keyOf(obj metav1.Object) types.NamespacedName {

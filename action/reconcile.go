@@ -8,6 +8,7 @@ import (
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lscli/lscli/engine/standalone"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/dataflow"
@@ -41,6 +42,9 @@ type ReconcileResult struct {
 	Applied landscape.ApplyResult
 	// NewJobs is how many roots got the reconcile annotation.
 	NewJobs int
+	// NewStandaloneJobs is how many stand-alone Executions and DeployItems
+	// got it.
+	NewStandaloneJobs int
 }
 
 // Run loads the files before touching the state, so invalid input (exit 2)
@@ -63,9 +67,17 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &ReconcileResult{Loaded: ls, Applied: applied, NewJobs: len(applied.ChangedRoots)}
+	res := &ReconcileResult{Loaded: ls, Applied: applied, NewJobs: len(applied.ChangedRoots),
+		NewStandaloneJobs: len(applied.ChangedStandalone)}
 	if r.All {
-		res.NewJobs = len(roots)
+		res.NewJobs, res.NewStandaloneJobs = 0, 0
+		for _, ref := range roots {
+			if ref.Kind == "Installation" {
+				res.NewJobs++
+			} else {
+				res.NewStandaloneJobs++
+			}
+		}
 	}
 	if res.Run, err = runAndSave(ctx, ss, roots, r.RunOptions); err != nil {
 		return nil, err
@@ -74,10 +86,11 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 }
 
 // applyLandscape applies ls (which may be nil), puts the reconcile annotation
-// on the changed roots (all roots with all) and returns the roots to report on:
-// those annotated, or, when none were, every root of ls (every root in the
-// state when no files were given).
-func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.Landscape, all bool) ([]types.NamespacedName, landscape.ApplyResult, error) {
+// on the changed roots and stand-alone Executions and DeployItems (all of
+// them with all) and returns the objects to report on: those annotated, or,
+// when none were, every root and stand-alone object of ls (of the state when
+// no files were given).
+func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.Landscape, all bool) ([]landscape.ObjectRef, landscape.ApplyResult, error) {
 	var objs []fakecluster.Object
 	var namespaces []string
 	if ls != nil {
@@ -93,44 +106,112 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 	if err != nil {
 		return nil, applied, err
 	}
-	roots := applied.ChangedRoots
+	refs := append(installationRefs(applied.ChangedRoots), applied.ChangedStandalone...)
 	if all {
-		if roots, err = landscape.Roots(ctx, c); err != nil {
+		if refs, err = everyRoot(ctx, c); err != nil {
 			return nil, applied, err
 		}
 	}
-	for _, key := range roots {
-		if !all && reconcilesIfChanged(ctx, c, key) {
+	for _, ref := range refs {
+		if !all && reconcilesIfChanged(ctx, c, ref) {
 			continue // its controller adds the annotation itself
 		}
-		if err := SetOperation(ctx, c, &lsv1alpha1.Installation{}, key, lsv1alpha1.ReconcileOperation); err != nil {
-			return nil, applied, fmt.Errorf("annotate %s: %w", key, err)
+		if err := annotateReconcile(ctx, c, ref); err != nil {
+			return nil, applied, err
 		}
 	}
 	switch {
-	case len(roots) > 0:
-		return roots, applied, nil
+	case len(refs) > 0:
+		return refs, applied, nil
 	case ls == nil:
-		roots, err = landscape.Roots(ctx, c)
-		return roots, applied, err
+		refs, err = everyRoot(ctx, c)
+		return refs, applied, err
 	}
-	return rootsOf(objs), applied, nil
+	return rootsOf(c, objs), applied, nil
 }
 
-// reconcilesIfChanged reports whether the root key has the
+// reconcilesIfChanged reports whether ref is a root installation with the
 // reconcile-if-changed annotation ("true"): Landscaper's controller then
 // starts a job on a spec change by itself, so lscli does not annotate it.
-func reconcilesIfChanged(ctx context.Context, c *fakecluster.Cluster, key types.NamespacedName) bool {
+func reconcilesIfChanged(ctx context.Context, c *fakecluster.Cluster, ref landscape.ObjectRef) bool {
 	inst := &lsv1alpha1.Installation{}
-	return c.Get(ctx, key, inst) == nil && lshelper.HasReconcileIfChangedAnnotation(inst.ObjectMeta)
+	return ref.Kind == "Installation" &&
+		c.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, inst) == nil &&
+		lshelper.HasReconcileIfChangedAnnotation(inst.ObjectMeta)
 }
 
-// rootsOf returns the root installations among objs.
-func rootsOf(objs []fakecluster.Object) []types.NamespacedName {
-	var out []types.NamespacedName
+// annotateReconcile puts the reconcile annotation on the object ref names.
+// A stand-alone object that carries another operation (test-reconcile,
+// interrupt) keeps it: that starts its job, or ends it.
+func annotateReconcile(ctx context.Context, c *fakecluster.Cluster, ref landscape.ObjectRef) error {
+	obj, err := newObject(c, ref.Kind)
+	if err != nil {
+		return err
+	}
+	key := types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}
+	if ref.Kind != "Installation" {
+		if err := c.Get(ctx, key, obj); err != nil {
+			return err
+		}
+		if obj.GetAnnotations()[lsv1alpha1.OperationAnnotation] != "" {
+			return nil
+		}
+	}
+	if err := SetOperation(ctx, c, obj, key, lsv1alpha1.ReconcileOperation); err != nil {
+		return fmt.Errorf("annotate %s: %w", ref, err)
+	}
+	return nil
+}
+
+// everyRoot returns every root installation and stand-alone object.
+func everyRoot(ctx context.Context, c *fakecluster.Cluster) ([]landscape.ObjectRef, error) {
+	roots, err := landscape.Roots(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	alone, err := standaloneObjects(ctx, c)
+	return append(installationRefs(roots), alone...), err
+}
+
+// standaloneObjects returns every stand-alone Execution and DeployItem,
+// Executions first, each sorted by namespace and name.
+func standaloneObjects(ctx context.Context, c *fakecluster.Cluster) ([]landscape.ObjectRef, error) {
+	opts := fakecluster.ListOptions{Field: &fakecluster.FieldMatch{Index: standalone.IndexName, Value: "true"}}
+	execs := &lsv1alpha1.ExecutionList{}
+	if err := c.List(ctx, execs, opts); err != nil {
+		return nil, err
+	}
+	var out []landscape.ObjectRef
+	for _, e := range execs.Items {
+		out = append(out, landscape.ObjectRef{Kind: "Execution", Namespace: e.Namespace, Name: e.Name})
+	}
+	items := &lsv1alpha1.DeployItemList{}
+	if err := c.List(ctx, items, opts); err != nil {
+		return nil, err
+	}
+	for _, di := range items.Items {
+		out = append(out, landscape.ObjectRef{Kind: "DeployItem", Namespace: di.Namespace, Name: di.Name})
+	}
+	return out, nil
+}
+
+// installationRefs names the installations keys.
+func installationRefs(keys []types.NamespacedName) []landscape.ObjectRef {
+	out := make([]landscape.ObjectRef, len(keys))
+	for i, k := range keys {
+		out[i] = landscape.ObjectRef{Kind: "Installation", Namespace: k.Namespace, Name: k.Name}
+	}
+	return out
+}
+
+// rootsOf returns the root installations and stand-alone objects among objs.
+func rootsOf(c *fakecluster.Cluster, objs []fakecluster.Object) []landscape.ObjectRef {
+	var out []landscape.ObjectRef
 	for _, o := range objs {
-		if inst, ok := o.(*lsv1alpha1.Installation); ok && dataflow.IsRoot(inst) {
-			out = append(out, types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name})
+		kind, _ := fakecluster.KindOf(c.Scheme(), o)
+		inst, isInst := o.(*lsv1alpha1.Installation)
+		if isInst && dataflow.IsRoot(inst) || landscape.IsStandalone(kind, o) {
+			out = append(out, landscape.ObjectRef{Kind: kind, Namespace: o.GetNamespace(), Name: o.GetName()})
 		}
 	}
 	return out

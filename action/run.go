@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -43,13 +42,13 @@ func (r *Run) ExitCode() int {
 }
 
 // runAndSave runs the simulation of ss to its end (or the bounds of opts),
-// assesses roots and saves the state.
-func runAndSave(ctx context.Context, ss *session, roots []types.NamespacedName, opts RunOptions) (*Run, error) {
+// assesses the objects roots names (see AssessObjects) and saves the state.
+func runAndSave(ctx context.Context, ss *session, roots []landscape.ObjectRef, opts RunOptions) (*Run, error) {
 	res, err := ss.engine.Run(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	assessment, err := Assess(ctx, ss.cluster(), roots)
+	assessment, err := AssessObjects(ctx, ss.cluster(), roots)
 	if err != nil {
 		return nil, fmt.Errorf("assess: %w", err)
 	}

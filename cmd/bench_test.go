@@ -3,68 +3,181 @@ package cmd_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd"
 	"github.com/lscli/lscli/cmd/iostreams"
+	"github.com/lscli/lscli/internal/benchland"
 )
 
-// writeLandscape writes n root installations (100 per file), each rendering
-// three mock deploy items, into dir.
-func writeLandscape(b *testing.B, dir string, n int) {
-	b.Helper()
-	var file strings.Builder
-	for i := range n {
-		fmt.Fprintf(&file, `---
-apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Installation
-metadata: {name: inst-%05d, namespace: bench}
-spec:
-  blueprint:
-    inline:
-      filesystem:
-        blueprint.yaml: |
-          apiVersion: landscaper.gardener.cloud/v1alpha1
-          kind: Blueprint
-          deployExecutions:
-          - name: main
-            type: GoTemplate
-            template: |
-              deployItems:
-              - {name: a, type: landscaper.gardener.cloud/mock, config: {}}
-              - {name: b, type: landscaper.gardener.cloud/mock, dependsOn: [a], config: {export: {n: 1}}}
-              - {name: c, type: landscaper.gardener.cloud/mock, dependsOn: [b], config: {}}
-`, i)
-		if (i+1)%100 == 0 || i == n-1 {
-			name := filepath.Join(dir, fmt.Sprintf("part-%04d.yaml", i/100))
-			if err := os.WriteFile(name, []byte(file.String()), 0o644); err != nil {
-				b.Fatal(err)
+// benchChildEnv makes the test binary run lscli itself (see TestMain), so a
+// benchmark can measure one command's peak RSS in a process of its own.
+const benchChildEnv = "LSCLI_BENCH_CHILD"
+
+// lscliCommand is one measured command: its arguments after "lscli", given
+// the landscape folder and the state folder.
+type lscliCommand struct {
+	name string
+	args func(dir, state string) []string
+	// prepared says the command runs on the state of a reconciled landscape.
+	prepared bool
+	// change edits the landscape before each run (after the preparation).
+	change func(b *testing.B, dir string)
+}
+
+var benchCommands = []lscliCommand{
+	{name: "reconcile", args: func(dir, state string) []string { return []string{"reconcile", dir, "--state", state, "-o", "json"} }},
+	{name: "validate", args: func(dir, state string) []string { return []string{"validate", dir} }},
+	{name: "render", args: func(dir, state string) []string { return []string{"render", dir, "-o", "json"} }},
+	{name: "reconcile-one-changed", prepared: true, change: changeOneRoot,
+		args: func(dir, state string) []string { return []string{"reconcile", dir, "--state", state, "-o", "json"} }},
+	{name: "get", prepared: true, args: func(dir, state string) []string { return []string{"get", "--state", state, "-o", "json"} }},
+	{name: "tree", prepared: true, args: func(dir, state string) []string { return []string{"tree", benchland.RootName(0), "--state", state} }},
+	{name: "events", prepared: true, args: func(dir, state string) []string { return []string{"events", "--state", state} }},
+}
+
+// BenchmarkCommands runs lscli's commands on generated landscapes (package
+// internal/benchland) of both shapes at 1,000 and 10,000 installations:
+// reconcile into a new state, validate, render, re-reconcile with one root
+// changed, and get, tree and events on the reconciled state. It reports
+// allocations of an in-process run and, from one run in a child process,
+// its wall time and peak RSS. Figures are in docs/performance.md.
+//
+//	go test ./cmd -run XXX -bench BenchmarkCommands -benchtime 1x
+func BenchmarkCommands(b *testing.B) {
+	for _, shape := range []benchland.Shape{benchland.Flat, benchland.Chained} {
+		for _, n := range []int{1000, 10000} {
+			for _, c := range benchCommands {
+				b.Run(fmt.Sprintf("%s/installations=%d/%s", shape.Name, n, c.name), func(b *testing.B) {
+					benchCommand(b, shape, n, c)
+				})
 			}
-			file.Reset()
 		}
 	}
 }
 
-// BenchmarkReconcileCommand runs `lscli reconcile DIR -o json` on a generated
-// landscape into a new state: load and validate the files, run every job to
-// its end, save the state, print the List. Figures are in docs/performance.md.
-func BenchmarkReconcileCommand(b *testing.B) {
-	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprintf("installations=%d", n), func(b *testing.B) {
-			dir := b.TempDir()
-			writeLandscape(b, dir, n)
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				streams, _, _, _ := iostreams.Test()
-				state := filepath.Join(b.TempDir(), fmt.Sprintf("state-%d", i))
-				code := cmd.Run(streams, []string{"reconcile", dir, "--state", state, "-o", "json"}, nil)
-				if code != action.ExitOK {
-					b.Fatalf("exit %d", code)
-				}
-			}
-		})
+func benchCommand(b *testing.B, shape benchland.Shape, n int, c lscliCommand) {
+	dir := b.TempDir()
+	if err := shape.Write(dir, shape.RootsFor(n)); err != nil {
+		b.Fatal(err)
+	}
+	prepared := ""
+	if c.prepared {
+		prepared = filepath.Join(b.TempDir(), "prepared")
+		runLscli(b, []string{"reconcile", dir, "--state", prepared, "-o", "json"})
+	}
+	stateFor := func(i int) string {
+		state := filepath.Join(b.TempDir(), fmt.Sprintf("state-%d", i))
+		if prepared != "" {
+			copyDir(b, prepared, state)
+		}
+		if c.change != nil {
+			c.change(b, dir)
+		}
+		return state
+	}
+	wall, rss := runChild(b, c.args(dir, stateFor(-1)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		state := stateFor(i)
+		b.StartTimer()
+		runLscli(b, c.args(dir, state))
+	}
+	b.ReportMetric(wall.Seconds(), "child-wall-s")
+	b.ReportMetric(float64(rss)/(1<<20), "child-peak-RSS-MiB")
+}
+
+// runLscli runs lscli in this process and fails b unless it exits 0.
+func runLscli(b *testing.B, args []string) {
+	b.Helper()
+	streams, _, _, errOut := iostreams.Test()
+	if code := cmd.Run(streams, args, nil); code != action.ExitOK {
+		b.Fatalf("lscli %s: exit %d: %s", strings.Join(args, " "), code, errOut)
+	}
+}
+
+// runChild runs lscli in a child process and returns its wall time and peak
+// RSS in bytes.
+func runChild(b *testing.B, args []string) (time.Duration, int64) {
+	b.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := exec.Command(self, args...)
+	c.Env = append(os.Environ(), benchChildEnv+"=1")
+	start := time.Now()
+	out, err := c.CombinedOutput()
+	wall := time.Since(start)
+	if err != nil {
+		b.Fatalf("child lscli %s: %v: %s", strings.Join(args, " "), err, lastLines(out))
+	}
+	ru := c.ProcessState.SysUsage().(*syscall.Rusage)
+	return wall, ru.Maxrss * 1024
+}
+
+func lastLines(out []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return strings.Join(lines[max(0, len(lines)-5):], "\n")
+}
+
+// changeOneRoot changes the spec of root 0 (a comment in its blueprint),
+// so that it gets a new generation and a new job; the others stay as they
+// are. It changes the file once: every run compares it with the same state.
+func changeOneRoot(b *testing.B, dir string) {
+	b.Helper()
+	name := filepath.Join(dir, "part-0000.yaml")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const changed = "# changed for the benchmark\n"
+	text := string(data)
+	if strings.Contains(text, changed) {
+		return
+	}
+	marker := "blueprint.yaml: |\n"
+	i := strings.Index(text, marker)
+	if i < 0 {
+		b.Fatalf("%s has no blueprint.yaml", name)
+	}
+	lineStart := strings.LastIndex(text[:i], "\n") + 1
+	pad := strings.Repeat(" ", i-lineStart+2)
+	at := i + len(marker)
+	text = text[:at] + pad + changed + text[at:]
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// copyDir copies the files of folder from into folder to.
+func copyDir(b *testing.B, from, to string) {
+	b.Helper()
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || e.Name() == "lock" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -8,15 +8,25 @@ import (
 func newDeleteCmd(f *factory) *cobra.Command {
 	var withoutUninstall bool
 	cmd := &cobra.Command{
-		Use:   "delete NAME",
-		Short: "Delete a root installation and its tree, then run to the end",
+		Use:   "delete [KIND] NAME",
+		Short: "Delete a root installation and its tree (or any object), then run to the end",
 		Long: `Delete the root installation NAME. Its first deletion starts a job that deletes its
 subinstallations, execution and deploy items (in reverse dependsOn order); siblings that import
 its exports must be gone first. With --without-uninstall the annotation
 landscaper.gardener.cloud/delete-without-uninstall is set first: the objects go, but deployers
 do not uninstall what they deployed. Exit code 0 when it is gone, 3 when it ended in DeleteFailed
-(retry with 'lscli trigger NAME'), 4 when the run stopped before.`,
-		Args: cobra.ExactArgs(1),
+(retry with 'lscli trigger NAME'), 4 when the run stopped before.
+
+With KIND, delete any object: execution, deployitem, target, dataobject, context, targetsync,
+secret, configmap (or installation: a root). As on an API server, an object with finalizers is
+only marked, until its controller removes them, and objects it owns go with it. A stand-alone
+Execution or DeployItem (no installation or execution controls it) runs its deletion job; one
+that is controlled waits for a job of its owner. The exit codes are those above, for the object
+itself; 4 also when it still waits for finalizers.`,
+		Example: `  lscli delete demo
+  lscli delete deployitem my-item --without-uninstall
+  lscli delete target cluster -n example`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {
@@ -24,7 +34,10 @@ do not uninstall what they deployed. Exit code 0 when it is gone, 3 when it ende
 			}
 			return f.operate(cmd.Context(), s, func(cfg *action.Configuration) (*action.Run, error) {
 				a := action.NewDelete(cfg)
-				a.Name, a.Namespace, a.WithoutUninstall, a.RunOptions = args[0], s.Namespace, withoutUninstall, runOptions(s)
+				a.Name, a.Namespace, a.WithoutUninstall, a.RunOptions = args[len(args)-1], s.Namespace, withoutUninstall, runOptions(s)
+				if len(args) == 2 {
+					a.Kind = args[0]
+				}
 				return a.Run(cmd.Context())
 			})
 		},

@@ -53,9 +53,12 @@ func (f *factory) reconcileRun(ctx context.Context, s *settings, paths []string,
 	}
 	if res.Loaded != nil {
 		applied := res.Applied
+		jobs := plural(res.NewJobs, "root installation")
+		if res.NewStandaloneJobs > 0 {
+			jobs += " and " + plural(res.NewStandaloneJobs, "stand-alone object")
+		}
 		f.status("applied %s: %d created, %d changed, %d unchanged; new jobs for %s",
-			plural(len(res.Loaded.Objects), "object"), len(applied.Created), len(applied.Updated), len(applied.Unchanged),
-			plural(res.NewJobs, "root installation"))
+			plural(len(res.Loaded.Objects), "object"), len(applied.Created), len(applied.Updated), len(applied.Unchanged), jobs)
 	}
 	return f.report(s, res.Run)
 }

@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,24 +43,15 @@ func (f *factory) notes(run *action.Run) {
 // what is unfinished and why.
 func (f *factory) summarize(res reconcile.RunResult, a action.Assessment) {
 	elapsed := res.End.Sub(res.Start)
-	counts := map[action.Outcome]int{}
+	f.status("%d steps, virtual time +%s (now %s), %s", res.Steps, elapsed, res.End.Format("2006-01-02T15:04:05Z07:00"), outcomes(a))
 	for _, r := range a.Roots {
-		counts[r.Outcome]++
-	}
-	var parts []string
-	for _, o := range []action.Outcome{action.OutcomeSucceeded, action.OutcomeFailed, action.OutcomeUnfinished, action.OutcomeGone} {
-		if counts[o] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[o], strings.ToLower(string(o))))
+		if r.Phase != "DeleteFailed" {
+			continue
 		}
-	}
-	roots := "no root installations"
-	if len(parts) > 0 {
-		roots = "root installations: " + strings.Join(parts, ", ")
-	}
-	f.status("%d steps, virtual time +%s (now %s), %s", res.Steps, elapsed, res.End.Format("2006-01-02T15:04:05Z07:00"), roots)
-	for _, r := range a.Roots {
-		if r.Phase == "DeleteFailed" {
+		if r.Kind == "" || r.Kind == "Installation" {
 			f.status("hint: Installation %s is DeleteFailed: retry its deletion with 'lscli trigger %s'", r.Key, r.Key.Name)
+		} else {
+			f.status("hint: %s %s is DeleteFailed: retry its deletion with 'lscli trigger %s %s'", r.Kind, r.Key, strings.ToLower(r.Kind), r.Key.Name)
 		}
 	}
 	if a.Worst() != action.OutcomeUnfinished {
@@ -68,6 +61,53 @@ func (f *factory) summarize(res reconcile.RunResult, a action.Assessment) {
 	for _, u := range a.Unfinished {
 		f.status("  unfinished: %s: %s", u.Ref, u.Why)
 	}
+}
+
+// outcomes counts the outcomes of the objects a command is about, by kind:
+// "root installations: 1 succeeded", then e.g. "; DeployItems: 1 failed".
+func outcomes(a action.Assessment) string {
+	var kinds []string
+	counts := map[string]map[action.Outcome]int{}
+	for _, r := range a.Roots {
+		kind := r.Kind
+		if kind == "" {
+			kind = "Installation"
+		}
+		if counts[kind] == nil {
+			counts[kind] = map[action.Outcome]int{}
+			kinds = append(kinds, kind)
+		}
+		counts[kind][r.Outcome]++
+	}
+	if len(kinds) == 0 {
+		return "no root installations"
+	}
+	slices.SortFunc(kinds, func(a, b string) int { // root installations first
+		return cmp.Compare(sortName(a), sortName(b))
+	})
+	var groups []string
+	for _, kind := range kinds {
+		var parts []string
+		for _, o := range []action.Outcome{action.OutcomeSucceeded, action.OutcomeFailed, action.OutcomeUnfinished, action.OutcomeGone} {
+			if n := counts[kind][o]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, strings.ToLower(string(o))))
+			}
+		}
+		name := kind + "s"
+		if kind == "Installation" {
+			name = "root installations"
+		}
+		groups = append(groups, name+": "+strings.Join(parts, ", "))
+	}
+	return strings.Join(groups, "; ")
+}
+
+// sortName orders kinds for outcomes: Installation first.
+func sortName(kind string) string {
+	if kind == "Installation" {
+		return ""
+	}
+	return kind
 }
 
 func stopText(r reconcile.StopReason) string {

@@ -35,6 +35,7 @@ type fakeSection struct {
 type clusterSection struct {
 	KubernetesVersion string            `json:"kubernetesVersion"`
 	Rules             []json.RawMessage `json:"rules"`
+	Seeds             []json.RawMessage `json:"seeds"`
 }
 
 // parseDeployers reads the deployer settings: modes from the config file's
@@ -153,7 +154,8 @@ func (s *settings) parseRules(path string, cfg deployerConfig) error {
 		return invalidf("%s: simulatedCluster.%v", path, err)
 	}
 	s.deployer.KubeVersion = cluster.KubernetesVersion
-	return nil
+	s.deployer.ClusterSeeds, err = parseSeeds(path, cluster.Seeds)
+	return err
 }
 
 // targetModes are the allowed values of --targets and of targets entries.

@@ -7,12 +7,15 @@ import (
 
 func newTriggerCmd(f *factory) *cobra.Command {
 	return &cobra.Command{
-		Use:   "trigger NAME",
+		Use:   "trigger [KIND] NAME",
 		Short: "Start a new job at a root installation (or retry its failed deletion), then run to the end",
 		Long: `Add landscaper.gardener.cloud/operation: reconcile to the root installation NAME. If its job is
 still running, the new job starts when it has finished. On an installation in DeleteFailed it
-retries the deletion.`,
-		Args: cobra.ExactArgs(1),
+retries the deletion.
+
+With KIND execution or deployitem, do the same for a stand-alone Execution or DeployItem (one that
+no installation or execution controls).`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {
@@ -20,7 +23,10 @@ retries the deletion.`,
 			}
 			return f.operate(cmd.Context(), s, func(cfg *action.Configuration) (*action.Run, error) {
 				a := action.NewTrigger(cfg)
-				a.Name, a.Namespace, a.RunOptions = args[0], s.Namespace, runOptions(s)
+				a.Name, a.Namespace, a.RunOptions = args[len(args)-1], s.Namespace, runOptions(s)
+				if len(args) == 2 {
+					a.Kind = args[0]
+				}
 				return a.Run(cmd.Context())
 			})
 		},

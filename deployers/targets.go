@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/deployers/deployer"
+	"github.com/lscli/lscli/deployers/simcluster"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -33,8 +34,12 @@ type TargetModes struct {
 	Targets map[string]TargetMode
 }
 
-// For returns the mode of t.
+// For returns the mode of t. A selfConfig Target is always simulated: it
+// reaches Landscaper's own cluster, which lscli simulates.
 func (m TargetModes) For(t *lsv1alpha1.Target) TargetMode {
+	if key, _ := simcluster.Key(context.Background(), t, nil); key == simcluster.SelfKey {
+		return TargetSimulated
+	}
 	if mode, ok := m.Targets[t.Namespace+"/"+t.Name]; ok {
 		return mode
 	}

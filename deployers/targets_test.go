@@ -32,6 +32,11 @@ func TestTargetModesFor(t *testing.T) {
 	if got := (TargetModes{}).For(target("a", "b", "")); got != TargetSimulated {
 		t.Errorf("zero TargetModes: %s, want simulated", got)
 	}
+	self := target("prod", "self", "")
+	self.Spec.Configuration = lsv1alpha1.NewAnyJSONPointer([]byte(`{"selfConfig":{"serviceAccount":{"name":"sa"}}}`))
+	if got := m.For(self); got != TargetSimulated {
+		t.Errorf("For(selfConfig Target) = %s, want simulated: lscli simulates Landscaper's own cluster", got)
+	}
 }
 
 func target(ns, name, kubeconfig string) *lsv1alpha1.Target {

@@ -33,5 +33,7 @@
 //
 // A root installation starts a job (a new status.jobID) on the reconcile
 // annotation or its first deletion; parents pass the job ID to children, and an
-// object is finished when jobIDFinished == jobID.
+// object is finished when jobIDFinished == jobID. Stand-alone Executions and
+// DeployItems (no owner controls them) get their jobs from package
+// engine/standalone, as Landscaper's own tests give them.
 package engine

@@ -40,6 +40,7 @@ func New(cfg Config) *Engine {
 	e.loop.Register(ExecutionController, reconcile.AsReconciler(c, execution.New(execution.Options{Cluster: c, Clock: cfg.Clock, Shoots: removed})))
 	e.loop.Register(DeployItemController, reconcile.AsReconciler(c, deployitem.New(deployitem.Options{
 		Cluster: c, Clock: cfg.Clock, PickupTimeout: cfg.Timeouts.Pickup})))
+	e.registerStandalone()
 	if cfg.Deployer != nil {
 		e.loop.Register(DeployerController, cfg.Deployer)
 	}
@@ -86,6 +87,7 @@ func (e *Engine) onChange(ev fakecluster.Event) {
 	e.events = append(e.events, timelineEntries(e.cfg.Clock.Now(), ev)...)
 	obj := ev.New
 	key := types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
+	e.wakeStandalone(ev, key)
 	switch ev.Kind {
 	case "Installation":
 		e.Enqueue(InstallationController, key)

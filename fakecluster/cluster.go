@@ -39,8 +39,11 @@ type Cluster struct {
 	scheme *runtime.Scheme
 	now    func() time.Time
 
-	mu       sync.Mutex
-	ids      ids.Source
+	mu  sync.Mutex
+	ids ids.Source
+	// visited counts the objects List looked at, for tests that check a
+	// lookup does not grow with unrelated objects.
+	visited  uint64
 	store    *store
 	rv       uint64
 	watchers []WatchFunc
@@ -129,8 +132,10 @@ func (c *Cluster) List(ctx context.Context, list ObjectList, opts ListOptions) e
 // selectLocked returns sorted copies of the objects of kind gk matching opts.
 func (c *Cluster) selectLocked(gk schema.GroupKind, opts ListOptions) []runtime.Object {
 	var found []Object
-	for _, obj := range c.store.candidates(gk, opts) {
-		if matches(obj, opts) {
+	cands := c.store.candidates(gk, opts)
+	c.visited += uint64(len(cands))
+	for _, obj := range cands {
+		if c.store.matches(gk, obj, opts) {
 			found = append(found, obj)
 		}
 	}
@@ -142,7 +147,7 @@ func (c *Cluster) selectLocked(gk schema.GroupKind, opts ListOptions) []runtime.
 	})
 	items := make([]runtime.Object, len(found))
 	for i, obj := range found {
-		items[i] = obj.DeepCopyObject()
+		items[i] = copyObject(obj)
 	}
 	return items
 }
@@ -178,7 +183,11 @@ func newKey(gk schema.GroupKind, namespace, name string) objKey {
 	return objKey{gk: gk, namespace: namespace, name: name}
 }
 
-// copyObject returns a deep copy of obj.
-func copyObject(obj Object) Object {
-	return obj.DeepCopyObject().(Object)
+// Visited returns how many stored objects List calls have looked at so far,
+// matching or not. Tests use it to check that a lookup's cost does not grow
+// with unrelated parts of a landscape.
+func (c *Cluster) Visited() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.visited
 }

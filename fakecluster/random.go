@@ -14,12 +14,16 @@ const nameAttempts = 100
 
 // generateName returns the name of attempt number attempt for obj of kind
 // gk: its generateName plus a suffix derived from the kind, the namespace
-// and the controller owner, so that the children of different owners with
-// the same generateName get different names, whatever else exists.
+// and the owner (the controller, else the first owner reference), so that
+// the children of different owners with the same generateName get different
+// names, whatever else exists.
 func (c *Cluster) generateName(gk schema.GroupKind, obj Object, attempt int) string {
 	owner := ""
+	refs := obj.GetOwnerReferences()
 	if ref := metav1.GetControllerOf(obj); ref != nil {
 		owner = ref.Kind + "/" + ref.Name
+	} else if len(refs) > 0 {
+		owner = refs[0].Kind + "/" + refs[0].Name
 	}
 	return c.ids.GenerateName(obj.GetGenerateName(), gk.String(), obj.GetNamespace(), owner, strconv.Itoa(attempt))
 }

@@ -141,22 +141,25 @@ func removeKey[K comparable](m map[K]keySet, idx K, k objKey) {
 }
 
 // candidates returns the stored objects of kind gk that may match opts,
-// using the smallest index that applies, so that a List by owner or by label
-// does not visit every object of the kind. The caller still has to filter.
+// from the smallest index that applies (field, owner or label), so that a
+// List by field, owner or label does not visit objects the other filters
+// would drop anyway. The caller still has to filter (see matches).
 func (s *store) candidates(gk schema.GroupKind, opts ListOptions) []Object {
-	if f := opts.Field; f != nil {
-		return s.fromKeys(gk, s.fields[fieldKey{gk: gk, index: f.Index, value: f.Value}])
-	}
 	var set keySet
 	useSet := false
+	narrow := func(candidate keySet) {
+		if !useSet || len(candidate) < len(set) {
+			set, useSet = candidate, true
+		}
+	}
+	if f := opts.Field; f != nil {
+		narrow(s.fields[fieldKey{gk: gk, index: f.Index, value: f.Value}])
+	}
 	if opts.OwnerUID != "" {
-		set, useSet = s.owners[opts.OwnerUID], true
+		narrow(s.owners[opts.OwnerUID])
 	}
 	if key, value, ok := firstEquality(opts.LabelSelector); ok {
-		bl := s.labels[labelKey{gk: gk, key: key, value: value}]
-		if !useSet || len(bl) < len(set) {
-			set, useSet = bl, true
-		}
+		narrow(s.labels[labelKey{gk: gk, key: key, value: value}])
 	}
 	if useSet {
 		return s.fromKeys(gk, set)
@@ -242,10 +245,15 @@ func firstEquality(sel labels.Selector) (key, value string, ok bool) {
 	return "", "", false
 }
 
-// matches reports whether obj passes every filter of opts.
-func matches(obj Object, opts ListOptions) bool {
+// matches reports whether obj, of kind gk, passes every filter of opts.
+func (s *store) matches(gk schema.GroupKind, obj Object, opts ListOptions) bool {
 	if opts.Namespace != "" && obj.GetNamespace() != opts.Namespace {
 		return false
+	}
+	if f := opts.Field; f != nil {
+		if _, ok := s.fields[fieldKey{gk: gk, index: f.Index, value: f.Value}][newKey(gk, obj.GetNamespace(), obj.GetName())]; !ok {
+			return false
+		}
 	}
 	if opts.OwnerUID != "" && !hasOwner(obj, opts.OwnerUID) {
 		return false

@@ -29,6 +29,10 @@ type ApplyResult struct {
 	// ChangedRoots are the root installations that were created or whose spec
 	// changed: they need a new job.
 	ChangedRoots []types.NamespacedName
+	// ChangedStandalone are the stand-alone Executions and DeployItems (see
+	// IsStandalone) that were created or whose spec changed: they need a new
+	// job too.
+	ChangedStandalone []ObjectRef
 }
 
 // Apply creates the objects that do not exist and updates those whose spec,
@@ -58,6 +62,9 @@ func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Objec
 		}
 		if inst, ok := obj.(*lsv1alpha1.Installation); ok && dataflow.IsRoot(inst) && (created || specChanged) {
 			res.ChangedRoots = append(res.ChangedRoots, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name})
+		}
+		if IsStandalone(kind, obj) && (created || specChanged) {
+			res.ChangedStandalone = append(res.ChangedStandalone, ref)
 		}
 	}
 	return res, nil

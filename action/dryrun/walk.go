@@ -18,10 +18,12 @@ import (
 
 // walker renders installations depth first.
 type walker struct {
-	r   *Render
-	c   *fakecluster.Cluster
-	ids ids.Source
-	res *Result
+	r *Render
+	// blueprints parses each inline blueprint once.
+	blueprints blueprint.Cache
+	c          *fakecluster.Cluster
+	ids        ids.Source
+	res        *Result
 }
 
 // roots returns the root installations grouped by namespace, sorted.
@@ -116,7 +118,7 @@ func displayName(inst *lsv1alpha1.Installation) string {
 // render renders one installation and, recursively, its subinstallations.
 func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path string) *Installation {
 	node := &Installation{Path: path, Object: inst}
-	bp, err := blueprint.ForInstallation(inst, w.r.Blueprints)
+	bp, err := w.blueprints.ForInstallation(inst, w.r.Blueprints)
 	if err != nil {
 		return w.stop(node, err)
 	}

@@ -31,7 +31,7 @@ func ClusterTable(objs []*unstructured.Unstructured, st Styles, wide bool) strin
 		row := []cell{plain(o.GetKind()), plain(orDash(o.GetNamespace())), plain(o.GetName()),
 			{text: kstatusOf(o), style: Styles.Status}}
 		if wide {
-			row = append(row, plain(o.GetAPIVersion()), plain(strconv.FormatInt(o.GetGeneration(), 10)))
+			row = append(row, plain(o.GetAPIVersion()), plain(generationText(o.GetGeneration())))
 		}
 		t.rows = append(t.rows, row)
 	}
@@ -88,4 +88,13 @@ func ClusterList(objs []*unstructured.Unstructured, format string, w io.Writer) 
 		list.Items = append(list.Items, item)
 	}
 	return writeList(list, format, w)
+}
+
+// generationText is the generation, or "-" for kinds that have none
+// (ConfigMaps, Secrets, Namespaces, ...).
+func generationText(g int64) string {
+	if g == 0 {
+		return "-"
+	}
+	return strconv.FormatInt(g, 10)
 }

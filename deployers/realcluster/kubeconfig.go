@@ -34,7 +34,7 @@ func Kubeconfig(ctx context.Context, target *lsv1alpha1.Target, secrets fakeclus
 		return nil, reconcile.TerminalError(fmt.Errorf("target %s has type %q; only %q can be a real cluster",
 			target.Name, target.Spec.Type, TargetType))
 	}
-	content, err := targetContent(ctx, target, secrets)
+	content, err := TargetContent(ctx, target, secrets)
 	if err != nil {
 		return nil, err
 	}
@@ -52,9 +52,9 @@ func Kubeconfig(ctx context.Context, target *lsv1alpha1.Target, secrets fakeclus
 	return kubeconfig, nil
 }
 
-// targetContent is the target configuration: spec.config, or what
+// TargetContent is the target configuration: spec.config, or what
 // spec.secretRef points to.
-func targetContent(ctx context.Context, target *lsv1alpha1.Target, secrets fakecluster.Reader) ([]byte, error) {
+func TargetContent(ctx context.Context, target *lsv1alpha1.Target, secrets fakecluster.Reader) ([]byte, error) {
 	ref := target.Spec.SecretRef
 	if ref == nil {
 		if target.Spec.Configuration == nil || len(target.Spec.Configuration.RawMessage) == 0 {

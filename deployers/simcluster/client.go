@@ -90,7 +90,9 @@ func (cc *clusterClient) readBack(ctx context.Context, obj client.Object, dryRun
 	if slices.Contains(dryRun, metav1.DryRunAll) {
 		return nil
 	}
-	return cc.c.inner.Get(ctx, client.ObjectKeyFromObject(obj), obj)
+	// An update that removes the last finalizer of a deleted object removes
+	// it: the answer is what was sent.
+	return client.IgnoreNotFound(cc.c.inner.Get(ctx, client.ObjectKeyFromObject(obj), obj))
 }
 
 // Update replaces obj.
@@ -169,10 +171,13 @@ func (cc *clusterClient) Delete(ctx context.Context, obj client.Object, opts ...
 	if err != nil {
 		return err
 	}
+	if err := checkDelete(gvk.Kind, obj.GetName()); err != nil {
+		return err
+	}
 	if err := cc.c.inner.Delete(ctx, obj, opts...); err != nil {
 		return err
 	}
-	return cc.c.afterDelete(ctx, gvk, obj.GetName())
+	return cc.c.afterDelete(ctx, gvk, obj.GetNamespace(), obj.GetName())
 }
 
 // DeleteAllOf deletes the matching objects of obj's kind.
@@ -204,14 +209,14 @@ func (cc *clusterClient) SubResource(name string) client.SubResourceClient {
 
 // Scheme is the cluster's scheme: the built-in kinds and the custom kinds
 // of the CRDs seen so far.
-func (cc *clusterClient) Scheme() *runtime.Scheme { return cc.c.set.scheme }
+func (cc *clusterClient) Scheme() *runtime.Scheme { return cc.c.scheme }
 
 // RESTMapper maps the built-in kinds and the kinds the cluster's CRDs serve.
 func (cc *clusterClient) RESTMapper() meta.RESTMapper { return cc.c.mapper }
 
 // GroupVersionKindFor returns the kind of obj.
 func (cc *clusterClient) GroupVersionKindFor(obj runtime.Object) (schema.GroupVersionKind, error) {
-	return apiutil.GVKForObject(obj, cc.c.set.scheme)
+	return apiutil.GVKForObject(obj, cc.c.scheme)
 }
 
 // IsObjectNamespaced reports whether obj's kind is namespaced; a kind the

@@ -3,6 +3,7 @@ package simcluster
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -13,18 +14,27 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/client-go/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/lscli/lscli/fakecluster"
 )
 
-// builtinNamespaces exist in every simulated cluster without being stored,
-// as they exist in every real one.
-var builtinNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true, "kube-node-lease": true}
-
-// Cluster is one simulated cluster: the cluster behind one Target.
+// Cluster is one simulated cluster: the cluster that one or more Targets
+// reach (see Key).
 type Cluster struct {
-	key     string
-	set     *Clusters
+	key string
+	set *Clusters
+	// scheme knows the kinds the cluster serves: the set's, or, for the
+	// simulation's own cluster, one with the Landscaper kinds too.
+	scheme *runtime.Scheme
+	// base maps the kinds the cluster serves without a CRD.
+	base meta.RESTMapper
+	// own is the simulation's own API server when this is the cluster of
+	// selfConfig Targets (see self.go); nil for every other cluster.
+	own     *fakecluster.Cluster
 	tracker *tracker
 	inner   client.WithWatch
 	mapper  *dynamicMapper
@@ -49,13 +59,19 @@ type pendingFill struct {
 }
 
 func newCluster(set *Clusters, key string) *Cluster {
-	c := &Cluster{
-		key: key, set: set,
-		tracker: newTracker(set.scheme, set.converter(), set.opts.Now, set.opts.IDs, key),
-		mapper:  &dynamicMapper{RESTMapper: set.builtinMapper()},
-		served:  served{},
-		pending: map[objectRef]pendingFill{},
+	c := &Cluster{key: key, set: set, scheme: set.scheme, base: set.builtinMapper(),
+		served: served{}, pending: map[objectRef]pendingFill{}}
+	var store testing.ObjectTracker
+	if key == SelfKey && set.opts.Landscape != nil {
+		c.own = set.opts.Landscape
+		c.scheme, c.base = selfScheme(), meta.MultiRESTMapper{set.builtinMapper(), landscapeMapper()}
+		store = newSelfStore(c.scheme, c.own)
+	} else {
+		store = testing.NewObjectTracker(c.scheme, serializer.NewCodecFactory(c.scheme).UniversalDecoder())
 	}
+	c.tracker = newTracker(c.scheme, set.converter(), set.opts.Now, set.opts.IDs, key, store)
+	c.mapper = &dynamicMapper{RESTMapper: c.base}
+	c.tracker.hasStatus = func(gvk schema.GroupVersionKind) bool { return c.served[gvk].status }
 	c.build()
 	return c
 }
@@ -64,8 +80,11 @@ func newCluster(set *Clusters, key string) *Cluster {
 // status subresource for the built-in kinds and the served custom kinds
 // that declare it.
 func (c *Cluster) build() {
-	b := fake.NewClientBuilder().WithScheme(c.set.scheme).WithRESTMapper(c.mapper).
+	b := fake.NewClientBuilder().WithScheme(c.scheme).WithRESTMapper(c.mapper).
 		WithObjectTracker(c.tracker).WithReturnManagedFields()
+	for _, obj := range c.ownStatusKinds() {
+		b = b.WithStatusSubresource(obj)
+	}
 	for _, gvk := range c.served.statusKinds() {
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(gvk)
@@ -74,7 +93,7 @@ func (c *Cluster) build() {
 	c.inner = b.Build()
 }
 
-// Key is the namespace/name of the Target the cluster is behind.
+// Key is the key of the cluster (see the function Key).
 func (c *Cluster) Key() string { return c.key }
 
 // Client returns a client of the cluster: what deployers get from
@@ -89,10 +108,12 @@ func (c *Cluster) Objects(ctx context.Context) ([]*unstructured.Unstructured, er
 	if err := c.settle(ctx); err != nil {
 		return nil, err
 	}
-	objs, err := c.tracker.all()
+	objs, err := c.stored()
 	if err != nil {
 		return nil, fmt.Errorf("simulated cluster %s: %w", c.key, err)
 	}
+	objs = append(objs, c.ownObjects()...)
+	sort.Slice(objs, func(i, j int) bool { return sortKey(objs[i]) < sortKey(objs[j]) })
 	out := make([]*unstructured.Unstructured, 0, len(objs))
 	for _, o := range objs {
 		u, err := toUnstructured(o)
@@ -102,6 +123,17 @@ func (c *Cluster) Objects(ctx context.Context) ([]*unstructured.Unstructured, er
 		out = append(out, u)
 	}
 	return out, nil
+}
+
+// stored returns the objects the cluster keeps itself (not those the own
+// API server keeps, see self.go), sorted by apiVersion, kind, namespace and
+// name.
+func (c *Cluster) stored() ([]runtime.Object, error) {
+	objs, err := c.tracker.all()
+	if err != nil || c.own == nil {
+		return objs, err
+	}
+	return slices.DeleteFunc(objs, c.keptByOwn), nil
 }
 
 // toUnstructured converts a stored object, keeping its kind.
@@ -140,7 +172,7 @@ func (c *Cluster) kindOf(obj runtime.Object) (schema.GroupVersionKind, error) {
 // serves reports whether gvk is built in or served by a CRD.
 func (c *Cluster) serves(gvk schema.GroupVersionKind) bool {
 	_, crd := c.served[gvk]
-	return crd || isBuiltin(gvk)
+	return crd || isBuiltin(gvk) || c.own != nil && c.own.Scheme().Recognizes(gvk) && !isListKind(gvk)
 }
 
 // namespaced reports whether gvk is a namespaced kind.
@@ -162,7 +194,7 @@ func (c *Cluster) scope(ctx context.Context, gvk schema.GroupVersionKind, obj me
 	if ns == "" {
 		return apierrors.NewBadRequest(fmt.Sprintf("%s %q: an empty namespace may not be set for a namespaced kind", gvk.Kind, obj.GetName()))
 	}
-	if !create || builtinNamespaces[ns] {
+	if !create || c.own != nil { // the simulation's own API server does not keep namespaces
 		return nil
 	}
 	err := c.inner.Get(ctx, client.ObjectKey{Name: ns}, &corev1.Namespace{})
@@ -178,6 +210,9 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 	if err := c.control(ctx, objectRef{gvk: gvk, namespace: ns, name: name}); err != nil {
 		return err
 	}
+	if err := c.tokenController(ctx, gvk, ns, name, false); err != nil {
+		return err
+	}
 	if gvk.GroupKind() == crdGroupKind {
 		return c.refreshCRDs(ctx)
 	}
@@ -185,9 +220,11 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 }
 
 // afterDelete cascades: a CRD takes its custom resources, a Namespace the
-// objects in it.
-func (c *Cluster) afterDelete(ctx context.Context, gvk schema.GroupVersionKind, name string) error {
+// objects in it, a ServiceAccount its token Secrets.
+func (c *Cluster) afterDelete(ctx context.Context, gvk schema.GroupVersionKind, ns, name string) error {
 	switch gvk.GroupKind() {
+	case schema.GroupKind{Kind: "ServiceAccount"}:
+		return c.tokenController(ctx, gvk, ns, name, true)
 	case crdGroupKind:
 		return c.refreshCRDs(ctx)
 	case schema.GroupKind{Kind: "Namespace"}:
@@ -229,6 +266,8 @@ func (c *Cluster) generateName(obj metav1.Object) {
 	owner := ""
 	if ref := metav1.GetControllerOf(obj); ref != nil {
 		owner = ref.Kind + "/" + ref.Name
+	} else if refs := obj.GetOwnerReferences(); len(refs) > 0 {
+		owner = refs[0].Kind + "/" + refs[0].Name
 	}
 	kind := ""
 	if ro, ok := obj.(runtime.Object); ok {

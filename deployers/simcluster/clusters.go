@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/deployers/deployer"
+	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/state"
 )
@@ -37,9 +38,19 @@ type Options struct {
 	// Version is the Kubernetes version the clusters report. Empty means
 	// KubernetesVersion.
 	Version string
+	// Seeds are the objects new clusters start with, besides the system
+	// namespaces: each Seed's objects go into the clusters it selects.
+	Seeds []Seed
+	// Landscape is the simulation's own API server: it holds the Secrets
+	// that Targets name in spec.secretRef and the Targets that copies are
+	// made of (see Key), and it is the cluster of selfConfig Targets (see
+	// self.go). Nil: Targets are told apart without it, and selfConfig
+	// Targets share a simulated cluster of their own.
+	Landscape *fakecluster.Cluster
 }
 
-// Clusters are the simulated clusters of one simulation, one per Target. It
+// Clusters are the simulated clusters of one simulation, one per cluster
+// that Targets reach (see Key). It
 // implements deployer.ClusterClients. It and the clients it gives are safe
 // for concurrent use: one lock serializes every call.
 type Clusters struct {
@@ -49,6 +60,9 @@ type Clusters struct {
 	clusters map[string]*Cluster
 	// saved are the restored objects of clusters not opened yet, by key.
 	saved map[string][]state.ClusterObject
+	// migrated is true once saved clusters were moved to the keys their
+	// Targets have now (see migrate).
+	migrated bool
 }
 
 var (
@@ -73,15 +87,32 @@ func (cs *Clusters) ForTarget(ctx context.Context, target *lsv1alpha1.Target) (c
 	if target == nil {
 		return nil, ErrNoTarget
 	}
-	c, err := cs.open(ctx, Key(target))
+	c, err := cs.forTarget(ctx, target)
 	if err != nil {
 		return nil, err
 	}
 	return c.Client(), nil
 }
 
-// Key is the key of target's cluster: "namespace/name".
-func Key(target *lsv1alpha1.Target) string { return target.Namespace + "/" + target.Name }
+// ClusterFor returns the cluster behind target, creating it (in memory: it
+// is saved only if a deployer writes to it) when it never existed.
+func (cs *Clusters) ClusterFor(ctx context.Context, target *lsv1alpha1.Target) (*Cluster, error) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.forTarget(ctx, target)
+}
+
+// forTarget opens the cluster behind target. The caller holds the lock.
+func (cs *Clusters) forTarget(ctx context.Context, target *lsv1alpha1.Target) (*Cluster, error) {
+	if err := cs.migrate(ctx); err != nil {
+		return nil, err
+	}
+	key, err := Key(ctx, target, cs.reader())
+	if err != nil {
+		return nil, err
+	}
+	return cs.open(ctx, key)
+}
 
 // splitKey splits "namespace/name".
 func splitKey(key string) (namespace, name string) {
@@ -135,7 +166,14 @@ func (cs *Clusters) NextChange(target *lsv1alpha1.Target) (time.Time, bool) {
 	if target == nil {
 		return time.Time{}, false
 	}
-	key := Key(target)
+	ctx := context.Background()
+	if cs.migrate(ctx) != nil {
+		return time.Time{}, false
+	}
+	key, err := Key(ctx, target, cs.reader())
+	if err != nil {
+		return time.Time{}, false
+	}
 	if _, ok := cs.clusters[key]; !ok {
 		return earliestDue(cs.saved[key])
 	}
@@ -173,7 +211,12 @@ func (cs *Clusters) open(ctx context.Context, key string) (*Cluster, error) {
 		if err := c.restore(ctx, saved); err != nil {
 			return nil, err
 		}
+		if err := c.upgrade(ctx); err != nil {
+			return nil, err
+		}
 		delete(cs.saved, key)
+	} else if err := c.bootstrap(ctx); err != nil {
+		return nil, err
 	}
 	cs.clusters[key] = c
 	return c, nil
@@ -201,4 +244,12 @@ func (cs *Clusters) converter() managedfields.TypeConverter {
 			managedfields.NewDeducedTypeConverter()}
 	})
 	return converterVal
+}
+
+// reader is Options.Landscape as a reader, nil when there is none.
+func (cs *Clusters) reader() fakecluster.Reader {
+	if cs.opts.Landscape == nil {
+		return nil
+	}
+	return cs.opts.Landscape
 }

@@ -8,6 +8,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -111,8 +112,8 @@ func (c *Cluster) refreshCRDs(ctx context.Context) error {
 	}
 	rebuild := fmt.Sprint(now.statusKinds()) != fmt.Sprint(c.served.statusKinds())
 	c.served = now
-	c.set.registerKinds(now)
-	c.mapper.set(meta.MultiRESTMapper{now.mapper(), c.set.builtinMapper()})
+	registerKinds(c.scheme, now)
+	c.mapper.set(meta.MultiRESTMapper{now.mapper(), c.base})
 	if rebuild {
 		c.build()
 	}
@@ -146,12 +147,12 @@ func (c *Cluster) dropKind(gvk schema.GroupVersionKind) error {
 
 // registerKinds makes the scheme know the served custom resource kinds as
 // unstructured objects, so that the fake client can store and list them.
-func (cs *Clusters) registerKinds(s served) {
+func registerKinds(scheme *runtime.Scheme, s served) {
 	for gvk := range s {
-		if cs.scheme.Recognizes(gvk) {
+		if scheme.Recognizes(gvk) {
 			continue
 		}
-		cs.scheme.AddKnownTypeWithName(gvk, &unstructured.Unstructured{})
-		cs.scheme.AddKnownTypeWithName(gvk.GroupVersion().WithKind(gvk.Kind+"List"), &unstructured.UnstructuredList{})
+		scheme.AddKnownTypeWithName(gvk, &unstructured.Unstructured{})
+		scheme.AddKnownTypeWithName(gvk.GroupVersion().WithKind(gvk.Kind+"List"), &unstructured.UnstructuredList{})
 	}
 }

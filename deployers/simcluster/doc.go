@@ -1,35 +1,52 @@
 // Package simcluster is the simulated Kubernetes cluster that lscli puts
-// behind every Target unless the user asks for the real one: an in-memory
-// cluster per Target, built on controller-runtime's fake client, that real
-// deployers (manifest, helm) write to through an ordinary client.Client.
-// Its objects are kept in the lscli state, so a later command (or `lscli get
-// --target NAME`) sees what an earlier one applied.
+// behind Targets unless the user asks for the real one: an in-memory
+// cluster, built on controller-runtime's fake client, that real deployers
+// (manifest, helm) write to through an ordinary client.Client. Its objects
+// are kept in the lscli state, so a later command (or `lscli get --target
+// NAME`) sees what an earlier one applied.
 //
 // Clusters holds the clusters of one simulation and implements
 // deployer.ClusterClients:
 //
-//	clusters := simcluster.New(simcluster.Options{Now: clock.Now, Rand: rnd})
+//	clusters := simcluster.New(simcluster.Options{Now: clock.Now, IDs: ids, Landscape: apiServer})
 //	c, err := clusters.ForTarget(ctx, target) // a client.Client
+//
+// # Clusters, not Targets
+//
+// A cluster is identified by Key: the server a Target's kubeconfig names
+// (so every Target and every copy Landscaper makes of one for an import
+// reaches the same cluster), "self" for selfConfig Targets, and the
+// Target's own "namespace/name" only when it names no server (its copies
+// reach its cluster too). States that kept one cluster per Target migrate
+// to these keys (migrate.go).
 //
 // # What it simulates
 //
-//   - Every built-in kind of client-go's scheme and CustomResourceDefinitions
-//     (apiextensions.k8s.io/v1). A custom resource is accepted only once a CRD
-//     serving its group, version and kind exists; before that every call is a
-//     *meta.NoKindMatchError, as on a real cluster. Deleting a CRD deletes its
-//     custom resources and forgets the kind.
+//   - A new cluster has the system namespaces default, kube-system,
+//     kube-public and kube-node-lease as objects (the first three cannot be
+//     deleted), and the objects of the Seeds that select it.
+//   - Every built-in kind of client-go's scheme, with its scope read from
+//     client-go's typed clientsets (scope.go), and CustomResourceDefinitions
+//     (apiextensions.k8s.io/v1). A custom resource is accepted only once a
+//     CRD serving its group, version and kind exists; before that every
+//     call is a *meta.NoKindMatchError, as on a real cluster. Deleting a CRD
+//     deletes its custom resources and forgets the kind.
 //   - Create, Update, Patch (JSON, merge, strategic merge) and server-side
 //     apply with managedFields and conflicts, by the fake client. Create and
 //     Update fill the caller's object with the stored one, as an API
-//     server's answer does (the fake client alone leaves out uid,
-//     creationTimestamp and generation for built-in kinds).
+//     server's answer does.
 //   - metadata.uid, creationTimestamp and deletionTimestamp from the injected
-//     random source and clock; metadata.generation: 1 on create and one more
-//     whenever anything but metadata and status changes (for every kind).
-//   - Scope: namespaced objects need a namespace that exists (default,
-//     kube-system, kube-public and kube-node-lease always exist); the
-//     namespace of a cluster-scoped object is cleared. Deleting a Namespace
-//     deletes the objects in it.
+//     clock and the seeded identifiers; metadata.generation for the kinds
+//     whose registry strategy keeps one, bumped when their versioned fields
+//     change (generation.go), none for ConfigMaps, Secrets and the like.
+//   - What the API server's conversion and defaulting do where charts
+//     notice (admit.go): Secret stringData merged into data, Namespace
+//     labels and phase, spec.replicas of workloads defaulted to 1; cluster
+//     IPs of Services.
+//   - Kubernetes' legacy service-account token controller (tokens.go).
+//   - Scope: namespaced objects need a namespace that exists; the namespace
+//     of a cluster-scoped object is cleared. Deleting a Namespace deletes the
+//     objects in it.
 //   - The status subresource of the built-in kinds that have one and of
 //     custom resources whose CRD declares it.
 //   - Fake controllers that fill in status so that readiness checks (kstatus,
@@ -39,6 +56,9 @@
 //     PersistentVolumeClaims are Bound and LoadBalancer Services get an
 //     ingress hostname (<name>.<namespace>.lb.simulated). Rules (Rule) delay
 //     this by virtual time, make it fail, or keep it from ever happening.
+//   - The cluster of selfConfig Targets is the simulation's own API server
+//     (Options.Landscape) for the kinds that server keeps, with the other
+//     kinds kept beside it (self.go).
 //
 // # Limitations
 //
@@ -46,10 +66,13 @@
 // scheme knows the built-in Go types only.
 //
 // A simulated cluster does not run workloads: Deployments get no ReplicaSets
-// or Pods, Jobs no Pods. There is no admission, validation against OpenAPI
-// schemas, defaulting, conversion between versions of a kind, garbage
-// collection through owner references, finalizers other controllers would
-// remove (a finalizer stays until a client removes it), watch, or discovery
-// beyond the RESTMapper and ServerVersion. A CRD that fails (a rule) never
-// serves its kinds. Namespaces do not go through Terminating.
+// or Pods, Jobs no Pods. There is no admission (but for the immortal
+// namespaces), validation against OpenAPI schemas, defaulting beyond the
+// above, conversion between versions of a kind, garbage collection through
+// owner references, finalizers other controllers would remove (a finalizer
+// stays until a client removes it), watch, or discovery beyond the
+// RESTMapper and ServerVersion. No controller creates default
+// ServiceAccounts, kube-root-ca.crt ConfigMaps or system RBAC. A CRD that
+// fails (a rule) never serves its kinds. Namespaces do not go through
+// Terminating. Seeds apply to new clusters only.
 package simcluster

@@ -46,7 +46,7 @@ func (cs *Clusters) Save() ([]state.ClusterObject, error) {
 
 // save encodes the cluster's objects with the due times of pending fills.
 func (c *Cluster) save() ([]state.ClusterObject, error) {
-	objs, err := c.tracker.all()
+	objs, err := c.stored()
 	if err != nil {
 		return nil, fmt.Errorf("save simulated cluster %s: %w", c.key, err)
 	}
@@ -78,16 +78,22 @@ func (c *Cluster) restore(ctx context.Context, saved []state.ClusterObject) erro
 		if err := c.tracker.Add(obj); err != nil {
 			return fmt.Errorf("restore simulated cluster %s: object %d: %w", c.key, i, err)
 		}
-		if rec.Due != nil {
-			m, _ := meta.Accessor(obj)
-			ref := objectRef{gvk: obj.GetObjectKind().GroupVersionKind(), namespace: m.GetNamespace(), name: m.GetName()}
-			c.pending[ref] = pendingFill{due: *rec.Due, uid: string(m.GetUID()), generation: m.GetGeneration()}
-		}
+		c.restorePending(obj, rec)
 	}
 	if err := c.refreshCRDs(ctx); err != nil {
 		return fmt.Errorf("restore simulated cluster %s: %w", c.key, err)
 	}
 	return nil
+}
+
+// restorePending restores the status fill due for a restored object.
+func (c *Cluster) restorePending(obj runtime.Object, rec state.ClusterObject) {
+	if rec.Due == nil {
+		return
+	}
+	m, _ := meta.Accessor(obj)
+	ref := objectRef{gvk: obj.GetObjectKind().GroupVersionKind(), namespace: m.GetNamespace(), name: m.GetName()}
+	c.pending[ref] = pendingFill{due: *rec.Due, uid: string(m.GetUID()), generation: m.GetGeneration()}
 }
 
 // decodeSaved decodes one saved object: built-in kinds as their Go type,

@@ -30,8 +30,8 @@ func TestSaveRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(saved) != 5 {
-		t.Fatalf("saved %d objects, want 5", len(saved))
+	if len(saved) != 9 { // the five and the four system namespaces
+		t.Fatalf("saved %d objects, want 9", len(saved))
 	}
 	data, err := json.Marshal(saved)
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 
 // Rule is a compiled RuleConfig.
 type Rule struct {
-	target, apiVersion, kind, namespace, name match.Glob
-	labels                                    labels.Selector
+	cluster, target, apiVersion, kind, namespace, name match.Glob
+	labels                                             labels.Selector
 	// Duration is how long the fake controller takes after each change.
 	Duration time.Duration
 	// Fail is the failure message; empty means the object becomes ready.
@@ -39,7 +39,7 @@ func compileRule(c RuleConfig) (Rule, error) {
 		field, pattern string
 		dst            *match.Glob
 	}{
-		{"match.target", m.Target, &r.target}, {"match.apiVersion", m.APIVersion, &r.apiVersion},
+		{"match.cluster", m.Cluster, &r.cluster}, {"match.target", m.Target, &r.target}, {"match.apiVersion", m.APIVersion, &r.apiVersion},
 		{"match.kind", m.Kind, &r.kind}, {"match.namespace", m.Namespace, &r.namespace}, {"match.name", m.Name, &r.name},
 	}
 	for _, g := range globs {
@@ -76,7 +76,7 @@ func parseDuration(s string) (time.Duration, error) {
 
 // objectInfo is what rules look at.
 type objectInfo struct {
-	target    string // namespace/name
+	target    string // the cluster key
 	gvk       schema.GroupVersionKind
 	namespace string
 	name      string
@@ -95,7 +95,10 @@ func (rs Rules) find(o objectInfo) *Rule {
 
 func (r *Rule) matches(o objectInfo) bool {
 	_, targetName := splitKey(o.target)
-	return r.target.Any(o.target, targetName) &&
+	if isServerKey(o.target) {
+		targetName = ""
+	}
+	return r.cluster.Match(o.target) && r.target.Any(o.target, targetName) &&
 		r.apiVersion.Match(o.gvk.GroupVersion().String()) &&
 		r.kind.Match(o.gvk.Kind) &&
 		r.namespace.Match(o.namespace) &&

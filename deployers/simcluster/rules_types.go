@@ -23,8 +23,13 @@ type RuleConfig struct {
 // MatchConfig selects objects of the simulated clusters. Patterns are globs:
 // '*' matches any run of characters, '?' one character.
 type MatchConfig struct {
-	// Target matches the Target the cluster is behind, as "namespace/name"
-	// or as its name alone.
+	// Cluster matches the key of the cluster: the server of the Targets'
+	// kubeconfig (e.g. "https://prod.example:6443"), "self" for the
+	// simulation's own cluster, or "namespace/name" of the Target of a
+	// cluster that only one Target (and its copies) reaches.
+	Cluster string `json:"cluster,omitempty"`
+	// Target matches the Target of a cluster that only one Target (and its
+	// copies) reaches, as "namespace/name" or as its name alone.
 	Target string `json:"target,omitempty"`
 	// APIVersion matches the object's apiVersion, e.g. "apps/v1".
 	APIVersion string `json:"apiVersion,omitempty"`

@@ -38,37 +38,6 @@ func isListKind(gvk schema.GroupVersionKind) bool {
 	return len(gvk.Kind) > 4 && gvk.Kind[len(gvk.Kind)-4:] == "List"
 }
 
-// clusterScoped are the built-in kinds that are not namespaced (Kubernetes
-// 1.37; from the +genclient:nonNamespaced markers of k8s.io/api).
-var clusterScoped = map[schema.GroupKind]bool{}
-
-func init() {
-	groups := map[string][]string{
-		"":                             {"ComponentStatus", "Namespace", "Node", "PersistentVolume"},
-		"admissionregistration.k8s.io": {"MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "MutatingWebhookConfiguration", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "ValidatingWebhookConfiguration"},
-		"apiextensions.k8s.io":         {"CustomResourceDefinition"},
-		"apiregistration.k8s.io":       {"APIService"},
-		"authentication.k8s.io":        {"SelfSubjectReview", "TokenReview"},
-		"authorization.k8s.io":         {"SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview"},
-		"certificates.k8s.io":          {"CertificateSigningRequest", "ClusterTrustBundle"},
-		"flowcontrol.apiserver.k8s.io": {"FlowSchema", "PriorityLevelConfiguration"},
-		"imagepolicy.k8s.io":           {"ImageReview"},
-		"internal.apiserver.k8s.io":    {"StorageVersion"},
-		"networking.k8s.io":            {"IPAddress", "IngressClass", "ServiceCIDR"},
-		"node.k8s.io":                  {"RuntimeClass"},
-		"rbac.authorization.k8s.io":    {"ClusterRole", "ClusterRoleBinding"},
-		"resource.k8s.io":              {"DeviceClass", "DeviceTaintRule", "ResourcePoolStatusRequest", "ResourceSlice"},
-		"scheduling.k8s.io":            {"PriorityClass"},
-		"storage.k8s.io":               {"CSIDriver", "CSINode", "StorageClass", "VolumeAttachment", "VolumeAttributesClass"},
-		"storagemigration.k8s.io":      {"StorageVersionMigration"},
-	}
-	for group, kinds := range groups {
-		for _, k := range kinds {
-			clusterScoped[schema.GroupKind{Group: group, Kind: k}] = true
-		}
-	}
-}
-
 // builtinMapper returns a RESTMapper for the built-in kinds with their scope.
 func builtinMapper() *meta.DefaultRESTMapper {
 	m := meta.NewDefaultRESTMapper(builtin.PrioritizedVersionsAllGroups())

@@ -1,8 +1,6 @@
 package simcluster
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
@@ -14,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/testing"
@@ -42,11 +39,25 @@ type tracker struct {
 	managers map[schema.GroupVersionKind]*managedfields.FieldManager
 	// kinds are the kinds ever stored, for listing every object.
 	kinds map[schema.GroupVersionResource]schema.GroupVersionKind
+	// hasStatus reports whether a custom resource kind has the status
+	// subresource (its CRD declares it). Nil: none has.
+	hasStatus func(schema.GroupVersionKind) bool
 }
 
-func newTracker(scheme *runtime.Scheme, converter managedfields.TypeConverter, now func() time.Time, ids ids.Source, cluster string) *tracker {
+// generationRule returns the generation rule of obj's kind, if it has one.
+func (t *tracker) generationRule(obj runtime.Object) (generationRule, bool) {
+	gvk, err := apiutil.GVKForObject(obj, t.scheme)
+	if err != nil {
+		return generationRule{}, false
+	}
+	return generationRuleFor(gvk, t.hasStatus)
+}
+
+// newTracker returns a tracker over store.
+func newTracker(scheme *runtime.Scheme, converter managedfields.TypeConverter, now func() time.Time, ids ids.Source, cluster string,
+	store testing.ObjectTracker) *tracker {
 	return &tracker{
-		ObjectTracker: testing.NewObjectTracker(scheme, serializer.NewCodecFactory(scheme).UniversalDecoder()),
+		ObjectTracker: store,
 		scheme:        scheme, converter: converter, now: now, ids: ids, cluster: cluster,
 		managers: map[schema.GroupVersionKind]*managedfields.FieldManager{},
 		kinds:    map[schema.GroupVersionResource]schema.GroupVersionKind{},
@@ -256,7 +267,8 @@ type nopDefaulter struct{}
 func (nopDefaulter) Default(runtime.Object) {}
 
 // stamp sets the metadata the API server owns on obj, the result of a
-// write; old is the stored object, nil on create.
+// write, and does what its defaulting and admission do (see admit); old is
+// the stored object, nil on create.
 func (t *tracker) stamp(old, obj runtime.Object) error {
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -267,8 +279,12 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		m.SetCreationTimestamp(now)
 		m.SetUID(types.UID(t.ids.UUID("uid", t.cluster, obj.GetObjectKind().GroupVersionKind().String(),
 			m.GetNamespace(), m.GetName(), now.UTC().Format(time.RFC3339Nano))))
-		m.SetGeneration(1)
+		m.SetGeneration(0)
+		if _, ok := t.generationRule(obj); ok {
+			m.SetGeneration(1)
+		}
 		m.SetDeletionTimestamp(nil)
+		admit(obj)
 		allocate(t.ids, t.cluster, nil, obj)
 		stampManagedFields(m, nil, now)
 		return nil
@@ -281,16 +297,20 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	m.SetCreationTimestamp(o.GetCreationTimestamp())
 	allocate(t.ids, t.cluster, old, obj)
 	gen := o.GetGeneration()
-	if specChanged(old, obj) {
+	if rule, ok := t.generationRule(obj); ok && gen > 0 && rule.changed(old, obj) {
 		gen++
 	}
-	m.SetGeneration(gen)
 	switch {
 	case o.GetDeletionTimestamp() != nil:
 		m.SetDeletionTimestamp(o.GetDeletionTimestamp())
 	case m.GetDeletionTimestamp() != nil:
 		m.SetDeletionTimestamp(&now)
+		if gen > 0 { // as the registry store does when a delete only marks the object
+			gen++
+		}
 	}
+	m.SetGeneration(gen)
+	admit(obj)
 	stampManagedFields(m, o.GetManagedFields(), now)
 	return nil
 }
@@ -310,35 +330,4 @@ func stampManagedFields(m metav1.Object, old []metav1.ManagedFieldsEntry, now me
 		}
 	}
 	m.SetManagedFields(entries)
-}
-
-// specChanged reports whether a and b differ in anything but metadata and
-// status: what makes a real API server increase metadata.generation.
-func specChanged(a, b runtime.Object) bool {
-	// JSON makes int64 and float64 numbers (typed or decoded objects) equal.
-	ja, errA := json.Marshal(specOf(a))
-	jb, errB := json.Marshal(specOf(b))
-	return errA != nil || errB != nil || !bytes.Equal(ja, jb)
-}
-
-// specOf returns the top-level fields of obj but metadata, status and type.
-func specOf(obj runtime.Object) map[string]any {
-	var content map[string]any
-	if u, ok := obj.(runtime.Unstructured); ok {
-		content = u.UnstructuredContent()
-	} else {
-		var err error
-		if content, err = runtime.DefaultUnstructuredConverter.ToUnstructured(obj); err != nil {
-			return nil
-		}
-	}
-	out := make(map[string]any, len(content))
-	for k, v := range content {
-		switch k {
-		case "metadata", "status", "apiVersion", "kind":
-		default:
-			out[k] = v
-		}
-	}
-	return out
 }

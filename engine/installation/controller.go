@@ -27,21 +27,19 @@ type Options struct {
 	// Blueprints resolves spec.blueprint.ref.resourceName to blueprints kept
 	// outside the installation. Nil means only inline blueprints are found.
 	Blueprints blueprint.Resolver
-
-	// blueprints caches parsed inline blueprints by content (see blueprintFor).
-	blueprints map[string]*blueprint.Blueprint
 }
 
 // Controller is Landscaper's installation controller: it starts jobs at root
 // installations and walks an installation through its phases.
 type Controller struct {
-	cfg     *Options
-	machine *flow.Machine[*lsv1alpha1.Installation, lsv1alpha1.InstallationPhase]
+	cfg *Options
+	// blueprints parses each inline blueprint once.
+	blueprints blueprint.Cache
+	machine    *flow.Machine[*lsv1alpha1.Installation, lsv1alpha1.InstallationPhase]
 }
 
 // New returns the installation controller over opts.
 func New(opts Options) *Controller {
-	opts.blueprints = map[string]*blueprint.Blueprint{}
 	c := &Controller{cfg: &opts}
 	phases := lsv1alpha1.InstallationPhases
 	c.machine = &flow.Machine[*lsv1alpha1.Installation, lsv1alpha1.InstallationPhase]{

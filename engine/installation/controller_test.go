@@ -7,6 +7,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
+	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
@@ -282,7 +283,7 @@ func childExecution(f *fixture, name, jobID, finished string, phase lsv1alpha1.E
 // importsHash is the hash of x's imports as Init would record it.
 func importsHash(f *fixture, x *lsv1alpha1.Installation) string {
 	f.T.Helper()
-	bp, err := blueprintFor(f.cfg, x)
+	bp, err := blueprint.ForInstallation(x, f.cfg.Blueprints)
 	if err != nil {
 		f.T.Fatal(err)
 	}

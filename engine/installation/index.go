@@ -4,6 +4,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
 // Names of the field indexes the engine registers on the cluster, so that
@@ -18,12 +19,14 @@ const (
 // siblings up with on c. Call it once per cluster, before New.
 func AddIndexes(c *fakecluster.Cluster) error {
 	if err := c.AddIndex(&lsv1alpha1.Installation{}, importsIndex, func(o fakecluster.Object) []string {
-		return importRefs(o.(*lsv1alpha1.Installation))
+		inst := o.(*lsv1alpha1.Installation)
+		return scoped(inst, importRefs(inst))
 	}); err != nil {
 		return err
 	}
 	return c.AddIndex(&lsv1alpha1.Installation{}, exportsIndex, func(o fakecluster.Object) []string {
-		return exportRefs(o.(*lsv1alpha1.Installation))
+		inst := o.(*lsv1alpha1.Installation)
+		return scoped(inst, exportRefs(inst))
 	})
 }
 
@@ -60,4 +63,20 @@ func exportRefs(inst *lsv1alpha1.Installation) []string {
 		out = append(out, "target/"+t.Target)
 	}
 	return out
+}
+
+// scoped puts refs in the scope Landscaper looks siblings up in: the
+// namespace and the context (the parent, "" for roots), so that a lookup
+// finds only siblings and its cost does not grow with the other roots of a
+// landscape, even when every root uses the same dataRef names.
+func scoped(inst *lsv1alpha1.Installation, refs []string) []string {
+	for i, r := range refs {
+		refs[i] = scope(inst, r)
+	}
+	return refs
+}
+
+// scope is the index value of ref for the siblings of inst.
+func scope(inst *lsv1alpha1.Installation, ref string) string {
+	return inst.Namespace + "/" + dataflow.ContextOf(inst) + "/" + ref
 }

@@ -51,7 +51,7 @@ func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (l
 // dataflow.ImportLoadError). With waitFatal (Completing), an unfinished
 // predecessor is fatal too.
 func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Installation, waitFatal bool) (*blueprint.Blueprint, *dataflow.Imports, error) {
-	bp, err := blueprintFor(c.cfg, inst)
+	bp, err := c.blueprints.ForInstallation(inst, c.cfg.Blueprints)
 	if err != nil {
 		return nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "ResolveBlueprint"))
 	}

@@ -52,7 +52,7 @@ func siblingsWhere(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1
 func related(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, index string, refs []string) ([]*lsv1alpha1.Installation, error) {
 	seen := map[string]*lsv1alpha1.Installation{}
 	for _, ref := range refs {
-		sibs, err := siblingsWhere(ctx, c, inst, &fakecluster.FieldMatch{Index: index, Value: ref})
+		sibs, err := siblingsWhere(ctx, c, inst, &fakecluster.FieldMatch{Index: index, Value: scope(inst, ref)})
 		if err != nil {
 			return nil, err
 		}

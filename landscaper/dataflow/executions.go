@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
@@ -61,7 +60,7 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 	if res.State != nil {
 		ru.states = append(ru.states, pendingState{prefix: ru.prefix, exec: ex.Name, data: res.State})
 	}
-	if err := yaml.Unmarshal(res.Output, out); err != nil {
+	if err := template.DecodeYAML(res.Output, out); err != nil {
 		return ru.fail(ex, fmt.Errorf("decode the rendered output: %w", err))
 	}
 	return nil

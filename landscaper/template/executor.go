@@ -142,7 +142,7 @@ func outputState(out []byte) ([]byte, error) {
 	var doc struct {
 		State json.RawMessage `json:"state"`
 	}
-	if err := yaml.Unmarshal(out, &doc); err != nil {
+	if err := DecodeYAML(out, &doc); err != nil {
 		return nil, nil // the caller reports the undecodable output
 	}
 	if len(doc.State) == 0 || string(doc.State) == "null" {
