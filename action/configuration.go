@@ -8,6 +8,7 @@ import (
 	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -39,6 +40,10 @@ type Configuration struct {
 	// that no longer exist, for onDelete.skipUninstallIfClusterRemoved. All
 	// others exist.
 	RemovedShoots []string
+	// Components says where component versions are found besides the
+	// landscape folders (the config file's components, artifacts and
+	// local-registry-root; Charts is copied in).
+	Components components.Config
 	// Version is lscli's version, reported as the deployers' version.
 	Version string
 }

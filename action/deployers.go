@@ -17,16 +17,17 @@ import (
 // RealDeployers are the real deployers lscli has, by deploy item type. Each
 // builds its deployer for a session; landscape is the session's API server
 // (nil when only the types are asked for); charts is the helm deployer's
-// chart mapping (the config file's charts map, see chartMap). Wiring a new
-// real deployer is one entry here.
-func RealDeployers(landscape fakecluster.Reader, charts map[string]string) deployers.Registry {
+// chart mapping (the config file's charts map, see chartMap); resources
+// finds the charts of chart.resourceRef (nil: none). Wiring a new real
+// deployer is one entry here.
+func RealDeployers(landscape fakecluster.Reader, charts map[string]string, resources helm.ResourceCharts) deployers.Registry {
 	return deployers.Registry{
 		deployers.MockType: deployers.MockBuilder,
 		deployers.ManifestType: func(c deployer.ClusterClients) (deployer.Deployer, error) {
 			return deployer.WithTraits(manifest.New(manifest.Options{Clusters: c, Targets: landscape}), deployer.KubernetesDeployer), nil
 		},
 		deployers.HelmType: func(c deployer.ClusterClients) (deployer.Deployer, error) {
-			return deployer.WithTraits(helm.New(helm.Options{Clusters: c, Landscape: landscape, Charts: charts}), deployer.KubernetesDeployer), nil
+			return deployer.WithTraits(helm.New(helm.Options{Clusters: c, Landscape: landscape, Charts: charts, Resources: resources}), deployer.KubernetesDeployer), nil
 		},
 	}
 }
@@ -43,7 +44,7 @@ func (ss *session) newFramework(cfg engine.Config, snap *state.Snapshot) (*deplo
 	}
 	realClusters := realcluster.New(realcluster.Options{Secrets: cfg.Cluster})
 	clients := &deployers.TargetClusters{Simulated: ss.clusters, Real: realClusters, Modes: d.Targets}
-	table, fallback, err := deployers.Setup{Modes: d.Modes, Real: RealDeployers(cfg.Cluster, ss.cfg.Charts), Rules: d.Rules, Clients: clients}.Build()
+	table, fallback, err := deployers.Setup{Modes: d.Modes, Real: RealDeployers(cfg.Cluster, ss.cfg.Charts, resourceCharts{reg: ss.components, cluster: cfg.Cluster}), Rules: d.Rules, Clients: clients}.Build()
 	if err != nil {
 		return nil, err
 	}

@@ -57,8 +57,11 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 		if ls, err = loader.Load(r.Paths...); err != nil {
 			return nil, Invalid(err)
 		}
+		if err := checkTemplatesOnly(ls, r.Paths); err != nil {
+			return nil, err
+		}
 	}
-	ss, err := openSession(r.cfg)
+	ss, err := openSession(r.cfg, r.Paths...)
 	if err != nil {
 		return nil, err
 	}

@@ -51,11 +51,24 @@ func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
 	if err != nil {
 		return nil, Invalid(err)
 	}
+	if err := checkTemplatesOnly(ls, a.Paths); err != nil {
+		return nil, err
+	}
 	rules, err := readExportRules(a.ExportsFile)
 	if err != nil {
 		return nil, err
 	}
-	r := &dryrun.Render{Blueprints: a.cfg.Blueprints, Exports: rules, Seed: a.cfg.Seed, StartTime: a.cfg.startTime()}
+	paths := a.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	reg, err := openComponents(a.cfg, componentRoots(paths, nil))
+	if err != nil {
+		return nil, err
+	}
+	defer reg.Close()
+	r := &dryrun.Render{Blueprints: a.cfg.Blueprints, Components: reg, Exports: rules, Seed: a.cfg.Seed, StartTime: a.cfg.startTime(),
+		ChartCheck: checkChart(a.cfg, reg)}
 	res, err := r.Run(ctx, ls)
 	if err != nil {
 		return nil, err

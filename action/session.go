@@ -10,6 +10,7 @@ import (
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/state"
 )
 
@@ -27,17 +28,24 @@ type session struct {
 	framework *deployers.Framework
 	// fresh is true when there was no saved state.
 	fresh bool
+	// paths are the landscape paths of the action; roots the folders
+	// component versions are discovered in, saved with the state.
+	paths      []string
+	roots      []string
+	components *components.Registry
 }
 
 // openSession locks the state folder, loads the saved state (if any) and
-// builds the engine with the deployers the configuration chooses.
-func openSession(cfg *Configuration) (*session, error) {
+// builds the engine with the deployers the configuration chooses. paths are
+// the landscape's files and folders, if any: component versions are found
+// in their folders and in those of earlier commands.
+func openSession(cfg *Configuration, paths ...string) (*session, error) {
 	dir := state.New(cfg.StatePath)
 	unlock, err := dir.Lock()
 	if err != nil {
 		return nil, err
 	}
-	ss := &session{cfg: cfg, dir: dir, unlock: unlock, scheme: fakecluster.NewScheme()}
+	ss := &session{cfg: cfg, dir: dir, unlock: unlock, scheme: fakecluster.NewScheme(), paths: paths}
 	if err := ss.load(); err != nil {
 		_ = unlock()
 		return nil, err
@@ -61,6 +69,15 @@ func (ss *session) load() error {
 	ecfg.Timeouts.Pickup = c.PickupTimeout
 	ecfg.Blueprints = c.Blueprints
 	ecfg.RemovedShoots = c.RemovedShoots
+	var saved []string
+	if snap != nil {
+		saved = snap.ComponentRoots
+	}
+	ss.roots = componentRoots(ss.paths, saved)
+	if ss.components, err = openComponents(c, ss.roots); err != nil {
+		return err
+	}
+	ecfg.Components = ss.components
 	fw, err := ss.newFramework(ecfg, snap)
 	if err != nil {
 		return err
@@ -82,11 +99,13 @@ func (ss *session) save() error {
 	if snap.Clusters, err = ss.clusters.Save(); err != nil {
 		return err
 	}
+	snap.ComponentRoots = ss.roots
 	return ss.dir.Save(snap, ss.scheme)
 }
 
-// close releases the lock.
+// close releases the lock and the folders the session reads.
 func (ss *session) close() {
+	_ = ss.components.Close()
 	if ss.unlock != nil {
 		_ = ss.unlock()
 	}

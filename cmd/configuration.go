@@ -12,6 +12,10 @@ func configuration(s *settings) (*action.Configuration, error) {
 	if err != nil {
 		return nil, err
 	}
+	comps, err := componentsSettings(s, charts)
+	if err != nil {
+		return nil, err
+	}
 	shoots, err := removedShoots(s)
 	if err != nil {
 		return nil, err
@@ -25,6 +29,7 @@ func configuration(s *settings) (*action.Configuration, error) {
 		Deployers:     s.deployer,
 		Blueprints:    blueprints,
 		Charts:        charts,
+		Components:    comps,
 		RemovedShoots: shoots,
 		Version:       version,
 	}, nil

@@ -108,7 +108,7 @@ var deployerModes = []string{string(deployers.ModeFake), string(deployers.ModeRe
 // deployer.
 func (s *settings) checkModes() error {
 	s.deployer.Modes = map[lsv1alpha1.DeployItemType]deployers.Mode{}
-	registry := action.RealDeployers(nil, nil)
+	registry := action.RealDeployers(nil, nil, nil)
 	for typ, mode := range s.Deployers {
 		if !contains(deployerModes, mode) {
 			return invalidf("invalid deployer mode %q for type %s (allowed: %s)", mode, typ, strings.Join(deployerModes, ", "))

@@ -8,6 +8,7 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -56,6 +57,9 @@ type Config struct {
 	// that no longer exist, for onDelete.skipUninstallIfClusterRemoved: a
 	// stand-in for the garden cluster. All others exist.
 	RemovedShoots []string
+	// Components finds component versions (spec.componentDescriptor). Nil
+	// finds only inline component descriptors.
+	Components *components.Registry
 }
 
 // shoots answers the execution controller's question whether a shoot exists.

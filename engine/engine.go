@@ -32,7 +32,7 @@ func New(cfg Config) *Engine {
 	e := &Engine{cfg: cfg, loop: reconcile.NewLoop(cfg.Clock, cfg.Rand, cfg.Log)}
 	c := cfg.Cluster
 	e.loop.Register(InstallationController, reconcile.AsReconciler(c, installation.New(installation.Options{
-		Cluster: c, Clock: cfg.Clock, IDs: cfg.IDs, Blueprints: cfg.Blueprints})))
+		Cluster: c, Clock: cfg.Clock, IDs: cfg.IDs, Blueprints: cfg.Blueprints, Components: cfg.Components})))
 	removed := shoots{}
 	for _, s := range cfg.RemovedShoots {
 		removed[s] = true

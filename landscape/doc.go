@@ -3,10 +3,16 @@
 //
 // A landscape is a set of files or directories. Directories are walked
 // recursively for *.yaml and *.yml files in lexical order. A walk skips hidden
-// files and folders (.lscli, .git), lscli's configuration file lscli.yaml, and
-// blueprint folders (a blueprint.yaml of kind Blueprint), whose files are
-// templates rather than objects. Files named as paths are always read. Every
-// file may hold several YAML documents separated by "---".
+// files and folders (.lscli, .git), lscli's configuration file lscli.yaml,
+// blueprint folders (a blueprint.yaml of kind Blueprint) and helm chart
+// folders, whose files are templates rather than objects, and component
+// archives, CTFs and blobs folders of component descriptors. Files named as
+// paths are always read. Every file may hold several YAML documents
+// separated by "---"; documents of OCM component descriptors and
+// component-constructor files are skipped: they are component versions,
+// which lscli finds by itself (package landscaper/components). Files that
+// are not *.yaml or *.yml, such as the guided tour's *.yaml.tpl templates,
+// are not read.
 //
 // Each document must be one of the kinds listed by [Kinds]: Landscaper's
 // Installation, Target, DataObject, Context, Execution and DeployItem

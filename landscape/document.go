@@ -46,8 +46,8 @@ func (ld *load) readFile(f file) []docResult {
 	index := 0
 	for _, c := range splitDocuments(data) {
 		js, err := yamlToJSON(c)
-		if err == nil && string(js) == "null" {
-			continue // empty, or only comments
+		if err == nil && (string(js) == "null" || isComponentDocument(js)) {
+			continue // empty, only comments, or part of a component source
 		}
 		index++
 		at := location{file: f.display, index: index}

@@ -196,7 +196,7 @@ func walk(dir file) []file {
 		case err != nil:
 			files = append(files, dir.child(name).withProblem(describeFSError(err)))
 		case name == dir.name:
-		case strings.HasPrefix(d.Name(), ".") || d.IsDir() && (isBlueprintDir(dir.fsys, name) || isChartDir(dir.fsys, name)):
+		case strings.HasPrefix(d.Name(), ".") || d.IsDir() && (isBlueprintDir(dir.fsys, name) || isChartDir(dir.fsys, name) || isComponentDir(dir.fsys, name)):
 			if d.IsDir() {
 				return fs.SkipDir
 			}

@@ -364,3 +364,28 @@ func writeFile(t *testing.T, name, data string) {
 		t.Fatal(err)
 	}
 }
+
+// Component sources in a landscape folder are not objects: constructor
+// files, descriptors (v2 and v3alpha1), archives and blobs folders are
+// skipped; the objects next to them load.
+func TestLoadSkipsComponentSources(t *testing.T) {
+	files := fstest.MapFS{
+		"commands/component-constructor.yaml": {Data: []byte("components:\n- name: a\n  version: 1.0.0\n  provider: {name: x}\n---\nname: b\nversion: 1.0.0\nprovider: {name: x}\n")},
+		"components/root.yaml":                {Data: []byte("meta: {schemaVersion: v2}\ncomponent: {name: a, version: 1.0.0}\n")},
+		"components/v3.yaml":                  {Data: []byte("apiVersion: ocm.software/v3alpha1\nkind: ComponentVersion\nmetadata: {name: a, version: 1.0.0}\n")},
+		"components/blobs/x.yaml":             {Data: []byte("not: an object\n")},
+		"component/component-descriptor.yaml": {Data: []byte("meta: {schemaVersion: v2}\ncomponent: {name: a, version: 1.0.0}\n")},
+		"component/extra.yaml":                {Data: []byte("not: an object\n")},
+		"ctf/artifact-index.json":             {Data: []byte("{}")},
+		"ctf/blobs/y.yaml":                    {Data: []byte("not: an object\n")},
+		"installation/target.yaml":            {Data: []byte("apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Target\nmetadata: {name: t}\nspec: {type: x}\n")},
+		"installation/installation.yaml.tpl":  {Data: []byte("${namespace}")},
+	}
+	ls, err := (&Loader{FS: files}).Load(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls.Objects) != 1 || ls.Objects[0].Object.GetName() != "t" {
+		t.Fatalf("objects: %v", ls.Objects)
+	}
+}

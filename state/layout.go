@@ -115,7 +115,7 @@ func (l *layout) decode(scheme *runtime.Scheme) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("line 1: %w", err)
 	}
-	snap := &Snapshot{Seed: h.Seed, Rand: h.Rand, Clock: h.Clock}
+	snap := &Snapshot{Seed: h.Seed, Rand: h.Rand, Clock: h.Clock, ComponentRoots: h.ComponentRoots}
 	if snap.Timers, err = decodeLines(l.sections[0], decodeTimer); err != nil {
 		return nil, err
 	}

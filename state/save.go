@@ -22,6 +22,9 @@ type header struct {
 	Seed    uint64    `json:"seed"`
 	Rand    []byte    `json:"rand"`
 	Clock   time.Time `json:"clock"`
+	// ComponentRoots are Snapshot.ComponentRoots; absent when empty, so that
+	// older lscli versions read the file.
+	ComponentRoots []string `json:"componentRoots,omitempty"`
 }
 
 // sectionNames are the arrays of the state file, in file order.
@@ -41,7 +44,7 @@ func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
 // encode writes the state file: a header line, then each section as a JSON
 // array with one element a line.
 func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme) error {
-	h, err := json.Marshal(header{Version: formatVersion, Seed: snap.Seed, Rand: snap.Rand, Clock: snap.Clock})
+	h, err := json.Marshal(header{Version: formatVersion, Seed: snap.Seed, Rand: snap.Rand, Clock: snap.Clock, ComponentRoots: snap.ComponentRoots})
 	if err != nil {
 		return fmt.Errorf("encode header: %w", err)
 	}

@@ -27,6 +27,10 @@ type Snapshot struct {
 	// Clusters holds the objects of the simulated target clusters (package
 	// deployers/simcluster), one element per object, sorted by cluster.
 	Clusters []ClusterObject `json:"-"`
+	// ComponentRoots are the landscape folders (absolute paths) in which
+	// lscli found component versions, so that later commands without paths
+	// find them again.
+	ComponentRoots []string `json:"-"`
 }
 
 // ClusterObject is one object of a simulated target cluster, as the state

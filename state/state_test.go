@@ -28,7 +28,8 @@ func TestSaveLoadRoundtrip(t *testing.T) {
 		snap.Objects = []fakecluster.Object{obj}
 		tests = append(tests, roundtrip{name: kindOf(t, scheme, obj), snap: &snap})
 	}
-	tests = append(tests, roundtrip{name: "every kind", snap: sample}, roundtrip{name: "large", snap: bigSnapshot(300)})
+	tests = append(tests, roundtrip{name: "every kind", snap: sample}, roundtrip{name: "large", snap: bigSnapshot(300)},
+		roundtrip{name: "component roots", snap: &Snapshot{Seed: 1, Clock: epoch, ComponentRoots: []string{"/land/a", "/land/b"}}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := tempDir(t)

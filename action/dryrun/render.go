@@ -11,6 +11,7 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 )
@@ -21,6 +22,13 @@ type Render struct {
 	// Blueprints resolves spec.blueprint.ref. Nil means only inline
 	// blueprints (and blueprint folders of subinstallation templates) are found.
 	Blueprints blueprint.Resolver
+	// Components finds component versions. Nil finds only inline component
+	// descriptors.
+	Components *components.Registry
+	// ChartCheck, when set, checks that the chart a helm deploy item names by
+	// chart.resourceRef (key) is found locally; r reads the dry run's
+	// objects. A failed check is a problem of the installation.
+	ChartCheck func(ctx context.Context, r fakecluster.Reader, item *lsv1alpha1.DeployItem, key string) error
 	// Exports are the exports to assume for deploy items, most specific
 	// first (see SortRules). Empty means: the mock configuration's export.
 	Exports []ExportRule

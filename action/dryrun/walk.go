@@ -13,6 +13,7 @@ import (
 	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
@@ -118,12 +119,13 @@ func displayName(inst *lsv1alpha1.Installation) string {
 // render renders one installation and, recursively, its subinstallations.
 func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path string) *Installation {
 	node := &Installation{Path: path, Object: inst}
-	bp, err := w.blueprints.ForInstallation(inst, w.r.Blueprints)
+	bp, tree, err := dataflow.InstallationBlueprint(ctx, w.c, inst,
+		dataflow.Sources{Blueprints: w.r.Blueprints, Components: w.r.Components, Cache: &w.blueprints})
 	if err != nil {
 		return w.stop(node, err)
 	}
 	node.Blueprint = bp.Source
-	if node.Imports, err = dataflow.ResolveImports(ctx, w.c, inst, bp); err != nil {
+	if node.Imports, err = dataflow.ResolveImports(ctx, w.c, inst, bp, tree); err != nil {
 		return w.stop(node, dataflow.Explained(err))
 	}
 	if err := dataflow.WriteImports(ctx, w.c, inst, node.Imports); err != nil {
@@ -133,7 +135,7 @@ func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path
 	if err != nil {
 		return w.stop(node, err)
 	}
-	children, err := w.createChildren(ctx, inst, bp, tmpls)
+	children, err := w.createChildren(ctx, inst, bp, tree, tmpls)
 	if err != nil {
 		return w.stop(node, err)
 	}
@@ -145,6 +147,7 @@ func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path
 	if node.DeployItems, err = w.execute(ctx, inst, path, items); err != nil {
 		return w.stop(node, err)
 	}
+	w.checkCharts(ctx, inst, items)
 	w.export(ctx, node, bp)
 	return node
 }
@@ -183,10 +186,10 @@ func (w *walker) problem(err error) {
 
 // createChildren creates the subinstallations of inst as the installation
 // controller does, with inst's job ID, in template order.
-func (w *walker) createChildren(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tmpls []*lsv1alpha1.InstallationTemplate) ([]*lsv1alpha1.Installation, error) {
+func (w *walker) createChildren(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, tmpls []*lsv1alpha1.InstallationTemplate) ([]*lsv1alpha1.Installation, error) {
 	out := make([]*lsv1alpha1.Installation, 0, len(tmpls))
 	for _, tmpl := range tmpls {
-		spec, err := dataflow.SubinstallationSpec(inst, bp, tmpl, w.r.Blueprints)
+		spec, err := dataflow.SubinstallationSpec(inst, bp, tree, tmpl, w.r.Blueprints)
 		if err != nil {
 			return nil, err
 		}

@@ -60,8 +60,7 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 	case ref.ResourceRef != "":
 		keys = []string{ref.ResourceRef}
 	default:
-		return "", fmt.Errorf("chart.fromResource is not supported: lscli reads no component descriptors; " +
-			"use chart.ref with a local path or a key of the helm deployer's chart mapping")
+		return "", fmt.Errorf("chart.fromResource is no longer supported")
 	}
 	if p, ok := localPath(keys[0]); ok {
 		return p, nil

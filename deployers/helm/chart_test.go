@@ -69,7 +69,7 @@ func TestLoadChart(t *testing.T) {
 		{name: "unmapped chart repo", chart: helmv1alpha1.Chart{HelmChartRepo: &helmv1alpha1.HelmChartRepo{
 			HelmChartRepoUrl: "https://x", HelmChartName: "y", HelmChartVersion: "1"}}, wantErr: `under 'charts:' in lscli.yaml, e.g. charts: {"https://x/y:1": ./charts/mychart}`},
 		{name: "fromResource", chart: helmv1alpha1.Chart{FromResource: &helmv1alpha1.RemoteChartReference{ResourceName: "c"}},
-			wantErr: "chart.fromResource is not supported"},
+			wantErr: "chart.fromResource is no longer supported"},
 		{name: "missing folder", chart: helmv1alpha1.Chart{Ref: "./testdata/nope"}, wantErr: "unable to load chart ./testdata/nope"},
 		{name: "bad archive.raw", chart: helmv1alpha1.Chart{Archive: &helmv1alpha1.ArchiveAccess{Raw: "!!"}},
 			wantErr: "unable to decode chart archive.raw"},

@@ -44,6 +44,9 @@ type Options struct {
 	// chart.resourceRef. A chart.ref or archive URL that starts with /, ./,
 	// ../ or file:// is a local path and needs no entry. Default: no mapping.
 	Charts map[string]string
+	// Resources finds the charts chart.resourceRef names (a component's
+	// resource) that Charts does not map. Nil: such a resourceRef fails.
+	Resources ResourceCharts
 	// FS is where local chart paths are read. Nil means the host filesystem,
 	// relative paths from the working directory.
 	FS fs.FS

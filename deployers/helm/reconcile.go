@@ -40,7 +40,7 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 	if err != nil {
 		return deployer.Result{}, err
 	}
-	tpl, err := d.template(it)
+	tpl, err := d.template(ctx, it)
 	if err != nil {
 		return deployer.Result{}, err
 	}

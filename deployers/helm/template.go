@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"context"
 	"fmt"
 
 	"helm.sh/helm/v3/pkg/chart"
@@ -39,8 +40,8 @@ type templated struct {
 // template loads the chart, decodes the values and computes the values the
 // templates see, as Landscaper's template step does for both modes
 // (revision 0, install, schema validation skipped).
-func (d *Deployer) template(it *item) (*templated, error) {
-	ch, err := d.loadChart(it.cfg.Chart)
+func (d *Deployer) template(ctx context.Context, it *item) (*templated, error) {
+	ch, err := d.chartOf(ctx, it)
 	if err != nil {
 		return nil, templateError(reconcile.Wrap(err, "TemplateChart", "GetHelmChart"))
 	}

@@ -26,7 +26,7 @@ func (c *Controller) complete(ctx context.Context, inst *lsv1alpha1.Installation
 	if err := dataflow.CleanupContext(ctx, cl, inst); err != nil {
 		return "", reconcile.Wrap(err, opComplete, "CleanupContext")
 	}
-	bp, imps, err := c.prerequisites(ctx, inst, true)
+	bp, _, imps, err := c.prerequisites(ctx, inst, true)
 	if err != nil {
 		return "", err
 	}

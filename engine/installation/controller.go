@@ -9,6 +9,7 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/ids"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,6 +28,9 @@ type Options struct {
 	// Blueprints resolves spec.blueprint.ref.resourceName to blueprints kept
 	// outside the installation. Nil means only inline blueprints are found.
 	Blueprints blueprint.Resolver
+	// Components finds component versions. Nil finds only inline component
+	// descriptors.
+	Components *components.Registry
 }
 
 // Controller is Landscaper's installation controller: it starts jobs at root

@@ -7,7 +7,6 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
-	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
@@ -283,11 +282,11 @@ func childExecution(f *fixture, name, jobID, finished string, phase lsv1alpha1.E
 // importsHash is the hash of x's imports as Init would record it.
 func importsHash(f *fixture, x *lsv1alpha1.Installation) string {
 	f.T.Helper()
-	bp, err := blueprint.ForInstallation(x, f.cfg.Blueprints)
+	bp, tree, err := dataflow.InstallationBlueprint(f.Ctx, f.Cluster, x, dataflow.Sources{Blueprints: f.cfg.Blueprints, Components: f.cfg.Components})
 	if err != nil {
 		f.T.Fatal(err)
 	}
-	imps, err := dataflow.ResolveImports(f.Ctx, f.Cluster, x, bp)
+	imps, err := dataflow.ResolveImports(f.Ctx, f.Cluster, x, bp, tree)
 	if err != nil {
 		f.T.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 )
@@ -34,11 +35,11 @@ func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (l
 	if err := dataflow.CleanupExports(ctx, cl, inst); err != nil {
 		return "", reconcile.Fatal(reconcile.Wrap(err, opInit, "CleanupExports"))
 	}
-	bp, imps, err := c.prerequisites(ctx, inst, false)
+	bp, tree, imps, err := c.prerequisites(ctx, inst, false)
 	if err != nil {
 		return "", err
 	}
-	if err := c.createSubobjects(ctx, inst, bp, imps); err != nil {
+	if err := c.createSubobjects(ctx, inst, bp, tree, imps); err != nil {
 		return "", reconcile.Fatal(reconcile.Wrap(err, opInit, opCreate))
 	}
 	inst.Status.ImportsHash = imps.Hash
@@ -50,24 +51,24 @@ func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (l
 // predecessors, and read the imports (a missing import object is fatal, see
 // dataflow.ImportLoadError). With waitFatal (Completing), an unfinished
 // predecessor is fatal too.
-func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Installation, waitFatal bool) (*blueprint.Blueprint, *dataflow.Imports, error) {
-	bp, err := c.blueprints.ForInstallation(inst, c.cfg.Blueprints)
+func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Installation, waitFatal bool) (*blueprint.Blueprint, *components.Tree, *dataflow.Imports, error) {
+	bp, tree, err := c.blueprintFor(ctx, inst)
 	if err != nil {
-		return nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "ResolveBlueprint"))
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "ResolveBlueprint"))
 	}
 	if err := checkPredecessors(ctx, c.cfg.Cluster, inst, waitFatal); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	imps, err := dataflow.ResolveImports(ctx, c.cfg.Cluster, inst, bp)
+	imps, err := dataflow.ResolveImports(ctx, c.cfg.Cluster, inst, bp, tree)
 	switch {
 	case dataflow.IsImportLoadError(err):
-		return nil, nil, reconcile.Fatal(reconcile.Wrap(err, "init", reasonImports))
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "init", reasonImports))
 	case err != nil && waitFatal:
-		return nil, nil, reconcile.Fatal(reconcile.Wrap(err, "handlePhaseCompleting", importsReason(err, "ConstructImportsForExports", "RenderImportExecutionsForExports")))
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "handlePhaseCompleting", importsReason(err, "ConstructImportsForExports", "RenderImportExecutionsForExports")))
 	case err != nil:
-		return nil, nil, reconcile.Fatal(reconcile.Wrap(reconcile.Wrap(err, opCreate, importsReason(err, "ConstructImports", "RenderImportExecutions")), opInit, opCreate))
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(reconcile.Wrap(err, opCreate, importsReason(err, "ConstructImports", "RenderImportExecutions")), opInit, opCreate))
 	}
-	return bp, imps, nil
+	return bp, tree, imps, nil
 }
 
 // importsReason tells the construction of the imports (construct) from
@@ -82,14 +83,14 @@ func importsReason(err error, construct, executions string) string {
 // createSubobjects is Landscaper's CreateImportsAndSubobjects after the
 // imports are constructed: write them, ensure the subinstallations, render
 // the deploy items and ensure the execution.
-func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *dataflow.Imports) error {
+func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, imps *dataflow.Imports) error {
 	cl := c.cfg.Cluster
 	if err := dataflow.WriteImports(ctx, cl, inst, imps); err != nil {
 		return reconcile.Wrap(err, opCreate, "CreateOrUpdateImports")
 	}
 	subs, err := dataflow.RenderSubinstallations(ctx, cl, inst, bp, imps)
 	if err == nil {
-		err = c.ensureSubinstallations(ctx, inst, bp, subs)
+		err = c.ensureSubinstallations(ctx, inst, bp, tree, subs)
 	}
 	if err != nil {
 		return reconcile.Wrap(err, opCreate, "EnsureSubinstallations")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 )
@@ -18,7 +19,7 @@ import (
 // existing ones, and deletes the orphans (no template any more) with the
 // delete-ignore-successors annotation. It records them in status.subInstCache
 // (orphans first, then the templates in order).
-func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, templates []*lsv1alpha1.InstallationTemplate) error {
+func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, templates []*lsv1alpha1.InstallationTemplate) error {
 	subs, err := c.subinstallations(ctx, inst)
 	if err != nil {
 		return err
@@ -42,7 +43,7 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 		}
 	}
 	for _, tmpl := range templates {
-		spec, err := dataflow.SubinstallationSpec(inst, bp, tmpl, c.cfg.Blueprints)
+		spec, err := dataflow.SubinstallationSpec(inst, bp, tree, tmpl, c.cfg.Blueprints)
 		if err != nil {
 			return err
 		}

@@ -7,9 +7,10 @@ import (
 )
 
 // bindings returns the values every template execution of inst sees:
-// imports, cd and components (the inline component descriptors, in schema
-// v2), blueprint and blueprintDef (spec.blueprint), and
-// componentDescriptorDef (spec.componentDescriptor, when set).
+// imports, cd and components (the component descriptors, in schema v2 or
+// v3alpha1, see templateComponents), blueprint and blueprintDef
+// (spec.blueprint), and componentDescriptorDef (spec.componentDescriptor,
+// when set, with the repository context it was resolved in).
 func bindings(inst *lsv1alpha1.Installation, imps *Imports) (map[string]any, error) {
 	cd, components, err := imps.components.Bindings()
 	if err != nil {
@@ -27,7 +28,8 @@ func bindings(inst *lsv1alpha1.Installation, imps *Imports) (map[string]any, err
 		"blueprintDef": bpDef,
 	}
 	if inst.Spec.ComponentDescriptor != nil {
-		if values["componentDescriptorDef"], err = toGeneric[any](inst.Spec.ComponentDescriptor); err != nil {
+		def := effectiveRef(inst.Spec.ComponentDescriptor, imps.tree)
+		if values["componentDescriptorDef"], err = toGeneric[any](def); err != nil {
 			return nil, err
 		}
 	}

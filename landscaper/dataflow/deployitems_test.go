@@ -87,7 +87,7 @@ func TestDeployExecutionBindings(t *testing.T) {
 componentDescriptor:
   inline:
     meta: {schemaVersion: v2}
-    component: {name: example.com/app, version: 1.0.0, provider: internal, repositoryContexts: [], sources: [], componentReferences: [],
+    component: {name: example.com/app, version: 1.0.0, provider: internal, repositoryContexts: [{type: ociRegistry, baseUrl: r.io}], sources: [], componentReferences: [],
       resources: [{name: img, type: ociImage, version: 1.0.0, relation: external, access: {type: ociRegistry, imageReference: r.io/img:1.0.0}}]}`,
 		blueprintImports("- {name: cfg, schema: {}}")+`deployExecutions:
 - name: main

@@ -57,7 +57,7 @@ func Example() {
 	must(err)
 
 	// Init
-	imps, err := dataflow.ResolveImports(ctx, c, inst, bp)
+	imps, err := dataflow.ResolveImports(ctx, c, inst, bp, nil)
 	must(err)
 	must(dataflow.WriteImports(ctx, c, inst, imps))
 	items, err := dataflow.RenderDeployItems(ctx, c, inst, bp, imps)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 )
 
 // Exports are an installation's constructed exports.
@@ -75,7 +76,7 @@ func ConstructExports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha
 		}
 		exports = mergeMaps(exports, out.Exports)
 	}
-	if err := validateExports(inst, bp, exports); err != nil {
+	if err := validateExports(inst, bp, imps.tree, exports); err != nil {
 		return nil, err
 	}
 	if len(inst.Spec.ExportDataMappings) > 0 {
@@ -127,12 +128,12 @@ func (e *Exports) assign(inst *lsv1alpha1.Installation) error {
 
 // validateExports drops undeclared exports and checks the others against
 // their definitions.
-func validateExports(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, exports map[string]any) error {
+func validateExports(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, exports map[string]any) error {
 	defs := map[string]lsv1alpha1.ExportDefinition{}
 	for _, d := range bp.Info.Exports {
 		defs[d.Name] = d
 	}
-	sch := &schemas{localTypes: bp.Info.LocalTypes, fs: bp.FS}
+	sch := newSchemas(bp, tree)
 	for _, name := range sortedKeys(exports) {
 		def, ok := defs[name]
 		if !ok {

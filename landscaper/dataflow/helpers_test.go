@@ -119,11 +119,21 @@ func blueprintOf(t *testing.T, inst *lsv1alpha1.Installation) *blueprint.Bluepri
 // resolve resolves the imports of inst and fails the test on errors.
 func resolve(t *testing.T, c fakecluster.Client, inst *lsv1alpha1.Installation) *Imports {
 	t.Helper()
-	imps, err := ResolveImports(context.Background(), c, inst, blueprintOf(t, inst))
+	imps, err := resolveImports(c, inst)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return imps
+}
+
+// resolveImports resolves the blueprint, component versions and imports of
+// inst, as Init does.
+func resolveImports(c fakecluster.Reader, inst *lsv1alpha1.Installation) (*Imports, error) {
+	bp, tree, err := InstallationBlueprint(context.Background(), c, inst, Sources{})
+	if err != nil {
+		return nil, err
+	}
+	return ResolveImports(context.Background(), c, inst, bp, tree)
 }
 
 // checkErr checks that err says want and is terminal or not.

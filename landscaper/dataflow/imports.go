@@ -7,6 +7,7 @@ import (
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/template/funcs"
 )
 
@@ -31,19 +32,28 @@ type Imports struct {
 	targets map[string]*lsv1alpha1.Target
 	lists   map[string][]*lsv1alpha1.Target
 	maps    map[string]map[string]*lsv1alpha1.Target
-	// components are the installation's component descriptors.
+	// components are the installation's component descriptors as
+	// templates see them; tree the resolved component versions (nil
+	// without).
 	components *funcs.Components
+	tree       *components.Tree
 }
+
+// Components returns the installation's component versions, nil when it
+// has none.
+func (i *Imports) Components() *components.Tree { return i.tree }
 
 // ResolveImports reads the imports of inst from its context, applies
 // importDataMappings (Spiff), the defaults of optional imports and the
 // blueprint's JSON schemas and target types, and runs importExecutions.
+// tree is the installation's component versions (InstallationBlueprint),
+// nil when it has none.
 //
 // An import object that cannot be read is an ImportLoadError, which fails
 // the job in Landscaper (ImportsSatisfied); an import the blueprint requires
 // but spec.imports does not provide, a schema or target type violation and a
 // template error are terminal.
-func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint) (*Imports, error) {
+func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree) (*Imports, error) {
 	l := &loader{r: r, inst: inst, ctx: ContextOf(inst)}
 	ld, err := l.load(ctx)
 	if err != nil {
@@ -53,9 +63,9 @@ func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.
 	if err != nil {
 		return nil, err
 	}
-	comps, err := funcs.NewComponents(inst.Spec.ComponentDescriptor)
+	comps, err := templateComponents(tree, bp)
 	if err != nil {
-		return nil, failWrap(inst, ReasonComponentDescriptor, err, "spec.componentDescriptor")
+		return nil, failWrap(inst, ReasonTemplatingFailed, err, "blueprint annotation %s", ocmSchemaVersionAnnotation)
 	}
 	vals, err := ld.values()
 	if err != nil {
@@ -66,12 +76,12 @@ func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.
 		return nil, err
 	}
 	c := &constructor{inst: inst, ld: ld, loaded: vals, mapped: mapped,
-		schemas: &schemas{localTypes: bp.Info.LocalTypes, fs: bp.FS}, values: map[string]any{}}
+		schemas: newSchemas(bp, tree), values: map[string]any{}}
 	if err := c.construct(bp.Info.Imports, ""); err != nil {
 		return nil, err
 	}
 	imps := &Imports{Values: c.values, Hash: hash, defs: c.defs,
-		targets: ld.targets, lists: ld.lists, maps: ld.maps, components: comps}
+		targets: ld.targets, lists: ld.lists, maps: ld.maps, components: comps, tree: tree}
 	if err := runImportExecutions(inst, bp, imps); err != nil {
 		return nil, err
 	}

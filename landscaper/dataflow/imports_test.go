@@ -1,7 +1,6 @@
 package dataflow
 
 import (
-	"context"
 	"testing"
 )
 
@@ -147,7 +146,7 @@ func TestResolveImportsErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newCluster(t, sources)
 			inst := installation(t, c, "i", tt.spec, blueprintImports(tt.defs))
-			_, err := ResolveImports(context.Background(), c, inst, blueprintOf(t, inst))
+			_, err := resolveImports(c, inst)
 			checkErr(t, err, tt.want, tt.terminal)
 			if tt.load && (!IsImportLoadError(err) || err.Error() != tt.want) {
 				t.Errorf("err = %q (import load error: %v), want exactly %q", err, IsImportLoadError(err), tt.want)
@@ -183,6 +182,6 @@ importExecutions:
 		t.Errorf("imports = %s", got)
 	}
 	bad := installation(t, c, "bad", "imports: {data: [{name: num, dataRef: three}]}", bp)
-	_, err := ResolveImports(context.Background(), c, bad, blueprintOf(t, bad))
+	_, err := resolveImports(c, bad)
 	checkErr(t, err, `importExecution "second": import validation failed: num is 3, at most 2 is allowed`, true)
 }

@@ -11,16 +11,36 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/xeipuuv/gojsonschema"
+
+	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
+	"github.com/lscli/lscli/landscaper/components/source"
 )
 
 // schemas validates values against the JSON schemas of one blueprint. It
 // resolves Landscaper's $ref extensions: local://<type> (the blueprint's
-// localTypes) and blueprint://<path> (a file of the blueprint). cd://
-// references need a registry and are errors; other references (e.g. to
-// #/definitions) are left to the validator.
+// localTypes), blueprint://<path> (a file of the blueprint) and
+// cd://.../resources/<name> (a JSON schema resource of the installation's
+// component versions); other references (e.g. to #/definitions) are left
+// to the validator.
 type schemas struct {
 	localTypes map[string]lsv1alpha1.JSONSchemaDefinition
 	fs         fs.FS
+	// tree is the installation's component versions (nil without); owner
+	// the version cd:// references start at (tree's root, or the version
+	// a schema read from a component belongs to).
+	tree  *components.Tree
+	owner *source.Version
+}
+
+// newSchemas returns the schemas of blueprint bp of an installation with
+// component versions tree (may be nil).
+func newSchemas(bp *blueprint.Blueprint, tree *components.Tree) *schemas {
+	s := &schemas{localTypes: bp.Info.LocalTypes, fs: bp.FS, tree: tree}
+	if tree != nil {
+		s.owner = tree.Root
+	}
+	return s
 }
 
 // validate checks value against schema.
@@ -104,7 +124,7 @@ func (s *schemas) resolveRef(ref string, node map[string]any, seen map[string]bo
 			return nil, fmt.Errorf("$ref %q: read schema from the blueprint: %w", ref, err)
 		}
 	case "cd":
-		return nil, fmt.Errorf("$ref %q: cd:// references need the component's resources from a registry, which lscli does not read", ref)
+		return s.resolveCD(ref, seen)
 	default:
 		return node, nil
 	}

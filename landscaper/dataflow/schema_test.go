@@ -34,7 +34,7 @@ func TestSchemas(t *testing.T) {
 		{name: "unknown local", schema: `{"$ref": "local://nope"}`, value: 1, err: `$ref "local://nope": the blueprint has no localTypes entry "nope"`},
 		{name: "missing file", schema: `{"$ref": "blueprint://nope.json"}`, value: 1, err: `$ref "blueprint://nope.json": read schema from the blueprint`},
 		{name: "cycle", schema: `{"$ref": "local://loop"}`, value: 1, err: `$ref "local://loop": the references form a cycle`},
-		{name: "cd", schema: `{"$ref": "cd://resources/schema"}`, value: 1, err: "cd:// references need the component's resources from a registry"},
+		{name: "cd", schema: `{"$ref": "cd://resources/schema"}`, value: 1, err: "no component descriptor defined to resolve the ref"},
 		{name: "bad fragment", schema: `{"$ref": "local://defs#/definitions/nope"}`, value: 1, err: `the schema has no "/definitions/nope"`},
 		{name: "not json", schema: `{`, value: 1, err: "schema is not valid JSON"},
 	}

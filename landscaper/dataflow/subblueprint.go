@@ -9,21 +9,24 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+
 	"github.com/lscli/lscli/landscaper/blueprint"
-	"github.com/lscli/lscli/landscaper/template/funcs"
+	"github.com/lscli/lscli/landscaper/components"
+	"github.com/lscli/lscli/landscaper/components/descriptor"
 )
 
 // SubinstallationBlueprint returns the spec.blueprint and
 // spec.componentDescriptor of the subinstallation that tmpl describes, as a
-// child of parent, whose blueprint is parentBP. r resolves blueprint
-// references (it may be nil). tmpl.blueprint may be:
+// child of parent, whose blueprint is parentBP and whose component versions
+// are tree (nil when it has none). r resolves lscli's blueprint references
+// (it may be nil). tmpl.blueprint may be:
 //
 //   - filesystem: an inline blueprint, which the child gets inline;
 //   - ref: cd://[componentReferences/<name>/...]resources/<name>, Landscaper's
 //     reference to a blueprint resource of the parent's component or of a
-//     component it references: the child gets ref.resourceName and that
-//     component (inline when the parent has it inline). lscli resolves the
-//     resource through r when the child runs.
+//     component it references: the child gets ref.resourceName and a
+//     reference to that component, as Landscaper gives it (see cdReference);
 //
 // and, as lscli extensions that Landscaper does not accept:
 //
@@ -31,16 +34,16 @@ import (
 //     (e.g. "blueprints/db"): the child gets that folder inline;
 //   - ref: a resource name that r knows: the child gets ref.resourceName.
 //
-// The child inherits the parent's spec.componentDescriptor unless a cd://
-// reference leads to another component. Errors are terminal.
-func SubinstallationBlueprint(parent *lsv1alpha1.Installation, parentBP *blueprint.Blueprint, tmpl *lsv1alpha1.InstallationTemplate, r blueprint.Resolver) (*lsv1alpha1.BlueprintDefinition, *lsv1alpha1.ComponentDescriptorDefinition, error) {
+// With the extensions and inline blueprints the child inherits the parent's
+// spec.componentDescriptor. Errors are terminal.
+func SubinstallationBlueprint(parent *lsv1alpha1.Installation, parentBP *blueprint.Blueprint, tree *components.Tree, tmpl *lsv1alpha1.InstallationTemplate, r blueprint.Resolver) (*lsv1alpha1.BlueprintDefinition, *lsv1alpha1.ComponentDescriptorDefinition, error) {
 	cdDef := parent.Spec.ComponentDescriptor.DeepCopy()
 	def := tmpl.Blueprint
 	switch {
 	case len(def.Filesystem.RawMessage) > 0 && string(def.Filesystem.RawMessage) != "null":
 		return &lsv1alpha1.BlueprintDefinition{Inline: &lsv1alpha1.InlineBlueprint{Filesystem: def.Filesystem}}, cdDef, nil
 	case strings.HasPrefix(def.Ref, "cd://"):
-		bp, cd, err := cdReference(parent, def.Ref)
+		bp, cd, err := cdReference(parent, tree, def.Ref)
 		if err != nil {
 			return nil, nil, fail(parent, ReasonBlueprintInvalid, "subinstallation %q: blueprint.ref %q: %v", tmpl.Name, def.Ref, err)
 		}
@@ -56,37 +59,61 @@ func SubinstallationBlueprint(parent *lsv1alpha1.Installation, parentBP *bluepri
 }
 
 // cdReference resolves a cd:// blueprint reference against the parent's
-// component descriptor.
-func cdReference(parent *lsv1alpha1.Installation, ref string) (*lsv1alpha1.BlueprintDefinition, *lsv1alpha1.ComponentDescriptorDefinition, error) {
-	parts := strings.Split(strings.Trim(strings.TrimPrefix(ref, "cd://"), "/"), "/")
-	var refs []string
-	for len(parts) >= 2 && parts[0] == "componentReferences" {
-		refs, parts = append(refs, parts[1]), parts[2:]
+// component versions, as Landscaper does: the resource must exist; for
+// cd://resources/<name> the child references the parent's component in
+// that component's own repository context; through component references,
+// it gets the referenced component inline when the parent's inline
+// descriptor carries it in a reference's label, else a reference to it in
+// the parent's repository context.
+func cdReference(parent *lsv1alpha1.Installation, tree *components.Tree, ref string) (*lsv1alpha1.BlueprintDefinition, *lsv1alpha1.ComponentDescriptorDefinition, error) {
+	uri, err := components.ParseURI(ref)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(parts) != 2 || parts[0] != "resources" {
-		return nil, nil, fmt.Errorf("want cd://[componentReferences/<name>/...]resources/<name>")
+	if tree == nil {
+		return nil, nil, errors.New("no component descriptor defined to resolve the blueprint ref")
 	}
-	bp := &lsv1alpha1.BlueprintDefinition{Reference: &lsv1alpha1.RemoteBlueprintReference{ResourceName: parts[1]}}
-	parentCD := parent.Spec.ComponentDescriptor
+	target, res, err := tree.Follow(tree.Root, uri)
+	if err != nil {
+		return nil, nil, fmt.Errorf("unable to resolve blueprint ref in component descriptor %s: %w", tree.Root.Key().Name, err)
+	}
+	if res.Name == "" {
+		return nil, nil, fmt.Errorf("expected a resource from the component descriptor %s", tree.Root.Key().Name)
+	}
+	bp := &lsv1alpha1.BlueprintDefinition{Reference: &lsv1alpha1.RemoteBlueprintReference{ResourceName: res.Name}}
+	refs, _, _ := uri.References()
 	if len(refs) == 0 {
-		return bp, parentCD.DeepCopy(), nil
+		return bp, &lsv1alpha1.ComponentDescriptorDefinition{Reference: &lsv1alpha1.ComponentDescriptorReference{
+			RepositoryContext: cdRepo(target), ComponentName: target.Key().Name, Version: target.Key().Version}}, nil
 	}
-	if parentCD == nil || parentCD.Inline == nil {
-		return nil, nil, fmt.Errorf("following component references needs the parent's component descriptor inline (lscli reads no registry)")
-	}
-	comps, err := funcs.NewComponents(parentCD)
-	if err != nil {
-		return nil, nil, err
-	}
-	name, version, cd, err := comps.Follow(refs)
-	if err != nil {
-		return nil, nil, err
-	}
-	if cd != nil {
-		return bp, &lsv1alpha1.ComponentDescriptorDefinition{Inline: cd}, nil
+	if nested := nestedInline(parent, target.Key().Name, target.Key().Version); nested != nil {
+		return bp, &lsv1alpha1.ComponentDescriptorDefinition{Inline: nested}, nil
 	}
 	return bp, &lsv1alpha1.ComponentDescriptorDefinition{Reference: &lsv1alpha1.ComponentDescriptorReference{
-		RepositoryContext: parentCD.Inline.GetEffectiveRepositoryContext(), ComponentName: name, Version: version}}, nil
+		RepositoryContext: tree.Repo.DeepCopy(), ComponentName: target.Key().Name, Version: target.Key().Version}}, nil
+}
+
+// nestedInline returns the descriptor name:version that the parent's inline
+// descriptor carries in the label of one of its component references, or
+// nil.
+func nestedInline(parent *lsv1alpha1.Installation, name, version string) *cdv2.ComponentDescriptor {
+	def := parent.Spec.ComponentDescriptor
+	if def == nil || def.Inline == nil {
+		return nil
+	}
+	for _, r := range def.Inline.ComponentReferences {
+		if r.ComponentName != name || r.Version != version {
+			continue
+		}
+		raw, ok := r.Labels.Get(lsv1alpha1.InlineComponentDescriptorLabel)
+		if !ok {
+			continue
+		}
+		if cd, _, err := descriptor.Decode(raw); err == nil {
+			return cd
+		}
+	}
+	return nil
 }
 
 // localReference resolves lscli's own blueprint references: a folder of the

@@ -5,6 +5,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
 )
 
 // maxGenerateNamePrefix is how much of a template name Landscaper keeps for a
@@ -34,9 +35,10 @@ func NewSubinstallation(parent *lsv1alpha1.Installation, tmpl *lsv1alpha1.Instal
 
 // SubinstallationSpec is the spec of the subinstallation of tmpl: the
 // template's imports, exports and mappings, the parent's context, and the
-// template's blueprint (inline, a file of the parent's blueprint bp, or a
-// reference resolved by r) with its component descriptor.
-func SubinstallationSpec(parent *lsv1alpha1.Installation, bp *blueprint.Blueprint, tmpl *lsv1alpha1.InstallationTemplate, r blueprint.Resolver) (lsv1alpha1.InstallationSpec, error) {
+// template's blueprint (inline, a cd:// resource of the parent's component
+// versions tree, a file of the parent's blueprint bp, or a reference
+// resolved by r) with its component descriptor.
+func SubinstallationSpec(parent *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, tmpl *lsv1alpha1.InstallationTemplate, r blueprint.Resolver) (lsv1alpha1.InstallationSpec, error) {
 	spec := lsv1alpha1.InstallationSpec{
 		Context:            parent.Spec.Context,
 		Imports:            tmpl.Imports,
@@ -45,7 +47,7 @@ func SubinstallationSpec(parent *lsv1alpha1.Installation, bp *blueprint.Blueprin
 		ExportDataMappings: tmpl.ExportDataMappings,
 		Optimization:       tmpl.Optimization,
 	}
-	def, cd, err := SubinstallationBlueprint(parent, bp, tmpl, r)
+	def, cd, err := SubinstallationBlueprint(parent, bp, tree, tmpl, r)
 	if err != nil {
 		return spec, err
 	}

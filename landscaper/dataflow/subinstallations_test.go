@@ -4,9 +4,13 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/landscaper/components"
+	"github.com/lscli/lscli/landscaper/components/source"
 )
 
 func TestRenderSubinstallationsSources(t *testing.T) {
@@ -80,7 +84,8 @@ func TestRenderSubinstallationsErrors(t *testing.T) {
 	}
 }
 
-// parentCD references a component that is not inline.
+// parentCD references a component that is not inline but in dbCD, a
+// component descriptor in the landscape.
 const parentCD = `componentDescriptor:
   inline:
     meta: {schemaVersion: v2}
@@ -90,44 +95,63 @@ const parentCD = `componentDescriptor:
       provider: internal
       repositoryContexts: [{type: ociRegistry, baseUrl: r.example.com}]
       sources: []
-      resources: []
+      resources:
+      - {name: bp, type: blueprint, relation: local, access: {type: localFilesystemBlob, filename: bp}}
       componentReferences:
       - {name: db, componentName: example.com/db, version: 2.0.0}`
+
+const dbCD = `meta: {schemaVersion: v2}
+component:
+  name: example.com/db
+  version: 2.0.0
+  provider: internal
+  repositoryContexts: [{type: ociRegistry, baseUrl: r.example.com}]
+  resources:
+  - {name: bp, type: blueprint, relation: local, access: {type: localFilesystemBlob, filename: bp}}
+`
 
 func TestSubinstallationBlueprint(t *testing.T) {
 	c := newCluster(t)
 	parent := installation(t, c, "parent", parentCD, blueprintImports(""), "blueprints", map[string]any{
 		"db": map[string]any{"blueprint.yaml": "kind: Blueprint\n", "deploy.tpl": "x"}})
-	bp := blueprintOf(t, parent)
+	root := source.Root{FS: fstest.MapFS{"db.yaml": {Data: []byte(dbCD)}}, Display: "."}
+	reg := components.NewFromRoots(components.Config{}, []source.Root{root}, root)
+	bp, tree, err := InstallationBlueprint(context.Background(), c, parent, Sources{Components: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name, tmpl, blueprint, component, err string
 	}{
 		{name: "filesystem", tmpl: `{name: a, blueprint: {filesystem: {blueprint.yaml: "kind: Blueprint"}}}`,
 			blueprint: `{"inline":{"filesystem":{"blueprint.yaml":"kind: Blueprint"}}}`, component: "example.com/root"},
 		{name: "own resource", tmpl: `{name: a, blueprint: {ref: "cd://resources/bp"}}`,
-			blueprint: `{"ref":{"resourceName":"bp"}}`, component: "example.com/root"},
+			blueprint: `{"ref":{"resourceName":"bp"}}`, component: `{"ref":{"componentName":"example.com/root","repositoryContext":{"baseUrl":"r.example.com","type":"ociRegistry"},"version":"1.0.0"}}`},
 		{name: "referenced component", tmpl: `{name: a, blueprint: {ref: "cd://componentReferences/db/resources/bp"}}`,
 			blueprint: `{"ref":{"resourceName":"bp"}}`, component: `{"ref":{"componentName":"example.com/db","repositoryContext":{"baseUrl":"r.example.com","type":"ociRegistry"},"version":"2.0.0"}}`},
 		{name: "folder of the blueprint", tmpl: `{name: a, blueprint: {ref: blueprints/db}}`,
 			blueprint: `{"inline":{"filesystem":{"blueprint.yaml":"kind: Blueprint\n","deploy.tpl":"x"}}}`, component: "example.com/root"},
 		{name: "unknown reference", tmpl: `{name: a, blueprint: {ref: "cd://componentReferences/nope/resources/bp"}}`,
-			err: `subinstallation "a": blueprint.ref "cd://componentReferences/nope/resources/bp": component example.com/root:1.0.0 has no component reference "nope"`},
-		{name: "bad cd uri", tmpl: `{name: a, blueprint: {ref: "cd://sources/x"}}`, err: "want cd://[componentReferences/<name>/...]resources/<name>"},
+			err: `subinstallation "a": blueprint.ref "cd://componentReferences/nope/resources/bp": unable to resolve blueprint ref in component descriptor example.com/root: component reference nope cannot be found`},
+		{name: "unknown resource", tmpl: `{name: a, blueprint: {ref: "cd://componentReferences/db/resources/nope"}}`,
+			err: `unable to resolve blueprint ref in component descriptor example.com/root: local resource nope cannot be found`},
+		{name: "bad cd uri", tmpl: `{name: a, blueprint: {ref: "cd://sources/x"}}`, err: "unknown keyword sources"},
+		{name: "odd cd uri", tmpl: `{name: a, blueprint: {ref: "cd://resources"}}`, err: "even number of path arguments expected"},
 		{name: "unknown folder", tmpl: `{name: a, blueprint: {ref: blueprints/nope}}`,
 			err: "is neither a cd:// reference, nor a folder of the blueprint with a blueprint.yaml"},
 		{name: "none", tmpl: `{name: a}`, err: `subinstallation "a" has neither blueprint.ref nor blueprint.filesystem`},
 	}
-	root := installation(t, c, "no-cd", "{}", blueprintImports(""))
+	noCD := installation(t, c, "no-cd", "{}", blueprintImports(""))
 	tmpl := &lsv1alpha1.InstallationTemplate{Name: "a", Blueprint: lsv1alpha1.InstallationTemplateBlueprintDefinition{Ref: "cd://componentReferences/db/resources/bp"}}
-	_, _, err := SubinstallationBlueprint(root, blueprintOf(t, root), tmpl, nil)
-	checkErr(t, err, "following component references needs the parent's component descriptor inline", true)
+	_, _, err = SubinstallationBlueprint(noCD, blueprintOf(t, noCD), nil, tmpl, nil)
+	checkErr(t, err, "no component descriptor defined to resolve the blueprint ref", true)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tmpl := &lsv1alpha1.InstallationTemplate{}
 			if err := yaml.Unmarshal([]byte(tt.tmpl), tmpl); err != nil {
 				t.Fatal(err)
 			}
-			bpDef, cdDef, err := SubinstallationBlueprint(parent, bp, tmpl, nil)
+			bpDef, cdDef, err := SubinstallationBlueprint(parent, bp, tree, tmpl, nil)
 			if tt.err != "" {
 				checkErr(t, err, tt.err, true)
 				return

@@ -17,7 +17,7 @@ import (
 // cluster or registry. They exist, so that templates using them parse, and
 // fail when called.
 var unavailableFuncs = []string{
-	"getResourceContent", "getShootAdminKubeconfig", "getShootAdminKubeconfigWithExpirationTimestamp",
+	"getShootAdminKubeconfig", "getShootAdminKubeconfigWithExpirationTimestamp",
 	"getServiceAccountKubeconfig", "getServiceAccountKubeconfigWithExpirationTimestamp", "getOidcKubeconfig",
 }
 
@@ -65,6 +65,8 @@ func (r *goRun) runFuncs() gotmpl.FuncMap {
 		"getResource":    c.Resource,
 		"getResources":   c.Resources,
 		"getComponent":   c.Component,
+		// getResourceContent reads through the components' ContentReader.
+		"getResourceContent": c.ResourceContent,
 	}
 }
 

@@ -82,6 +82,9 @@ func (ct *cachedTemplate) funcs() gotmpl.FuncMap {
 		"getResource":    func(args ...any) (map[string]any, error) { return cur().components().Resource(args...) },
 		"getResources":   func(args ...any) ([]map[string]any, error) { return cur().components().Resources(args...) },
 		"getComponent":   func(args ...any) (map[string]any, error) { return cur().components().Component(args...) },
+		"getResourceContent": func(args ...any) (string, error) {
+			return cur().components().ResourceContent(args...)
+		},
 	}
 }
 

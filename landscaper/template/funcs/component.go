@@ -9,20 +9,24 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 	"github.com/gardener/landscaper/legacy-component-spec/bindings-go/utils/selector"
-	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/landscaper/components/descriptor"
 )
 
 // Components are the component descriptors an installation's templates see:
-// its inline component descriptor (Root) and the component descriptors that
-// Root references inline, through the label
-// landscaper.gardener.cloud/component-descriptor on a component reference,
-// transitively. lscli reads no registry, so a reference without that label
-// stays unresolved. The zero value has no component descriptor at all.
+// its component version (Root) and every version Root references,
+// transitively (List). The zero value has no component descriptor at all.
 type Components struct {
-	// Root is spec.componentDescriptor.inline, or nil.
+	// Root is the installation's component descriptor, or nil.
 	Root *cdv2.ComponentDescriptor
-	// List holds Root and every component it references inline, each once.
+	// List holds Root and every component it references, each once.
 	List []cdv2.ComponentDescriptor
+	// Schema is the schema templates see .cd and .components in:
+	// descriptor.SchemaV2 (also when empty) or descriptor.SchemaV3.
+	Schema string
+	// Contents reads resource contents for getResourceContent; nil means
+	// no content is available.
+	Contents ContentReader
 }
 
 // NewComponents returns the components of an installation's
@@ -68,11 +72,16 @@ func (c *Components) collect(cd cdv2.ComponentDescriptor, seen map[string]bool) 
 }
 
 // Bindings returns the values of the template bindings cd (the root
-// component descriptor) and components (the list of all of them), in
-// component descriptor schema v2, or nil when there are none.
+// component descriptor) and components (the list of all of them), or nil
+// when there are none. In schema v2, components is a component descriptor
+// list {meta, components}; in v3alpha1 a plain list of descriptors, as in
+// Landscaper.
 func (c *Components) Bindings() (cd, components any, err error) {
 	if c == nil || c.Root == nil {
 		return nil, nil, nil
+	}
+	if c.Schema == descriptor.SchemaV3 {
+		return c.bindingsV3()
 	}
 	if cd, err = encode(c.Root); err != nil {
 		return nil, nil, err
@@ -97,19 +106,11 @@ func encode(cd *cdv2.ComponentDescriptor) (map[string]any, error) {
 	return toMap(cd)
 }
 
-// decodeCD reads a component descriptor in schema v2 from JSON or YAML.
+// decodeCD reads a component descriptor in schema v2 or v3alpha1 from JSON
+// or YAML.
 func decodeCD(data []byte) (*cdv2.ComponentDescriptor, error) {
-	cd := &cdv2.ComponentDescriptor{}
-	if err := yaml.Unmarshal(data, cd); err != nil {
-		return nil, err
-	}
-	if v := cd.Metadata.Version; v != cdv2.SchemaVersion {
-		return nil, fmt.Errorf("schema version %q is not supported (want %s)", v, cdv2.SchemaVersion)
-	}
-	if err := cdv2.DefaultComponent(cd); err != nil {
-		return nil, err
-	}
-	return cd, nil
+	cd, _, err := descriptor.Decode(data)
+	return cd, err
 }
 
 // toGeneric converts v to generic JSON.
@@ -125,8 +126,7 @@ func toGeneric(v any) (any, error) {
 
 // errNoComponent is the error of a component function without a component
 // descriptor.
-var errNoComponent = errors.New("the installation has no inline component descriptor " +
-	"(lscli reads no registry: put the component descriptor into spec.componentDescriptor.inline)")
+var errNoComponent = errors.New("the installation has no component descriptor (spec.componentDescriptor)")
 
 // selectorArgs splits the arguments of getResource and friends: an optional
 // component descriptor (a map) first, then name/value pairs of an identity.
@@ -159,13 +159,10 @@ func (c *Components) selectorArgs(args []any) (*cdv2.ComponentDescriptor, select
 	return cd, sel, nil
 }
 
-// decodeMap reads a component descriptor given to a template function.
+// decodeMap reads a component descriptor given to a template function, in
+// schema v2 or v3alpha1.
 func decodeMap(m map[string]any) (*cdv2.ComponentDescriptor, error) {
-	data, err := json.Marshal(m)
-	if err != nil {
-		return nil, err
-	}
-	cd, err := decodeCD(data)
+	cd, err := descriptor.FromMap(m)
 	if err != nil {
 		return nil, fmt.Errorf("argument is not a component descriptor: %w", err)
 	}

@@ -116,7 +116,7 @@ func TestComponentFunctions(t *testing.T) {
 		{name: "getRepositoryContext", call: func() (any, error) { return RepositoryContext(root()) }, want: "baseUrl: registry.example.com"},
 		{name: "getRepositoryContext no map", call: func() (any, error) { return RepositoryContext("x") }, err: true, want: "want a component descriptor"},
 		{name: "no component descriptor", call: func() (any, error) { return (&Components{}).Resource("name", "x") }, err: true,
-			want: "the installation has no inline component descriptor"},
+			want: "the installation has no component descriptor (spec.componentDescriptor)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,10 +1,11 @@
 // Package funcs holds the template functions Landscaper offers to both of its
-// template engines, GoTemplate and Spiff, in the form that works without a
-// registry or a cluster: OCI reference parsing (parseOCIRef, ociRefRepo,
-// ociRefVersion) and lookups in inline component descriptors (getResource,
-// getResources, getComponent, getRepositoryContext, getResourceKey).
+// template engines, GoTemplate and Spiff, over an installation's component
+// versions: OCI reference parsing (parseOCIRef, ociRefRepo, ociRefVersion)
+// and lookups in the component descriptors (getResource, getResources,
+// getComponent, getRepositoryContext, getResourceKey) and their resources'
+// content (getResourceContent, through a ContentReader).
 //
-// Functions that need a live cluster or an OCM repository
-// (getShootAdminKubeconfig, getServiceAccountKubeconfig, getOidcKubeconfig,
-// getResourceContent) are not offered offline; see [Unavailable].
+// Functions that need a live cluster (getShootAdminKubeconfig,
+// getServiceAccountKubeconfig, getOidcKubeconfig) are not offered offline;
+// see [Unavailable].
 package funcs

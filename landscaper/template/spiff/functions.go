@@ -13,10 +13,9 @@ import (
 )
 
 // NewFunctions returns Landscaper's extra Spiff functions over components
-// (which may be nil): getResource, getResourceKey, getComponent,
-// parseOCIRef, ociRefRepo and ociRefVersion; and, failing with a clear
-// error because they need a cluster or registry, getResourceContent and the
-// kubeconfig functions.
+// (which may be nil): getResource, getResourceKey, getResourceContent,
+// getComponent, parseOCIRef, ociRefRepo and ociRefVersion; and, failing
+// with a clear error because they need a cluster, the kubeconfig functions.
 func NewFunctions(components *funcs.Components) spiffing.Functions {
 	if components == nil {
 		components = &funcs.Components{}
@@ -28,7 +27,8 @@ func NewFunctions(components *funcs.Components) spiffing.Functions {
 	fns.RegisterFunction("parseOCIRef", wrap(oneString(func(s string) (any, error) { return funcs.ParseOCIRef(s) })))
 	fns.RegisterFunction("ociRefRepo", wrap(oneString(func(s string) (any, error) { return funcs.OCIRefRepo(s) })))
 	fns.RegisterFunction("ociRefVersion", wrap(oneString(func(s string) (any, error) { return funcs.OCIRefVersion(s) })))
-	for _, name := range []string{"getResourceContent", "getShootAdminKubeconfig", "getShootAdminKubeconfigWithExpirationTimestamp",
+	fns.RegisterFunction("getResourceContent", wrap(func(args []any) (any, error) { return resourceContent(components, args) }))
+	for _, name := range []string{"getShootAdminKubeconfig", "getShootAdminKubeconfigWithExpirationTimestamp",
 		"getServiceAccountKubeconfig", "getServiceAccountKubeconfigWithExpirationTimestamp", "getOidcKubeconfig"} {
 		fns.RegisterFunction(name, wrap(func([]any) (any, error) { return nil, funcs.Unavailable(name) }))
 	}

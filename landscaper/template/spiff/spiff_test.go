@@ -68,7 +68,7 @@ func TestExecuteWithFilesAndFunctions(t *testing.T) {
 func TestUnavailableFunction(t *testing.T) {
 	_, err := Execute(Request{Name: "main", Functions: NewFunctions(nil),
 		Template: []byte(`{"x": "(( getResource(\"name\", \"a\") ))"}`)})
-	if err == nil || !strings.Contains(err.Error(), "no inline component descriptor") {
+	if err == nil || !strings.Contains(err.Error(), "has no component descriptor (spec.componentDescriptor)") {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -1,0 +1,82 @@
+package landscape
+
+import (
+	"bytes"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/lscli/lscli/landscaper/components/source"
+)
+
+// Keys that tell Landscaper objects from OCM's component descriptors,
+// quickly, in a document as JSON.
+var (
+	apiVersionKey = []byte(`"apiVersion":"`)
+	ocmAPIVersion = []byte(`"apiVersion":"` + "ocm.software/v3alpha1" + `"`)
+)
+
+// isComponentDocument tells whether the document js (JSON) belongs to a
+// component source rather than to the landscape: a component descriptor
+// or a document of an OCM component-constructor file. Such documents are
+// skipped; lscli reads them as component versions (package
+// landscaper/components).
+func isComponentDocument(js []byte) bool {
+	if bytes.Contains(js, apiVersionKey) && !bytes.Contains(js, ocmAPIVersion) {
+		return false
+	}
+	return source.DocumentKind(js) != source.NotComponent
+}
+
+// isComponentDir tells whether dir is part of a component source: a
+// component archive (component-descriptor.yaml), a CTF
+// (artifact-index.json), or the blobs folder of component descriptors.
+// A walk skips it.
+func isComponentDir(fsys fs.FS, dir string) bool {
+	if isFile(fsys, path.Join(dir, source.DescriptorFile)) || isFile(fsys, path.Join(dir, source.IndexFile)) {
+		return true
+	}
+	if path.Base(dir) != "blobs" {
+		return false
+	}
+	entries, err := fs.ReadDir(fsys, path.Dir(dir))
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && isYAMLFile(e.Name()) {
+			data, err := fs.ReadFile(fsys, path.Join(path.Dir(dir), e.Name()))
+			if err == nil && source.Sniff(data) == source.DescriptorFileKind {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isFile(fsys fs.FS, name string) bool {
+	info, err := fs.Stat(fsys, name)
+	return err == nil && info.Mode().IsRegular()
+}
+
+// TemplateFiles returns the *.yaml.tpl and *.yml.tpl files in the folders
+// paths name (walked as Load walks them), at most max. The guided tour
+// keeps its objects in such files, for envsubst; lscli does not read them.
+func TemplateFiles(paths []string, max int) []string {
+	var out []string
+	for _, p := range paths {
+		_ = filepath.WalkDir(p, func(name string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil || len(out) >= max:
+				return fs.SkipDir
+			case d.IsDir() && name != p && strings.HasPrefix(d.Name(), "."):
+				return fs.SkipDir
+			case !d.IsDir() && (strings.HasSuffix(name, ".yaml.tpl") || strings.HasSuffix(name, ".yml.tpl")):
+				out = append(out, filepath.ToSlash(name))
+			}
+			return nil
+		})
+	}
+	return out
+}

@@ -1,0 +1,90 @@
+package components
+
+import (
+	"errors"
+	"fmt"
+
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+
+	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components/source"
+)
+
+// Resource returns the resource of v named name (Landscaper selects by
+// name only).
+func Resource(v *source.Version, name string) (cdv2.Resource, error) {
+	for _, r := range v.Descriptor.Resources {
+		if r.Name == name {
+			return r, nil
+		}
+	}
+	return cdv2.Resource{}, fmt.Errorf("failed to get resource with name %s", name)
+}
+
+// Blueprint reads the blueprint resource name of v. Blueprints are read
+// once per registry: component versions do not change.
+func (r *Registry) Blueprint(v *source.Version, name string) (*blueprint.Blueprint, error) {
+	res, err := Resource(v, name)
+	if err != nil {
+		return nil, err
+	}
+	key := v.Origin + "|" + v.Key().String() + "|" + name
+	r.mu.Lock()
+	bp, ok := r.blueprints[key]
+	r.mu.Unlock()
+	if ok {
+		return bp, nil
+	}
+	c, err := r.Content(v, res, ForBlueprint)
+	var nr *NeedsRegistryError
+	if err != nil && !errors.As(err, &nr) {
+		return nil, fmt.Errorf("%w; or map the blueprint to a folder in %s:\n  blueprints:\n    %q: ./path/to/blueprint-folder",
+			err, fileOr(r.configFile()), v.Key().Name+"/"+name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if bp, err = ReadBlueprint(res, c); err != nil {
+		return nil, fmt.Errorf("component %s, resource %q: %w", v.Key(), name, err)
+	}
+	bp.Source = fmt.Sprintf("%s resource %s (%s)", v.Key(), name, v.Origin)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.blueprints == nil {
+		r.blueprints = map[string]*blueprint.Blueprint{}
+	}
+	r.blueprints[key] = bp
+	return bp, nil
+}
+
+// Blueprints resolves spec.blueprint.ref.resourceName of one installation:
+// from the blueprints map of the config file by "<component>/<resource>"
+// (an explicit override), else from the installation's component version,
+// else, only when the installation has no component version, from the map
+// by resource name.
+type Blueprints struct {
+	// Tree is the installation's component versions; nil when it has none.
+	Tree *Tree
+	// Folders is the blueprints map; nil when there is none.
+	Folders blueprint.Resolver
+}
+
+var _ blueprint.Resolver = (*Blueprints)(nil)
+
+// Resolve implements blueprint.Resolver.
+func (b *Blueprints) Resolve(ref blueprint.Reference) (*blueprint.Blueprint, error) {
+	if b.Tree == nil {
+		if b.Folders == nil {
+			return nil, fmt.Errorf("%w: no component descriptor reference defined (the installation has no "+
+				"spec.componentDescriptor), and no blueprints map in the config file names it", blueprint.ErrNotFound)
+		}
+		return b.Folders.Resolve(ref)
+	}
+	if b.Folders != nil && ref.ComponentName != "" {
+		bp, err := b.Folders.Resolve(blueprint.Reference{ResourceName: ref.ComponentName + "/" + ref.ResourceName})
+		if err == nil || !errors.Is(err, blueprint.ErrNotFound) {
+			return bp, err
+		}
+	}
+	return b.Tree.reg.Blueprint(b.Tree.Root, ref.ResourceName)
+}

@@ -1,0 +1,294 @@
+package components
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/landscaper/components/source"
+	"github.com/lscli/lscli/landscaper/components/tarfs"
+)
+
+const ociContext = `{"type": "ociRegistry", "baseUrl": "registry.example/landscaper/examples"}`
+
+// landscape is a landscape folder as the guided tour ships one: a
+// constructor with a blueprint folder, a component archive of the same
+// version, a chart folder, and a descriptor of a referenced component.
+func landscape() fstest.MapFS {
+	cc := `components:
+- name: example.com/root
+  version: 1.0.0
+  provider: {name: internal}
+  componentReferences: [{name: core, componentName: example.com/core, version: 1.0.0}]
+  resources:
+  - name: blueprint
+    type: landscaper.gardener.cloud/blueprint
+    input: {type: dir, path: ../blueprint, compress: true, mediaType: application/vnd.gardener.landscaper.blueprint.v1+tar+gzip}
+  - name: chart
+    type: helmChart
+    version: 1.0.0
+    access: {type: ociArtifact, imageReference: registry.example/charts/echo:1.0.0}
+  - name: other-chart
+    type: helmChart
+    access: {type: ociArtifact, imageReference: registry.example/charts/missing:2.0.0}
+  - name: schema
+    type: landscaper.gardener.cloud/jsonschema
+    input: {type: file, path: ../schema.json, compress: true}
+`
+	core := `meta: {schemaVersion: v2}
+component:
+  name: example.com/core
+  version: 1.0.0
+  provider: internal
+  repositoryContexts: [{type: OCIRegistry, baseUrl: eu.gcr.io, subPath: x}]
+  resources:
+  - {name: image, type: ociImage, version: 1.0.0, relation: external, access: {type: ociArtifact, imageReference: registry.example/image:1.0.0}}
+`
+	return fstest.MapFS{
+		"commands/component-constructor.yaml": {Data: []byte(cc)},
+		"blueprint/blueprint.yaml":            {Data: []byte("apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\n")},
+		"schema.json":                         {Data: []byte(`{"type":"string"}`)},
+		"chart/echo/Chart.yaml":               {Data: []byte("apiVersion: v2\nname: echo\nversion: 1.0.0\n")},
+		"components/core.yaml":                {Data: []byte(core)},
+		"installation/installation.yaml":      {Data: []byte("apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Installation\n")},
+	}
+}
+
+func repoContext(t *testing.T, js string) *cdv2.UnstructuredTypedObject {
+	t.Helper()
+	u := &cdv2.UnstructuredTypedObject{}
+	if err := yaml.Unmarshal([]byte(js), u); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func newTestRegistry(cfg Config, files fstest.MapFS) *Registry {
+	root := source.Root{FS: files, Display: "land"}
+	return NewFromRoots(cfg, []source.Root{root}, root)
+}
+
+func TestResolveTree(t *testing.T) {
+	r := newTestRegistry(Config{}, landscape())
+	tree, err := r.Resolve(Request{Repo: repoContext(t, ociContext), Name: "example.com/root", Version: "1.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tree.List) != 2 || tree.List[1].Key().Name != "example.com/core" {
+		t.Fatalf("list %v", tree.List)
+	}
+	ctx := tree.Root.Descriptor.GetEffectiveRepositoryContext()
+	raw, _ := ctx.GetRaw()
+	if string(raw) != `{"baseUrl":"registry.example","componentNameMapping":"urlPath","subPath":"landscaper/examples","type":"OCIRegistry"}` {
+		t.Errorf("added context %s", raw)
+	}
+	if got := tree.List[1].Descriptor.RepositoryContexts; len(got) != 1 {
+		t.Errorf("a descriptor keeps its own context: %v", got)
+	}
+	if _, _, err := tree.Referenced(tree.Root, "nope"); err == nil || err.Error() != "component reference nope cannot be found" {
+		t.Errorf("unknown reference: %v", err)
+	}
+}
+
+func TestResolveMissingReference(t *testing.T) {
+	files := landscape()
+	delete(files, "components/core.yaml")
+	_, err := newTestRegistry(Config{}, files).Resolve(Request{Repo: repoContext(t, ociContext), Name: "example.com/root", Version: "1.0.0"})
+	want := "unable to resolve component reference core with component name example.com/core and version 1.0.0: " +
+		"component example.com/core:1.0.0 (repository registry.example/landscaper/examples) is in no local source: lscli reads no registry. " +
+		"Searched: component constructor land/commands/component-constructor.yaml (holds example.com/root:1.0.0). " +
+		"Add the folder or file that has it to lscli.yaml, e.g.\n  components:\n    \"registry.example/landscaper/examples\": ./path/to/folder"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err:\n%v\nwant:\n%s", err, want)
+	}
+	var nf *NotFoundError
+	if !errors.As(err, &nf) {
+		t.Error("not a NotFoundError")
+	}
+}
+
+// A constructor wins over a component archive of the same version; two
+// archives that differ are ambiguous.
+func TestPrecedence(t *testing.T) {
+	files := landscape()
+	ca := `meta: {schemaVersion: v2}
+component: {name: example.com/root, version: 1.0.0, provider: other, repositoryContexts: [{type: local}]}
+`
+	files["component/component-descriptor.yaml"] = &fstest.MapFile{Data: []byte(ca)}
+	r := newTestRegistry(Config{}, files)
+	v, err := r.Lookup(Request{Name: "example.com/root", Version: "1.0.0"})
+	if err != nil || !strings.HasPrefix(v.Origin, "component constructor") {
+		t.Fatalf("%v %v", v, err)
+	}
+	files["other/component-descriptor.yaml"] = &fstest.MapFile{Data: []byte(strings.Replace(ca, "other", "third", 1))}
+	delete(files, "commands/component-constructor.yaml")
+	_, err = newTestRegistry(Config{}, files).Lookup(Request{Name: "example.com/root", Version: "1.0.0"})
+	if err == nil || !strings.Contains(err.Error(), "is in two sources that differ: component archive land/component and component archive land/other") {
+		t.Fatalf("ambiguous: %v", err)
+	}
+}
+
+func TestConfigMappings(t *testing.T) {
+	dir := t.TempDir()
+	cd := `meta: {schemaVersion: v2}
+component: {name: example.com/mapped, version: 3.0.0, provider: x, repositoryContexts: [{type: local}]}
+`
+	writeFile(t, filepath.Join(dir, "mapped", "component-descriptor.yaml"), cd)
+	cfg := Config{Components: map[string]string{
+		"registry.example/landscaper": filepath.Join(dir, "mapped"),
+		"example.com/root":            filepath.Join(dir, "mapped"),
+	}, File: "lscli.yaml"}
+	r := newTestRegistry(cfg, landscape())
+	v, err := r.Lookup(Request{Repo: repoContext(t, ociContext), Name: "example.com/mapped", Version: "3.0.0"})
+	if err != nil || v.Origin != "component archive "+filepath.ToSlash(filepath.Join(dir, "mapped")) {
+		t.Fatalf("by repository: %v %v", v, err)
+	}
+	_, err = r.Lookup(Request{Repo: repoContext(t, ociContext), Name: "example.com/root", Version: "1.0.0"})
+	if err == nil || !strings.Contains(err.Error(), `lscli.yaml maps components["example.com/root"] to `) ||
+		!strings.Contains(err.Error(), "which does not hold example.com/root:1.0.0 (it holds: component archive") {
+		t.Fatalf("by name: %v", err)
+	}
+}
+
+func TestLocalRepositoryContext(t *testing.T) {
+	files := fstest.MapFS{
+		"definitions/cd.yaml": {Data: []byte("meta: {schemaVersion: v2}\ncomponent: {name: example.com/root, version: 1.0.0, provider: x, repositoryContexts: []}\n")},
+	}
+	_, err := newTestRegistry(Config{}, files).Lookup(Request{Repo: repoContext(t, `{type: local, filePath: ./definitions}`), Name: "example.com/root", Version: "1.0.0"})
+	if err == nil || !strings.HasSuffix(err.Error(), "repository context is required") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestContent(t *testing.T) {
+	r := newTestRegistry(Config{File: "lscli.yaml"}, landscape())
+	tree, err := r.Resolve(Request{Repo: repoContext(t, ociContext), Name: "example.com/root", Version: "1.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bp, err := r.Blueprint(tree.Root, "blueprint")
+	if err != nil || bp.Info.Kind != "Blueprint" || bp.Source != "example.com/root:1.0.0 resource blueprint (component constructor land/commands/component-constructor.yaml)" {
+		t.Fatalf("blueprint: %+v %v", bp, err)
+	}
+	if again, _ := r.Blueprint(tree.Root, "blueprint"); again != bp {
+		t.Error("blueprints are read once")
+	}
+	if _, err := r.Blueprint(tree.Root, "chart"); err == nil || !strings.Contains(err.Error(), `map it in lscli.yaml:
+  blueprints:
+    "example.com/root/chart": ./path/to/blueprint-folder`) {
+		t.Errorf("blueprint in a registry: %v", err)
+	}
+	res, _ := Resource(tree.Root, "chart")
+	c, err := r.Content(tree.Root, res, ForChart)
+	if err != nil || c.Origin != "land/chart/echo" || !c.Chart {
+		t.Fatalf("chart found by name and version: %+v %v", c, err)
+	}
+	res, _ = Resource(tree.Root, "other-chart")
+	_, err = r.Content(tree.Root, res, ForChart)
+	want := `component example.com/root:1.0.0, resource "other-chart" (type helmChart): access ociArtifact ` +
+		`"registry.example/charts/missing:2.0.0" is in an OCI registry, which lscli does not read, and no local chart named missing ` +
+		"with version 2.0.0 was found; map it in lscli.yaml:\n  charts:\n    \"registry.example/charts/missing:2.0.0\": ./path/to/missing"
+	var nr *NeedsRegistryError
+	if err == nil || err.Error() != want || !errors.As(err, &nr) {
+		t.Fatalf("err:\n%v\nwant:\n%s", err, want)
+	}
+	res, _ = Resource(tree.Root, "schema")
+	c, err = r.Content(tree.Root, res, ForSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if schema, err := ReadJSONSchema(res, c); err != nil || string(schema) != `{"type":"string"}` {
+		t.Errorf("schema %q %v", schema, err)
+	}
+}
+
+func TestArtifactsMapping(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "image.txt"), "image content")
+	r := newTestRegistry(Config{Artifacts: map[string]string{"registry.example/image:1.0.0": filepath.Join(dir, "image.txt")}}, landscape())
+	v, err := r.Lookup(Request{Name: "example.com/core", Version: "1.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := Resource(v, "image")
+	c, err := r.Content(v, res, ForContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := c.Bytes(); string(data) != "image content" {
+		t.Errorf("content %q", data)
+	}
+}
+
+func TestReadBlueprintForms(t *testing.T) {
+	bpFiles := fstest.MapFS{"blueprint.yaml": {Data: []byte("kind: Blueprint\n")}}
+	tarball, _ := tarfs.WriteTar(bpFiles, ".", tarfs.Options{})
+	res := cdv2.Resource{IdentityObjectMeta: cdv2.IdentityObjectMeta{Name: "bp", Type: BlueprintType}}
+	for name, tt := range map[string]struct {
+		c   *Content
+		typ string
+		err string
+	}{
+		"folder":      {c: &Content{Dir: bpFiles, MediaType: "application/x-tar"}},
+		"tgz":         {c: &Content{MediaType: "application/x-tgz", read: bytesOf(tarfs.Gzip(tarball))}},
+		"tar":         {c: &Content{MediaType: "application/vnd.gardener.landscaper.blueprint.layer.v1.tar", read: bytesOf(tarball)}},
+		"media type":  {c: &Content{MediaType: "application/octet-stream", read: bytesOf(tarball)}, err: "artifact does not match blueprint downloader (check config media type)"},
+		"not a tar":   {c: &Content{MediaType: "application/x-tar", read: bytesOf([]byte("plain"))}, err: "artifact does not match blueprint downloader"},
+		"no yaml":     {c: &Content{Dir: fstest.MapFS{"x": {}}}, err: "unable to read blueprint definition: read blueprint.yaml: no such file"},
+		"wrong type":  {c: &Content{Dir: bpFiles}, typ: "helmChart", err: "no handler found for resource type helmChart"},
+		"old type ok": {c: &Content{Dir: bpFiles}, typ: OldBlueprintType},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := res
+			if tt.typ != "" {
+				r.Type = tt.typ
+			}
+			_, err := ReadBlueprint(r, tt.c)
+			if (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+				t.Fatalf("err %v, want %q", err, tt.err)
+			}
+		})
+	}
+}
+
+func bytesOf(data []byte) func() ([]byte, error) {
+	return func() ([]byte, error) { return data, nil }
+}
+
+func writeFile(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A landscape folder is read through os.Root: a symbolic link out of it is
+// not followed.
+func TestHostRootConfinement(t *testing.T) {
+	outside := t.TempDir()
+	writeFile(t, filepath.Join(outside, "secret.json"), `{"secret": true}`)
+	land := t.TempDir()
+	writeFile(t, filepath.Join(land, "cc.yaml"), "name: a\nversion: '1'\nprovider: {name: x}\nresources:\n"+
+		"- {name: s, type: landscaper.gardener.cloud/jsonschema, input: {type: file, path: link.json}}\n")
+	if err := os.Symlink(filepath.Join(outside, "secret.json"), filepath.Join(land, "link.json")); err != nil {
+		t.Skip(err)
+	}
+	r, err := New(Config{}, []string{land})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	_, err = r.Lookup(Request{Name: "a", Version: "1"})
+	if err == nil || !strings.Contains(err.Error(), "link.json") {
+		t.Fatalf("a link out of the landscape must not be read: %v", err)
+	}
+}

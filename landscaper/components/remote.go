@@ -1,0 +1,166 @@
+package components
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+
+	"github.com/lscli/lscli/landscaper/components/source"
+)
+
+// remote describes an access to content outside the component version.
+type remote struct {
+	// key is the config file key of the content: the artifacts key.
+	key string
+	// where says where the content is, for messages.
+	where string
+	// chartKeys are the charts keys that may map it, most specific first.
+	chartKeys []string
+	// chartName and chartVersion identify a chart found in the landscape.
+	chartName, chartVersion string
+}
+
+// describeRemote returns the remote description of a, or false when lscli
+// cannot read the access type at all.
+func describeRemote(a access) (remote, bool) {
+	switch accessKind(a.Type) {
+	case "ociArtifact":
+		repo, tag := splitTag(a.ImageReference)
+		return remote{key: a.ImageReference, where: "an OCI registry", chartKeys: uniq(a.ImageReference, repo),
+			chartName: path.Base(repo), chartVersion: tag}, true
+	case "helm":
+		name, version, _ := strings.Cut(a.HelmChart, ":")
+		if version == "" {
+			version = a.Version
+		}
+		base := strings.TrimSuffix(a.HelmRepository, "/") + "/" + name
+		return remote{key: base + ":" + version, where: "a helm chart repository", chartKeys: []string{base + ":" + version, base},
+			chartName: name, chartVersion: version}, true
+	case "ociBlob":
+		return remote{key: a.Ref + "@" + a.Digest, where: "an OCI registry"}, true
+	case "relativeOciReference":
+		return remote{key: a.Reference, where: "the component's OCI repository"}, true
+	case "localOciBlob":
+		return remote{key: a.Digest, where: "the component's OCI repository"}, true
+	case "gitHub":
+		return remote{key: a.RepoURL + "@" + firstOf(a.Commit, a.Ref), where: "GitHub"}, true
+	case "s3":
+		return remote{key: "s3://" + firstOf(a.Bucket, a.BucketName) + "/" + firstOf(a.Key, a.ObjectKey), where: "S3"}, true
+	case "wget":
+		return remote{key: a.URL, where: "the web"}, true
+	case "npm":
+		return remote{key: "npm:" + a.Package + "@" + a.Version, where: "an npm registry"}, true
+	case "maven":
+		return remote{key: "maven:" + a.GroupID + ":" + a.ArtifactID + ":" + a.Version, where: "a maven repository"}, true
+	case "git":
+		return remote{key: a.Repository + "@" + firstOf(a.Commit, a.Ref), where: "a git repository"}, true
+	}
+	return remote{}, false
+}
+
+// remoteContent reads content that is outside the version from the file or
+// folder the config file maps to it (for charts also a chart found in the
+// landscape by name and version), or says which line would map it.
+func (r *Registry) remoteContent(v *source.Version, res cdv2.Resource, a access, p Purpose) (*Content, error) {
+	rem, ok := describeRemote(a)
+	if !ok {
+		return nil, &UnsupportedAccessError{Component: v.Key(), Resource: res.Name, AccessType: a.Type}
+	}
+	if p == ForChart {
+		c, found, err := r.chartContent(rem, a.MediaType)
+		if found || err != nil {
+			return c, err
+		}
+	}
+	if path, ok := r.cfg.Artifacts[rem.key]; ok && rem.key != "" {
+		return r.pathContent(path, a.MediaType)
+	}
+	return nil, r.needsRegistry(v, res, a, rem, p)
+}
+
+// needsRegistry is the error for content lscli cannot find.
+func (r *Registry) needsRegistry(v *source.Version, res cdv2.Resource, a access, rem remote, p Purpose) error {
+	e := &NeedsRegistryError{Component: v.Key(), Resource: res.Name, ResourceType: res.Type, AccessType: a.Type,
+		Reference: rem.key, Where: rem.where, Map: "artifacts", Key: rem.key, Hint: "./path/to/file-or-folder", File: r.cfg.File}
+	switch p {
+	case ForBlueprint:
+		e.Map, e.Key, e.Hint = "blueprints", v.Key().Name+"/"+res.Name, "./path/to/blueprint-folder"
+	case ForChart:
+		if rem.chartName != "" {
+			e.Detail = fmt.Sprintf("no local chart named %s with version %s was found", rem.chartName, rem.chartVersion)
+			e.Map, e.Key, e.Hint = "charts", rem.chartKeys[0], "./path/to/"+rem.chartName
+		}
+	}
+	return e
+}
+
+// chartContent finds a chart for rem: the charts map, then a chart in the
+// landscape whose Chart.yaml has rem's name and version.
+func (r *Registry) chartContent(rem remote, mediaType string) (*Content, bool, error) {
+	for _, k := range rem.chartKeys {
+		if p, ok := r.cfg.Charts[k]; ok {
+			c, err := r.pathContent(p, mediaType)
+			if c != nil {
+				c.Chart = true
+			}
+			return c, true, err
+		}
+	}
+	if rem.chartName == "" {
+		return nil, false, nil
+	}
+	var matches []source.Chart
+	for _, ch := range r.discoveredCharts() {
+		if ch.Name == rem.chartName && ch.Version == rem.chartVersion {
+			matches = append(matches, ch)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return nil, false, nil
+	case 1:
+		return chartFile(matches[0]), true, nil
+	}
+	var where []string
+	for _, m := range matches {
+		where = append(where, m.Root.Show(m.Path))
+	}
+	return nil, true, fmt.Errorf("several local charts are named %s with version %s: %s; map one of them in %s:\n  charts:\n    %q: %s",
+		rem.chartName, rem.chartVersion, strings.Join(where, ", "), fileOr(r.cfg.File), rem.chartKeys[0], where[0])
+}
+
+// chartFile is the content of a chart found in the landscape.
+func chartFile(ch source.Chart) *Content {
+	b, err := source.ChartBlob(ch)
+	if err != nil {
+		return &Content{Origin: ch.Root.Show(ch.Path), read: func() ([]byte, error) { return nil, err }}
+	}
+	return &Content{Origin: b.Origin, Dir: b.Dir, Chart: true, read: b.Bytes}
+}
+
+// splitTag splits an OCI reference into repository and tag (or digest).
+func splitTag(ref string) (string, string) {
+	if at := strings.Index(ref, "@"); at >= 0 {
+		return ref[:at], ref[at+1:]
+	}
+	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
+		return ref[:i], ref[i+1:]
+	}
+	return ref, ""
+}
+
+func uniq(a, b string) []string {
+	if a == b {
+		return []string{a}
+	}
+	return []string{a, b}
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

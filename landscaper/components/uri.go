@@ -1,0 +1,100 @@
+package components
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"path"
+	"strings"
+
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+
+	"github.com/lscli/lscli/landscaper/components/source"
+)
+
+// Keywords of cd:// URIs.
+const (
+	uriComponentReferences = "componentReferences"
+	uriResources           = "resources"
+	maxURILength           = 2083
+)
+
+// URI is a cd:// reference into a component version:
+// cd://componentReferences/<name>/.../resources/<name>[#fragment].
+type URI struct {
+	// Raw is the URI as written.
+	Raw string
+	// Path are the keyword and value pairs.
+	Path []URIElement
+	// Fragment is what follows "#".
+	Fragment string
+}
+
+// URIElement is one keyword/value pair of a URI.
+type URIElement struct {
+	Keyword, Value string
+}
+
+// ParseURI parses a cd:// URI as Landscaper does.
+func ParseURI(s string) (*URI, error) {
+	if len(s) > maxURILength {
+		return nil, fmt.Errorf("too long uri, got %d but expected max %d", len(s), maxURILength)
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	if u.Scheme != "cd" {
+		return nil, fmt.Errorf("scheme must be cd but given %s", u.Scheme)
+	}
+	parts := strings.Split(path.Join(u.Host, u.Path), "/")
+	if len(parts)%2 != 0 {
+		return nil, errors.New("even number of path arguments expected")
+	}
+	out := &URI{Raw: s, Fragment: u.Fragment}
+	for i := 0; i < len(parts); i += 2 {
+		out.Path = append(out.Path, URIElement{Keyword: parts[i], Value: parts[i+1]})
+	}
+	return out, nil
+}
+
+// References returns the component reference names the URI follows and
+// the resource it ends with ("" when it ends at a component).
+func (u *URI) References() (refs []string, resource string, err error) {
+	for i, e := range u.Path {
+		switch e.Keyword {
+		case uriComponentReferences:
+			refs = append(refs, e.Value)
+		case uriResources:
+			if i != len(u.Path)-1 {
+				return nil, "", errors.New("the selector seems to contain more path segements after a resource")
+			}
+			resource = e.Value
+		default:
+			return nil, "", fmt.Errorf("unknown keyword %s", e.Keyword)
+		}
+	}
+	return refs, resource, nil
+}
+
+// Follow follows u from v: it returns the version u leads to and the
+// resource it names (the zero resource when u ends at a component).
+func (t *Tree) Follow(v *source.Version, u *URI) (*source.Version, cdv2.Resource, error) {
+	refs, resource, err := u.References()
+	if err != nil {
+		return nil, cdv2.Resource{}, err
+	}
+	for _, name := range refs {
+		if v, _, err = t.Referenced(v, name); err != nil {
+			return nil, cdv2.Resource{}, err
+		}
+	}
+	if resource == "" {
+		return v, cdv2.Resource{}, nil
+	}
+	res, err := Resource(v, resource)
+	if err != nil {
+		return nil, cdv2.Resource{}, fmt.Errorf("local resource %s cannot be found", resource)
+	}
+	return v, res, nil
+}

@@ -1,0 +1,220 @@
+package dataflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
+	"github.com/lscli/lscli/landscaper/components/source"
+	"github.com/lscli/lscli/reconcile"
+)
+
+// Reasons of component resolution errors, as they appear in
+// status.lastError.reason.
+const (
+	ReasonComponentNotFound        = "ComponentNotFound"
+	ReasonRepositoryContextMissing = "RepositoryContextMissing"
+	ReasonContextNotFound          = "ContextNotFound"
+	ReasonComponentOverwrites      = "ComponentVersionOverwritesUnsupported"
+	ocmSchemaVersionAnnotation     = "ocmSchemaVersion"
+)
+
+// Sources are where installations' blueprints and component versions come
+// from.
+type Sources struct {
+	// Blueprints is the blueprints map of the config file; nil for none.
+	Blueprints blueprint.Resolver
+	// Components finds component versions; nil finds only inline
+	// component descriptors.
+	Components *components.Registry
+	// Cache, when set, parses each inline blueprint once.
+	Cache *blueprint.Cache
+}
+
+// forInstallation reads inst's blueprint through the cache, if any.
+func (s Sources) forInstallation(inst *lsv1alpha1.Installation, r blueprint.Resolver) (*blueprint.Blueprint, error) {
+	if s.Cache != nil {
+		return s.Cache.ForInstallation(inst, r)
+	}
+	return blueprint.ForInstallation(inst, r)
+}
+
+// registry returns the component registry, an empty one when there is none.
+func (s Sources) registry() *components.Registry {
+	if s.Components == nil {
+		return &components.Registry{}
+	}
+	return s.Components
+}
+
+// InstallationBlueprint returns the blueprint of inst and its component
+// versions (nil without spec.componentDescriptor), resolved as Landscaper
+// resolves them for a job: component versions first, then the blueprint,
+// inline or spec.blueprint.ref.resourceName of the component version. The
+// blueprints map of the config file can override a component's blueprint
+// ("<component>/<resource>"), and stands in for a component lscli cannot
+// find. Errors are terminal.
+func InstallationBlueprint(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, src Sources) (*blueprint.Blueprint, *components.Tree, error) {
+	tree, compErr := ResolveComponents(ctx, r, inst, src.registry())
+	if inst.Spec.Blueprint.Inline != nil {
+		if compErr != nil {
+			return nil, nil, compErr
+		}
+		bp, err := src.forInstallation(inst, nil)
+		return bp, tree, err
+	}
+	if compErr == nil {
+		bp, err := blueprint.ForInstallation(inst, &components.Blueprints{Tree: tree, Folders: src.Blueprints})
+		return bp, tree, err
+	}
+	if src.Blueprints != nil {
+		if bp, err := src.forInstallation(inst, src.Blueprints); err == nil {
+			return bp, nil, nil
+		}
+	}
+	return nil, nil, compErr
+}
+
+// ResolveComponents returns the component versions of inst: its
+// spec.componentDescriptor (inline, or a ref whose repository context
+// defaults to its Context's) and every version that references,
+// transitively. Nil when inst has no component descriptor. Errors are
+// terminal.
+func ResolveComponents(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, reg *components.Registry) (*components.Tree, error) {
+	def := inst.Spec.ComponentDescriptor
+	if def == nil || def.Reference == nil && def.Inline == nil {
+		return nil, nil
+	}
+	if reg == nil {
+		reg = &components.Registry{}
+	}
+	req, err := componentRequest(ctx, r, inst, reg)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := reg.Resolve(req)
+	if err != nil {
+		reason := ReasonComponentDescriptor
+		var nf *components.NotFoundError
+		if errors.As(err, &nf) {
+			reason = ReasonComponentNotFound
+		}
+		return nil, failWrap(inst, reason, err, "spec.componentDescriptor")
+	}
+	return tree, nil
+}
+
+// componentRequest is what inst asks the registry for.
+func componentRequest(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, reg *components.Registry) (components.Request, error) {
+	def := inst.Spec.ComponentDescriptor
+	fallback := &clusterInline{ctx: ctx, r: r, ns: inst.Namespace, local: reg.LocalRoot()}
+	if def.Inline != nil {
+		cd := def.Inline.DeepCopy()
+		return components.Request{Repo: cd.GetEffectiveRepositoryContext(), Name: cd.GetName(), Version: cd.GetVersion(),
+			Inline: source.Inline(cd, reg.LocalRoot()), Fallback: fallback}, nil
+	}
+	lsCtx, err := landscaperContext(ctx, r, inst)
+	if err != nil {
+		return components.Request{}, err
+	}
+	repo := def.Reference.RepositoryContext
+	if repo == nil {
+		repo = lsCtx.RepositoryContext
+	}
+	if repo == nil && lsCtx.OCMConfig == nil {
+		return components.Request{}, fail(inst, ReasonRepositoryContextMissing,
+			"spec.componentDescriptor.ref has no repositoryContext and Context %q has none: set one of them", lsCtx.Name)
+	}
+	return components.Request{Repo: repo, Name: def.Reference.ComponentName, Version: def.Reference.Version, Fallback: fallback}, nil
+}
+
+// landscaperContext reads the Context inst names (spec.context, default
+// "default").
+func landscaperContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) (*lsv1alpha1.Context, error) {
+	name := inst.Spec.Context
+	if name == "" {
+		name = lsv1alpha1.DefaultContextName
+	}
+	lsCtx := &lsv1alpha1.Context{}
+	if err := r.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: name}, lsCtx); err != nil {
+		if isNotFound(err) {
+			return nil, fail(inst, ReasonContextNotFound, "Context %q not found in namespace %s: add it to the landscape", name, inst.Namespace)
+		}
+		return nil, fmt.Errorf("get Context %s: %w", name, err)
+	}
+	if lsCtx.ComponentVersionOverwritesReference != "" {
+		return nil, reconcile.TerminalErrorf(ReasonComponentOverwrites, "installation %s: Context %q names ComponentVersionOverwrites %q, which lscli does not support",
+			instName(inst), name, lsCtx.ComponentVersionOverwritesReference)
+	}
+	return lsCtx, nil
+}
+
+// effectiveRef returns inst's component descriptor reference with the
+// repository context it was resolved in, as Landscaper shows it to
+// templates (componentDescriptorDef).
+func effectiveRef(def *lsv1alpha1.ComponentDescriptorDefinition, tree *components.Tree) *lsv1alpha1.ComponentDescriptorDefinition {
+	if def == nil || def.Reference == nil || def.Reference.RepositoryContext != nil || tree == nil || tree.Repo == nil {
+		return def
+	}
+	out := def.DeepCopy()
+	out.Reference.RepositoryContext = tree.Repo.DeepCopy()
+	return out
+}
+
+// cdRepo is the repository context of a version, for subinstallations:
+// its own effective one.
+func cdRepo(v *source.Version) *cdv2.UnstructuredTypedObject {
+	return v.Descriptor.GetEffectiveRepositoryContext().DeepCopy()
+}
+
+// clusterInline is the inline component descriptors of the installations
+// in a namespace. Landscaper gives a subinstallation of an installation
+// with an inline descriptor a reference into the descriptor's repository,
+// where a registry would have it; lscli, which reads no registry, finds it
+// here.
+type clusterInline struct {
+	ctx   context.Context
+	r     fakecluster.Reader
+	ns    string
+	local source.Root
+}
+
+func (c *clusterInline) Origin() string {
+	return "inline component descriptors of the installations in namespace " + c.ns
+}
+
+func (c *clusterInline) Rank() source.Rank { return source.RankArchive }
+
+func (c *clusterInline) Load() ([]*source.Version, error) {
+	list := &lsv1alpha1.InstallationList{}
+	if err := c.r.List(c.ctx, list, fakecluster.ListOptions{Namespace: c.ns}); err != nil {
+		return nil, err
+	}
+	var out []*source.Version
+	for i := range list.Items {
+		def := list.Items[i].Spec.ComponentDescriptor
+		if def == nil || def.Inline == nil {
+			continue
+		}
+		vs, err := source.Inline(def.Inline.DeepCopy(), c.local).Load()
+		if err != nil {
+			continue
+		}
+		out = append(out, vs...)
+	}
+	return out, nil
+}
+
+// InlineInstallations returns the source of the inline component
+// descriptors of the installations in namespace ns, whose local blobs are
+// read from local.
+func InlineInstallations(ctx context.Context, r fakecluster.Reader, ns string, local source.Root) source.Source {
+	return &clusterInline{ctx: ctx, r: r, ns: ns, local: local}
+}
