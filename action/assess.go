@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/lscli/lscli/engine/deployitem"
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscape"
@@ -76,12 +75,20 @@ func Assess(ctx context.Context, c *fakecluster.Cluster, roots []types.Namespace
 }
 
 // AssessObjects reads where each object of refs ended: root installations
-// as Assess does, other kinds as assessOther does.
+// as Assess does, other kinds as assessOther does. Without the pending work
+// of the simulation it cannot say when an unfinished deploy item will move
+// on; the actions use Pending.AssessObjects.
 func AssessObjects(ctx context.Context, c *fakecluster.Cluster, refs []landscape.ObjectRef) (Assessment, error) {
+	return Pending{}.AssessObjects(ctx, c, refs)
+}
+
+// AssessObjects is AssessObjects saying for each unfinished deploy item
+// what it waits for, from the pending work p.
+func (p Pending) AssessObjects(ctx context.Context, c *fakecluster.Cluster, refs []landscape.ObjectRef) (Assessment, error) {
 	var a Assessment
 	for _, ref := range refs {
 		if ref.Kind != "Installation" {
-			if err := assessOther(ctx, c, ref, &a); err != nil {
+			if err := p.assessOther(ctx, c, ref, &a); err != nil {
 				return a, err
 			}
 			continue
@@ -99,7 +106,7 @@ func AssessObjects(ctx context.Context, c *fakecluster.Cluster, refs []landscape
 		st := RootState{Kind: ref.Kind, Key: key, Phase: string(inst.Status.InstallationPhase), Outcome: rootOutcome(inst)}
 		a.Roots = append(a.Roots, st)
 		if st.Outcome == OutcomeUnfinished {
-			items, others, err := unfinishedIn(ctx, c, inst)
+			items, others, err := p.unfinishedIn(ctx, c, inst)
 			if err != nil {
 				return a, err
 			}
@@ -124,7 +131,7 @@ func rootOutcome(inst *lsv1alpha1.Installation) Outcome {
 
 // unfinishedIn walks the tree of inst and returns its unfinished deploy items
 // and its other unfinished objects.
-func unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) (items, others []Unfinished, err error) {
+func (p Pending) unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) (items, others []Unfinished, err error) {
 	defer func() {
 		if st := inst.Status; err == nil && (st.JobID != st.JobIDFinished || st.JobID == "") {
 			others = append(others, Unfinished{Ref: landscape.ObjectRef{Kind: "Installation", Namespace: inst.Namespace, Name: inst.Name}, Why: whyInstallation(inst)})
@@ -135,7 +142,7 @@ func unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.
 		return nil, nil, err
 	}
 	for i := range subs.Items {
-		si, so, err := unfinishedIn(ctx, c, &subs.Items[i])
+		si, so, err := p.unfinishedIn(ctx, c, &subs.Items[i])
 		if err != nil {
 			return nil, nil, err
 		}
@@ -161,7 +168,7 @@ func unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.
 	for i := range dis.Items {
 		di := &dis.Items[i]
 		if di.Status.JobID != di.Status.JobIDFinished {
-			items = append(items, Unfinished{Ref: landscape.ObjectRef{Kind: "DeployItem", Namespace: di.Namespace, Name: di.Name}, Why: whyDeployItem(di)})
+			items = append(items, Unfinished{Ref: landscape.ObjectRef{Kind: "DeployItem", Namespace: di.Namespace, Name: di.Name}, Why: p.whyDeployItem(di)})
 		}
 	}
 	return items, others, nil
@@ -176,17 +183,6 @@ func whyInstallation(inst *lsv1alpha1.Installation) string {
 		return fmt.Sprintf("phase %s, last error: %s", orNone(string(st.InstallationPhase)), st.LastError.Message)
 	}
 	return fmt.Sprintf("phase %s, waiting for its subinstallations and execution", orNone(string(st.InstallationPhase)))
-}
-
-func whyDeployItem(di *lsv1alpha1.DeployItem) string {
-	st := di.Status
-	switch {
-	case st.LastError != nil:
-		return fmt.Sprintf("phase %s, last error: %s", orNone(string(st.Phase)), st.LastError.Message)
-	case !deployitem.PickedUp(di):
-		return "no deployer has picked it up"
-	}
-	return fmt.Sprintf("the deployer reports phase %s and polls it again and again; only an interrupt ends it", orNone(string(st.Phase)))
 }
 
 func orNone(phase string) string {

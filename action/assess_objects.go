@@ -22,7 +22,7 @@ import (
 // DeployItem by its job, like a root installation; any other kind (an
 // object a command deleted) is Gone, or Unfinished while it waits for
 // finalizers.
-func assessOther(ctx context.Context, c *fakecluster.Cluster, ref landscape.ObjectRef, a *Assessment) error {
+func (p Pending) assessOther(ctx context.Context, c *fakecluster.Cluster, ref landscape.ObjectRef, a *Assessment) error {
 	obj, err := newObject(c, ref.Kind)
 	if err != nil {
 		return err
@@ -42,7 +42,7 @@ func assessOther(ctx context.Context, c *fakecluster.Cluster, ref landscape.Obje
 	if state.Outcome != OutcomeUnfinished {
 		return nil
 	}
-	items, others, err := unfinishedObject(ctx, c, ref, obj, st, hasJob)
+	items, others, err := p.unfinishedObject(ctx, c, ref, obj, st, hasJob)
 	a.Unfinished = append(append(a.Unfinished, items...), others...)
 	return err
 }
@@ -84,10 +84,10 @@ func isFailed(phase string) bool { return phase == "Failed" || phase == "DeleteF
 
 // unfinishedObject says why obj has not finished: for an Execution, its
 // unfinished deploy items first.
-func unfinishedObject(ctx context.Context, c *fakecluster.Cluster, ref landscape.ObjectRef, obj fakecluster.Object,
+func (p Pending) unfinishedObject(ctx context.Context, c *fakecluster.Cluster, ref landscape.ObjectRef, obj fakecluster.Object,
 	st flow.JobStatus, hasJob bool) (items, others []Unfinished, err error) {
 	if exec, ok := obj.(*lsv1alpha1.Execution); ok {
-		if items, err = unfinishedItems(ctx, c, exec); err != nil {
+		if items, err = p.unfinishedItems(ctx, c, exec); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -102,7 +102,7 @@ func unfinishedObject(ctx context.Context, c *fakecluster.Cluster, ref landscape
 	case st.JobID == st.JobIDFinished:
 		why = "no job has started on it"
 	case isItem:
-		return append(items, Unfinished{Ref: ref, Why: whyDeployItem(di)}), nil, nil
+		return append(items, Unfinished{Ref: ref, Why: p.whyDeployItem(di)}), nil, nil
 	default:
 		why = fmt.Sprintf("phase %s, waiting for its deploy items", orNone(st.Phase))
 	}
@@ -118,7 +118,7 @@ func ownerHint(obj fakecluster.Object) string {
 }
 
 // unfinishedItems lists the unfinished deploy items of exec.
-func unfinishedItems(ctx context.Context, c *fakecluster.Cluster, exec *lsv1alpha1.Execution) ([]Unfinished, error) {
+func (p Pending) unfinishedItems(ctx context.Context, c *fakecluster.Cluster, exec *lsv1alpha1.Execution) ([]Unfinished, error) {
 	dis := &lsv1alpha1.DeployItemList{}
 	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: exec.Name})
 	if err := c.List(ctx, dis, fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel}); err != nil {
@@ -128,7 +128,7 @@ func unfinishedItems(ctx context.Context, c *fakecluster.Cluster, exec *lsv1alph
 	for i := range dis.Items {
 		di := &dis.Items[i]
 		if di.Status.JobID != di.Status.JobIDFinished {
-			out = append(out, Unfinished{Ref: landscape.ObjectRef{Kind: "DeployItem", Namespace: di.Namespace, Name: di.Name}, Why: whyDeployItem(di)})
+			out = append(out, Unfinished{Ref: landscape.ObjectRef{Kind: "DeployItem", Namespace: di.Namespace, Name: di.Name}, Why: p.whyDeployItem(di)})
 		}
 	}
 	return out, nil

@@ -46,6 +46,9 @@ type Configuration struct {
 	Components components.Config
 	// Version is lscli's version, reported as the deployers' version.
 	Version string
+	// Progress, when set, hears how far a run is, every few steps (see
+	// Progress). It does not change the run. Nil means no reports.
+	Progress func(Progress)
 }
 
 // DeployerSettings are how deploy items are served: modes by type, fault and

@@ -80,9 +80,9 @@ func selectObjects(objs []fakecluster.Object, ns string, args []string) ([]fakec
 	if len(args) == 0 {
 		return objs, nil
 	}
-	kind, ok := KindAliases[strings.ToLower(args[0])]
-	if !ok {
-		return nil, Invalidf("unknown kind %q (known: %s)", args[0], knownKinds())
+	kind, err := ResolveKind(args[0])
+	if err != nil {
+		return nil, err
 	}
 	var out []fakecluster.Object
 	for _, o := range objs {
@@ -94,6 +94,17 @@ func selectObjects(objs []fakecluster.Object, ns string, args []string) ([]fakec
 		return nil, Invalidf("%s %q not found%s", kind, args[1], inNamespaceText(ns))
 	}
 	return out, nil
+}
+
+// ResolveKind returns the kind a user means by s: a kind in any case,
+// singular or plural, or a short name (KindAliases). An unknown kind is
+// invalid input.
+func ResolveKind(s string) (string, error) {
+	kind, ok := KindAliases[strings.ToLower(s)]
+	if !ok {
+		return "", Invalidf("unknown kind %q (known: %s)", s, knownKinds())
+	}
+	return kind, nil
 }
 
 func knownKinds() string {

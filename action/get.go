@@ -2,11 +2,14 @@ package action
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/state"
 )
 
 // Get reads objects of the saved simulation and runs nothing: `lscli get`.
@@ -14,20 +17,43 @@ type Get struct {
 	cfg *Configuration
 	// Namespace narrows the objects; empty means every namespace.
 	Namespace string
+	// Selector narrows the objects by label (-l); nil means every object.
+	Selector labels.Selector
 }
 
 // NewGet returns the get action over cfg.
 func NewGet(cfg *Configuration) *Get { return &Get{cfg: cfg} }
 
-// Run returns the objects that match args, [KIND [NAME]]. An unknown kind,
-// or a name that matches nothing, is invalid input.
+// Run returns the objects that match args, [KIND [NAME]], and the selector.
+// An unknown kind, or a name that matches nothing, is invalid input. Where
+// there is no simulation yet, it returns a NoStateError (invalid input when
+// a name was asked for).
 func (a *Get) Run(_ context.Context, args []string) ([]fakecluster.Object, error) {
-	ss, err := openSession(a.cfg)
+	if len(args) > 0 {
+		if _, err := ResolveKind(args[0]); err != nil {
+			return nil, err
+		}
+	}
+	ss, err := openExisting(a.cfg)
 	if err != nil {
+		if errors.Is(err, state.ErrNoState) && len(args) == 2 {
+			kind, _ := ResolveKind(args[0])
+			return nil, notFoundWithoutState(a.cfg, kind, args[1])
+		}
 		return nil, err
 	}
 	defer ss.close()
-	return selectObjects(ss.cluster().Objects(), a.Namespace, args)
+	objs, err := selectObjects(ss.cluster().Objects(), a.Namespace, args)
+	if err != nil || a.Selector == nil {
+		return objs, err
+	}
+	out := objs[:0:0]
+	for _, o := range objs {
+		if a.Selector.Matches(labels.Set(o.GetLabels())) {
+			out = append(out, o)
+		}
+	}
+	return out, nil
 }
 
 // RunTarget returns the objects of the simulated cluster behind Target
@@ -35,8 +61,11 @@ func (a *Get) Run(_ context.Context, args []string) ([]fakecluster.Object, error
 // singular or plural, or kubectl's short name for it. An unknown or
 // ambiguous Target is invalid input.
 func (a *Get) RunTarget(ctx context.Context, target string, args []string) ([]*unstructured.Unstructured, error) {
-	ss, err := openSession(a.cfg)
+	ss, err := openExisting(a.cfg)
 	if err != nil {
+		if errors.Is(err, state.ErrNoState) {
+			return nil, notFoundWithoutState(a.cfg, "Target", target)
+		}
 		return nil, err
 	}
 	defer ss.close()

@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -11,6 +12,7 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/dataflow"
+	"github.com/lscli/lscli/state"
 )
 
 // operation is one operator action on a saved simulation: find the object,
@@ -23,6 +25,9 @@ type operation struct {
 	act func(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) error
 	// check may refuse the object before anything changes (invalid input).
 	check func(objs []fakecluster.Object, obj fakecluster.Object) error
+	// idle, when set, may say why there is nothing to do for obj: then
+	// nothing changes and nothing runs, and the result says why (Run.Idle).
+	idle func(obj fakecluster.Object) string
 	// self reports on the object itself rather than on its root.
 	self bool
 }
@@ -30,7 +35,10 @@ type operation struct {
 // operate runs op: the object is looked up in any namespace (or op.namespace),
 // so an unknown or ambiguous name is invalid input and nothing changes.
 func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOptions) (*Run, error) {
-	ss, err := openSession(cfg)
+	ss, err := openExisting(cfg)
+	if errors.Is(err, state.ErrNoState) {
+		return nil, notFoundWithoutState(cfg, op.kind, op.name)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -45,9 +53,6 @@ func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOpti
 			return nil, err
 		}
 	}
-	if err := op.act(ctx, ss.cluster(), obj); err != nil {
-		return nil, err
-	}
 	report := obj
 	if !op.self {
 		report = rootOf(objs, obj)
@@ -56,7 +61,16 @@ func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOpti
 	if err != nil {
 		return nil, err
 	}
-	return runAndSave(ctx, ss, []landscape.ObjectRef{ref}, opts)
+	roots := []landscape.ObjectRef{ref}
+	if op.idle != nil {
+		if why := op.idle(obj); why != "" {
+			return idleRun(ctx, ss, roots, why)
+		}
+	}
+	if err := op.act(ctx, ss.cluster(), obj); err != nil {
+		return nil, err
+	}
+	return runAndSave(ctx, ss, roots, opts)
 }
 
 // refOf names obj with its kind.

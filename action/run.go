@@ -26,6 +26,9 @@ type Run struct {
 	// FakedTypes are the deploy item types that no deployer of Landscaper's
 	// serves here and lscli's fake deployer served in this run, sorted.
 	FakedTypes []string
+	// Idle, when set, says why the action found nothing to do: it changed
+	// nothing and ran nothing (e.g. an interrupt of a finished job).
+	Idle string
 }
 
 // ExitCode is the exit code the result stands for: ExitOK when every root
@@ -41,14 +44,25 @@ func (r *Run) ExitCode() int {
 	return ExitOK
 }
 
+// idleRun reports on roots without changing or running anything.
+func idleRun(ctx context.Context, ss *session, roots []landscape.ObjectRef, why string) (*Run, error) {
+	assessment, err := ss.pending().AssessObjects(ctx, ss.cluster(), roots)
+	if err != nil {
+		return nil, fmt.Errorf("assess: %w", err)
+	}
+	now := ss.engine.Config().Clock.Now()
+	return &Run{Run: reconcile.RunResult{Start: now, End: now, Reason: reconcile.StopFixedPoint},
+		Assessment: assessment, Objects: ss.cluster().Objects(), Idle: why}, nil
+}
+
 // runAndSave runs the simulation of ss to its end (or the bounds of opts),
 // assesses the objects roots names (see AssessObjects) and saves the state.
 func runAndSave(ctx context.Context, ss *session, roots []landscape.ObjectRef, opts RunOptions) (*Run, error) {
-	res, err := ss.engine.Run(ctx, opts)
+	res, err := ss.engine.Run(ctx, ss.withProgress(ctx, opts, roots))
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	assessment, err := AssessObjects(ctx, ss.cluster(), roots)
+	assessment, err := ss.pending().AssessObjects(ctx, ss.cluster(), roots)
 	if err != nil {
 		return nil, fmt.Errorf("assess: %w", err)
 	}

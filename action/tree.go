@@ -2,8 +2,10 @@ package action
 
 import (
 	"context"
+	"errors"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/state"
 )
 
 // Tree reads the tree of one root installation, or every object, and runs
@@ -19,9 +21,14 @@ func NewTree(cfg *Configuration) *Tree { return &Tree{cfg: cfg} }
 
 // Run returns the root installation name and everything it owns, or every
 // object when name is empty. An unknown or ambiguous name is invalid input.
+// Where there is no simulation yet, it returns a NoStateError (invalid input
+// when a name was asked for).
 func (a *Tree) Run(_ context.Context, name string) ([]fakecluster.Object, error) {
-	ss, err := openSession(a.cfg)
+	ss, err := openExisting(a.cfg)
 	if err != nil {
+		if errors.Is(err, state.ErrNoState) && name != "" {
+			return nil, notFoundWithoutState(a.cfg, "Installation", name)
+		}
 		return nil, err
 	}
 	defer ss.close()

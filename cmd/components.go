@@ -40,10 +40,10 @@ func componentsSettings(s *settings, charts map[string]string) (components.Confi
 	if s.config == nil {
 		return cfg, nil
 	}
-	cfg.File = filepath.ToSlash(s.config.ConfigFileUsed())
-	if root := s.config.GetString(localRegistryRootKey); root != "" {
+	cfg.File = filepath.ToSlash(s.config.path)
+	if root, _ := s.config.setting(localRegistryRootKey); root != "" {
 		if !filepath.IsAbs(root) {
-			root = filepath.Join(filepath.Dir(s.config.ConfigFileUsed()), root)
+			root = filepath.Join(filepath.Dir(s.config.path), root)
 		}
 		cfg.LocalRoot = root
 	}

@@ -1,11 +1,9 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-
-	"sigs.k8s.io/yaml"
 )
 
 // pathMap describes a map in the config file from references (blueprint
@@ -18,36 +16,30 @@ type pathMap struct {
 }
 
 // read returns the map of the config file of s, with paths made relative to
-// the working directory, and the config file's path. The map is read from the
-// file itself, not through viper, which would lower-case the keys and split
-// them at dots. Without a config file or without the map, it returns nil. A
+// the working directory, and the config file's path. Keys keep their case
+// and dots. Without a config file or without the map, it returns nil. A
 // malformed map is invalid input (exit 2).
 func (pm pathMap) read(s *settings) (map[string]string, string, error) {
-	if s.config == nil || s.config.ConfigFileUsed() == "" {
+	if s.config == nil {
 		return nil, "", nil
 	}
-	path := s.config.ConfigFileUsed()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, path, fmt.Errorf("read config %s: %w", path, err)
-	}
-	paths, err := pm.parse(data, path)
+	path := s.config.path
+	paths, err := pm.parse(s.config.section(pm.key), path)
 	return paths, path, err
 }
 
-// parse reads the map from data, the config file at path.
-func (pm pathMap) parse(data []byte, path string) (map[string]string, error) {
-	var doc map[string]any
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, invalidf("read config %s: %v", path, err)
-	}
-	raw, ok := doc[pm.key]
-	if !ok || raw == nil {
+// parse reads the map from raw, the section of the config file at path.
+func (pm pathMap) parse(raw json.RawMessage, path string) (map[string]string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	m, ok := raw.(map[string]any)
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, invalidf("read config %s: %v", path, err)
+	}
+	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, invalidf("config %s: %s must be a map from %s to %s, got %s", path, pm.key, pm.from, pm.to, yamlKind(raw))
+		return nil, invalidf("config %s: %s must be a map from %s to %s, got %s", path, pm.key, pm.from, pm.to, yamlKind(v))
 	}
 	dir := filepath.Dir(path)
 	paths := make(map[string]string, len(m))
@@ -69,6 +61,8 @@ func yamlKind(v any) string {
 	switch v.(type) {
 	case []any:
 		return "a list"
+	case map[string]any:
+		return "a map"
 	case string:
 		return "a string"
 	case bool:

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func TestPathMaps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := tt.pm.parse([]byte(tt.config), filepath.Join("conf", "lscli.yaml"))
+			got, err := parsePathMap(t, tt.pm, tt.config)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) || exitCode(err) != action.ExitInvalid {
 					t.Fatalf("err = %v (exit %d), want %q", err, exitCode(err), tt.err)
@@ -51,4 +52,24 @@ func TestPathMaps(t *testing.T) {
 			}
 		})
 	}
+}
+
+// parsePathMap reads the map pm of a config file conf/lscli.yaml with
+// content config.
+func parsePathMap(t *testing.T, pm pathMap, config string) (map[string]string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "conf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "conf", "lscli.yaml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	cfg, err := readConfigFile(filepath.Join("conf", "lscli.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	paths, _, err := pm.read(&settings{config: cfg})
+	return paths, err
 }

@@ -26,7 +26,8 @@ itself; 4 also when it still waits for finalizers.`,
 		Example: `  lscli delete demo
   lscli delete deployitem my-item --without-uninstall
   lscli delete target cluster -n example`,
-		Args: cobra.RangeArgs(1, 2),
+		Args:              rangeArgs(1, 2),
+		ValidArgsFunction: f.kindOrNameCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {
@@ -44,5 +45,7 @@ itself; 4 also when it still waits for finalizers.`,
 	}
 	cmd.Flags().BoolVar(&withoutUninstall, "without-uninstall", false,
 		"set landscaper.gardener.cloud/delete-without-uninstall first: deployers leave what they deployed")
+	addOutputFlag(cmd, "tree", objectFormats...)
+	addRunFlags(cmd)
 	return cmd
 }

@@ -11,38 +11,50 @@ import (
 )
 
 func newEventsCmd(f *factory) *cobra.Command {
-	return &cobra.Command{
-		Use:   "events",
+	cmd := &cobra.Command{
+		Use:   "events [[KIND] NAME]",
 		Short: "Show the timeline: every creation, phase change, annotation and removal (runs nothing)",
-		Long: `Show the timeline of the simulation, oldest first, with virtual time and job ID. With -o json
-it is a JSON list of {time, kind, namespace, name, type, phase, jobID, message}.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Long: `Show the timeline of the simulation, oldest first, with virtual time and job ID; with NAME, only
+the events of the objects of that name (of KIND, when given; -n narrows the namespace). With
+-o json it is a JSON list of {time, kind, namespace, name, type, phase, jobID, message}.`,
+		Example: `  lscli events
+  lscli events demo
+  lscli events di demo-app-6c29l -o json`,
+		Args:              maxArgs(2),
+		ValidArgsFunction: f.kindOrNameCompletion,
+		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {
 				return err
 			}
-			if !cmd.Flags().Changed("output") && f.getenv("LSCLI_OUTPUT") == "" {
-				s.Output = "table"
-			}
-			return f.eventsRun(cmd.Context(), s)
+			return f.eventsRun(cmd.Context(), s, args)
 		},
 	}
+	addOutputFlag(cmd, "table", "table", "json")
+	return cmd
 }
 
-func (f *factory) eventsRun(ctx context.Context, s *settings) error {
-	if err := s.checkOutput("table", "json"); err != nil {
-		return err
-	}
+func (f *factory) eventsRun(ctx context.Context, s *settings, args []string) error {
 	cfg, err := configuration(s)
 	if err != nil {
 		return err
 	}
 	a := action.NewEvents(cfg)
 	a.Namespace = s.Namespace
+	switch len(args) {
+	case 1:
+		a.Name = args[0]
+	case 2:
+		a.Kind, a.Name = args[0], args[1]
+	}
 	events, err := a.Run(ctx)
 	if err != nil {
-		return err
+		return f.noState(err, func() error {
+			if s.Output == "json" {
+				return output.EventsJSON(nil, f.streams.Out)
+			}
+			return nil
+		})
 	}
 	if s.Output == "json" {
 		return output.EventsJSON(events, f.streams.Out)

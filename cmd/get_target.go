@@ -11,8 +11,8 @@ import (
 // getTargetRun prints the objects of the simulated cluster behind Target
 // name. An unknown or ambiguous Target is invalid input.
 func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, args []string) error {
-	if err := s.checkOutput("table", "wide", "yaml", "json"); err != nil {
-		return err
+	if !contains([]string{"table", "wide", "yaml", "json"}, s.Output) {
+		return invalidf("invalid --output %q with --target (allowed: table, wide, yaml, json)", s.Output)
 	}
 	cfg, err := configuration(s)
 	if err != nil {
@@ -26,6 +26,9 @@ func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, ar
 	}
 	switch s.Output {
 	case "yaml", "json":
+		if len(args) == 2 && len(objs) == 1 {
+			return output.ClusterObject(objs[0], s.Output, f.streams.Out)
+		}
 		return output.ClusterList(objs, s.Output, f.streams.Out)
 	}
 	st, err := f.styles(s)

@@ -15,7 +15,8 @@ execution NAME). The installation controller passes it down to the subinstallati
 execution; the execution controller fails every deploy item that has not finished the job
 ("operation was interrupted"), so the whole tree finishes (Failed). Start a new job with
 'lscli trigger ROOT'.`,
-		Args: cobra.ExactArgs(1),
+		Args:              exactArgs(1),
+		ValidArgsFunction: f.installationCompletion(false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {
@@ -29,5 +30,7 @@ execution; the execution controller fails every deploy item that has not finishe
 		},
 	}
 	cmd.Flags().BoolVar(&execution, "execution", false, "NAME is an execution")
+	addOutputFlag(cmd, "tree", objectFormats...)
+	addRunFlags(cmd)
 	return cmd
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -8,10 +9,8 @@ import (
 	"github.com/lscli/lscli/cmd/iostreams"
 	"github.com/lscli/lscli/cmd/output"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/state"
 )
-
-// objectFormats are the -o values of commands that print objects.
-var objectFormats = []string{"tree", "wide", "yaml", "json"}
 
 // styles decides color once, from --color, the terminal and the environment.
 func (f *factory) styles(s *settings) (output.Styles, error) {
@@ -22,12 +21,12 @@ func (f *factory) styles(s *settings) (output.Styles, error) {
 	return output.NewStyles(output.NewRenderer(f.streams.Out, color)), nil
 }
 
-// printObjects prints objs (narrowed to -n when given) as -o asks.
+// printObjects prints objs (narrowed to -n when given) as -o asks: the tree
+// (tree, wide) or one of kubectl's formats.
 func (f *factory) printObjects(s *settings, objs []fakecluster.Object) error {
 	objs = action.InNamespace(objs, s.Namespace)
-	switch s.Output {
-	case "yaml", "json":
-		return output.List(objs, s.Output, f.streams.Out)
+	if s.Output != "tree" && s.Output != "wide" {
+		return output.Print(objs, s.Output, false, f.streams.Out)
 	}
 	st, err := f.styles(s)
 	if err != nil {
@@ -40,4 +39,20 @@ func (f *factory) printObjects(s *settings, objs []fakecluster.Object) error {
 // status prints a progress or summary line to ErrOut.
 func (f *factory) status(format string, args ...any) {
 	fmt.Fprintf(f.streams.ErrOut, format+"\n", args...)
+}
+
+// noState handles the answer of a read command where there is no
+// simulation yet: a hint on ErrOut, and for the machine formats (-o json,
+// yaml) the empty answer, so that scripts still parse it. Other errors come
+// back as they are.
+func (f *factory) noState(err error, empty func() error) error {
+	var ns *action.NoStateError
+	if !errors.As(err, &ns) || !errors.Is(err, state.ErrNoState) || action.ExitCodeOf(err) != action.ExitBug {
+		return err
+	}
+	f.status("hint: %v", ns)
+	if empty == nil {
+		return nil
+	}
+	return empty()
 }

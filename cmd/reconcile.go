@@ -23,8 +23,9 @@ Exit codes: 0 every root touched is Succeeded; 2 invalid input (nothing changed)
 3 a root Failed; 4 the run stopped before every root finished.`,
 		Example: `  lscli reconcile ./examples/simple
   lscli reconcile ./landscape --all -o json | jq '.items[].status.phase'`,
+		ValidArgsFunction: landscapeCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := f.settings(cmd)
+			s, err := f.settings(cmd, args...)
 			if err != nil {
 				return err
 			}
@@ -32,22 +33,22 @@ Exit codes: 0 every root touched is Succeeded; 2 invalid input (nothing changed)
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "start a new job at every root installation, changed or not")
+	addOutputFlag(cmd, "tree", objectFormats...)
+	addRunFlags(cmd)
 	return cmd
 }
 
 // reconcileRun applies the paths (nothing when none are given), runs and
 // prints.
 func (f *factory) reconcileRun(ctx context.Context, s *settings, paths []string, all bool) error {
-	if err := s.checkOutput(objectFormats...); err != nil {
-		return err
-	}
-	cfg, err := configuration(s)
+	cfg, done, err := f.runConfiguration(s)
 	if err != nil {
 		return err
 	}
 	a := action.NewReconcile(cfg)
 	a.Paths, a.Namespace, a.All, a.RunOptions = paths, s.Namespace, all, runOptions(s)
 	res, err := a.Run(ctx)
+	done()
 	if err != nil {
 		return err
 	}

@@ -48,8 +48,9 @@ Exit codes: 0 everything renders and validates; 2 something does not (every prob
 stderr, with the installation, the execution and the line).`,
 		Example: `  lscli render ./examples/sibling-dataflow
   lscli render ./landscape --exports deployer-exports.yaml -o json | jq '.items[] | select(.kind=="Execution")'`,
+		ValidArgsFunction: landscapeCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := f.settings(cmd)
+			s, err := f.settings(cmd, args...)
 			if err != nil {
 				return err
 			}
@@ -57,20 +58,19 @@ stderr, with the installation, the execution and the line).`,
 		},
 	}
 	addRenderFlags(cmd, opts)
+	addOutputFlag(cmd, "tree", renderFormats...)
 	return cmd
 }
 
 // addRenderFlags declares the flags render and validate share.
 func addRenderFlags(cmd *cobra.Command, opts *renderOptions) {
+	addSeedFlags(cmd)
 	cmd.Flags().StringVar(&opts.ExportsFile, "exports", "",
 		`YAML file mapping "<installation path>/<deploy item name>" globs to the exports to assume for those deploy items`)
 }
 
 // renderRun renders the landscape and prints it.
 func (f *factory) renderRun(ctx context.Context, s *settings, paths []string, opts *renderOptions) error {
-	if err := s.checkOutput(renderFormats...); err != nil {
-		return err
-	}
 	res, err := f.dryRun(ctx, s, paths, opts)
 	if err != nil {
 		return err
@@ -88,7 +88,7 @@ func (f *factory) renderRun(ctx context.Context, s *settings, paths []string, op
 	if err != nil {
 		return err
 	}
-	return f.reportProblems(res.Problems)
+	return f.reportProblems(res.Result)
 }
 
 // dryRun loads the landscape and renders it.
@@ -116,20 +116,31 @@ func rootsIn(roots []*dryrun.Installation, ns string) []*dryrun.Installation {
 	return out
 }
 
-// reportProblems prints every problem (with the template lines around it,
-// when known) and returns exit code 2 when there are any.
-func (f *factory) reportProblems(problems []error) error {
-	for _, p := range problems {
-		f.status("error: %v", p)
-		var te *template.Error
-		if errors.As(p, &te) {
-			if snippet := te.Snippet(); snippet != "" {
-				fmt.Fprint(f.streams.ErrOut, snippet)
-			}
-		}
+// reportProblems prints every problem and warning of a dry run (with the
+// template lines around it, when known) and returns exit code 2 when there
+// are problems. Warnings are what the dry run could not check; they do not
+// change the exit code.
+func (f *factory) reportProblems(res *dryrun.Result) error {
+	for _, p := range res.Problems {
+		f.templateError("error", p)
 	}
-	if len(problems) > 0 {
+	for _, w := range res.Warnings {
+		f.templateError("warning: not checked", w)
+	}
+	if len(res.Problems) > 0 {
 		return action.SilentExit(action.ExitInvalid)
 	}
 	return nil
+}
+
+// templateError prints err after label, with the template lines around it
+// when known.
+func (f *factory) templateError(label string, err error) {
+	f.status("%s: %v", label, err)
+	var te *template.Error
+	if errors.As(err, &te) {
+		if snippet := te.Snippet(); snippet != "" {
+			fmt.Fprint(f.streams.ErrOut, snippet)
+		}
+	}
 }

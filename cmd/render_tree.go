@@ -81,9 +81,12 @@ func (d *renderDrawer) installation(n *dryrun.Installation, root bool) *tree.Tre
 	if n.Exports != nil && (len(n.Exports.Data)+len(n.Exports.Targets)) > 0 {
 		t.Child(d.exports(n))
 	}
+	prefix := "installation " + n.Object.Namespace + "/" + n.Object.Name + ": "
 	if n.Err != nil {
-		msg := strings.TrimPrefix(n.Err.Error(), "installation "+n.Object.Namespace+"/"+n.Object.Name+": ")
-		t.Child(d.st.Red("error") + ": " + msg)
+		t.Child(d.st.Red("error") + ": " + strings.TrimPrefix(n.Err.Error(), prefix))
+	}
+	if n.Unchecked != nil {
+		t.Child(d.st.Yellow("not checked") + ": " + strings.TrimPrefix(n.Unchecked.Error(), prefix))
 	}
 	return t
 }

@@ -18,6 +18,10 @@ func (f *factory) report(s *settings, run *action.Run) error {
 	if err := f.printObjects(s, run.Objects); err != nil {
 		return err
 	}
+	if run.Idle != "" {
+		f.status("note: %s; nothing changed and nothing ran", run.Idle)
+		return action.SilentExit(run.ExitCode())
+	}
 	f.summarize(run.Run, run.Assessment)
 	f.notes(run)
 	return action.SilentExit(run.ExitCode())
@@ -43,7 +47,7 @@ func (f *factory) notes(run *action.Run) {
 // what is unfinished and why.
 func (f *factory) summarize(res reconcile.RunResult, a action.Assessment) {
 	elapsed := res.End.Sub(res.Start)
-	f.status("%d steps, virtual time +%s (now %s), %s", res.Steps, elapsed, res.End.Format("2006-01-02T15:04:05Z07:00"), outcomes(a))
+	f.status("%s, virtual time +%s (now %s), %s", plural(res.Steps, "step"), elapsed, res.End.Format("2006-01-02T15:04:05Z07:00"), outcomes(a))
 	for _, r := range a.Roots {
 		if r.Phase != "DeleteFailed" {
 			continue
@@ -127,14 +131,12 @@ func stopText(r reconcile.StopReason) string {
 // operate runs an operator action (interrupt, delete, trigger) built by run
 // from the configuration of s, and prints its result.
 func (f *factory) operate(_ context.Context, s *settings, run func(*action.Configuration) (*action.Run, error)) error {
-	if err := s.checkOutput(objectFormats...); err != nil {
-		return err
-	}
-	cfg, err := configuration(s)
+	cfg, done, err := f.runConfiguration(s)
 	if err != nil {
 		return err
 	}
 	res, err := run(cfg)
+	done()
 	if err != nil {
 		return err
 	}

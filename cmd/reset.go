@@ -9,7 +9,7 @@ func newResetCmd(f *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "reset",
 		Short: "Forget the simulation: remove the state folder",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {

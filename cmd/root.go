@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd/iostreams"
+	"github.com/lscli/lscli/cmd/output"
 	"github.com/lscli/lscli/landscape"
 )
 
@@ -27,7 +29,7 @@ func Main() int {
 // here, to streams.ErrOut: commands only return them.
 func Run(streams *iostreams.IOStreams, args []string, getenv func(string) string) int {
 	root := New(streams, getenv)
-	root.SetArgs(args)
+	root.SetArgs(goTestArgs(args))
 	err := root.ExecuteContext(context.Background())
 	if err != nil {
 		printError(streams, err)
@@ -37,6 +39,11 @@ func Run(streams *iostreams.IOStreams, args []string, getenv func(string) string
 
 // printError prints err: every problem of a load error on its own line.
 func printError(streams *iostreams.IOStreams, err error) {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(streams.ErrOut, "error: %v\n%s", ue.err.Err, ue.usageLines())
+		return
+	}
 	var ee *action.ExitError
 	if errors.As(err, &ee) && ee.Err == nil {
 		return
@@ -67,45 +74,50 @@ controllers with fake or real deployers to a fixed point, and prints the object 
 The simulation is kept in .lscli/ (see --state), so commands can act on it one after another.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Args:          cobra.ArbitraryArgs,
+		RunE:          unknownCommand,
 	}
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
 	root.SetIn(streams.In)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return invalid(err) })
 	addGlobalFlags(root)
-	f := &factory{streams: streams, getenv: getenv}
+	f := &factory{streams: streams, getenv: getenv, now: time.Now}
 	root.AddCommand(
 		newReconcileCmd(f), newInterruptCmd(f), newDeleteCmd(f), newTriggerCmd(f),
-		newGetCmd(f), newTreeCmd(f), newEventsCmd(f),
-		newValidateCmd(f), newRenderCmd(f), newResetCmd(f), newVersionCmd(f), newEnvironmentHelpCmd(),
+		newGetCmd(f), newDescribeCmd(f), newTreeCmd(f), newEventsCmd(f),
+		newValidateCmd(f), newRenderCmd(f), newTestCmd(f), newResetCmd(f), newVersionCmd(f), newEnvironmentHelpCmd(),
 	)
+	asUsageErrors(root)
 	return root
 }
 
-// factory gives commands what they share: the streams and the environment.
+// factory gives commands what they share: the streams, the environment and
+// the wall clock (for the progress line only).
 type factory struct {
 	streams *iostreams.IOStreams
 	getenv  func(string) string
+	now     func() time.Time
 }
 
-// settings merges the global settings for cmd.
-func (f *factory) settings(cmd *cobra.Command) (*settings, error) {
-	return loadSettings(cmd, f.getenv)
-}
-
-// addGlobalFlags declares the flags every command takes.
-func addGlobalFlags(root *cobra.Command) {
-	pf := root.PersistentFlags()
-	pf.StringP("namespace", "n", "", "namespace of objects without one, and the namespace to show (default: objects go to \"default\", all namespaces are shown)")
-	pf.StringP("output", "o", "tree", "output format: tree, wide, yaml, json (get also: table)")
-	pf.String("state", ".lscli", "folder that keeps the simulation between commands (env LSCLI_STATE)")
-	pf.String("config", "", "config file (default: lscli.yaml in the working directory, if present)")
-	pf.String("seed", "1", "seed of the random source: job IDs, generated names, order of independent work")
-	pf.String("color", "auto", "color output: auto, always, never (NO_COLOR turns it off)")
-	pf.String("until", "", "stop when the virtual clock has advanced this much, e.g. 10m")
-	pf.String("max-steps", "0", "stop after this many reconcile steps (0: no limit)")
-	pf.String("start-time", "2025-01-01T00:00:00Z", "virtual time at which a new simulation starts")
-	pf.StringArray("deployer", nil, "TYPE=MODE: run deploy items of TYPE with a fake, real or no (none) deployer; repeatable")
-	pf.String("targets", "simulated", "the clusters real deployers reach: simulated, or real (the Targets' kubeconfigs)")
-	pf.String("pickup-timeout", "5m", "how long a deploy item may wait for a deployer, or none")
+// settings merges the settings of cmd, checks -o against the formats cmd
+// allows and tells the notes about config files on ErrOut. paths are the
+// landscape files and folders the command reads, if it reads any: a folder's
+// own lscli.yaml is the config file then.
+func (f *factory) settings(cmd *cobra.Command, paths ...string) (*settings, error) {
+	s, err := loadSettings(cmd, f.getenv, paths)
+	if err != nil {
+		return nil, err
+	}
+	if cmd.Flags().Lookup("output") != nil {
+		if err := checkOutput(cmd, s.Output); err != nil {
+			return nil, err
+		}
+		if err := output.CheckFormat(s.Output); err != nil {
+			return nil, invalid(err)
+		}
+	}
+	for _, n := range s.notes {
+		f.status("%s", n)
+	}
+	return s, nil
 }

@@ -1,20 +1,18 @@
 package cmd_test
 
 import (
+	"bufio"
 	"os"
 	"path/filepath"
-	"strconv"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/lscli/lscli/cmd"
+	"github.com/lscli/lscli/scenario"
 )
-
-// exitCodeFile is the variable that names the file where each lscli run in
-// a script leaves its exit code, for the exitcode command.
-const exitCodeFile = "LSCLI_TEST_EXITCODE"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(benchChildEnv) == "1" {
@@ -23,8 +21,9 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"lscli": func() {
 			code := cmd.Main()
-			if f := os.Getenv(exitCodeFile); f != "" {
-				_ = os.WriteFile(f, []byte(strconv.Itoa(code)), 0o600)
+			if err := scenario.RecordExitCode(code); err != nil {
+				os.Stderr.WriteString(err.Error() + "\n")
+				os.Exit(1)
 			}
 			os.Exit(code)
 		},
@@ -33,8 +32,8 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the CLI scripts in testdata/script. LSCLI_UPDATE=1 rewrites
 // the golden files inside the scripts; review the diff before committing.
-// Besides testscript's commands, a script may say `exitcode N`: the last
-// lscli run exited with code N (`! exec` only says it was not 0).
+// Scripts have the commands of a scenario (package scenario): exitcode N
+// checks the exit code of the last lscli call.
 func TestScripts(t *testing.T) {
 	examples, err := filepath.Abs("../examples")
 	if err != nil {
@@ -45,24 +44,50 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("LSCLI_UPDATE") == "1",
+		Cmds:                scenario.Commands(cmd.Run),
 		Setup: func(env *testscript.Env) error {
+			scenario.Setup(env)
 			env.Setenv("EXAMPLES", examples)
-			env.Setenv("NO_COLOR", "")
-			env.Setenv("CLICOLOR_FORCE", "")
-			env.Setenv(exitCodeFile, filepath.Join(env.WorkDir, ".lscli-exitcode"))
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exitcode": exitcode},
 	})
 }
 
-// exitcode checks the exit code of the last lscli run: `exitcode N`.
-func exitcode(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: exitcode N")
+// failingCall is a script line that expects lscli to fail.
+var failingCall = regexp.MustCompile(`^(\[[^]]*\]\s*)*!\s*(exec\s+)?lscli\b`)
+
+// TestScriptsCheckExitCodes: every lscli call a script expects to fail is
+// followed by "exitcode N", so that the exact exit code is part of the
+// contract the scripts check (a bare "! exec" accepts any non-zero code).
+func TestScriptsCheckExitCodes(t *testing.T) {
+	files, err := filepath.Glob("../testdata/script/*.txtar")
+	if err != nil {
+		t.Fatal(err)
 	}
-	got := strings.TrimSpace(ts.ReadFile(ts.Getenv(exitCodeFile)))
-	if got != args[0] {
-		ts.Fatalf("lscli exited with %s, want %s", got, args[0])
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		script, _, _ := strings.Cut(string(data), "\n-- ")
+		sc := bufio.NewScanner(strings.NewReader(script))
+		line, pending := 0, 0
+		for sc.Scan() {
+			line++
+			text := strings.TrimSpace(sc.Text())
+			switch {
+			case text == "" || strings.HasPrefix(text, "#"):
+				continue
+			case pending > 0 && !strings.HasPrefix(text, "exitcode "):
+				t.Errorf("%s:%d: the lscli call that fails is not followed by 'exitcode N'", filepath.Base(file), pending)
+			}
+			pending = 0
+			if failingCall.MatchString(text) {
+				pending = line
+			}
+		}
+		if pending > 0 {
+			t.Errorf("%s:%d: the lscli call that fails is not followed by 'exitcode N'", filepath.Base(file), pending)
+		}
 	}
 }

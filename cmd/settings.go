@@ -2,22 +2,20 @@ package cmd
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/lscli/lscli/action"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
+
+	"github.com/lscli/lscli/action"
 )
 
-// DefaultConfigFile is read from the working directory when --config is not given.
-const DefaultConfigFile = "lscli.yaml"
-
-// settings are the options every command shares, merged from flags, LSCLI_*
-// environment variables, the config file and defaults, in that order.
+// settings are the options of a command, merged from flags, LSCLI_*
+// environment variables, the config file and defaults, in that order. A
+// setting whose flag the command does not have keeps its zero value: `lscli
+// get` never reads LSCLI_UNTIL.
 type settings struct {
 	Namespace string
 	Output    string
@@ -36,16 +34,22 @@ type settings struct {
 	deployer action.DeployerSettings
 	// PickupTimeout is the landscaper pickup timeout; negative means none.
 	PickupTimeout time.Duration
-	// config is the parsed config file, for command-specific keys.
-	config *viper.Viper
+	// config is the config file read, nil when there is none.
+	config *configFile
+	// notes are told on stderr before the command runs: config files that
+	// are not read.
+	notes []string
 }
 
 // source merges one setting from its sources.
 type source struct {
 	flags  *pflag.FlagSet
 	getenv func(string) string
-	config *viper.Viper
+	config *configFile
 }
+
+// has reports whether the command has the flag key.
+func (s source) has(key string) bool { return s.flags.Lookup(key) != nil }
 
 // get returns the value of key: the flag when set, else LSCLI_<KEY>, else the
 // config file, else def. found says whether any source had it.
@@ -53,49 +57,56 @@ func (s source) get(key, def string) (val string, found bool) {
 	if f := s.flags.Lookup(key); f != nil && f.Changed {
 		return f.Value.String(), true
 	}
-	env := "LSCLI_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_"))
-	if v := s.getenv(env); v != "" {
+	if v := s.getenv(envName(key)); v != "" {
 		return v, true
 	}
-	if s.config != nil && s.config.IsSet(key) {
-		return s.config.GetString(key), true
+	if v, ok := s.config.setting(key); ok {
+		return v, true
 	}
 	return def, false
 }
 
-// readConfig reads the config file: path when given (it must exist), else
-// lscli.yaml in the working directory when present.
-func readConfig(path string) (*viper.Viper, error) {
-	explicit := path != ""
-	if !explicit {
-		path = DefaultConfigFile
-		if _, err := os.Stat(path); err != nil {
-			return nil, nil
-		}
-	}
-	v := viper.New()
-	v.SetConfigFile(path)
-	v.SetConfigType("yaml")
-	if err := v.ReadInConfig(); err != nil {
-		return nil, invalidf("read config %s: %v", path, err)
-	}
-	return v, nil
+// envName is the environment variable of the flag key: LSCLI_<KEY>.
+func envName(key string) string {
+	return "LSCLI_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_"))
 }
 
-// loadSettings merges the global settings for cmd.
-func loadSettings(cmd *cobra.Command, getenv func(string) string) (*settings, error) {
+// defaultOf is the default of the command's flag key, or "".
+func (s source) defaultOf(key string) string {
+	if f := s.flags.Lookup(key); f != nil {
+		return f.DefValue
+	}
+	return ""
+}
+
+// loadSettings merges the settings of cmd. paths are the landscape files and
+// folders the command reads (reconcile, render, validate), which choose the
+// config file when --config is not given (see pickConfig).
+func loadSettings(cmd *cobra.Command, getenv func(string) string, paths []string) (*settings, error) {
 	flags := cmd.Flags()
-	cfgPath, _ := source{flags: flags, getenv: getenv}.get("config", "")
-	cfg, err := readConfig(cfgPath)
+	explicit, _ := source{flags: flags, getenv: getenv}.get("config", "")
+	choice, err := pickConfig(explicit, paths)
 	if err != nil {
 		return nil, err
 	}
-	src := source{flags: flags, getenv: getenv, config: cfg}
-	s := &settings{config: cfg}
+	s := &settings{notes: choice.notes}
+	if choice.path != "" {
+		if s.config, err = readConfigFile(choice.path); err != nil {
+			return nil, err
+		}
+	}
+	src := source{flags: flags, getenv: getenv, config: s.config}
 	s.Namespace, _ = src.get("namespace", "")
-	s.Output, _ = src.get("output", "tree")
 	s.State, _ = src.get("state", ".lscli")
 	s.Color, _ = src.get("color", "auto")
+	if src.has("output") {
+		// LSCLI_OUTPUT and the config's output are defaults: a command that
+		// does not have the format keeps its own default.
+		def := src.defaultOf("output")
+		if s.Output, _ = src.get("output", def); !flags.Changed("output") && checkOutput(cmd, s.Output) != nil {
+			s.Output = def
+		}
+	}
 	if err := s.parseNumbers(src); err != nil {
 		return nil, err
 	}
@@ -105,28 +116,39 @@ func loadSettings(cmd *cobra.Command, getenv func(string) string) (*settings, er
 	return s, nil
 }
 
-// parseNumbers parses seed, until, max-steps, start-time and the pickup timeout.
+// parseNumbers parses seed, until, max-steps, start-time and the pickup
+// timeout, those the command has flags for.
 func (s *settings) parseNumbers(src source) error {
 	var err error
-	seed, found := src.get("seed", "1")
-	if s.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
-		return invalidf("invalid --seed %q: want a non-negative integer", seed)
+	if src.has("seed") {
+		seed, found := src.get("seed", "1")
+		if s.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
+			return invalidf("invalid --seed %q: want a non-negative integer", seed)
+		}
+		s.SeedSet = found
 	}
-	s.SeedSet = found
-	if s.Until, err = parseDuration(src, "until", ""); err != nil {
-		return err
+	if src.has("until") {
+		if s.Until, err = parseDuration(src, "until", ""); err != nil {
+			return err
+		}
 	}
-	steps, _ := src.get("max-steps", "0")
-	if s.MaxSteps, err = strconv.Atoi(steps); err != nil || s.MaxSteps < 0 {
-		return invalidf("invalid --max-steps %q: want a non-negative integer", steps)
+	if src.has("max-steps") {
+		steps, _ := src.get("max-steps", "0")
+		if s.MaxSteps, err = strconv.Atoi(steps); err != nil || s.MaxSteps < 0 {
+			return invalidf("invalid --max-steps %q: want a non-negative integer", steps)
+		}
 	}
-	start, _ := src.get("start-time", "2025-01-01T00:00:00Z")
-	if s.StartTime, err = time.Parse(time.RFC3339, start); err != nil {
-		return invalidf("invalid --start-time %q: want RFC 3339, e.g. 2025-01-01T00:00:00Z", start)
+	if src.has("start-time") {
+		start, _ := src.get("start-time", defaultStartTime)
+		if s.StartTime, err = time.Parse(time.RFC3339, start); err != nil {
+			return invalidf("invalid --start-time %q: want RFC 3339, e.g. 2025-01-01T00:00:00Z", start)
+		}
+		s.StartTime = s.StartTime.UTC()
 	}
-	s.StartTime = s.StartTime.UTC()
-	if s.PickupTimeout, err = parseDuration(src, "pickup-timeout", "5m"); err != nil {
-		return err
+	if src.has("pickup-timeout") {
+		if s.PickupTimeout, err = parseDuration(src, "pickup-timeout", "5m"); err != nil {
+			return err
+		}
 	}
 	if s.PickupTimeout == 0 {
 		s.PickupTimeout = -1 // 0 switches the check off, as in Landscaper
@@ -157,14 +179,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// checkOutput validates -o against the formats a command allows.
-func (s *settings) checkOutput(allowed ...string) error {
-	if !contains(allowed, s.Output) {
-		return invalidf("invalid --output %q (allowed: %s)", s.Output, strings.Join(allowed, ", "))
-	}
-	return nil
 }
 
 // String is for debugging.

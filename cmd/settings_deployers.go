@@ -5,26 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/spf13/pflag"
-	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/deployers/simcluster"
 )
-
-// deployerConfig is the part of the config file about deployers. Sections
-// are decoded strictly on their own, so that an error names its place.
-type deployerConfig struct {
-	Deployers        map[string]string `json:"deployers"`
-	Targets          json.RawMessage   `json:"targets"`
-	Fake             json.RawMessage   `json:"fake"`
-	SimulatedCluster json.RawMessage   `json:"simulatedCluster"`
-}
 
 // fakeSection is the config file's fake: key.
 type fakeSection struct {
@@ -41,46 +30,29 @@ type clusterSection struct {
 // parseDeployers reads the deployer settings: modes from the config file's
 // deployers map and the repeated --deployer flags (or LSCLI_DEPLOYER,
 // comma-separated), rules from the config file, target modes from --targets
-// (or LSCLI_TARGETS), else the config file's targets.
+// (or LSCLI_TARGETS), else the config file's targets. The flags and their
+// variables count only on the commands that run.
 func (s *settings) parseDeployers(src source, flags *pflag.FlagSet) error {
-	var cfg deployerConfig
-	path := ""
-	if src.config != nil {
-		path = src.config.ConfigFileUsed()
-		if err := readDeployerConfig(path, &cfg); err != nil {
-			return err
-		}
+	cfg := s.config
+	if cfg == nil {
+		cfg = &configFile{}
 	}
 	s.Deployers = map[string]string{}
 	for typ, mode := range cfg.Deployers {
 		s.Deployers[typ] = mode
 	}
-	if err := s.parseModeFlags(src, flags); err != nil {
-		return err
+	if src.has("deployer") {
+		if err := s.parseModeFlags(src, flags); err != nil {
+			return err
+		}
 	}
 	if err := s.checkModes(); err != nil {
 		return err
 	}
-	if err := s.parseRules(path, cfg); err != nil {
+	if err := s.parseRules(cfg); err != nil {
 		return err
 	}
-	return s.parseTargets(src, path, cfg.Targets)
-}
-
-// readDeployerConfig decodes the deployer keys of the config file at path.
-func readDeployerConfig(path string, cfg *deployerConfig) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return invalidf("read config %s: %v", path, err)
-	}
-	js, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		return invalidf("read config %s: %v", path, err)
-	}
-	if err := json.Unmarshal(js, cfg); err != nil {
-		return invalidf("%s: %s", path, jsonMessage(err))
-	}
-	return nil
+	return s.parseTargets(src, cfg.path, cfg.Targets)
 }
 
 // parseModeFlags adds the --deployer TYPE=MODE flags (or LSCLI_DEPLOYER).
@@ -125,7 +97,8 @@ func (s *settings) checkModes() error {
 }
 
 // parseRules compiles the rules of the fake and simulatedCluster sections.
-func (s *settings) parseRules(path string, cfg deployerConfig) error {
+func (s *settings) parseRules(cfg *configFile) error {
+	path := cfg.path
 	var fake fakeSection
 	if err := decodeStrict(cfg.Fake, &fake); err != nil {
 		return invalidf("%s: fake: %s", path, jsonMessage(err))
@@ -166,7 +139,7 @@ var targetModes = []string{string(deployers.TargetSimulated), string(deployers.T
 // from Target ("namespace/name", or name) to mode.
 func (s *settings) parseTargets(src source, path string, raw json.RawMessage) error {
 	noConfig := source{flags: src.flags, getenv: src.getenv}
-	if v, found := noConfig.get("targets", ""); found {
+	if v, found := noConfig.get("targets", ""); found && src.has("targets") {
 		if !contains(targetModes, v) {
 			return invalidf("invalid --targets %q (allowed: %s)", v, strings.Join(targetModes, ", "))
 		}

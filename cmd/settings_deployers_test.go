@@ -20,6 +20,7 @@ func parseWith(t *testing.T, config string, args []string, env map[string]string
 	t.Helper()
 	cmd := &cobra.Command{Use: "test"}
 	addGlobalFlags(cmd)
+	addRunFlags(cmd)
 	if config != "" {
 		path := filepath.Join(t.TempDir(), "lscli.yaml")
 		if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
@@ -30,7 +31,7 @@ func parseWith(t *testing.T, config string, args []string, env map[string]string
 	if err := cmd.ParseFlags(args); err != nil {
 		t.Fatal(err)
 	}
-	return loadSettings(cmd, func(k string) string { return env[k] })
+	return loadSettings(cmd, func(k string) string { return env[k] }, nil)
 }
 
 func TestParseDeployerSettings(t *testing.T) {

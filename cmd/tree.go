@@ -3,15 +3,18 @@ package cmd
 import (
 	"context"
 
-	"github.com/lscli/lscli/action"
 	"github.com/spf13/cobra"
+
+	"github.com/lscli/lscli/action"
+	"github.com/lscli/lscli/cmd/output"
 )
 
 func newTreeCmd(f *factory) *cobra.Command {
-	return &cobra.Command{
-		Use:   "tree [NAME]",
-		Short: "Show the tree of one root installation, or of all (runs nothing)",
-		Args:  cobra.MaximumNArgs(1),
+	cmd := &cobra.Command{
+		Use:               "tree [NAME]",
+		Short:             "Show the tree of one root installation, or of all (runs nothing)",
+		Args:              maxArgs(1),
+		ValidArgsFunction: f.installationCompletion(true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {
@@ -20,12 +23,11 @@ func newTreeCmd(f *factory) *cobra.Command {
 			return f.treeRun(cmd.Context(), s, args)
 		},
 	}
+	addOutputFlag(cmd, "tree", objectFormats...)
+	return cmd
 }
 
 func (f *factory) treeRun(ctx context.Context, s *settings, args []string) error {
-	if err := s.checkOutput(objectFormats...); err != nil {
-		return err
-	}
 	cfg, err := configuration(s)
 	if err != nil {
 		return err
@@ -38,7 +40,7 @@ func (f *factory) treeRun(ctx context.Context, s *settings, args []string) error
 	}
 	objs, err := a.Run(ctx, name)
 	if err != nil {
-		return err
+		return f.noState(err, func() error { return output.PrintEmpty(s.Output, f.streams.Out) })
 	}
 	return f.printObjects(s, objs)
 }

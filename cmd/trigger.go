@@ -6,7 +6,7 @@ import (
 )
 
 func newTriggerCmd(f *factory) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "trigger [KIND] NAME",
 		Short: "Start a new job at a root installation (or retry its failed deletion), then run to the end",
 		Long: `Add landscaper.gardener.cloud/operation: reconcile to the root installation NAME. If its job is
@@ -15,7 +15,8 @@ retries the deletion.
 
 With KIND execution or deployitem, do the same for a stand-alone Execution or DeployItem (one that
 no installation or execution controls).`,
-		Args: cobra.RangeArgs(1, 2),
+		Args:              rangeArgs(1, 2),
+		ValidArgsFunction: f.kindOrNameCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {
@@ -31,4 +32,7 @@ no installation or execution controls).`,
 			})
 		},
 	}
+	addOutputFlag(cmd, "tree", objectFormats...)
+	addRunFlags(cmd)
+	return cmd
 }

@@ -18,8 +18,9 @@ deploy items, exports; --exports gives deploy item exports) and report every pro
 installation, execution and line. Nothing is printed on stdout.
 
 Exit code 0 when the input is valid, 2 when it is not.`,
+		ValidArgsFunction: landscapeCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := f.settings(cmd)
+			s, err := f.settings(cmd, args...)
 			if err != nil {
 				return err
 			}
@@ -36,11 +37,14 @@ func (f *factory) validateRun(ctx context.Context, s *settings, paths []string, 
 	if err != nil {
 		return err
 	}
-	if err := f.reportProblems(res.Problems); err != nil {
+	if err := f.reportProblems(res.Result); err != nil {
 		return err
 	}
 	installations, items := action.CountRendered(res.Roots)
-	f.status("valid: %d objects in %d namespaces", len(res.Loaded.Objects), len(res.Loaded.Namespaces()))
-	f.status("rendered: %d installations with %d deploy items", installations, items)
+	f.status("valid: %s in %s", plural(len(res.Loaded.Objects), "object"), plural(len(res.Loaded.Namespaces()), "namespace"))
+	f.status("rendered: %s with %s", plural(installations, "installation"), plural(items, "deploy item"))
+	if n := len(res.Warnings); n > 0 {
+		f.status("not checked: %s (see the warnings above)", plural(n, "export execution"))
+	}
 	return nil
 }

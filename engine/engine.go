@@ -57,6 +57,10 @@ func (e *Engine) Config() Config { return e.cfg }
 // Events returns the timeline, oldest first.
 func (e *Engine) Events() []state.Event { return e.events }
 
+// Timers returns the pending work: ready work as due now, then the timers,
+// earliest first.
+func (e *Engine) Timers() []reconcile.Timer { return e.loop.Timers() }
+
 // Enqueue asks controller to reconcile the object named key.
 func (e *Engine) Enqueue(controller string, key types.NamespacedName) {
 	e.loop.Enqueue(controller, key)

@@ -38,6 +38,33 @@ export GOWORK=off GOFLAGS="-mod=mod -buildvcs=false" CGO_ENABLED=0
 mkdir -p "${bin}" "${cache}/src"
 start=${SECONDS}
 
+# step prints "[i/2] what" on stderr, with the time since the start.
+step() {
+	echo "[$1/2] $2 ($((SECONDS - start))s so far)" >&2
+}
+
+# compile runs "go build -v ARGS..." in the current folder for package pkg,
+# named name, and says how far it is: every 100 packages compiled, how many
+# of the packages pkg depends on are done (packages already in the build
+# cache are not compiled again, so a warm build ends early).
+compile() {
+	local name="$1" pkg="$2"
+	shift 2
+	local total n=0
+	total="$(go list -deps "${pkg}" | wc -l | tr -d ' ')"
+	echo "      ${name}: compiling up to ${total} packages" >&2
+	go build -v "$@" 2>&1 | while IFS= read -r line; do
+		if [[ "${line}" =~ ^[A-Za-z0-9._~/-]+$ ]]; then
+			n=$((n + 1))
+			if ((n % 100 == 0)); then
+				echo "      ${name}: ${n} of up to ${total} packages compiled ($((SECONDS - start))s so far)" >&2
+			fi
+		else
+			echo "${line}" >&2
+		fi
+	done
+}
+
 # build_apiserver writes a module that requires k8s.io/kubernetes and pins every
 # staging module (required as v0.0.0 and replaced by ./staging/... in
 # kubernetes' own go.mod, which does not apply to a dependency) to
@@ -63,8 +90,9 @@ build_apiserver() {
 	local minor="${KUBE_VERSION#v1.}"
 	minor="${minor%%.*}"
 	local pkg=k8s.io/component-base/version
+	echo "      kube-apiserver: downloading k8s.io/kubernetes ${KUBE_VERSION} and its modules" >&2
 	(cd "${dir}" && go get "k8s.io/kubernetes/cmd/kube-apiserver@${KUBE_VERSION}" &&
-		go build -trimpath -o "${bin}/kube-apiserver" -ldflags "-s -w \
+		compile kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver -trimpath -o "${bin}/kube-apiserver" -ldflags "-s -w \
 			-X ${pkg}.gitVersion=${KUBE_VERSION} -X ${pkg}.gitMajor=1 -X ${pkg}.gitMinor=${minor} \
 			-X ${pkg}.gitTreeState=clean -X ${pkg}.buildDate=1970-01-01T00:00:00Z" \
 			k8s.io/kubernetes/cmd/kube-apiserver)
@@ -93,12 +121,15 @@ import (
 
 func main() { etcdmain.Main(os.Args) }
 EOF
-	(cd "${dir}" && go mod tidy && go build -trimpath -o "${bin}/etcd" -ldflags "-s -w" .)
+	echo "      etcd: downloading go.etcd.io/etcd/server/v3 ${ETCD_VERSION} and its modules" >&2
+	(cd "${dir}" && go mod tidy && compile etcd . -trimpath -o "${bin}/etcd" -ldflags "-s -w" .)
 }
 
-echo "building etcd ${ETCD_VERSION} into ${bin}" >&2
+echo "building the test cluster binaries into ${bin}: etcd ${ETCD_VERSION}, kube-apiserver ${KUBE_VERSION}" >&2
+echo "(a cold build takes about 20 minutes of CPU time; see docs/testing.md)" >&2
+step 1 "building etcd ${ETCD_VERSION}"
 build_etcd
-echo "building kube-apiserver ${KUBE_VERSION} into ${bin} (takes minutes)" >&2
+step 2 "building kube-apiserver ${KUBE_VERSION} (the long one)"
 build_apiserver
 echo "${want}" >"${stamp}"
 echo "built ${want} into ${bin} in $((SECONDS - start))s"

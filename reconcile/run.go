@@ -12,7 +12,14 @@ type RunOptions struct {
 	Until time.Duration
 	// MaxSteps stops the run after this many reconcile steps.
 	MaxSteps int
+	// Progress, when set, is called every ProgressEvery steps with the
+	// steps so far and the virtual time. It must not change the simulation;
+	// the run is the same with or without it.
+	Progress func(steps int, now time.Time)
 }
+
+// ProgressEvery is how many steps apart RunOptions.Progress is called.
+const ProgressEvery = 64
 
 // StopReason says why a run ended.
 type StopReason string
@@ -65,6 +72,9 @@ func (l *Loop) Run(ctx context.Context, opts RunOptions) (RunResult, error) {
 		}
 		res.Steps++
 		l.step(ctx, it)
+		if opts.Progress != nil && res.Steps%ProgressEvery == 0 {
+			opts.Progress(res.Steps, l.clock.Now())
+		}
 	}
 	res.End = l.clock.Now()
 	return res, nil

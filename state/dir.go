@@ -112,3 +112,16 @@ func (d *Dir) Remove() error {
 func isStateFile(name string) bool {
 	return name == stateFileName || name == lockFileName || strings.HasPrefix(name, tempPrefix)
 }
+
+// Exists reports whether the folder holds a saved simulation. It creates
+// nothing and takes no lock.
+func (d *Dir) Exists() (bool, error) {
+	_, err := os.Stat(d.file(stateFileName))
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("state %s: %w", show(d.dir()), err)
+}

@@ -51,6 +51,11 @@ type Result struct {
 	// Problems are all problems found, in the order found. Each names the
 	// installation it is about.
 	Problems []error
+	// Warnings are what the dry run could not check, in the order found:
+	// export executions that failed while deploy items had no assumed
+	// exports (a deploy item's exports come from its deployer, which does
+	// not run; --exports gives them).
+	Warnings []error
 }
 
 // Installation is one rendered installation.
@@ -73,6 +78,10 @@ type Installation struct {
 	Exports *dataflow.Exports
 	// Err is the problem that stopped rendering this installation, or nil.
 	Err error
+	// Unchecked is the export execution error the dry run cannot judge,
+	// since deploy items had no assumed exports (see Result.Warnings); the
+	// installation's exports are then missing.
+	Unchecked error
 	// Skipped says why the installation was not rendered at all, or "".
 	Skipped string
 }

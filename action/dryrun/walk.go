@@ -2,6 +2,7 @@ package dryrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -162,7 +163,14 @@ func (w *walker) export(ctx context.Context, node *Installation, bp *blueprint.B
 	}
 	exps, err := dataflow.ConstructExports(ctx, w.c, node.Object, bp, node.Imports)
 	if err != nil {
-		w.stop(node, withExportsHint(err, node))
+		err = withExportsHint(err, node)
+		var he *hintError
+		if errors.As(err, &he) {
+			node.Unchecked = err
+			w.res.Warnings = append(w.res.Warnings, err)
+			return
+		}
+		w.stop(node, err)
 		return
 	}
 	if err := dataflow.WriteExports(ctx, w.c, node.Object, exps); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
+	"sigs.k8s.io/yaml"
 )
 
 // ClusterTable shows the objects of a simulated target cluster for
@@ -88,6 +89,25 @@ func ClusterList(objs []*unstructured.Unstructured, format string, w io.Writer) 
 		list.Items = append(list.Items, item)
 	}
 	return writeList(list, format, w)
+}
+
+// ClusterObject writes one object of a simulated target cluster to w in
+// format "json" or "yaml", as `kubectl get KIND NAME -o json` prints it:
+// without metadata.managedFields, keys in alphabetical order.
+func ClusterObject(o *unstructured.Unstructured, format string, w io.Writer) error {
+	o = o.DeepCopy()
+	o.SetManagedFields(nil)
+	data, err := marshalJSON(o.Object, "    ")
+	if err != nil {
+		return fmt.Errorf("encode %s %s: %w", o.GetKind(), o.GetName(), err)
+	}
+	if format == FormatYAML {
+		if data, err = yaml.JSONToYAML(data); err != nil {
+			return fmt.Errorf("convert %s %s to YAML: %w", o.GetKind(), o.GetName(), err)
+		}
+	}
+	_, err = w.Write(data)
+	return err
 }
 
 // generationText is the generation, or "-" for kinds that have none

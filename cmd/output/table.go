@@ -29,7 +29,19 @@ const NoObjects = "No objects.\n"
 //
 // Empty values show as "-"; phases are colored as in Styles.Phase. Table
 // returns NoObjects when objs is empty. It is a pure function.
-func Table(objs []fakecluster.Object, st Styles) string {
+//
+// With opts.Wide (`lscli get -o wide`) more columns follow, as kubectl's
+// wide output has:
+//
+//	Installation  GENERATION OBSERVED BLUEPRINT LASTERROR
+//	Execution     GENERATION OBSERVED DEPLOYITEMS LASTERROR
+//	DeployItem    TARGET GENERATION OBSERVED LASTERROR
+//	Target        SECRET
+//	DataObject    SOURCE
+//
+// LASTERROR is the first line of status.lastError's message, cut at 60
+// characters.
+func Table(objs []fakecluster.Object, st Styles, opts TableOptions) string {
 	if len(objs) == 0 {
 		return NoObjects
 	}
@@ -50,9 +62,19 @@ func Table(objs []fakecluster.Object, st Styles) string {
 			}
 			b.WriteString(st.Bold(kindOf(g[0])+"s:") + "\n")
 		}
-		b.WriteString(kindTable(g).render(st))
+		t := kindTable(g)
+		if opts.Wide {
+			addWideColumns(t, g)
+		}
+		b.WriteString(t.render(st))
 	}
 	return b.String()
+}
+
+// TableOptions change what Table shows. The zero value is the default view.
+type TableOptions struct {
+	// Wide adds columns (see Table). Defaults to false.
+	Wide bool
 }
 
 // kindTable builds the table of objects of one kind.

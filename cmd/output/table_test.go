@@ -23,7 +23,7 @@ func TestTableGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Table(tt.objs, tt.st)
+			got := Table(tt.objs, tt.st, TableOptions{})
 			if !tt.st.Enabled() {
 				noEscapes(t, got)
 			}
@@ -35,15 +35,15 @@ func TestTableGolden(t *testing.T) {
 // TestTableColorAlignment checks that colored cells do not shift the columns:
 // without escape sequences, colored output is the plain output.
 func TestTableColorAlignment(t *testing.T) {
-	plain := Table(landscape(), plainStyles())
-	colored := Table(landscape(), colorStyles())
+	plain := Table(landscape(), plainStyles(), TableOptions{})
+	colored := Table(landscape(), colorStyles(), TableOptions{})
 	if got := stripSeqs(colored); got != plain {
 		t.Errorf("colored table without escapes differs from the plain one:\n%s", lineDiff(plain, got))
 	}
 }
 
 func TestTableEmpty(t *testing.T) {
-	if got := Table(nil, plainStyles()); got != NoObjects {
+	if got := Table(nil, plainStyles(), TableOptions{}); got != NoObjects {
 		t.Errorf("Table(nil) = %q, want %q", got, NoObjects)
 	}
 }
@@ -51,7 +51,7 @@ func TestTableEmpty(t *testing.T) {
 func TestTableOneLineCells(t *testing.T) {
 	d := &lsv1alpha1.DeployItem{ObjectMeta: meta("ns", "d")}
 	d.Spec.Type = "odd\ttype\nwith breaks"
-	got := Table([]fakecluster.Object{d}, plainStyles())
+	got := Table([]fakecluster.Object{d}, plainStyles(), TableOptions{})
 	want := "NAMESPACE   NAME   TYPE                   PHASE   JOBID   JOBIDFINISHED\n" +
 		"ns          d      odd type with breaks   -       -       -\n"
 	if got != want {

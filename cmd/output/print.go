@@ -1,0 +1,144 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/printers"
+	"k8s.io/kubectl/pkg/cmd/get"
+	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// The formats Print writes besides FormatJSON and FormatYAML, as kubectl
+// names them. FormatJSONPath and FormatCustomColumns take their argument
+// after the "=".
+const (
+	FormatName          = "name"
+	FormatJSONPath      = "jsonpath="
+	FormatCustomColumns = "custom-columns="
+)
+
+// Print writes objs to w in one of kubectl's formats:
+//
+//   - "json", "yaml": a Kubernetes List as List writes it; with single and
+//     exactly one object, the object itself, as `kubectl get KIND NAME -o
+//     json` prints it;
+//   - "name": kind.group/name, one a line (installation.landscaper.gardener.cloud/demo);
+//   - "jsonpath=TEMPLATE": kubectl's JSONPath template, applied to the
+//     object (single) or to the List; missing keys print nothing;
+//   - "custom-columns=HEADER:PATH,...": a table with one column per spec
+//     and one row per object; a missing value prints <none>.
+//
+// Objects are in Landscaper's API shape with apiVersion and kind, as List
+// writes them (an Execution's deploy items in clear). The printers are
+// cli-runtime's and kubectl's own, so templates written for kubectl work.
+func Print(objs []fakecluster.Object, format string, single bool, w io.Writer) error {
+	if single && len(objs) == 1 && (format == FormatJSON || format == FormatYAML) {
+		return printOne(objs[0], format, w)
+	}
+	switch format {
+	case FormatJSON, FormatYAML:
+		return List(objs, format, w)
+	}
+	list, err := unstructuredList(objs)
+	if err != nil {
+		return err
+	}
+	var obj runtime.Object = list
+	if single && len(list.Items) == 1 {
+		obj = &list.Items[0]
+	}
+	p, err := printer(format)
+	if err != nil {
+		return err
+	}
+	return p.PrintObj(obj, w)
+}
+
+// PrintEmpty writes the empty answer of format: an empty List for json and
+// yaml, nothing for the others.
+func PrintEmpty(format string, w io.Writer) error {
+	if format == FormatJSON || format == FormatYAML {
+		return List(nil, format, w)
+	}
+	return nil
+}
+
+// CheckFormat reports a jsonpath template or custom-columns spec that does
+// not parse; other formats are not its business.
+func CheckFormat(format string) error {
+	if strings.HasPrefix(format, FormatJSONPath) || strings.HasPrefix(format, FormatCustomColumns) {
+		_, err := printer(format)
+		return err
+	}
+	return nil
+}
+
+// printer returns cli-runtime's or kubectl's printer for format.
+func printer(format string) (printers.ResourcePrinter, error) {
+	switch {
+	case format == FormatName:
+		return &printers.NamePrinter{}, nil
+	case strings.HasPrefix(format, FormatJSONPath):
+		p, err := printers.NewJSONPathPrinter(strings.TrimPrefix(format, FormatJSONPath))
+		if err != nil {
+			return nil, fmt.Errorf("invalid jsonpath template: %w", err)
+		}
+		p.AllowMissingKeys(true)
+		return p, nil
+	case strings.HasPrefix(format, FormatCustomColumns):
+		p, err := get.NewCustomColumnsPrinterFromSpec(strings.TrimPrefix(format, FormatCustomColumns), unstructured.UnstructuredJSONScheme, false)
+		if err != nil {
+			return nil, fmt.Errorf("invalid custom-columns spec: %w", err)
+		}
+		return p, nil
+	}
+	return nil, fmt.Errorf("unknown output format %q", format)
+}
+
+// printOne writes one object as JSON (indented by 4 spaces, like kubectl)
+// or YAML.
+func printOne(o fakecluster.Object, format string, w io.Writer) error {
+	item, err := marshalItem(o)
+	if err != nil {
+		return fmt.Errorf("encode %s %s: %w", kindOf(o), qualifiedName(o), err)
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, item, "", "    "); err != nil {
+		return err
+	}
+	buf.WriteByte('\n')
+	data := buf.Bytes()
+	if format == FormatYAML {
+		if data, err = yaml.JSONToYAML(data); err != nil {
+			return fmt.Errorf("convert to YAML: %w", err)
+		}
+	}
+	_, err = w.Write(data)
+	return err
+}
+
+// unstructuredList converts objs, in the order List sorts them, to a List
+// of unstructured objects in Landscaper's API shape.
+func unstructuredList(objs []fakecluster.Object) (*unstructured.UnstructuredList, error) {
+	list := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "v1", "kind": "List"}}
+	for _, o := range sortObjects(objs) {
+		item, err := marshalItem(o)
+		if err != nil {
+			return nil, fmt.Errorf("encode %s %s: %w", kindOf(o), qualifiedName(o), err)
+		}
+		var u unstructured.Unstructured
+		if err := u.UnmarshalJSON(item); err != nil {
+			return nil, fmt.Errorf("decode %s %s: %w", kindOf(o), qualifiedName(o), err)
+		}
+		list.Items = append(list.Items, u)
+	}
+	return list, nil
+}
