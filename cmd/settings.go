@@ -149,9 +149,9 @@ func (s *settings) parseNumbers(src source) error {
 		if s.PickupTimeout, err = parseDuration(src, "pickup-timeout", "5m"); err != nil {
 			return err
 		}
-	}
-	if s.PickupTimeout == 0 {
-		s.PickupTimeout = -1 // 0 switches the check off, as in Landscaper
+		if s.PickupTimeout == 0 {
+			s.PickupTimeout = -1 // 0 switches the check off, as in Landscaper
+		}
 	}
 	return nil
 }
