@@ -38,6 +38,10 @@ type Configuration struct {
 	Blueprints blueprint.Resolver
 	// Charts maps the helm charts Landscaper would download to local paths.
 	Charts map[string]string
+	// RemovedShoots are the Gardener shoot clusters ("<namespace>/<name>")
+	// that no longer exist, for onDelete.skipUninstallIfClusterRemoved. All
+	// others exist.
+	RemovedShoots []string
 	// Components says where component versions are found besides the
 	// landscape folders (the config file's components, artifacts and
 	// local-registry-root; Charts is copied in).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/engine/standalone"
@@ -115,6 +116,9 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 		}
 	}
 	for _, ref := range refs {
+		if !all && reconcilesIfChanged(ctx, c, ref) {
+			continue // its controller adds the annotation itself
+		}
 		if err := annotateReconcile(ctx, c, ref); err != nil {
 			return nil, applied, err
 		}
@@ -127,6 +131,16 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 		return refs, applied, err
 	}
 	return rootsOf(c, objs), applied, nil
+}
+
+// reconcilesIfChanged reports whether ref is a root installation with the
+// reconcile-if-changed annotation ("true"): Landscaper's controller then
+// starts a job on a spec change by itself, so lscli does not annotate it.
+func reconcilesIfChanged(ctx context.Context, c *fakecluster.Cluster, ref landscape.ObjectRef) bool {
+	inst := &lsv1alpha1.Installation{}
+	return ref.Kind == "Installation" &&
+		c.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, inst) == nil &&
+		lshelper.HasReconcileIfChangedAnnotation(inst.ObjectMeta)
 }
 
 // annotateReconcile puts the reconcile annotation on the object ref names.

@@ -19,6 +19,13 @@ type Run struct {
 	// Objects are every object of the saved simulation, sorted by kind,
 	// namespace and name.
 	Objects []fakecluster.Object
+	// Scheduled are the automatic reconciles (spec.automaticReconcile) the
+	// run left for later, earliest first: a run does not wait for them unless
+	// --until reaches them.
+	Scheduled []reconcile.Timer
+	// FakedTypes are the deploy item types that no deployer of Landscaper's
+	// serves here and lscli's fake deployer served in this run, sorted.
+	FakedTypes []string
 	// Idle, when set, says why the action found nothing to do: it changed
 	// nothing and ran nothing (e.g. an interrupt of a finished job).
 	Idle string
@@ -62,5 +69,6 @@ func runAndSave(ctx context.Context, ss *session, roots []landscape.ObjectRef, o
 	if err := ss.save(); err != nil {
 		return nil, fmt.Errorf("save state: %w", err)
 	}
-	return &Run{Run: res, Assessment: assessment, Objects: ss.cluster().Objects()}, nil
+	return &Run{Run: res, Assessment: assessment, Objects: ss.cluster().Objects(),
+		Scheduled: ss.engine.Scheduled(), FakedTypes: ss.framework.FakedTypes()}, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
@@ -23,6 +24,8 @@ type session struct {
 	engine *engine.Engine
 	// clusters are the simulated target clusters (see deployers.go).
 	clusters *simcluster.Clusters
+	// framework is the deployer framework; it knows which types it faked.
+	framework *deployers.Framework
 	// fresh is true when there was no saved state.
 	fresh bool
 	// readOnly sessions hold no exclusive lock and cannot save.
@@ -83,6 +86,7 @@ func (ss *session) load() error {
 	ecfg.Timeouts.Pickup = c.PickupTimeout
 	ecfg.Blueprints = c.Blueprints
 	ecfg.Limits = c.Limits
+	ecfg.RemovedShoots = c.RemovedShoots
 	var saved []string
 	if snap != nil {
 		saved = snap.ComponentRoots
@@ -96,6 +100,7 @@ func (ss *session) load() error {
 	if err != nil {
 		return err
 	}
+	ss.framework = fw
 	ecfg.Deployer = fw.Reconciler()
 	ss.engine = engine.New(ecfg)
 	ss.engine.RestoreTimeline(snap)

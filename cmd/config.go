@@ -57,6 +57,8 @@ type configFile struct {
 	LocalRegistryRoot scalar `json:"local-registry-root"`
 	// Limits bound what a landscape may cost (settings_limits.go).
 	Limits json.RawMessage `json:"limits"`
+	// Gardener stands in for the garden cluster (gardener.go).
+	Gardener json.RawMessage `json:"gardener"`
 
 	// path is the file's path, as found or given.
 	path string

@@ -32,6 +32,10 @@ func configuration(s *settings) (*action.Configuration, error) {
 	if err != nil {
 		return nil, err
 	}
+	shoots, err := removedShoots(s)
+	if err != nil {
+		return nil, err
+	}
 	return &action.Configuration{
 		StatePath:     s.State,
 		Seed:          s.Seed,
@@ -42,6 +46,7 @@ func configuration(s *settings) (*action.Configuration, error) {
 		Blueprints:    blueprints,
 		Charts:        charts,
 		Components:    comps,
+		RemovedShoots: shoots,
 		Version:       version,
 		Reads:         reads,
 		Limits:        s.Limits,

@@ -41,7 +41,7 @@ func addRunFlags(cmd *cobra.Command) {
 	f.Int("max-steps", 0, "stop after this many reconcile steps (0: no limit)")
 	f.StringArray("deployer", nil, "TYPE=MODE: run deploy items of TYPE with a fake, real or no (none) deployer; repeatable")
 	f.String("targets", "simulated", "the clusters real deployers reach: simulated, or real (the Targets' kubeconfigs)")
-	f.String("pickup-timeout", "5m", "how long a deploy item may wait for a deployer, or none")
+	f.String("pickup-timeout", "5m", "how long a deploy item may wait for a deployer; none or 0 switches the check off")
 	_ = cmd.RegisterFlagCompletionFunc("targets", fixedCompletion(targetModes...))
 	_ = cmd.RegisterFlagCompletionFunc("deployer", deployerCompletion)
 	for _, name := range []string{"until", "max-steps", "seed", "start-time", "pickup-timeout"} {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/reconcile"
@@ -22,7 +23,24 @@ func (f *factory) report(s *settings, run *action.Run) error {
 		return action.SilentExit(run.ExitCode())
 	}
 	f.summarize(run.Run, run.Assessment)
+	f.notes(run)
 	return action.SilentExit(run.ExitCode())
+}
+
+// notes tells on ErrOut what a run left for later (automatic reconciles) and
+// which deploy item types lscli faked because no deployer serves them.
+func (f *factory) notes(run *action.Run) {
+	for _, t := range run.Scheduled {
+		f.status("next automatic reconcile of Installation %s/%s at %s", t.Namespace, t.Name, t.Due.Format(time.RFC3339))
+	}
+	if n := len(run.FakedTypes); n > 0 {
+		them := "them"
+		if n == 1 {
+			them = "it"
+		}
+		f.status("note: no Landscaper deployer serves %s; lscli faked %s (--deployer TYPE=none for Landscaper's behaviour)",
+			strings.Join(run.FakedTypes, ", "), them)
+	}
 }
 
 // summarize tells on ErrOut how the run went and, when it stopped early,
@@ -104,6 +122,8 @@ func stopText(r reconcile.StopReason) string {
 		return "--until reached"
 	case reconcile.StopMaxSteps:
 		return "--max-steps reached"
+	case reconcile.StopScheduled:
+		return "only scheduled automatic reconciles are left, but not every job has finished"
 	}
 	return "no work left, but not every job has finished"
 }

@@ -160,6 +160,9 @@ func (s *settings) parseNumbers(src source) error {
 		if s.PickupTimeout, err = parseDuration(src, "pickup-timeout", "5m"); err != nil {
 			return err
 		}
+		if s.PickupTimeout == 0 {
+			s.PickupTimeout = -1 // 0 switches the check off, as in Landscaper
+		}
 	}
 	if src.has("lock-timeout") {
 		if s.LockTimeout, err = parseDuration(src, "lock-timeout", "5s"); err != nil {

@@ -2,7 +2,6 @@ package deployers
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/lscli/lscli/deployers/deployer"
@@ -44,7 +43,7 @@ func (f Fake) Reconcile(_ context.Context, req deployer.Request) (deployer.Resul
 	if r == nil {
 		return deployer.Result{}, nil
 	}
-	res, err := run(req, r.Reconcile, honoursTimeout(r, req.Item), lsv1alpha1.DeployItemPhases.Progressing, "fake deployer: reconcile")
+	res, err := run(req, r.Reconcile, honoursTimeout(r, req.Item), lsv1alpha1.DeployItemPhases.Progressing, "reconcile")
 	if err == nil && res.Phase == "" {
 		res.Exports = r.Exports
 	}
@@ -57,7 +56,7 @@ func (f Fake) Delete(_ context.Context, req deployer.Request) (deployer.Result, 
 	if r == nil {
 		return deployer.Result{}, nil
 	}
-	return run(req, r.Delete, honoursTimeout(r, req.Item), lsv1alpha1.DeployItemPhases.Deleting, "fake deployer: delete")
+	return run(req, r.Delete, honoursTimeout(r, req.Item), lsv1alpha1.DeployItemPhases.Deleting, "delete")
 }
 
 // PicksUp is false for items a rule keeps from being picked up.
@@ -76,14 +75,15 @@ func honoursTimeout(r *Rule, item *lsv1alpha1.DeployItem) bool {
 	return false
 }
 
-// run does one step at req.Now: not done before initTime + Duration (the
-// item stays in phase busy), then failed (Fail) or done. A hanging step is
+// run does one step (op "reconcile" or "delete") at req.Now: not done before
+// initTime + Duration (the item stays in phase busy), then failed (Fail, with
+// ERR_CONFIGURATION_PROBLEM, which fails the item) or done. A hanging step is
 // never done. With the progressing timeout, a step that outlasts it fails.
-func run(req deployer.Request, s Step, honour bool, busy lsv1alpha1.DeployItemPhase, checkpoint string) (deployer.Result, error) {
+func run(req deployer.Request, s Step, honour bool, busy lsv1alpha1.DeployItemPhase, op string) (deployer.Result, error) {
 	left := time.Duration(0) // time until the progressing timeout; 0: none
 	if honour {
 		var err error
-		if left, err = timeout.Check(req.Item, req.Now, checkpoint); err != nil {
+		if left, err = timeout.Check(req.Item, req.Now, "fake deployer: "+op); err != nil {
 			return deployer.Result{}, err
 		}
 	}
@@ -97,7 +97,7 @@ func run(req deployer.Request, s Step, honour bool, busy lsv1alpha1.DeployItemPh
 		return deployer.Result{Phase: busy, RequeueAfter: remaining, Deadline: true}, nil
 	}
 	if s.Fail != "" {
-		return deployer.Result{}, reconcile.TerminalWithCodes(errors.New(s.Fail), FailureReason, lsv1alpha1.ErrorConfigurationProblem)
+		return deployer.Result{}, reconcile.NewError(op, FailureReason, s.Fail, lsv1alpha1.ErrorConfigurationProblem)
 	}
 	return deployer.Result{}, nil
 }

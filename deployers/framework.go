@@ -3,6 +3,7 @@ package deployers
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/lscli/lscli/deployers/deployer"
@@ -43,6 +44,32 @@ type Framework struct {
 	// Clusters, when it is a deployer.Forecaster, tells when a waiting deployer's
 	// target cluster changes by itself. Nil: nothing changes by itself.
 	Clusters deployer.ClusterClients
+
+	// faked are the types Fallback served, see FakedTypes.
+	faked map[lsv1alpha1.DeployItemType]bool
+}
+
+// FakedTypes returns the deploy item types that Fallback served (no entry in
+// Deployers), sorted: Landscaper would have served them only if a deployer
+// for them were installed.
+func (f *Framework) FakedTypes() []string {
+	out := make([]string, 0, len(f.faked))
+	for t := range f.faked {
+		out = append(out, string(t))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// recordFaked notes typ when Fallback serves it.
+func (f *Framework) recordFaked(typ lsv1alpha1.DeployItemType) {
+	if _, ok := f.Deployers[typ]; ok || f.Fallback == nil {
+		return
+	}
+	if f.faked == nil {
+		f.faked = map[lsv1alpha1.DeployItemType]bool{}
+	}
+	f.faked[typ] = true
 }
 
 var _ reconcile.ObjectReconciler[*lsv1alpha1.DeployItem] = (*Framework)(nil)
@@ -51,13 +78,14 @@ var _ reconcile.ObjectReconciler[*lsv1alpha1.DeployItem] = (*Framework)(nil)
 // loop: it reads the item and calls Reconcile.
 func (f *Framework) Reconciler() reconcile.Reconciler { return reconcile.AsReconciler(f.Client, f) }
 
-// Reconcile handles the deploy item di if its type is served, the
-// deployer picks it up (deployer.Picker) and its job is unfinished (or it has the
-// test-reconcile annotation, which starts a new job). An item whose Target
-// does not exist fails (reason NoTargetFound). A new job starts in Init
-// (InitDelete when deleting) with observedGeneration, lastReconcileTime,
-// initTime and status.deployer set; then the deployer's Reconcile or Delete
-// runs, see reconcile and delete. A final phase finishes the job.
+// Reconcile handles the deploy item di as Landscaper's deployer library does,
+// if its type is served, the deployer picks it up (deployer.Picker) and its
+// job is unfinished (or it has the test-reconcile annotation, which starts a
+// new job). An item whose Target does not exist fails (reason NoTargetFound)
+// without being picked up. A new job starts in Init (InitDelete when
+// deleting) with observedGeneration, lastReconcileTime, initTime and
+// status.deployer set; then the deployer's Reconcile or Delete runs, see
+// reconcile and delete. A final phase finishes the job.
 func (f *Framework) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (reconcile.Result, error) {
 	d := f.deployerFor(di.Spec.Type)
 	if d == nil || !picksUp(d, di) {
@@ -76,14 +104,12 @@ func (f *Framework) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (r
 	if target == nil && needsTarget(di) {
 		return reconcile.Result{}, f.failNoTarget(ctx, di)
 	}
-	if err := f.checkContext(ctx, di); err != nil {
-		return reconcile.Result{}, err
-	}
 	if di.Status.Phase == "" || di.Status.Phase.IsFinal() {
 		if done, err := f.pickUp(ctx, di); done || err != nil {
 			return reconcile.Result{}, err
 		}
 	}
+	f.recordFaked(di.Spec.Type)
 	c := call{d: d, di: di, traits: deployer.TraitsOf(d), req: deployer.Request{Item: di.DeepCopy(), Target: target, Now: f.Clock.Now()}}
 	if di.DeletionTimestamp != nil {
 		return f.delete(ctx, c)
@@ -138,11 +164,13 @@ func (f *Framework) target(ctx context.Context, di *lsv1alpha1.DeployItem) (*lsv
 }
 
 // failNoTarget fails di because its Target does not exist, as Landscaper's
-// deployer library does: Failed (DeleteFailed) with reason NoTargetFound.
+// deployer library does: Failed (DeleteFailed) with reason NoTargetFound,
+// without picking it up.
 func (f *Framework) failNoTarget(ctx context.Context, di *lsv1alpha1.DeployItem) error {
-	err := fmt.Errorf("setting deploy item to failed due to missing target %s/%s", di.Namespace, di.Spec.Target.Name)
-	di.Status.LastError = reconcile.NewLastError(di.Status.LastError, "reconcilePrivate", "NoTargetFound", err, f.Clock.Now())
-	setPhase(di, failedPhase(di), f.Clock.Now())
+	now := f.Clock.Now()
+	reconcile.SetDeployItemError(&di.Status, reconcile.UpdatedError(di.Status.LastError, "reconcilePrivate", "NoTargetFound",
+		"setting deploy item to failed due to missing target", nil, now))
+	setPhase(di, failedPhase(di), now)
 	if err := f.Client.UpdateStatus(ctx, di); err != nil {
 		return fmt.Errorf("fail deploy item %s: %w", di.Name, err)
 	}
@@ -157,15 +185,17 @@ func failedPhase(di *lsv1alpha1.DeployItem) lsv1alpha1.DeployItemPhase {
 	return lsv1alpha1.DeployItemPhases.Failed
 }
 
-// checkContext requires the item's Context, as Landscaper's deployer library does.
-func (f *Framework) checkContext(ctx context.Context, di *lsv1alpha1.DeployItem) error {
+// checkContext requires the item's Context, as Landscaper's deployer library
+// does before it calls the deployer. A missing Context is a normal error:
+// the item stays in its phase and is tried again.
+func (f *Framework) checkContext(ctx context.Context, di *lsv1alpha1.DeployItem, op string) error {
 	name := di.Spec.Context
 	if name == "" {
 		name = lsv1alpha1.DefaultContextName
 	}
 	lsCtx := &lsv1alpha1.Context{}
 	if err := f.Client.Get(ctx, types.NamespacedName{Namespace: di.Namespace, Name: name}, lsCtx); err != nil {
-		return fmt.Errorf("unable to get landscaper context: %w", err)
+		return reconcile.Wrap(err, op, "GetLandscaperContext")
 	}
 	return nil
 }
@@ -207,7 +237,7 @@ func (f *Framework) pickUp(ctx context.Context, di *lsv1alpha1.DeployItem) (done
 	di.Status.ObservedGeneration = di.Generation
 	di.Status.LastReconcileTime = &now
 	di.Status.Deployer = f.Info
-	di.Status.LastError = nil
+	reconcile.ClearDeployItemErrors(&di.Status)
 	if di.Status.TransitionTimes == nil {
 		di.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/deployers/deployer"
+	"github.com/lscli/lscli/deployers/timeout"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 )
@@ -40,8 +41,8 @@ func TestFrameworkDelete(t *testing.T) {
 			want:        []string{"+1h0m0s InitDelete", "+1h0m0s gone"}},
 		{name: "a real deployer sets Deleting first", deployer: func(*testing.T) deployer.Deployer { return polling },
 			want: []string{"+1h0m0s InitDelete", "+1h0m0s Deleting", "+1h10m0s DeleteFailed"},
-			wantError: &lsv1alpha1.Error{Operation: opDelete, Reason: lsv1alpha1.ProgressingTimeoutReason,
-				Message: `timeout at: "example.com/app deployer: delete"`, Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}}},
+			wantError: &lsv1alpha1.Error{Operation: timeout.Operation, Reason: lsv1alpha1.ProgressingTimeoutReason,
+				Message: `timeout at: "example.com/app deployer: start delete"`, Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

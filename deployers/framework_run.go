@@ -20,18 +20,22 @@ import (
 	"github.com/lscli/lscli/reconcile"
 )
 
-// Operations in status.lastError.
+// Operations and reasons in status.lastError for a deployer's own errors,
+// as Landscaper's deployer library wraps them.
 const (
-	opReconcile = "Reconcile"
-	opDelete    = "Delete"
+	opReconcile     = "reconcile"
+	opDelete        = "delete"
+	reasonReconcile = "Reconcile"
+	reasonDelete    = "DeleteWithUninstall"
 )
 
-// reconcile adds the finalizer, checks target type and configuration, sets
-// Progressing (deployer.Traits.Progressing) and calls Reconcile. A terminal error, or
-// a call that is not done after the progressing timeout (see overdue), moves
-// the item to Failed; a normal error is recorded in lastError and the call
-// repeated as for a poll (see next); a result is recorded (exports,
-// providerStatus, phase), see finish.
+// reconcile adds the finalizer, checks target type, Context and
+// configuration, sets Progressing (deployer.Traits.Progressing) and calls
+// Reconcile, as Landscaper's deployer library does. An error is handled by
+// fail: an unrecoverable one fails the item, any other keeps its phase and
+// the item is called again; a call that is not done after the progressing
+// timeout fails (see overdue). A result is recorded (exports,
+// providerStatus, conditions, phase), see finish.
 func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, error) {
 	di := c.di
 	if !controllerutil.ContainsFinalizer(di, lsv1alpha1.LandscaperFinalizer) {
@@ -40,9 +44,13 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 			return reconcile.Result{}, fmt.Errorf("add finalizer to deploy item %s: %w", di.Name, err)
 		}
 	}
-	err := f.precheck(c, "reconcile")
+	err := f.precheck(c, opReconcile)
+	if err == nil {
+		err = f.checkContext(ctx, di, opReconcile)
+	}
 	if err == nil && (di.Spec.Configuration == nil || len(di.Spec.Configuration.Raw) == 0) {
-		err = reconcile.TerminalErrorf("ProviderConfigurationMissing", "provider configuration missing")
+		err = reconcile.NewError(opReconcile, "ProviderConfigurationMissing", "provider configuration missing",
+			lsv1alpha1.ErrorConfigurationProblem)
 	}
 	if err == nil {
 		err = f.enter(ctx, c, lsv1alpha1.DeployItemPhases.Init, lsv1alpha1.DeployItemPhases.Progressing)
@@ -50,14 +58,15 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 	var res deployer.Result
 	if err == nil {
 		res, err = c.d.Reconcile(ctx, c.req)
-		err = f.overdue(c, "reconcile", res.Phase == "" || res.Phase.IsFinal(), err)
+		err = f.overdue(c, "reconcile", res.Phase == "" || res.Phase.IsFinal(), reconcile.Build(err, opReconcile, reasonReconcile))
 	}
 	if res.ProviderStatus != nil {
 		// Also on error: Landscaper keeps what a failed apply did manage.
 		di.Status.ProviderStatus = res.ProviderStatus
 	}
+	f.mergeConditions(di, res.Conditions)
 	if err != nil {
-		return f.fail(ctx, c, opReconcile, err)
+		return f.fail(ctx, c, err)
 	}
 	if res.Phase == "" {
 		res.Phase = lsv1alpha1.DeployItemPhases.Succeeded
@@ -74,17 +83,20 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error) {
 	di := c.di
 	if !lshelper.HasDeleteWithoutUninstallAnnotation(di.ObjectMeta) {
-		err := f.precheck(c, "delete")
+		err := f.precheck(c, opDelete)
+		if err == nil {
+			err = f.checkContext(ctx, di, opDelete)
+		}
 		if err == nil {
 			err = f.enter(ctx, c, lsv1alpha1.DeployItemPhases.InitDelete, lsv1alpha1.DeployItemPhases.Deleting)
 		}
 		var res deployer.Result
 		if err == nil {
 			res, err = c.d.Delete(ctx, c.req)
-			err = f.overdue(c, "delete", res.Phase == "" || res.Phase.IsFinal(), err)
+			err = f.overdue(c, "delete", res.Phase == "" || res.Phase.IsFinal(), buildDeleteError(err))
 		}
 		if err != nil {
-			return f.fail(ctx, c, opDelete, err)
+			return f.fail(ctx, c, err)
 		}
 		if res.Phase != "" && res.Phase != lsv1alpha1.DeployItemPhases.Succeeded {
 			return f.finish(ctx, c, res)
@@ -97,26 +109,42 @@ func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error
 	return reconcile.Result{}, nil
 }
 
-// precheck validates the Target's type before a call (deployer.Traits.TargetTypes).
-func (f *Framework) precheck(c call, _ string) error {
+// buildDeleteError wraps a deployer's Delete error as Landscaper's library
+// does (BuildLsError): only an Error itself is kept; any other error,
+// also one that wraps an Error, becomes the message of an Error with
+// operation "delete" and reason "DeleteWithUninstall" (its codes still
+// count).
+func buildDeleteError(err error) error {
+	if _, ok := err.(*reconcile.Error); ok || err == nil {
+		return err
+	}
+	return reconcile.Wrap(err, opDelete, reasonDelete)
+}
+
+// precheck validates the Target's type before a call
+// (deployer.Traits.TargetTypes), where Landscaper's library validates the
+// Target: an error there fails the item (ERR_CONFIGURATION_PROBLEM).
+func (f *Framework) precheck(c call, op string) error {
 	t := c.req.Target
 	if t == nil || len(c.traits.TargetTypes) == 0 || slices.Contains(c.traits.TargetTypes, t.Spec.Type) {
 		return nil
 	}
-	return reconcile.TerminalWithCodes(fmt.Errorf("the %s deployer needs a Target of type %s, but Target %s/%s has type %q",
-		c.di.Spec.Type, joinTypes(c.traits.TargetTypes), t.Namespace, t.Name, t.Spec.Type),
-		"WrongTargetType", lsv1alpha1.ErrorConfigurationProblem)
+	return reconcile.NewError(op, "WrongTargetType", fmt.Sprintf("the %s deployer needs a Target of type %s, but Target %s/%s has type %q",
+		c.di.Spec.Type, joinTypes(c.traits.TargetTypes), t.Namespace, t.Name, t.Spec.Type), lsv1alpha1.ErrorConfigurationProblem)
 }
 
-// overdue turns a call that did not finish (a normal error, or a result
-// that is not done) into the progressing timeout once the item's deadline
-// has passed (deployer.Traits.ProgressingTimeout). It runs after the call, so that a
-// deployer that checks the timeout itself reports it with its own message.
+// overdue turns a call that did not finish (a recoverable error, or a
+// result that is not done) into the progressing timeout once the item's
+// deadline has passed (deployer.Traits.ProgressingTimeout), as Landscaper's
+// helm and manifest deployers check it at the start of every reconcile
+// ("<deployer> deployer: start reconcile", see timeout.StartCheckpoint). It
+// runs after the call, so that a deployer that checks the timeout itself
+// reports it with its own message.
 func (f *Framework) overdue(c call, what string, done bool, err error) error {
-	if !c.traits.ProgressingTimeout || reconcile.IsTerminal(err) || (done && err == nil) {
+	if !c.traits.ProgressingTimeout || reconcile.IsUnrecoverable(err) || (done && err == nil) {
 		return err
 	}
-	if _, terr := timeout.Check(c.di, c.req.Now, fmt.Sprintf("%s deployer: %s", c.di.Spec.Type, what)); terr != nil {
+	if _, terr := timeout.Check(c.di, c.req.Now, timeout.StartCheckpoint(c.di.Spec.Type, what)); terr != nil {
 		return terr
 	}
 	return err
@@ -160,19 +188,28 @@ func (f *Framework) finish(ctx context.Context, c call, res deployer.Result) (re
 	return f.next(c, res), nil
 }
 
-// fail records err. A terminal error moves the item to Failed (DeleteFailed)
-// and finishes the job; a normal one keeps the phase, and the deployer is
-// called again as for a plain poll.
-func (f *Framework) fail(ctx context.Context, c call, op string, err error) (reconcile.Result, error) {
+// fail records err as Landscaper's HandleReconcileResult does: lastError
+// (also firstError and lastErrors); an unrecoverable error code
+// (reconcile.IsUnrecoverable) moves the item to Failed (DeleteFailed) and
+// finishes the job. Any other error keeps the phase, and the deployer is
+// called again as for a plain poll; the mock deployer, which never checks a
+// timeout, is then called again for ever.
+func (f *Framework) fail(ctx context.Context, c call, err error) (reconcile.Result, error) {
 	di := c.di
-	di.Status.LastError = reconcile.NewLastError(di.Status.LastError, op, "", err, f.Clock.Now())
-	if reconcile.IsTerminal(err) {
-		setPhase(di, failedPhase(di), f.Clock.Now())
+	now := f.Clock.Now()
+	op, reason := opReconcile, reasonReconcile
+	if di.DeletionTimestamp != nil {
+		op, reason = opDelete, reasonDelete
+	}
+	reconcile.SetDeployItemError(&di.Status, reconcile.LastError(di.Status.LastError, err, op, reason, now))
+	unrecoverable := reconcile.IsUnrecoverable(err)
+	if unrecoverable {
+		setPhase(di, failedPhase(di), now)
 	}
 	if uerr := f.Client.UpdateStatus(ctx, di); uerr != nil {
 		return reconcile.Result{}, fmt.Errorf("update status of deploy item %s: %w", di.Name, uerr)
 	}
-	if reconcile.IsTerminal(err) {
+	if unrecoverable {
 		return reconcile.Result{}, nil
 	}
 	return f.next(c, deployer.Result{}), nil
@@ -228,10 +265,11 @@ func setPhase(di *lsv1alpha1.DeployItem, phase lsv1alpha1.DeployItemPhase, now t
 		return
 	}
 	di.Status.JobIDFinished = di.Status.JobID
-	if di.Status.TransitionTimes != nil {
-		ts := metav1.NewTime(now)
-		di.Status.TransitionTimes.FinishedTime = &ts
+	if di.Status.TransitionTimes == nil {
+		di.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{}
 	}
+	ts := metav1.NewTime(now)
+	di.Status.TransitionTimes.FinishedTime = &ts
 }
 
 // writeExports stores res.Exports in the item's export Secret (key "config",

@@ -103,7 +103,7 @@ func TestFrameworkReconcile(t *testing.T) {
 			limit: time.Hour, deployer: func(*testing.T) deployer.Deployer { return polling },
 			want: []string{"+0s Init", "+0s Progressing", "+2m0s Failed"},
 			wantError: &lsv1alpha1.Error{Reason: lsv1alpha1.ProgressingTimeoutReason,
-				Message: `timeout at: "landscaper.gardener.cloud/helm deployer: reconcile"`, Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}}},
+				Message: `timeout at: "helm deployer: start reconcile"`, Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}}},
 		{name: "a target of the wrong type fails the item", deployer: mustNotBeCalled,
 			item: item(HelmType, func(di *lsv1alpha1.DeployItem) { di.Spec.Target.Name = "other" }),
 			want: []string{"+0s Init", "+0s Failed"},
@@ -113,7 +113,7 @@ func TestFrameworkReconcile(t *testing.T) {
 			item: item(HelmType, func(di *lsv1alpha1.DeployItem) { di.Spec.Target.Name = "missing" }),
 			want: []string{"+0s Failed"},
 			wantError: &lsv1alpha1.Error{Reason: "NoTargetFound",
-				Message: "setting deploy item to failed due to missing target example/missing"}},
+				Message: "setting deploy item to failed due to missing target"}},
 		{name: "never picked up", item: item(MockType), limit: time.Hour,
 			deployer: func(t *testing.T) deployer.Deployer {
 				return withPickup{Deployer: Mock{}, rules: fakeWith(t, RuleConfig{Match: MatchConfig{Type: string(MockType)}, Pickup: "never"}).Rules}

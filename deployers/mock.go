@@ -2,14 +2,16 @@ package deployers
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/lscli/lscli/deployers/deployer"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	mockapi "github.com/gardener/landscaper/apis/deployer/mock"
+	mockinstall "github.com/gardener/landscaper/apis/deployer/mock/install"
 	mockv1alpha1 "github.com/gardener/landscaper/apis/deployer/mock/v1alpha1"
-	"github.com/lscli/lscli/reconcile"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 )
 
 // MockType is the deploy item type of Landscaper's mock deployer.
@@ -20,7 +22,10 @@ const MockType lsv1alpha1.DeployItemType = "landscaper.gardener.cloud/mock"
 // empty or Init and suppresses the automatic Succeeded; providerStatus is
 // copied to the status; export is written to a Secret named mock-export-*.
 // A non-final phase keeps the item unfinished and it is polled forever, as in
-// Landscaper: only an interrupt ends it.
+// Landscaper: only an interrupt ends it. Every reconcile sets the
+// DeployItemValidation condition. A config that does not decode is an error
+// without a code: the item stays in Init and is tried again for ever (the
+// mock checks no timeout).
 type Mock struct{}
 
 var _ deployer.Deployer = Mock{}
@@ -29,9 +34,10 @@ var _ deployer.Deployer = Mock{}
 func (Mock) Reconcile(_ context.Context, req deployer.Request) (deployer.Result, error) {
 	cfg, err := decodeMockConfig(req.Item)
 	if err != nil {
-		return deployer.Result{}, err
+		return deployer.Result{Conditions: []deployer.Condition{validation(lsv1alpha1.ConditionFalse, "FailedUnmarshal", err.Error())}}, err
 	}
-	res := deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Succeeded, ProviderStatus: cfg.ProviderStatus}
+	res := deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Succeeded, ProviderStatus: cfg.ProviderStatus,
+		Conditions: []deployer.Condition{validation(lsv1alpha1.ConditionTrue, "SuccessfullValidation", "Successfully validated configuration")}}
 	if cfg.InitialPhase != nil {
 		res.Phase = req.Item.Status.Phase
 		if res.Phase == "" || res.Phase == lsv1alpha1.DeployItemPhases.Init {
@@ -48,18 +54,36 @@ func (Mock) Reconcile(_ context.Context, req deployer.Request) (deployer.Result,
 	return res, nil
 }
 
+// validation is the mock's DeployItemValidation condition (Landscaper spells
+// the reason SuccessfullValidation).
+func validation(status lsv1alpha1.ConditionStatus, reason, message string) deployer.Condition {
+	return deployer.Condition{Type: lsv1alpha1.DeployItemValidationCondition, Status: status, Reason: reason, Message: message}
+}
+
 // Delete has nothing to uninstall; the export Secret goes with the item.
 func (Mock) Delete(context.Context, deployer.Request) (deployer.Result, error) {
 	return deployer.Result{}, nil
 }
 
-// decodeMockConfig decodes leniently: apiVersion and kind may be missing and
-// unknown fields are ignored, as Landscaper's decoder does. A config that does
-// not decode fails the item.
+// mockScheme knows the mock's provider configuration, internal and v1alpha1.
+var mockScheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	mockinstall.Install(s)
+	return s
+}()
+
+// decodeMockConfig decodes the item's config as Landscaper's mock does: to
+// the internal version (apiVersion and kind may be missing, unknown fields
+// are ignored, an unknown kind is an error), then converted to v1alpha1.
 func decodeMockConfig(di *lsv1alpha1.DeployItem) (*mockv1alpha1.ProviderConfiguration, error) {
+	internal := mockapi.SchemeGroupVersion.WithKind("ProviderConfiguration")
+	obj, _, err := serializer.NewCodecFactory(mockScheme).UniversalDecoder().Decode(di.Spec.Configuration.Raw, &internal, nil)
+	if err != nil {
+		return nil, fmt.Errorf("unable to decode to internal type: %w", err)
+	}
 	cfg := &mockv1alpha1.ProviderConfiguration{}
-	if err := json.Unmarshal(di.Spec.Configuration.Raw, cfg); err != nil {
-		return nil, reconcile.TerminalError(fmt.Errorf("unable to decode mock provider configuration: %w", err))
+	if err := mockScheme.Convert(obj, cfg, nil); err != nil {
+		return nil, err
 	}
 	return cfg, nil
 }

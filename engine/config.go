@@ -57,10 +57,20 @@ type Config struct {
 	// Limits bound the templates the run renders; zero fields mean the
 	// defaults.
 	Limits limits.Limits
+	// RemovedShoots are the Gardener shoot clusters ("<namespace>/<name>")
+	// that no longer exist, for onDelete.skipUninstallIfClusterRemoved: a
+	// stand-in for the garden cluster. All others exist.
+	RemovedShoots []string
 	// Components finds component versions (spec.componentDescriptor). Nil
 	// finds only inline component descriptors.
 	Components *components.Registry
 }
+
+// shoots answers the execution controller's question whether a shoot exists.
+type shoots map[string]bool
+
+// ShootExists is false for the removed shoots.
+func (s shoots) ShootExists(namespace, name string) bool { return !s[namespace+"/"+name] }
 
 func (c *Config) defaults() {
 	if c.Clock == nil {

@@ -34,7 +34,11 @@ func New(cfg Config) *Engine {
 	c := cfg.Cluster
 	e.loop.Register(InstallationController, reconcile.AsReconciler(c, installation.New(installation.Options{
 		Cluster: c, Clock: cfg.Clock, IDs: cfg.IDs, Blueprints: cfg.Blueprints, Components: cfg.Components})))
-	e.loop.Register(ExecutionController, reconcile.AsReconciler(c, execution.New(execution.Options{Cluster: c, Clock: cfg.Clock})))
+	removed := shoots{}
+	for _, s := range cfg.RemovedShoots {
+		removed[s] = true
+	}
+	e.loop.Register(ExecutionController, reconcile.AsReconciler(c, execution.New(execution.Options{Cluster: c, Clock: cfg.Clock, Shoots: removed})))
 	e.loop.Register(DeployItemController, reconcile.AsReconciler(c, deployitem.New(deployitem.Options{
 		Cluster: c, Clock: cfg.Clock, PickupTimeout: cfg.Timeouts.Pickup})))
 	e.registerStandalone()
@@ -61,6 +65,18 @@ func (e *Engine) Timers() []reconcile.Timer { return e.loop.Timers() }
 // Enqueue asks controller to reconcile the object named key.
 func (e *Engine) Enqueue(controller string, key types.NamespacedName) {
 	e.loop.Enqueue(controller, key)
+}
+
+// Scheduled returns the pending scheduled timers (automatic reconciles),
+// earliest first.
+func (e *Engine) Scheduled() []reconcile.Timer {
+	var out []reconcile.Timer
+	for _, t := range e.loop.Timers() {
+		if t.Scheduled {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Run runs the controllers until nothing is left to do or a bound of opts is

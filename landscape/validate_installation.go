@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/robfig/cron/v3"
 
 	"github.com/lscli/lscli/fakecluster"
 )
@@ -24,6 +25,31 @@ func validateInstallation(obj fakecluster.Object) []string {
 	}
 	msgs = append(msgs, validateImports(spec.Imports)...)
 	msgs = append(msgs, validateExports(spec.Exports)...)
+	msgs = append(msgs, validateAutomaticReconcile(spec.AutomaticReconcile)...)
+	return msgs
+}
+
+// validateAutomaticReconcile checks that the cron specs of
+// spec.automaticReconcile parse, as Landscaper's webhook does.
+func validateAutomaticReconcile(ar *lsv1alpha1.AutomaticReconcile) []string {
+	if ar == nil {
+		return nil
+	}
+	var msgs []string
+	check := func(path, spec string) {
+		if spec == "" {
+			return
+		}
+		if _, err := cron.ParseStandard(spec); err != nil {
+			msgs = append(msgs, fmt.Sprintf("%s: %q: field must be a valid cron spec (%v)", path, spec, err))
+		}
+	}
+	if ar.SucceededReconcile != nil {
+		check("spec.automaticReconcile.succeededReconcile.cronSpec", ar.SucceededReconcile.CronSpec)
+	}
+	if ar.FailedReconcile != nil {
+		check("spec.automaticReconcile.failedReconcile.cronSpec", ar.FailedReconcile.CronSpec)
+	}
 	return msgs
 }
 

@@ -7,12 +7,21 @@
 //
 // A Reconciler brings one object, named by its key, closer to what it should
 // be and returns a Result: done until the next change, a timer
-// (RequeueAfter, with Deadline when the reconciler will act at that time), or
-// a normal error, which is retried with growing intervals (RetryInterval).
-// Errors a retry cannot fix are marked with TerminalError; reconcilers record
-// them in the object's status and end its flow. NewLastError builds the
-// status.lastError for an error. AsReconciler reads the object once, so a
-// reconciler never repeats the Get and NotFound handling.
+// (RequeueAfter, with Deadline when the reconciler will act at that time, or
+// Scheduled for planned work such as an automatic reconcile), or a normal
+// error, which is retried with growing intervals (RetryInterval).
+// AsReconciler reads the object once, so a reconciler never repeats the Get
+// and NotFound handling.
+//
+// # Errors
+//
+// Error is Landscaper's error model: operation, reason, message and codes,
+// wrapping the error that caused it. LastError and UpdatedError make the
+// status.lastError of an object from it with Landscaper's rules, and
+// SetDeployItemError keeps a deploy item's firstError and lastErrors.
+// Fatal (and TerminalError) marks an error that ends a flow: the
+// installation and execution controllers go to Failed on it; the deployer
+// framework decides by codes instead (IsUnrecoverable).
 //
 // # Time and randomness
 //

@@ -1,32 +1,88 @@
 package reconcile
 
 import (
+	"errors"
+	"reflect"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// NewLastError returns the status.lastError for err raised by operation at
-// now. An empty reason means the terminal error's reason, else operation.
-// If old says the same thing, its times are kept, so a repeated error does not
-// change the object: a retry that fails the same way is not progress.
-func NewLastError(old *lsv1alpha1.Error, operation, reason string, err error, now time.Time) *lsv1alpha1.Error {
-	if reason == "" {
-		reason = operation
-		if t := AsTerminal(err); t != nil && t.Reason != "" {
-			reason = t.Reason
-		}
+// maxLastErrors is how many errors a deploy item keeps in status.lastErrors.
+const maxLastErrors = 5
+
+// UpdatedError returns the status.lastError that replaces old, with
+// Landscaper's rules for its times: a new error has both times now; an error
+// that says the same as old (operation, reason, message, codes) is old
+// itself, so a retry that fails the same way changes nothing;
+// lastUpdateTime moves to now when anything differs, lastTransitionTime only
+// when the operation does.
+func UpdatedError(old *lsv1alpha1.Error, operation, reason, message string, codes []lsv1alpha1.ErrorCode, now time.Time) *lsv1alpha1.Error {
+	ts := metav1.NewTime(now)
+	if len(codes) == 0 {
+		codes = nil
 	}
-	msg := err.Error()
-	if old != nil && old.Operation == operation && old.Reason == reason && old.Message == msg {
+	if old == nil {
+		return &lsv1alpha1.Error{Operation: operation, Reason: reason, Message: message, Codes: codes,
+			LastTransitionTime: ts, LastUpdateTime: ts}
+	}
+	next := &lsv1alpha1.Error{Operation: operation, Reason: reason, Message: message, Codes: codes,
+		LastTransitionTime: old.LastTransitionTime, LastUpdateTime: old.LastUpdateTime}
+	if len(old.Codes) == 0 && len(codes) == 0 {
+		next.Codes = old.Codes
+	}
+	if reflect.DeepEqual(old, next) {
 		return old
 	}
-	ts := metav1.NewTime(now)
-	var codes []lsv1alpha1.ErrorCode
-	if t := AsTerminal(err); t != nil {
-		codes = t.Codes
+	next.LastUpdateTime = ts
+	if old.Operation != operation {
+		next.LastTransitionTime = ts
 	}
-	return &lsv1alpha1.Error{Operation: operation, Reason: reason, Message: msg, Codes: codes,
-		LastTransitionTime: ts, LastUpdateTime: ts}
+	return next
+}
+
+// LastError returns the status.lastError that err makes of old at now (nil
+// for a nil err). Operation, reason and message come from the outermost
+// Error in err's chain and the codes from all of them (CollectCodes), as
+// Landscaper's TryUpdateLsError does. An err without an Error gets what
+// Landscaper's call site would wrap it with: its text is the message,
+// operation is op, and the reason is that of a terminal error, else reason.
+func LastError(old *lsv1alpha1.Error, err error, op, reason string, now time.Time) *lsv1alpha1.Error {
+	if err == nil {
+		return nil
+	}
+	operation, message := op, err.Error()
+	var e *Error
+	if errors.As(err, &e) {
+		operation, reason, message = e.Operation, e.Reason, e.Message
+	} else if t := AsTerminal(err); t != nil && t.Reason != "" {
+		reason = t.Reason
+	}
+	return UpdatedError(old, operation, reason, message, CollectCodes(err), now)
+}
+
+// SetDeployItemError records e as a deploy item's lastError as Landscaper's
+// deployer library does: the first error of a job is kept in firstError,
+// and every recorded error is appended to lastErrors, which keeps the last
+// five. Recording the same error again (e is then the old lastError) appends
+// an equal entry, so the list settles once it holds five of them.
+func SetDeployItemError(st *lsv1alpha1.DeployItemStatus, e *lsv1alpha1.Error) {
+	st.LastError = e
+	if st.FirstError == nil {
+		st.FirstError = e
+	}
+	if e == nil {
+		return
+	}
+	st.LastErrors = append(st.LastErrors, e)
+	if len(st.LastErrors) > maxLastErrors {
+		st.LastErrors = st.LastErrors[len(st.LastErrors)-maxLastErrors:]
+	}
+}
+
+// ClearDeployItemErrors clears lastError, firstError and lastErrors, as a
+// deployer does when it picks up a new job.
+func ClearDeployItemErrors(st *lsv1alpha1.DeployItemStatus) {
+	st.LastError, st.FirstError, st.LastErrors = nil, nil, nil
 }

@@ -87,12 +87,12 @@ func (l *Loop) step(ctx context.Context, it item) error {
 		n := l.failures[it]
 		l.failures[it] = n + 1
 		l.idle[it] = !wrote
-		l.queue.AddAt(it, now.Add(RetryInterval(n)), false)
+		l.queue.AddAt(it, now.Add(RetryInterval(n)), false, false)
 		fmt.Fprintf(l.log, "%s %s %s: retry: %v\n", now.Format(time.RFC3339), it.Controller, it.Key, err)
 	case res.RequeueAfter > 0:
 		delete(l.failures, it)
-		l.idle[it] = !wrote && !res.Deadline
-		l.queue.AddAt(it, now.Add(res.RequeueAfter), res.Deadline)
+		l.idle[it] = !wrote && !res.Deadline && !res.Scheduled
+		l.queue.AddAt(it, now.Add(res.RequeueAfter), res.Deadline, res.Scheduled)
 	default:
 		delete(l.failures, it)
 		delete(l.idle, it)

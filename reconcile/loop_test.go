@@ -44,6 +44,14 @@ func TestLoopStops(t *testing.T) {
 			r: func(context.Context, types.NamespacedName) (reconcile.Result, error) {
 				return reconcile.Result{RequeueAfter: time.Minute, Deadline: true}, nil
 			}},
+		{name: "only scheduled work: stop and leave it for later", want: reconcile.StopScheduled, wantSteps: 1,
+			r: once(reconcile.Result{RequeueAfter: time.Hour, Scheduled: true})},
+		{name: "scheduled work within --until runs", want: reconcile.StopQuiet, wantSteps: 2, wantTime: time.Hour,
+			opts: reconcile.RunOptions{Until: 2 * time.Hour},
+			r:    once(reconcile.Result{RequeueAfter: time.Hour, Scheduled: true})},
+		{name: "scheduled work beyond --until: stop and leave it", want: reconcile.StopScheduled, wantSteps: 1,
+			opts: reconcile.RunOptions{Until: 30 * time.Minute},
+			r:    once(reconcile.Result{RequeueAfter: time.Hour, Scheduled: true})},
 		{name: "max steps", want: reconcile.StopMaxSteps, wantSteps: 3, wantTime: 2 * time.Second, opts: reconcile.RunOptions{MaxSteps: 3},
 			r: func(context.Context, types.NamespacedName) (reconcile.Result, error) {
 				return reconcile.Result{RequeueAfter: time.Second, Deadline: true}, nil
@@ -163,24 +171,47 @@ func TestAsReconciler(t *testing.T) {
 	}
 }
 
-// TestNewLastError keeps the times of an unchanged error and takes reason and
-// codes from a terminal error.
-func TestNewLastError(t *testing.T) {
+// TestLastError follows Landscaper's rules: op, reason and message of the
+// outermost Error, codes of the whole chain, and the times of UpdatedError.
+func TestLastError(t *testing.T) {
 	t0 := reconcile.DefaultStartTime
-	err := reconcile.TerminalErrorf("BadThing", "bad %s", "thing")
-	first := reconcile.NewLastError(nil, "Init", "", err, t0)
-	if first.Reason != "BadThing" || first.Message != "bad thing" || len(first.Codes) != 1 ||
-		first.Codes[0] != lsv1alpha1.ErrorConfigurationProblem {
+	inner := reconcile.NewError("NotCompletedDependents", "NotCompletedDependents", "depending on x", lsv1alpha1.ErrorForInfoOnly)
+	err := reconcile.Fatal(reconcile.Wrap(inner, "init", "AllPredecessorsFinished"))
+	first := reconcile.LastError(nil, err, "Init", "Init", t0)
+	want := "Op: NotCompletedDependents - Reason: NotCompletedDependents - Message: depending on x"
+	if first.Operation != "init" || first.Reason != "AllPredecessorsFinished" || first.Message != want ||
+		len(first.Codes) != 1 || first.Codes[0] != lsv1alpha1.ErrorForInfoOnly {
 		t.Errorf("lastError = %+v", first)
 	}
-	if again := reconcile.NewLastError(first, "Init", "", err, t0.Add(time.Minute)); again != first {
+	if again := reconcile.LastError(first, err, "Init", "Init", t0.Add(time.Minute)); again != first {
 		t.Error("the same error again must keep the old lastError (no change, no progress)")
 	}
-	plain := reconcile.NewLastError(first, "Init", "", errors.New("other"), t0.Add(time.Minute))
-	if plain.Reason != "Init" || plain.Codes != nil || !plain.LastUpdateTime.Time.Equal(t0.Add(time.Minute)) {
-		t.Errorf("normal error: %+v", plain)
+	other := reconcile.LastError(first, reconcile.Wrap(errors.New("other"), "init", "ImportsSatisfied"), "Init", "Init", t0.Add(time.Minute))
+	if !other.LastTransitionTime.Time.Equal(t0) || !other.LastUpdateTime.Time.Equal(t0.Add(time.Minute)) {
+		t.Errorf("same operation: transition time kept, update time moved; got %+v", other)
+	}
+	plain := reconcile.LastError(first, reconcile.TerminalErrorf("BadThing", "bad %s", "thing"), "Init", "Init", t0.Add(time.Minute))
+	if plain.Operation != "Init" || plain.Reason != "BadThing" || plain.Message != "bad thing" ||
+		!plain.LastTransitionTime.Time.Equal(t0.Add(time.Minute)) {
+		t.Errorf("lscli's own error: %+v", plain)
 	}
 	if reconcile.IsTerminal(errors.New("x")) || !reconcile.IsTerminal(errors.Join(errors.New("wrapped"), err)) {
 		t.Error("IsTerminal must find a terminal error in the chain, and only there")
+	}
+	if !reconcile.IsUnrecoverable(reconcile.Wrap(reconcile.NewError("a", "b", "c", lsv1alpha1.ErrorTimeout), "x", "y")) ||
+		reconcile.IsUnrecoverable(inner) {
+		t.Error("IsUnrecoverable must look for the unrecoverable codes in the chain")
+	}
+}
+
+// TestSetDeployItemError keeps the first error and the last five.
+func TestSetDeployItemError(t *testing.T) {
+	st := &lsv1alpha1.DeployItemStatus{}
+	e := reconcile.UpdatedError(nil, "reconcile", "Reconcile", "boom", nil, reconcile.DefaultStartTime)
+	for range 7 {
+		reconcile.SetDeployItemError(st, e)
+	}
+	if st.FirstError != e || st.LastError != e || len(st.LastErrors) != 5 {
+		t.Errorf("status = %+v", st)
 	}
 }

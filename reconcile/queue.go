@@ -30,8 +30,11 @@ type timerEntry struct {
 	it       item
 	due      time.Time
 	deadline bool
-	seq      uint64
-	index    int
+	// scheduled marks planned work that does not keep a run alive (see
+	// Result.Scheduled).
+	scheduled bool
+	seq       uint64
+	index     int
 }
 
 func newQueue() *queue {
@@ -49,16 +52,19 @@ func (q *queue) Add(it item) {
 
 // AddAt makes it ready at due. An earlier pending timer of the same item wins;
 // a later one is replaced.
-func (q *queue) AddAt(it item, due time.Time, deadline bool) {
+func (q *queue) AddAt(it item, due time.Time, deadline, scheduled bool) {
 	if e, ok := q.due[it]; ok {
 		if !due.Before(e.due) {
-			e.deadline = e.deadline || (deadline && due.Equal(e.due))
+			if due.Equal(e.due) {
+				e.deadline = e.deadline || deadline
+				e.scheduled = e.scheduled && scheduled
+			}
 			return
 		}
 		heap.Remove(&q.timers, e.index)
 	}
 	q.seq++
-	e := &timerEntry{it: it, due: due, deadline: deadline, seq: q.seq}
+	e := &timerEntry{it: it, due: due, deadline: deadline && !scheduled, scheduled: scheduled, seq: q.seq}
 	q.due[it] = e
 	heap.Push(&q.timers, e)
 }

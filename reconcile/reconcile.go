@@ -22,6 +22,11 @@ type Result struct {
 	// nothing unless something else changed first; a run whose only pending
 	// work is such polls has reached its fixed point.
 	Deadline bool
+	// Scheduled is true for work planned far ahead that must not keep a run
+	// alive (an automatic reconcile of spec.automaticReconcile): a run stops
+	// when only such timers (and idle re-polls) are left, unless RunOptions.Until
+	// reaches them. Takes precedence over Deadline.
+	Scheduled bool
 }
 
 // Reconciler brings one object closer to what it should be. A nil error with

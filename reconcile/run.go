@@ -34,6 +34,9 @@ const (
 	StopUntil StopReason = "until"
 	// StopMaxSteps: the --max-steps bound was reached.
 	StopMaxSteps StopReason = "max-steps"
+	// StopScheduled: only scheduled work (automatic reconciles) is left,
+	// beyond the --until bound if there is one.
+	StopScheduled StopReason = "scheduled"
 )
 
 // RunResult describes a finished run.
@@ -87,7 +90,10 @@ func (l *Loop) advance(start time.Time, opts RunOptions) (StopReason, bool) {
 	if !ok {
 		return StopQuiet, true
 	}
-	if l.onlyIdleTimers() {
+	if idle, scheduledOnly := l.onlyIdleTimers(start, opts); idle {
+		if scheduledOnly {
+			return StopScheduled, true
+		}
 		return StopFixedPoint, true
 	}
 	if opts.Until > 0 && next.due.After(start.Add(opts.Until)) {
@@ -99,15 +105,25 @@ func (l *Loop) advance(start time.Time, opts RunOptions) (StopReason, bool) {
 	return "", false
 }
 
-// onlyIdleTimers reports whether every pending timer is a re-poll of an object
-// whose last reconcile changed nothing, with no change since.
-func (l *Loop) onlyIdleTimers() bool {
+// onlyIdleTimers reports whether no pending timer keeps the run going: each
+// is a re-poll of an object whose last reconcile changed nothing (with no
+// change since), or scheduled work beyond opts.Until (any scheduled work
+// without Until). scheduledOnly is true when all are scheduled.
+func (l *Loop) onlyIdleTimers(start time.Time, opts RunOptions) (idle, scheduledOnly bool) {
+	scheduledOnly = true
 	for _, t := range l.queue.timers {
-		if t.deadline || !l.idle[t.it] {
-			return false
+		switch {
+		case t.scheduled:
+			if opts.Until > 0 && !t.due.After(start.Add(opts.Until)) {
+				return false, false
+			}
+		case t.deadline || !l.idle[t.it]:
+			return false, false
+		default:
+			scheduledOnly = false
 		}
 	}
-	return true
+	return true, scheduledOnly
 }
 
 // Timer is a pending wake-up of a controller for one object, as the saved
@@ -122,6 +138,9 @@ type Timer struct {
 	// Deadline is true when the controller will act at Due (a timeout, a
 	// simulated duration); false for a re-poll that changes nothing by itself.
 	Deadline bool `json:"deadline,omitempty"`
+	// Scheduled is true for planned work (an automatic reconcile) that does
+	// not keep a run alive, see Result.Scheduled.
+	Scheduled bool `json:"scheduled,omitempty"`
 }
 
 // Timers returns the pending work: ready work as deadlines due now, then the
@@ -134,7 +153,7 @@ func (l *Loop) Timers() []Timer {
 	}
 	for _, t := range l.queue.Timers() {
 		out = append(out, Timer{Controller: t.it.Controller, Namespace: t.it.Key.Namespace,
-			Name: t.it.Key.Name, Due: t.due, Deadline: t.deadline})
+			Name: t.it.Key.Name, Due: t.due, Deadline: t.deadline, Scheduled: t.scheduled})
 	}
 	return out
 }
@@ -143,6 +162,6 @@ func (l *Loop) Timers() []Timer {
 func (l *Loop) RestoreTimers(timers []Timer) {
 	for _, t := range timers {
 		it := item{Controller: t.Controller, Key: typesKey(t.Namespace, t.Name)}
-		l.queue.AddAt(it, t.Due, t.Deadline)
+		l.queue.AddAt(it, t.Due, t.Deadline, t.Scheduled)
 	}
 }

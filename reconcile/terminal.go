@@ -7,10 +7,13 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 )
 
-// Terminal is an error that a retry cannot fix, with the reason and codes
-// for status.lastError. The controllers end a flow in Failed (or
-// DeleteFailed) on it instead of repeating the phase; a deployer returns one
-// to fail a deploy item without a requeue.
+// Terminal marks an error as fatal: a retry cannot fix it. The installation
+// and execution controllers end a flow in Failed (or DeleteFailed) on it
+// instead of repeating the phase, as Landscaper does with the "fatal" errors
+// of a phase. It may carry a reason and codes for status.lastError; an Error
+// it wraps (see Fatal) has its own. The deployer framework does not look at
+// it: a deploy item fails only on an unrecoverable error code (see
+// IsUnrecoverable), which TerminalError and TerminalErrorf add.
 type Terminal struct {
 	err    error
 	Reason string
@@ -21,6 +24,21 @@ func (e *Terminal) Error() string { return e.err.Error() }
 
 // Unwrap returns the wrapped error.
 func (e *Terminal) Unwrap() error { return e.err }
+
+// Fatal marks err as fatal for the phase that returned it, without adding a
+// reason or codes. A nil err stays nil.
+func Fatal(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &Terminal{err: err}
+}
+
+// Fatalf returns a fatal error with reason and no error code, as Landscaper's
+// installation errors have none.
+func Fatalf(reason, format string, args ...any) error {
+	return &Terminal{err: fmt.Errorf(format, args...), Reason: reason}
+}
 
 // TerminalError marks err as terminal with code ERR_CONFIGURATION_PROBLEM. A
 // nil err stays nil.

@@ -127,7 +127,7 @@ func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path
 	}
 	node.Blueprint = bp.Source
 	if node.Imports, err = dataflow.ResolveImports(ctx, w.c, inst, bp, tree); err != nil {
-		return w.stop(node, err)
+		return w.stop(node, dataflow.Explained(err))
 	}
 	if err := dataflow.WriteImports(ctx, w.c, inst, node.Imports); err != nil {
 		return w.stop(node, err)

@@ -40,11 +40,26 @@ type Result struct {
 	ExportSecretGenerateName string
 	// ProviderStatus, when not nil, replaces status.providerStatus.
 	ProviderStatus *runtime.RawExtension
+	// Conditions are created or updated in status.conditions (with
+	// Landscaper's rules for their times), also when the call returns an
+	// error, as Landscaper's mock deployer writes its validation condition.
+	Conditions []Condition
 }
 
-// Deployer does the type-specific work for deploy items. Errors are normal
-// (retried with growing intervals) unless wrapped with reconcile.TerminalError,
-// which fails the item.
+// Condition is a condition a deployer reports for a deploy item.
+type Condition struct {
+	Type    lsv1alpha1.ConditionType
+	Status  lsv1alpha1.ConditionStatus
+	Reason  string
+	Message string
+}
+
+// Deployer does the type-specific work for deploy items. As in Landscaper's
+// deployer library, an error fails the item only when it carries an
+// unrecoverable error code (reconcile.IsUnrecoverable: e.g. a reconcile.Error
+// with ERR_CONFIGURATION_PROBLEM or ERR_TIMEOUT, or reconcile.TerminalError);
+// any other error keeps the item in its phase with the error as its
+// lastError, and the deployer is called again.
 type Deployer interface {
 	Reconcile(ctx context.Context, req Request) (Result, error)
 	Delete(ctx context.Context, req Request) (Result, error)

@@ -15,8 +15,6 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/ignore"
-
-	"github.com/lscli/lscli/reconcile"
 )
 
 // loadChart loads the chart that ref names. Nothing is downloaded: a chart
@@ -24,16 +22,18 @@ import (
 // reference to, or from a relative local path in chart.ref ("./charts/app",
 // read from the working directory). An absolute path, a path with "..", a
 // file:// URL and a remote reference are read only when Options.Charts
-// maps them: otherwise they are a terminal error that says which key to add.
+// maps them: otherwise the error says which key to add. None of these
+// errors fails the item by itself: as Landscaper's chart fetch errors, they
+// are retried until the progressing timeout.
 func (d *Deployer) loadChart(ref helmv1alpha1.Chart) (*chart.Chart, error) {
 	if ref.Archive != nil && ref.Archive.Raw != "" {
 		data, err := base64.StdEncoding.DecodeString(ref.Archive.Raw)
 		if err != nil {
-			return nil, reconcile.TerminalError(fmt.Errorf("unable to decode chart archive.raw: %w", err))
+			return nil, fmt.Errorf("unable to decode chart archive.raw: %w", err)
 		}
 		ch, err := loader.LoadArchive(bytes.NewReader(data))
 		if err != nil {
-			return nil, reconcile.TerminalError(fmt.Errorf("unable to load chart from archive.raw: %w", err))
+			return nil, fmt.Errorf("unable to load chart from archive.raw: %w", err)
 		}
 		return ch, nil
 	}
@@ -43,7 +43,7 @@ func (d *Deployer) loadChart(ref helmv1alpha1.Chart) (*chart.Chart, error) {
 	}
 	ch, err := d.loadPath(p)
 	if err != nil {
-		return nil, reconcile.TerminalError(fmt.Errorf("unable to load chart %s: %w", p, err))
+		return nil, fmt.Errorf("unable to load chart %s: %w", p, err)
 	}
 	return ch, nil
 }
@@ -63,7 +63,7 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 	case ref.ResourceRef != "":
 		keys = []string{ref.ResourceRef}
 	default:
-		return "", reconcile.TerminalError(fmt.Errorf("chart.fromResource is no longer supported"))
+		return "", fmt.Errorf("chart.fromResource is no longer supported")
 	}
 	for _, k := range keys {
 		if p, ok := d.opts.Charts[k]; ok {
@@ -72,14 +72,14 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 	}
 	if p, ok := localPath(keys[0]); ok {
 		if unsafeLocalPath(keys[0]) {
-			return "", reconcile.TerminalError(fmt.Errorf("chart %q is not read: an absolute path, a path with .. or a file:// URL "+
+			return "", fmt.Errorf("chart %q is not read: an absolute path, a path with .. or a file:// URL "+
 				"in a deploy item may lead anywhere on the host; map it under 'charts:' in lscli.yaml, e.g. charts: {%q: ./charts/mychart}, "+
-				"or use a path relative to the working directory", keys[0], keys[0]))
+				"or use a path relative to the working directory", keys[0], keys[0])
 		}
 		return p, nil
 	}
-	return "", reconcile.TerminalError(fmt.Errorf("chart %q is not available locally: lscli downloads nothing; "+
-		"map it to a local chart folder or .tgz under 'charts:' in lscli.yaml, e.g. charts: {%q: ./charts/mychart}", keys[0], keys[0]))
+	return "", fmt.Errorf("chart %q is not available locally: lscli downloads nothing; "+
+		"map it to a local chart folder or .tgz under 'charts:' in lscli.yaml, e.g. charts: {%q: ./charts/mychart}", keys[0], keys[0])
 }
 
 // localPath reports whether ref names a local file and returns its path.

@@ -86,8 +86,8 @@ func TestLoadChart(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ch, err := d.loadChart(tt.chart)
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !reconcile.IsTerminal(err) {
-					t.Fatalf("err = %v, want a terminal error containing %q", err, tt.wantErr)
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || reconcile.IsUnrecoverable(err) {
+					t.Fatalf("err = %v, want a recoverable error (retried until the progressing timeout) containing %q", err, tt.wantErr)
 				}
 				return
 			}

@@ -15,18 +15,25 @@ import (
 
 // decodeConfig decodes the item's ProviderConfiguration leniently (apiVersion
 // and kind may be missing, unknown fields are ignored), applies Landscaper's
-// defaults and validates it as Landscaper does. A bad configuration is a
-// terminal error: retrying cannot fix it.
+// defaults and validates it as Landscaper does. A bad configuration fails the
+// item (ERR_CONFIGURATION_PROBLEM), with operation InitHelmOperation as in
+// Landscaper.
 func decodeConfig(item *lsv1alpha1.DeployItem) (*helmv1alpha1.ProviderConfiguration, error) {
 	cfg := &helmv1alpha1.ProviderConfiguration{}
 	if err := json.Unmarshal(item.Spec.Configuration.Raw, cfg); err != nil {
-		return nil, reconcile.TerminalError(fmt.Errorf("unable to decode helm provider configuration: %w", err))
+		return nil, initError("ParseProviderConfiguration", fmt.Errorf("unable to decode helm provider configuration: %w", err))
 	}
 	helmv1alpha1.SetDefaults_ProviderConfiguration(cfg)
 	if err := validation.ValidateProviderConfiguration(cfg); err != nil {
-		return nil, reconcile.TerminalError(fmt.Errorf("invalid helm provider configuration: %w", err))
+		return nil, initError("ValidateProviderConfiguration", fmt.Errorf("invalid helm provider configuration: %w", err))
 	}
 	return cfg, nil
+}
+
+// initError is an error of Landscaper's InitHelmOperation, which fails the
+// item.
+func initError(reason string, err error) error {
+	return reconcile.WrapError(err, "InitHelmOperation", reason, err.Error(), lsv1alpha1.ErrorConfigurationProblem)
 }
 
 // helmDeployment reports whether cfg asks for a real helm release (the

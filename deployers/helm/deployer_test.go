@@ -3,6 +3,7 @@ package helm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -149,8 +150,9 @@ func TestTimeout(t *testing.T) {
 	}
 	item.Status.Phase = lsv1alpha1.DeployItemPhases.Progressing
 	_, err := d.Reconcile(context.Background(), request(item, epoch.Add(12*time.Second)))
-	if t2 := reconcile.AsTerminal(err); t2 == nil || t2.Reason != lsv1alpha1.ProgressingTimeoutReason {
-		t.Fatalf("err = %v, want a terminal ProgressingTimeout", err)
+	var e *reconcile.Error
+	if !errors.As(err, &e) || e.Reason != lsv1alpha1.ProgressingTimeoutReason || !reconcile.IsUnrecoverable(err) {
+		t.Fatalf("err = %v, want an unrecoverable ProgressingTimeout", err)
 	}
 }
 
@@ -165,8 +167,6 @@ func TestConfigErrors(t *testing.T) {
 		{name: "no chart", changes: map[string]any{"chart": map[string]any{}}, wantErr: "chart: Required value"},
 		{name: "unknown helm argument", changes: map[string]any{"helmDeploymentConfig": map[string]any{
 			"install": map[string]any{"recreate": true}}}, wantErr: `Unsupported value: "recreate"`},
-		{name: "bad export path", changes: map[string]any{"readinessChecks": noReadiness, "exports": map[string]any{
-			"exports": []any{map[string]any{"key": "x", "jsonPath": ".Values.nope"}}}}, wantErr: `export "x": jsonPath ".Values.nope"`},
 		{name: "values not an object", changes: map[string]any{"values": []any{1}}, wantErr: "unable to decode"},
 	}
 	for _, tt := range tests {
@@ -174,9 +174,22 @@ func TestConfigErrors(t *testing.T) {
 			d := New(Options{Clusters: fixedCluster(newTestCluster())})
 			item := deployItem(t, config(t, tt.changes), lsv1alpha1.DeployItemPhases.Init, epoch)
 			_, err := d.Reconcile(context.Background(), request(item, epoch))
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !reconcile.IsTerminal(err) {
-				t.Fatalf("err = %v, want a terminal error containing %q", err, tt.wantErr)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !reconcile.IsUnrecoverable(err) {
+				t.Fatalf("err = %v, want an unrecoverable error containing %q", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestExportPathRetried: an export jsonPath that the values lack is retried
+// (until the progressing timeout), as Landscaper's ConstructExportFromValues.
+func TestExportPathRetried(t *testing.T) {
+	d := New(Options{Clusters: fixedCluster(newTestCluster())})
+	item := deployItem(t, config(t, map[string]any{"readinessChecks": noReadiness, "exports": map[string]any{
+		"exports": []any{map[string]any{"key": "x", "jsonPath": ".Values.nope"}}}}), lsv1alpha1.DeployItemPhases.Init, epoch)
+	_, err := d.Reconcile(context.Background(), request(item, epoch))
+	want := `Op: Reconcile - Reason: ConstructExportFromValues - Message: export "x": jsonPath ".Values.nope"`
+	if err == nil || !strings.HasPrefix(err.Error(), want) || reconcile.IsUnrecoverable(err) {
+		t.Fatalf("err = %v, want a recoverable error starting with %q", err, want)
 	}
 }

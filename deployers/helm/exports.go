@@ -25,7 +25,7 @@ func (d *Deployer) exports(ctx context.Context, it *item, tpl *templated, _ *hel
 	defs := exportDefinitions(it.cfg)
 	fromValues, err := valueExports(defs, tpl.render)
 	if err != nil {
-		return nil, false, err
+		return nil, false, reconcile.Wrap(err, "Reconcile", "ConstructExportFromValues")
 	}
 	fromResources, err := exports.Read(ctx, it.client, &managedresource.Exports{Exports: defs},
 		exports.SecondaryClient(d.secondary(it)))
@@ -74,11 +74,11 @@ func valueExports(defs []managedresource.Export, render chartutil.Values) (map[s
 		}
 		val, err := exports.GetValue(def.JSONPath, data)
 		if err != nil {
-			return nil, reconcile.TerminalError(fmt.Errorf("export %q: jsonPath %q in the chart values: %w", def.Key, def.JSONPath, err))
+			return nil, fmt.Errorf("export %q: jsonPath %q in the chart values: %w", def.Key, def.JSONPath, err)
 		}
 		nested, err := exports.Construct(def.Key, val)
 		if err != nil {
-			return nil, reconcile.TerminalError(fmt.Errorf("export %q: invalid key: %w", def.Key, err))
+			return nil, fmt.Errorf("export %q: invalid key: %w", def.Key, err)
 		}
 		result = exports.MergeMaps(result, nested)
 	}

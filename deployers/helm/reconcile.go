@@ -17,6 +17,7 @@ import (
 	"github.com/lscli/lscli/deployers/manifest/deletion"
 	"github.com/lscli/lscli/deployers/readiness"
 	"github.com/lscli/lscli/deployers/timeout"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // Reconcile deploys the item's chart and reports Succeeded once its objects
@@ -38,6 +39,9 @@ import (
 // error: the phase stays Init and the retry deploys again.
 func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deployer.Result, error) {
 	it, err := d.prepare(ctx, req, checkpointStartReconcile)
+	if e, ok := err.(*reconcile.Error); ok && e.Operation == "InitHelmOperation" {
+		err = reconcile.Wrap(err, "Reconcile", "newRootLogger") // as Landscaper's helm deployer wraps it
+	}
 	if err != nil {
 		return deployer.Result{}, err
 	}

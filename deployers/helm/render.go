@@ -63,7 +63,7 @@ func renderManifests(cfg *helmv1alpha1.ProviderConfiguration, tpl *templated) ([
 func manifestsOf(file, content string, policy managedresource.ManifestPolicy) ([]managedresource.Manifest, error) {
 	objs, err := decodeObjects(content)
 	if err != nil {
-		return nil, reconcile.TerminalError(fmt.Errorf("unable to decode rendered file %s: %w", file, err))
+		return nil, fmt.Errorf("unable to decode rendered file %s: %w", file, err)
 	}
 	out := make([]managedresource.Manifest, 0, len(objs))
 	for _, u := range objs {

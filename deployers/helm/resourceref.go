@@ -9,8 +9,6 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
-
-	"github.com/lscli/lscli/reconcile"
 )
 
 // ResourceCharts finds the charts that chart.resourceRef names: the global
@@ -46,7 +44,7 @@ func (d *Deployer) chartOf(ctx context.Context, it *item) (*chart.Chart, error) 
 	}
 	local, err := d.opts.Resources.ResourceChart(ctx, it.req.Item, ref.ResourceRef)
 	if err != nil {
-		return nil, reconcile.TerminalError(err)
+		return nil, err
 	}
 	var ch *chart.Chart
 	if local.Dir != nil {
@@ -60,7 +58,7 @@ func (d *Deployer) chartOf(ctx context.Context, it *item) (*chart.Chart, error) 
 		ch, err = loader.LoadArchive(bytes.NewReader(local.Archive))
 	}
 	if err != nil {
-		return nil, reconcile.TerminalError(fmt.Errorf("unable to load chart %s: %w", local.Origin, err))
+		return nil, fmt.Errorf("unable to load chart %s: %w", local.Origin, err)
 	}
 	return ch, nil
 }

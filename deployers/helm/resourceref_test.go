@@ -54,7 +54,7 @@ func TestChartFromResourceRef(t *testing.T) {
 		t.Fatalf("a key of Charts wins: %v %v %v", ch, err, res.keys)
 	}
 	_, err = d.chartOf(context.Background(), item("other"))
-	if err == nil || !strings.Contains(err.Error(), "not in any local source") || !reconcile.IsTerminal(err) {
-		t.Fatalf("err = %v, want the resolver's error, terminal", err)
+	if err == nil || !strings.Contains(err.Error(), "not in any local source") || reconcile.IsUnrecoverable(err) {
+		t.Fatalf("err = %v, want the resolver's error, recoverable (retried until the progressing timeout, as Landscaper's GetHelmChart)", err)
 	}
 }

@@ -43,7 +43,7 @@ type templated struct {
 func (d *Deployer) template(ctx context.Context, it *item) (*templated, error) {
 	ch, err := d.chartOf(ctx, it)
 	if err != nil {
-		return nil, err
+		return nil, templateError(reconcile.Wrap(err, "TemplateChart", "GetHelmChart"))
 	}
 	vals, err := chartValues(it.cfg)
 	if err != nil {
@@ -59,6 +59,12 @@ func (d *Deployer) template(ctx context.Context, it *item) (*templated, error) {
 		return nil, reconcile.TerminalError(fmt.Errorf("unable to compute the values of chart %s: %w", ch.Name(), err))
 	}
 	return &templated{chart: ch, values: vals, caps: caps, render: render}, nil
+}
+
+// templateError wraps an error of the template step as Landscaper's helm
+// deployer does.
+func templateError(err error) error {
+	return reconcile.Wrap(err, "Reconcile", "Template")
 }
 
 // capabilities are helm's defaults with the Kubernetes version set

@@ -37,32 +37,43 @@ func decode(raw []byte, into runtime.Object) error {
 	return scheme.Convert(internal, into, nil)
 }
 
+// opInit is the operation of the configuration errors, as Landscaper's
+// manifest deployer names it.
+const opInit = "InitManifestOperation"
+
+// configError is a configuration error with reason, which fails the item
+// (ERR_CONFIGURATION_PROBLEM), as Landscaper's manifest deployer reports it.
+func configError(reason, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	return reconcile.WrapError(err, opInit, reason, err.Error(), lsv1alpha1.ErrorConfigurationProblem)
+}
+
 // decodeConfig decodes and validates the item's provider configuration. A
-// configuration that does not decode or validate is a terminal error.
+// configuration that does not decode or validate fails the item.
 func decodeConfig(di *lsv1alpha1.DeployItem) (*manifestv1alpha2.ProviderConfiguration, error) {
 	cfg := &manifestv1alpha2.ProviderConfiguration{}
 	if di.Spec.Configuration == nil || len(di.Spec.Configuration.Raw) == 0 {
-		return nil, reconcile.TerminalErrorf("ProviderConfigurationMissing", "deploy item %s has no provider configuration", di.Name)
+		return nil, configError("ProviderConfigurationMissing", "deploy item %s has no provider configuration", di.Name)
 	}
 	if err := decode(di.Spec.Configuration.Raw, cfg); err != nil {
-		return nil, reconcile.TerminalErrorf("ParseProviderConfiguration", "unable to decode manifest provider configuration of deploy item %s: %w", di.Name, err)
+		return nil, configError("ParseProviderConfiguration", "unable to decode manifest provider configuration of deploy item %s: %w", di.Name, err)
 	}
 	if err := manifestvalidation.ValidateProviderConfiguration(cfg); err != nil {
-		return nil, reconcile.TerminalErrorf("ValidateProviderConfiguration", "invalid manifest provider configuration of deploy item %s: %w", di.Name, err)
+		return nil, configError("ValidateProviderConfiguration", "invalid manifest provider configuration of deploy item %s: %w", di.Name, err)
 	}
 	return cfg, nil
 }
 
 // decodeStatus returns the managed resources of the item's provider status
 // (v1alpha1 statuses are converted, their objects get policy manage); none
-// without a status. A status that does not decode is a terminal error.
+// without a status. A status that does not decode fails the item.
 func decodeStatus(di *lsv1alpha1.DeployItem) (managedresource.ManagedResourceStatusList, error) {
 	if di.Status.ProviderStatus == nil || len(di.Status.ProviderStatus.Raw) == 0 {
 		return nil, nil
 	}
 	status := &manifestv1alpha2.ProviderStatus{}
 	if err := decode(di.Status.ProviderStatus.Raw, status); err != nil {
-		return nil, reconcile.TerminalErrorf("ParseProviderStatus", "unable to decode manifest provider status of deploy item %s: %w", di.Name, err)
+		return nil, configError("ParseProviderStatus", "unable to decode manifest provider status of deploy item %s: %w", di.Name, err)
 	}
 	return status.ManagedResources, nil
 }

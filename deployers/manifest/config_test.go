@@ -45,8 +45,9 @@ func TestConfigurations(t *testing.T) {
 			h := newHarness(t, tt.stored, tt.config)
 			_, err := h.call(false)
 			if tt.wantTerminal != "" {
-				if te := reconcile.AsTerminal(err); te == nil || te.Reason != tt.wantTerminal || te.Codes[0] != lsv1alpha1.ErrorConfigurationProblem {
-					t.Fatalf("err = %v, want terminal %s", err, tt.wantTerminal)
+				if te, ok := err.(*reconcile.Error); !ok || te.Operation != "InitManifestOperation" || te.Reason != tt.wantTerminal ||
+					te.Codes[0] != lsv1alpha1.ErrorConfigurationProblem {
+					t.Fatalf("err = %v, want an InitManifestOperation error %s with ERR_CONFIGURATION_PROBLEM", err, tt.wantTerminal)
 				}
 				return
 			}
@@ -75,7 +76,7 @@ func TestApplyErrorKeepsPartialStatus(t *testing.T) {
 	h := newHarness(t, nil, header+"manifests:"+configMap("a", "manage")+
 		"\n  - manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: nons}}")
 	res, err := h.d.Reconcile(context.Background(), deployer.Request{Item: h.item.DeepCopy(), Now: h.now})
-	if err == nil || reconcile.IsTerminal(err) || !strings.Contains(err.Error(), "an empty namespace may not be set") {
+	if err == nil || reconcile.IsUnrecoverable(err) || !strings.Contains(err.Error(), "an empty namespace may not be set") {
 		t.Fatalf("err = %v, want a normal error about the missing namespace", err)
 	}
 	h.item.Status.ProviderStatus = res.ProviderStatus
@@ -87,7 +88,7 @@ func TestTargetClientError(t *testing.T) {
 	target := &lsv1alpha1.Target{}
 	target.Name = "missing"
 	_, err := h.d.Reconcile(context.Background(), deployer.Request{Item: h.item, Target: target, Now: h.now})
-	if err == nil || reconcile.IsTerminal(err) {
+	if err == nil || reconcile.IsUnrecoverable(err) {
 		t.Fatalf("err = %v, want a normal error", err)
 	}
 }

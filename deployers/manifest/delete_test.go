@@ -92,7 +92,7 @@ func TestDeleteHooksAndFinalizers(t *testing.T) {
 		wantTrace string
 	}{
 		{name: "finalizer blocks until timeout", wantTrace: "0s Deleting\n1s Deleting\n2s Deleting\n3s  error: failed deleting managed resources: timeout during processing deletiongroup: " +
-			"timeout at: \"deployer: delete resources\" [ProgressingTimeout [ERR_TIMEOUT]]"},
+			"Op: StandardTimeoutChecker.TimeoutExceeded - Reason: ProgressingTimeout - Message: timeout at: \"deployer: delete resources\" [[ERR_TIMEOUT]]"},
 		{name: "forceDelete clears finalizers", force: true, wantTrace: "0s Succeeded"},
 	}
 	for _, tt := range tests {

@@ -162,13 +162,19 @@ func (h *harness) call(del bool) (deployer.Result, error) {
 	return res, nil
 }
 
-// describe prints err with its terminal reason and codes.
+// describe prints an error that fails the item (an unrecoverable code)
+// with its message, reason and codes, and any other error as it is.
 func describe(err error) string {
-	te := reconcile.AsTerminal(err)
-	if te == nil {
+	if !reconcile.IsUnrecoverable(err) {
 		return err.Error()
 	}
-	return fmt.Sprintf("%s [%s %v]", err, te.Reason, te.Codes)
+	if e, ok := err.(*reconcile.Error); ok {
+		return fmt.Sprintf("%s [%s %v]", e.Message, e.Reason, reconcile.CollectCodes(err))
+	}
+	if te, ok := err.(*reconcile.Terminal); ok {
+		return fmt.Sprintf("%s [%s %v]", err, te.Reason, reconcile.CollectCodes(err))
+	}
+	return fmt.Sprintf("%s [%v]", err, reconcile.CollectCodes(err))
 }
 
 // managed returns the item's recorded managed resources as lines.

@@ -71,7 +71,7 @@ func (h *harness) realJob(del bool, steps int) (trace string, retried []string) 
 		res, err := h.call(del)
 		since := h.now.Sub(start)
 		if err != nil {
-			if reconcile.AsTerminal(err) != nil {
+			if reconcile.IsUnrecoverable(err) {
 				return strings.Join(append(lines, fmt.Sprintf("%s  error: %s", since, describe(err))), "\n"), retried
 			}
 			retried = append(retried, fmt.Sprintf("%s %s", since, err))

@@ -45,14 +45,35 @@ func Check(item *lsv1alpha1.DeployItem, now time.Time, checkpoint string) (time.
 	return deadline.Sub(now), nil
 }
 
-// Error is the terminal progressing-timeout error Landscaper reports at
-// checkpoint: message `timeout at: "<checkpoint>"`, reason
-// ProgressingTimeout, and codes (ERR_TIMEOUT when none are given).
+// Operation is the operation of a progressing-timeout error in
+// status.lastError, as Landscaper's timeout checker names it.
+const Operation = "StandardTimeoutChecker.TimeoutExceeded"
+
+// Error is the progressing-timeout error Landscaper reports at checkpoint:
+// operation Operation, reason ProgressingTimeout, message
+// `timeout at: "<checkpoint>"`, and codes (ERR_TIMEOUT when none are given),
+// which fail the deploy item.
 func Error(checkpoint string, codes ...lsv1alpha1.ErrorCode) error {
 	if len(codes) == 0 {
 		codes = []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}
 	}
-	return reconcile.TerminalWithCodes(fmt.Errorf("timeout at: %q", checkpoint), lsv1alpha1.ProgressingTimeoutReason, codes...)
+	return reconcile.NewError(Operation, lsv1alpha1.ProgressingTimeoutReason, fmt.Sprintf("timeout at: %q", checkpoint), codes...)
+}
+
+// StartCheckpoint is the checkpoint at which Landscaper's deployer of typ
+// checks the timeout first in a reconcile (op "reconcile") or delete (op
+// "delete"), e.g. "helm deployer: start reconcile".
+func StartCheckpoint(typ lsv1alpha1.DeployItemType, op string) string {
+	name := string(typ)
+	switch typ {
+	case "landscaper.gardener.cloud/helm":
+		name = "helm"
+	case "landscaper.gardener.cloud/kubernetes-manifest":
+		name = "manifest"
+	case "landscaper.gardener.cloud/container":
+		name = "container"
+	}
+	return fmt.Sprintf("%s deployer: start %s", name, op)
 }
 
 // Poll returns how long to wait before the next poll: interval, or the time

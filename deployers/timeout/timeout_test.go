@@ -52,11 +52,12 @@ func TestCheck(t *testing.T) {
 			if err == nil {
 				return
 			}
-			te := reconcile.AsTerminal(err)
-			if te == nil || te.Reason != lsv1alpha1.ProgressingTimeoutReason || len(te.Codes) != 1 || te.Codes[0] != lsv1alpha1.ErrorTimeout {
-				t.Errorf("err = %#v, want terminal ProgressingTimeout with ERR_TIMEOUT", te)
+			te, ok := err.(*reconcile.Error)
+			if !ok || te.Operation != timeout.Operation || te.Reason != lsv1alpha1.ProgressingTimeoutReason ||
+				len(te.Codes) != 1 || te.Codes[0] != lsv1alpha1.ErrorTimeout {
+				t.Errorf("err = %#v, want ProgressingTimeout with ERR_TIMEOUT", err)
 			}
-			if got, want := err.Error(), `timeout at: "cp"`; got != want {
+			if got, want := te.Message, `timeout at: "cp"`; got != want {
 				t.Errorf("message = %q, want %q", got, want)
 			}
 		})

@@ -8,7 +8,9 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/reconcile"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // DefaultPickupTimeout is Landscaper's default deployItemTimeouts.pickup.
@@ -42,10 +44,18 @@ func New(opts Options) *Controller {
 
 var _ reconcile.ObjectReconciler[*lsv1alpha1.DeployItem] = (*Controller)(nil)
 
-// Reconcile checks the pickup timeout of di. An item is picked up once a
-// deployer started its job (see PickedUp). An item waiting longer than the
-// pickup timeout becomes Failed with reason PickupTimeout and jobIDFinished =
-// jobID; before that, the controller asks to be woken at the deadline.
+// pickupGrace is how long after the pickup timeout Landscaper looks again:
+// it requeues an item for the time left plus five seconds.
+const pickupGrace = 5 * time.Second
+
+// Reconcile checks the pickup timeout of di as Landscaper's deploy item
+// controller does. An item is picked up once a deployer started its job (see
+// PickedUp). An item that has waited at least the pickup timeout since
+// jobIDGenerationTime becomes Failed (DeleteFailed when deleting) with reason
+// PickupTimeout and jobIDFinished = jobID. Before that, the controller asks
+// to be woken when the time left plus five seconds has passed, so the item
+// fails at jobIDGenerationTime + timeout + 5s unless something wakes the
+// controller earlier.
 func (c *Controller) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (reconcile.Result, error) {
 	st := di.Status
 	if c.cfg.PickupTimeout < 0 || st.JobID == st.JobIDFinished || st.JobIDGenerationTime == nil {
@@ -54,30 +64,53 @@ func (c *Controller) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (
 	if PickedUp(di) {
 		return reconcile.Result{}, nil
 	}
-	deadline := st.JobIDGenerationTime.Add(c.cfg.PickupTimeout)
-	now := c.cfg.Clock.Now()
-	if now.Before(deadline) {
-		return reconcile.Result{RequeueAfter: deadline.Sub(now), Deadline: true}, nil
+	waited := c.cfg.Clock.Now().Sub(st.JobIDGenerationTime.Time)
+	if waited < c.cfg.PickupTimeout {
+		return reconcile.Result{RequeueAfter: c.cfg.PickupTimeout - waited + pickupGrace, Deadline: true}, nil
 	}
-	return reconcile.Result{}, c.failPickup(ctx, di)
+	targetMissing, err := c.targetMissing(ctx, di)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	return reconcile.Result{}, c.failPickup(ctx, di, targetMissing)
 }
 
-// failPickup sets di to Failed because no deployer picked it up.
-func (c *Controller) failPickup(ctx context.Context, di *lsv1alpha1.DeployItem) error {
+// targetMissing reports whether di names a Target that does not exist.
+func (c *Controller) targetMissing(ctx context.Context, di *lsv1alpha1.DeployItem) (bool, error) {
+	if di.Spec.Target == nil || di.Spec.Target.Name == "" {
+		return false, nil
+	}
+	err := c.cfg.Cluster.Get(ctx, types.NamespacedName{Namespace: di.Namespace, Name: di.Spec.Target.Name}, &lsv1alpha1.Target{})
+	if apierrors.IsNotFound(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("get target of deploy item %s: %w", di.Name, err)
+	}
+	return false, nil
+}
+
+// failPickup sets di to Failed because no deployer picked it up. The message
+// names the Target only when it does not exist, as Landscaper's does.
+func (c *Controller) failPickup(ctx context.Context, di *lsv1alpha1.DeployItem, targetMissing bool) error {
 	now := c.cfg.Clock.Now()
-	msg := fmt.Errorf("no deployer has reconciled this deployitem within %d seconds, probably because the referenced Target does not exist or no deployer serves type %s",
-		int(c.cfg.PickupTimeout.Seconds()), di.Spec.Type)
-	di.Status.LastError = reconcile.NewLastError(di.Status.LastError, lsv1alpha1.PickupTimeoutOperation, lsv1alpha1.PickupTimeoutReason, msg, now)
-	di.Status.LastError.Codes = []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}
+	msg := fmt.Sprintf("no deployer has reconciled this deployitem within %d seconds", c.cfg.PickupTimeout/time.Second)
+	if targetMissing {
+		msg += ", probably because the referenced Target does not exist"
+	}
 	ts := metav1.NewTime(now)
+	di.Status.JobIDFinished = di.Status.JobID
+	if di.Status.TransitionTimes == nil {
+		di.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{}
+	}
+	di.Status.TransitionTimes.FinishedTime = &ts
+	di.Status.ObservedGeneration = di.Generation
 	di.Status.Phase = lsv1alpha1.DeployItemPhases.Failed
 	if di.DeletionTimestamp != nil {
 		di.Status.Phase = lsv1alpha1.DeployItemPhases.DeleteFailed
 	}
-	di.Status.JobIDFinished = di.Status.JobID
-	if di.Status.TransitionTimes != nil {
-		di.Status.TransitionTimes.FinishedTime = &ts
-	}
+	reconcile.SetDeployItemError(&di.Status, reconcile.UpdatedError(di.Status.LastError, lsv1alpha1.PickupTimeoutOperation,
+		lsv1alpha1.PickupTimeoutReason, msg, []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}, now))
 	return c.cfg.Cluster.UpdateStatus(ctx, di)
 }
 

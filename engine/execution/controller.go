@@ -17,6 +17,16 @@ type Options struct {
 	Cluster *fakecluster.Cluster
 	// Clock stamps phase transitions. Required.
 	Clock reconcile.Clock
+	// Shoots says whether the Gardener shoot clusters that Targets managed by
+	// a TargetSync point at still exist, for
+	// onDelete.skipUninstallIfClusterRemoved. Nil means every shoot exists.
+	Shoots ShootChecker
+}
+
+// ShootChecker tells whether a Gardener shoot cluster exists: Landscaper asks
+// the garden cluster of a TargetSync.
+type ShootChecker interface {
+	ShootExists(namespace, name string) bool
 }
 
 // Controller is Landscaper's execution controller: it turns an Execution's
@@ -34,7 +44,8 @@ func New(opts Options) *Controller {
 	c.machine = &flow.Machine[*lsv1alpha1.Execution, lsv1alpha1.ExecutionPhase]{
 		Client: opts.Cluster, Clock: opts.Clock, Status: flow.ExecutionStatus,
 		Init: phases.Init, InitDelete: phases.InitDelete, Failed: phases.Failed, DeleteFailed: phases.DeleteFailed,
-		Run: c.runPhase,
+		OnStart: func(exec *lsv1alpha1.Execution) { exec.Status.DeployItemCache = nil },
+		Run:     c.runPhase,
 	}
 	return c
 }
@@ -58,26 +69,36 @@ func (c *Controller) Reconcile(ctx context.Context, exec *lsv1alpha1.Execution) 
 	return reconcile.Result{}, c.machine.Handle(ctx, exec)
 }
 
-// runPhase does the work of the current phase and returns the next one.
+// runPhase does the work of the current phase and returns the next one, as
+// Landscaper's execution controller does: an error in Init, Completing or
+// InitDelete is fatal, one in Progressing or Deleting is not.
 //
-// Init creates and updates the deploy items and moves to Progressing.
-// Progressing first waits for orphaned items to be gone, then triggers
-// runnable items; it moves to Completing when all succeeded, to Failed when an
-// item failed or none can start, and otherwise waits for item changes.
-// Completing collects exports and ends in Succeeded. InitDelete deletes the
-// items and moves to Deleting, which triggers their deletion in reverse
-// dependsOn order and removes the finalizer when they are gone.
+// Init deletes orphaned items and creates and updates the deploy items, then
+// moves to Progressing. Progressing first drives the deletion of orphaned
+// items, then triggers runnable items; it moves to Completing when all
+// succeeded, to Failed when an item failed or none can start, and otherwise
+// waits for item changes. Completing collects exports and ends in Succeeded.
+// InitDelete deletes the items and moves to Deleting, which triggers their
+// deletion in reverse dependsOn order and removes the finalizer when they are
+// gone.
 func (c *Controller) runPhase(ctx context.Context, exec *lsv1alpha1.Execution) (lsv1alpha1.ExecutionPhase, error) {
 	phases := lsv1alpha1.ExecutionPhases
 	switch exec.Status.ExecutionPhase {
 	case phases.Init:
-		return phases.Progressing, c.updateDeployItems(ctx, exec)
+		if err := c.updateDeployItems(ctx, exec); err != nil {
+			return "", reconcile.Fatal(err)
+		}
+		flow.SetWaitTime(&exec.Status.TransitionTimes, c.cfg.Clock.Now())
+		return phases.Progressing, nil
 	case phases.Progressing:
-		return c.triggerDeployItems(ctx, exec)
+		return c.progressing(ctx, exec)
 	case phases.Completing:
-		return phases.Succeeded, c.collectExports(ctx, exec)
+		if exec.Status.DeployItemCache != nil {
+			exec.Status.DeployItemCache.OrphanedDIs = nil
+		}
+		return phases.Succeeded, reconcile.Fatal(c.collectExports(ctx, exec))
 	case phases.InitDelete:
-		return phases.Deleting, c.deleteDeployItems(ctx, exec)
+		return phases.Deleting, reconcile.Fatal(c.deleteDeployItems(ctx, exec))
 	case phases.Deleting:
 		return c.deleting(ctx, exec)
 	}

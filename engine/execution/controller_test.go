@@ -3,8 +3,10 @@ package execution
 import (
 	"strings"
 	"testing"
+	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -81,6 +83,7 @@ func TestExecutionTransitions(t *testing.T) {
 		wantPhase     lsv1alpha1.ExecutionPhase
 		wantTriggered []string // items that have job2 afterwards and had not before
 		wantError     string   // lastError of the execution
+		wantErr       bool     // the reconcile returns an error (retry)
 	}{
 		{
 			name:      "only items whose dependsOn finished are triggered",
@@ -92,13 +95,13 @@ func TestExecutionTransitions(t *testing.T) {
 			name:      "a failed item stops triggering and, once nothing runs, fails the execution",
 			phase:     execPhases.Progressing,
 			items:     []diSpec{{name: "a", jobID: job2, finished: job2, phase: failed}, {name: "b", dependsOn: []string{"a"}, jobID: job1, finished: job1}},
-			wantPhase: execPhases.Failed, wantError: "has failed or missing deploy items: a",
+			wantPhase: execPhases.Failed, wantError: "has failed or missing deploy items",
 		},
 		{
 			name:      "a missing deploy item counts as failed",
 			phase:     execPhases.Progressing,
 			items:     []diSpec{{name: "a", missing: true}},
-			wantPhase: execPhases.Failed, wantError: "has failed or missing deploy items: a",
+			wantPhase: execPhases.Failed, wantError: "has failed or missing deploy items",
 		},
 		{
 			name:      "a cycle can never start",
@@ -107,10 +110,16 @@ func TestExecutionTransitions(t *testing.T) {
 			wantPhase: execPhases.Failed, wantError: "items could not be started",
 		},
 		{
-			name:      "an unknown dependsOn can never start",
+			name:      "an unknown dependsOn keeps the execution in Progressing (Landscaper's IsRunnable error), retried",
 			phase:     execPhases.Progressing,
 			items:     []diSpec{{name: "a", dependsOn: []string{"nothere"}, jobID: job1, finished: job1}},
-			wantPhase: execPhases.Failed, wantError: "items could not be started",
+			wantPhase: execPhases.Progressing, wantError: "dependent deployitem nothere of deployitem a not found", wantErr: true,
+		},
+		{
+			name:      "a running item: wait with the informational lastError, no retry",
+			phase:     execPhases.Progressing,
+			items:     []diSpec{{name: "a", jobID: job2, finished: job1, phase: lsv1alpha1.DeployItemPhases.Progressing}},
+			wantPhase: execPhases.Progressing, wantError: "some running items",
 		},
 		{
 			name:      "all succeeded: Completing collects exports and ends in Succeeded",
@@ -140,8 +149,8 @@ func TestExecutionTransitions(t *testing.T) {
 			for _, it := range tt.items {
 				before[it.name] = it.jobID
 			}
-			if _, err := f.reconcile(New(*f.cfg), "x"); err != nil {
-				t.Fatal(err)
+			if _, err := f.reconcile(New(*f.cfg), "x"); (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, want an error: %v", err, tt.wantErr)
 			}
 			exec := f.Execution("x")
 			if exec.Status.ExecutionPhase != tt.wantPhase {
@@ -192,8 +201,11 @@ func TestExecutionInterrupt(t *testing.T) {
 	if p := f.Execution("x").Status.ExecutionPhase; p != execPhases.Failed {
 		t.Errorf("after the interrupt the execution is %s, want Failed", p)
 	}
-	if f.deployItem("waiting").Status.JobID != job1 {
-		t.Error("an item waiting for an interrupted one must not start")
+	waiting := f.deployItem("waiting").Status
+	if waiting.Phase != lsv1alpha1.DeployItemPhases.Failed || waiting.JobID != job2 || waiting.JobIDFinished != job2 ||
+		waiting.TransitionTimes == nil || waiting.TransitionTimes.FinishedTime == nil || waiting.JobIDGenerationTime != nil ||
+		waiting.LastError == nil || waiting.LastError.Reason != interruptedOp || waiting.FirstError == nil {
+		t.Errorf("an item the job never triggered fails too, with the job's ID and no jobIDGenerationTime: %+v", waiting)
 	}
 }
 
@@ -221,7 +233,14 @@ func TestExecutionDeletion(t *testing.T) {
 		setupExecution(f, execPhases.Succeeded, []diSpec{{name: "a", jobID: job1, finished: job1, phase: lsv1alpha1.DeployItemPhases.Succeeded}},
 			map[string]string{lsv1alpha1.DeleteWithoutUninstallAnnotation: "true"})
 		f.Delete(f.Execution("x"))
-		if _, err := f.reconcile(New(*f.cfg), "x"); err != nil {
+		c := New(*f.cfg)
+		if _, err := f.reconcile(c, "x"); err != nil {
+			t.Fatal(err)
+		}
+		if a := f.deployItem("a"); a != nil {
+			t.Errorf("item a must go in Deleting without a job: %+v", a)
+		}
+		if _, err := f.reconcile(c, "x"); err != nil {
 			t.Fatal(err)
 		}
 		if f.Get(&lsv1alpha1.Execution{}, "x") {
@@ -232,4 +251,99 @@ func TestExecutionDeletion(t *testing.T) {
 			t.Errorf("deploy items still there: %d (%v)", len(items.Items), err)
 		}
 	})
+}
+
+// TestExecutionExports collects the exports of every template's item as a
+// JSON object, as Landscaper does: an item without exports gives null, YAML
+// objects are accepted, anything but an object fails the execution.
+func TestExecutionExports(t *testing.T) {
+	succeeded := lsv1alpha1.DeployItemPhases.Succeeded
+	tests := []struct {
+		name      string
+		exports   map[string]string // item name → export Secret content
+		wantPhase lsv1alpha1.ExecutionPhase
+		wantData  string
+		wantError string
+	}{
+		{name: "objects and null", exports: map[string]string{"a": `{"x": 1}`, "c": "z: two\n"},
+			wantPhase: execPhases.Succeeded, wantData: "{\n  \"a\": {\n    \"x\": 1\n  },\n  \"b\": null,\n  \"c\": {\n    \"z\": \"two\"\n  }\n}"},
+		{name: "a string fails", exports: map[string]string{"a": `"hello"`}, wantPhase: execPhases.Failed,
+			wantError: "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type map[string]interface {}"},
+		{name: "a list fails", exports: map[string]string{"a": `[1]`}, wantPhase: execPhases.Failed,
+			wantError: "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			var items []diSpec
+			for _, n := range []string{"a", "b", "c"} {
+				items = append(items, diSpec{name: n, jobID: job2, finished: job2, phase: succeeded})
+			}
+			setupExecution(f, execPhases.Progressing, items, nil)
+			for name, content := range tt.exports {
+				di := f.deployItem(name)
+				f.Create(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name + "-export"},
+					Data: map[string][]byte{lsv1alpha1.DataObjectSecretDataKey: []byte(content)}})
+				di.Status.ExportReference = &lsv1alpha1.ObjectReference{Name: name + "-export", Namespace: testNS}
+				if err := f.Cluster.UpdateStatus(f.Ctx, di); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := f.reconcile(New(*f.cfg), "x"); err != nil {
+				t.Fatal(err)
+			}
+			exec := f.Execution("x")
+			if exec.Status.ExecutionPhase != tt.wantPhase {
+				t.Fatalf("phase = %s, want %s (lastError %v)", exec.Status.ExecutionPhase, tt.wantPhase, exec.Status.LastError)
+			}
+			if tt.wantError != "" {
+				e := exec.Status.LastError
+				if e == nil || e.Operation != opExports || e.Reason != "AddExports" || e.Message != tt.wantError || len(e.Codes) != 0 {
+					t.Errorf("lastError = %+v, want {%s AddExports %q}", e, opExports, tt.wantError)
+				}
+				return
+			}
+			do := &lsv1alpha1.DataObject{}
+			if !f.Get(do, exec.Status.ExportReference.Name) {
+				t.Fatal("no export data object")
+			}
+			if got := string(do.Data.RawMessage); got != tt.wantData {
+				t.Errorf("data = %s, want %s", got, tt.wantData)
+			}
+			if refs := do.OwnerReferences; len(refs) != 1 || refs[0].Controller != nil || refs[0].Kind != "Execution" {
+				t.Errorf("owner references = %+v, want one plain reference to the execution", refs)
+			}
+			if do.Annotations[lsv1alpha1.DataObjectHashAnnotation] == "" {
+				t.Error("no hash annotation")
+			}
+		})
+	}
+}
+
+// TestExecutionInitRefreshesItems: every Init sets reconcile-time and the
+// dependsOn annotation (empty without dependencies), and the orphans are
+// recorded, deleted, and forgotten once the job succeeded.
+func TestExecutionInitRefreshesItems(t *testing.T) {
+	f := newFixture(t)
+	setupExecution(f, execPhases.Succeeded, []diSpec{{name: "a", jobID: job1, finished: job1, phase: lsv1alpha1.DeployItemPhases.Succeeded}}, nil)
+	di := f.deployItem("a")
+	di.Annotations[lsv1alpha1.ReconcileTimestampAnnotation] = "2000-01-01T00:00:00Z"
+	if err := f.Cluster.Update(f.Ctx, di); err != nil {
+		t.Fatal(err)
+	}
+	f.Clock.Set(f.Clock.Now().Add(time.Hour))
+	if _, err := f.reconcile(New(*f.cfg), "x"); err != nil {
+		t.Fatal(err)
+	}
+	di = f.deployItem("a")
+	if got := di.Annotations[lsv1alpha1.ReconcileTimestampAnnotation]; got != "2025-01-01T01:00:00Z" {
+		t.Errorf("reconcile-time = %s, want the new job's time", got)
+	}
+	if v, ok := di.Annotations[lsv1alpha1.ExecutionDependsOnAnnotation]; !ok || v != "" {
+		t.Errorf("dependsOn annotation = %q (%v), want present and empty", v, ok)
+	}
+	exec := f.Execution("x")
+	if tt := exec.Status.TransitionTimes; tt == nil || tt.WaitTime == nil || !tt.WaitTime.Time.Equal(f.Clock.Now()) {
+		t.Errorf("waitTime = %+v, want set when Progressing starts", tt)
+	}
 }

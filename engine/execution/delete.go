@@ -3,132 +3,136 @@ package execution
 import (
 	"context"
 	"fmt"
-	"strings"
+	"sort"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
-	"github.com/lscli/lscli/engine/flow"
-	"github.com/lscli/lscli/reconcile"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	"github.com/lscli/lscli/engine/flow"
+	"github.com/lscli/lscli/reconcile"
 )
 
-// interruptedMessage is the lastError of deploy items an interrupt failed.
-const interruptedMessage = "operation was interrupted"
+// interruptedOp and interruptedMessage are the lastError of deploy items an
+// interrupt failed.
+const (
+	interruptedOp      = "InterruptOperation"
+	interruptedMessage = "operation was interrupted"
+)
 
-// interrupt removes the interrupt annotation and fails every deploy item that
-// has not finished the execution's job: phase Failed, jobIDFinished = jobID,
-// lastError saying it was interrupted. The execution then finishes as usual.
+// interrupt removes the interrupt annotation and, as Landscaper does, fails
+// every managed deploy item (orphans too) that has not finished the
+// execution's job, also those the job never triggered: they get the job ID as
+// jobID and jobIDFinished, finishedTime, phase Failed (DeleteFailed while
+// being deleted) and lastError "operation was interrupted". The execution
+// then fails in Progressing (or Deleting) as usual.
 func (c *Controller) interrupt(ctx context.Context, exec *lsv1alpha1.Execution) error {
-	items, err := c.deployItems(ctx, exec)
+	delete(exec.Annotations, lsv1alpha1.OperationAnnotation)
+	if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
+		return err
+	}
+	byTemplate, err := c.deployItems(ctx, exec)
 	if err != nil {
 		return err
 	}
-	now := c.cfg.Clock.Now()
-	for _, name := range flow.SortedKeys(items) {
-		di := items[name]
-		if di.Status.JobID == di.Status.JobIDFinished {
+	items := make([]*lsv1alpha1.DeployItem, 0, len(byTemplate))
+	for _, di := range byTemplate {
+		items = append(items, di)
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })
+	now := metav1.NewTime(c.cfg.Clock.Now())
+	for _, di := range items {
+		if di.Status.JobIDFinished == exec.Status.JobID {
 			continue
 		}
-		di.Status.LastError = reconcile.NewLastError(di.Status.LastError, "InterruptOperation", "Interrupted", fmt.Errorf(interruptedMessage), now)
-		di.Status.Phase = lsv1alpha1.DeployItemPhases.Failed
-		if di.DeletionTimestamp != nil {
-			di.Status.Phase = lsv1alpha1.DeployItemPhases.DeleteFailed
-		}
-		di.Status.JobIDFinished = di.Status.JobID
+		failInterrupted(di, exec.Status.JobID, now)
 		if err := c.cfg.Cluster.UpdateStatus(ctx, di); err != nil {
 			return fmt.Errorf("interrupt deploy item %s: %w", di.Name, err)
-		}
-	}
-	delete(exec.Annotations, lsv1alpha1.OperationAnnotation)
-	return c.cfg.Cluster.Update(ctx, exec)
-}
-
-// deleteDeployItems is the InitDelete phase: every managed deploy item is
-// deleted. With delete-without-uninstall, their finalizers are removed first,
-// so they go without their deployer.
-func (c *Controller) deleteDeployItems(ctx context.Context, exec *lsv1alpha1.Execution) error {
-	items, err := c.deployItems(ctx, exec)
-	if err != nil {
-		return err
-	}
-	withoutUninstall := lshelper.HasDeleteWithoutUninstallAnnotation(exec.ObjectMeta)
-	for _, name := range flow.SortedKeys(items) {
-		di := items[name]
-		if withoutUninstall && controllerutil.ContainsFinalizer(di, lsv1alpha1.LandscaperFinalizer) {
-			di.Annotations[lsv1alpha1.DeleteWithoutUninstallAnnotation] = "true"
-			controllerutil.RemoveFinalizer(di, lsv1alpha1.LandscaperFinalizer)
-			if err := c.cfg.Cluster.Update(ctx, di); err != nil {
-				return fmt.Errorf("release deploy item %s: %w", di.Name, err)
-			}
-		}
-		if err := c.cfg.Cluster.Delete(ctx, di); err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("delete deploy item %s: %w", di.Name, err)
 		}
 	}
 	return nil
 }
 
-// deleting is the Deleting phase. While no item failed its deletion, every
-// item that no remaining item depends on gets the job ID, which starts its
-// deletion (reverse dependsOn order). When all are gone the finalizer is
-// removed. When nothing runs any more: DeleteFailed.
-func (c *Controller) deleting(ctx context.Context, exec *lsv1alpha1.Execution) (lsv1alpha1.ExecutionPhase, error) {
+// failInterrupted sets di's status as an interrupt leaves it.
+func failInterrupted(di *lsv1alpha1.DeployItem, jobID string, now metav1.Time) {
+	di.Status.JobID, di.Status.JobIDFinished = jobID, jobID
+	if di.Status.TransitionTimes == nil {
+		di.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{}
+	}
+	di.Status.TransitionTimes.FinishedTime = &now
+	di.Status.Phase = lsv1alpha1.DeployItemPhases.Failed
+	if di.DeletionTimestamp != nil {
+		di.Status.Phase = lsv1alpha1.DeployItemPhases.DeleteFailed
+	}
+	reconcile.SetDeployItemError(&di.Status, reconcile.UpdatedError(di.Status.LastError, interruptedOp, interruptedOp,
+		interruptedMessage, nil, now.Time))
+}
+
+// deleteDeployItems is the InitDelete phase: every managed deploy item is
+// deleted; with delete-without-uninstall, it first gets that annotation
+// too (its finalizer is removed in Deleting, see triggerDeletion).
+func (c *Controller) deleteDeployItems(ctx context.Context, exec *lsv1alpha1.Execution) error {
 	items, err := c.deployItems(ctx, exec)
 	if err != nil {
-		return "", err
+		return reconcile.Wrap(err, "handlePhaseInitDelete", "ListDeployItems")
 	}
-	if len(items) == 0 {
-		controllerutil.RemoveFinalizer(exec, lsv1alpha1.LandscaperFinalizer)
-		return lsv1alpha1.ExecutionPhase(flow.Gone), c.cfg.Cluster.Update(ctx, exec)
-	}
-	running, failed, triggered := 0, []string{}, 0
+	withoutUninstall := lshelper.HasDeleteWithoutUninstallAnnotation(exec.ObjectMeta)
 	for _, name := range flow.SortedKeys(items) {
 		di := items[name]
-		switch {
-		case di.Status.JobID == exec.Status.JobID && di.Status.JobIDFinished != exec.Status.JobID:
-			running++
-		case di.Status.JobID == exec.Status.JobID:
-			failed = append(failed, name)
+		if withoutUninstall && !lshelper.HasDeleteWithoutUninstallAnnotation(di.ObjectMeta) {
+			metav1.SetMetaDataAnnotation(&di.ObjectMeta, lsv1alpha1.DeleteWithoutUninstallAnnotation, "true")
+			if err := c.cfg.Cluster.Update(ctx, di); err != nil {
+				return reconcile.Wrap(err, "DeleteDeployItem",
+					fmt.Sprintf("unable to set deleteWithoutUninstall annotation before deleting deploy item %s / %s", di.Namespace, di.Name))
+			}
+		}
+		if di.DeletionTimestamp == nil {
+			if err := c.cfg.Cluster.Delete(ctx, di); err != nil && !apierrors.IsNotFound(err) {
+				return reconcile.Wrap(err, "DeleteDeployItem", fmt.Sprintf("unable to delete deploy item %s / %s", di.Namespace, di.Name))
+			}
 		}
 	}
-	if len(failed) == 0 {
-		if triggered, err = c.triggerDeletable(ctx, exec, items); err != nil {
+	return nil
+}
+
+// deleting is the Deleting phase, as Landscaper's TriggerDeployItemsForDelete
+// and the controller around it. When all items are gone the finalizer is
+// removed. While no item failed its deletion, every item that no remaining
+// item depends on starts its deletion (reverse dependsOn order). Nothing
+// running and an item failed: DeleteFailed ("has failed items"); nothing
+// running or startable: DeleteFailed ("has pending items"). Otherwise it
+// waits, with no lastError.
+func (c *Controller) deleting(ctx context.Context, exec *lsv1alpha1.Execution) (lsv1alpha1.ExecutionPhase, error) {
+	byTemplate, err := c.deployItems(ctx, exec)
+	if err != nil {
+		return "", reconcile.Wrap(err, "getDeployItems", "ListManagedDeployItems")
+	}
+	if len(byTemplate) == 0 {
+		controllerutil.RemoveFinalizer(exec, lsv1alpha1.LandscaperFinalizer)
+		if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
+			return "", reconcile.Wrap(err, "TriggerDeployItemsForDelete", "RemoveFinalizer")
+		}
+		return lsv1alpha1.ExecutionPhase(flow.Gone), nil
+	}
+	var items []item
+	for _, name := range flow.SortedKeys(byTemplate) {
+		di := byTemplate[name]
+		items = append(items, item{name: name, dependsOn: dependsOnOf(di), di: di})
+	}
+	cl := classifyForDelete(exec.Status.JobID, items)
+	if len(cl.failed) == 0 {
+		if err := c.triggerDeletion(ctx, exec, cl.runnable); err != nil {
 			return "", err
 		}
 	}
-	if running+triggered > 0 {
-		return "", nil
+	switch {
+	case len(cl.running) == 0 && len(cl.failed) > 0:
+		return "", reconcile.Fatal(reconcile.NewError(opPhase, reasonDeleting, msgDeleteFailed, lsv1alpha1.ErrorForInfoOnly))
+	case len(cl.running) == 0 && len(cl.runnable) == 0 && len(cl.pending) > 0:
+		return "", reconcile.Fatal(reconcile.NewError(opPhase, reasonDeleting, msgDeletePending, lsv1alpha1.ErrorForInfoOnly))
 	}
-	if len(failed) == 0 {
-		return "", reconcile.TerminalErrorf("DeployItemsNotDeleted", "deploy items could not be deleted (dependency cycle?): %s",
-			strings.Join(flow.SortedKeys(items), ", "))
-	}
-	return "", reconcile.TerminalErrorf("FailedDeployItems", "deletion of deploy items failed: %s", strings.Join(failed, ", "))
-}
-
-// triggerDeletable gives the job ID to each untriggered item that no other
-// remaining item lists in dependsOn, and returns how many it triggered.
-func (c *Controller) triggerDeletable(ctx context.Context, exec *lsv1alpha1.Execution, items map[string]*lsv1alpha1.DeployItem) (int, error) {
-	needed := map[string]bool{}
-	for _, di := range items {
-		for _, dep := range strings.Split(di.Annotations[lsv1alpha1.ExecutionDependsOnAnnotation], ",") {
-			needed[dep] = true
-		}
-	}
-	now := metav1.NewTime(c.cfg.Clock.Now())
-	n := 0
-	for _, name := range flow.SortedKeys(items) {
-		di := items[name]
-		if di.Status.JobID == exec.Status.JobID || needed[name] {
-			continue
-		}
-		flow.SetJobID(di, exec.Status.JobID, now)
-		if err := c.cfg.Cluster.UpdateStatus(ctx, di); err != nil {
-			return n, fmt.Errorf("trigger deletion of deploy item %s: %w", di.Name, err)
-		}
-		n++
-	}
-	return n, nil
+	exec.Status.LastError = nil
+	return "", nil
 }

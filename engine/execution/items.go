@@ -8,12 +8,14 @@ import (
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/dataflow"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // deployItems returns the deploy items managed by exec, by template name.
@@ -31,40 +33,60 @@ func (c *Controller) deployItems(ctx context.Context, exec *lsv1alpha1.Execution
 	return out, nil
 }
 
-// updateDeployItems is the Init phase: delete orphaned items, create or update
-// one item per template, and record them in status.deployItemCache.
+// executionItems returns one item per template of exec, in template order
+// (di nil when it does not exist), and the orphans: managed deploy items
+// without a template, by name.
+func (c *Controller) executionItems(ctx context.Context, exec *lsv1alpha1.Execution) (items, orphans []item, err error) {
+	byTemplate, err := c.deployItems(ctx, exec)
+	if err != nil {
+		return nil, nil, reconcile.Wrap(err, "getDeployItems", "ListManagedDeployItems")
+	}
+	for _, tmpl := range exec.Spec.DeployItems {
+		items = append(items, item{name: tmpl.Name, dependsOn: tmpl.DependsOn, di: byTemplate[tmpl.Name]})
+		delete(byTemplate, tmpl.Name)
+	}
+	for _, di := range byTemplate {
+		orphans = append(orphans, item{name: di.Name, di: di})
+	}
+	sort.Slice(orphans, func(i, j int) bool { return orphans[i].name < orphans[j].name })
+	return items, orphans, nil
+}
+
+// updateDeployItems is the Init phase, as Landscaper's UpdateDeployItems:
+// delete orphaned items, create or update one item per template, and record
+// them in status.deployItemCache.
 func (c *Controller) updateDeployItems(ctx context.Context, exec *lsv1alpha1.Execution) error {
-	items, err := c.deployItems(ctx, exec)
+	items, orphans, err := c.executionItems(ctx, exec)
 	if err != nil {
 		return err
 	}
-	wanted := map[string]bool{}
 	cache := &lsv1alpha1.DeployItemCache{}
-	for _, tmpl := range exec.Spec.DeployItems {
-		wanted[tmpl.Name] = true
-		di, err := c.applyTemplate(ctx, exec, tmpl, items[tmpl.Name])
+	for _, o := range orphans {
+		cache.OrphanedDIs = append(cache.OrphanedDIs, o.di.Name)
+		if o.di.DeletionTimestamp != nil {
+			continue
+		}
+		if err := c.cfg.Cluster.Delete(ctx, o.di); err != nil {
+			return reconcile.Wrap(fmt.Errorf("unable to delete deploy item %s: %w", o.di.Name, err), "UpdateDeployItems", "CleanupOrphanedDeployItems")
+		}
+	}
+	for i, it := range items {
+		di, err := c.applyTemplate(ctx, exec, exec.Spec.DeployItems[i], it.di)
 		if err != nil {
 			return err
 		}
-		cache.ActiveDIs = append(cache.ActiveDIs, lsv1alpha1.DiNamePair{SpecName: tmpl.Name, ObjectName: di.Name})
-	}
-	for name, di := range items {
-		if wanted[name] {
-			continue
-		}
-		cache.OrphanedDIs = append(cache.OrphanedDIs, di.Name)
-		if di.DeletionTimestamp == nil {
-			if err := c.cfg.Cluster.Delete(ctx, di); err != nil {
-				return fmt.Errorf("delete orphaned deploy item %s: %w", di.Name, err)
-			}
-		}
+		cache.ActiveDIs = append(cache.ActiveDIs, lsv1alpha1.DiNamePair{SpecName: it.name, ObjectName: di.Name})
 	}
 	exec.Status.DeployItemCache = cache
-	return c.cfg.Cluster.UpdateStatus(ctx, exec)
+	return nil
 }
 
 // applyTemplate creates the deploy item of tmpl, or updates di to match it.
 func (c *Controller) applyTemplate(ctx context.Context, exec *lsv1alpha1.Execution, tmpl lsv1alpha1.DeployItemTemplate, di *lsv1alpha1.DeployItem) (*lsv1alpha1.DeployItem, error) {
+	clusterName, err := c.shootClusterName(ctx, exec, tmpl)
+	if err != nil {
+		return nil, err
+	}
 	create := di == nil
 	if create {
 		di = &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{
@@ -76,62 +98,50 @@ func (c *Controller) applyTemplate(ctx context.Context, exec *lsv1alpha1.Executi
 	}
 	before := di.DeepCopy()
 	setDeployItemFromTemplate(di, exec, tmpl, c.cfg.Clock.Now())
+	if clusterName != "" {
+		metav1.SetMetaDataAnnotation(&di.ObjectMeta, clusterNameAnnotation, clusterName)
+	}
 	switch {
 	case create:
 		if err := c.cfg.Cluster.Create(ctx, di); err != nil {
-			return nil, fmt.Errorf("create deploy item %s: %w", tmpl.Name, err)
+			return nil, reconcile.Wrap(err, "updateDeployItem", fmt.Sprintf("error while creating deployitem %q", tmpl.Name))
 		}
 	case !equality.Semantic.DeepEqual(before.Spec, di.Spec) || !equality.Semantic.DeepEqual(before.ObjectMeta, di.ObjectMeta):
 		if err := c.cfg.Cluster.Update(ctx, di); err != nil {
-			return nil, fmt.Errorf("update deploy item %s: %w", di.Name, err)
+			return nil, reconcile.Wrap(err, "updateDeployItem", fmt.Sprintf("error while triggering deployitem %s", di.Name))
 		}
 	}
 	return di, nil
 }
 
 // setDeployItemFromTemplate sets spec, labels and annotations of di as
-// Landscaper's ApplyDeployItemTemplate does.
+// Landscaper's ApplyDeployItemTemplate does in every execution Init: the
+// reconcile-time annotation is refreshed, the dependsOn annotation is always
+// set (empty without dependencies), labels of the template are added (never
+// removed), and cache-helm-charts follows the execution's.
 func setDeployItemFromTemplate(di *lsv1alpha1.DeployItem, exec *lsv1alpha1.Execution, tmpl lsv1alpha1.DeployItemTemplate, now time.Time) {
-	if di.Labels == nil {
-		di.Labels = map[string]string{}
-	}
-	for k, v := range tmpl.Labels {
-		di.Labels[k] = v
-	}
-	di.Labels[lsv1alpha1.ExecutionManagedByLabel] = exec.Name
-	di.Labels[lsv1alpha1.ExecutionManagedNameLabel] = tmpl.Name
-	if di.Annotations == nil {
-		di.Annotations = map[string]string{}
-	}
-	if len(tmpl.DependsOn) > 0 {
-		di.Annotations[lsv1alpha1.ExecutionDependsOnAnnotation] = strings.Join(tmpl.DependsOn, ",")
-	} else {
-		delete(di.Annotations, lsv1alpha1.ExecutionDependsOnAnnotation)
-	}
-	di.Annotations[lsv1alpha1.DeployerTypeAnnotation] = string(tmpl.Type)
-	targetName := lsv1alpha1.NoTargetNameValue
-	if tmpl.Target != nil {
-		targetName = tmpl.Target.Name
-	}
-	di.Annotations[lsv1alpha1.DeployerTargetNameAnnotation] = targetName
-	if _, ok := di.Annotations[lsv1alpha1.ReconcileTimestampAnnotation]; !ok {
-		di.Annotations[lsv1alpha1.ReconcileTimestampAnnotation] = now.UTC().Format(time.RFC3339)
-	}
+	metav1.SetMetaDataAnnotation(&di.ObjectMeta, lsv1alpha1.ReconcileTimestampAnnotation, now.UTC().Format(time.RFC3339))
 	di.Spec.Type = tmpl.Type
 	di.Spec.Target = tmpl.Target
-	di.Spec.Context = exec.Spec.Context
 	di.Spec.Configuration = tmpl.Configuration
 	di.Spec.Timeout = tmpl.Timeout
 	di.Spec.UpdateOnChangeOnly = tmpl.UpdateOnChangeOnly
 	di.Spec.OnDelete = tmpl.OnDelete
-}
-
-// sortedKeys returns the keys of m in order, so work is done in a stable order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	for k, v := range tmpl.Labels {
+		metav1.SetMetaDataLabel(&di.ObjectMeta, k, v)
 	}
-	sort.Strings(keys)
-	return keys
+	metav1.SetMetaDataLabel(&di.ObjectMeta, lsv1alpha1.ExecutionManagedNameLabel, tmpl.Name)
+	metav1.SetMetaDataAnnotation(&di.ObjectMeta, lsv1alpha1.ExecutionDependsOnAnnotation, strings.Join(tmpl.DependsOn, ","))
+	metav1.SetMetaDataAnnotation(&di.ObjectMeta, lsv1alpha1.DeployerTypeAnnotation, string(tmpl.Type))
+	targetName := lsv1alpha1.NoTargetNameValue
+	if tmpl.Target != nil && tmpl.Target.Name != "" {
+		targetName = tmpl.Target.Name
+	}
+	metav1.SetMetaDataAnnotation(&di.ObjectMeta, lsv1alpha1.DeployerTargetNameAnnotation, targetName)
+	metav1.SetMetaDataLabel(&di.ObjectMeta, lsv1alpha1.ExecutionManagedByLabel, exec.Name)
+	di.Spec.Context = exec.Spec.Context
+	delete(di.Annotations, lsv1alpha1.CacheHelmChartsAnnotation)
+	if lshelper.HasCacheHelmChartsAnnotation(&exec.ObjectMeta) {
+		metav1.SetMetaDataAnnotation(&di.ObjectMeta, lsv1alpha1.CacheHelmChartsAnnotation, "true")
+	}
 }

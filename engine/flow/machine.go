@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/reconcile"
 )
@@ -13,7 +15,7 @@ import (
 const Gone = "<gone>"
 
 // Machine walks objects of one kind (T, with phases P) through their phases.
-// All fields are required.
+// All fields are required unless they say otherwise.
 type Machine[T fakecluster.Object, P Phase] struct {
 	// Client writes the status.
 	Client fakecluster.Writer
@@ -22,21 +24,33 @@ type Machine[T fakecluster.Object, P Phase] struct {
 	// Status returns the flow fields of an object.
 	Status func(T) Status[P]
 	// Init and InitDelete are the first phases of a job, Failed and
-	// DeleteFailed where a terminal error ends it.
+	// DeleteFailed where a fatal error ends it.
 	Init, InitDelete, Failed, DeleteFailed P
 	// OnStart resets kind-specific status when a job starts; may be nil.
 	OnStart func(T)
+	// OnFinish runs before the status write that finishes a job of an object
+	// that is not being deleted, whatever the final phase; may be nil. The
+	// installation controller records the dependents to trigger there, as
+	// Landscaper does in the same write. An error leaves the status
+	// unwritten and is retried.
+	OnFinish func(ctx context.Context, obj T) error
 	// Run does the work of the object's current phase and returns the next
-	// phase, "" to wait in the current one, or Gone.
+	// phase, "" to wait in the current one (the status it changed is
+	// written), or Gone; or an error, see Handle.
 	Run func(ctx context.Context, obj T) (P, error)
 }
 
 // Handle runs phases until one has to wait or the flow ends. An object whose
 // phase is empty or final first enters Init (InitDelete when it is being
 // deleted). Phases fall through within one call as long as each succeeds, as
-// in Landscaper. A normal error is recorded in lastError and returned, so the
-// run loop retries it with growing intervals; a terminal one ends the flow in
-// Failed (DeleteFailed while deleting) and is not returned.
+// in Landscaper. An error of a phase is recorded in lastError (see
+// reconcile.LastError) and then:
+//   - a fatal one (reconcile.Fatal, reconcile.TerminalError) ends the flow in
+//     Failed (DeleteFailed while deleting) and is not returned;
+//   - one with code ERR_NO_RETRY keeps the phase and waits for the next
+//     change without a retry (Landscaper's "not finished yet");
+//   - any other keeps the phase and is returned, so the run loop retries it
+//     with growing intervals.
 func (m *Machine[T, P]) Handle(ctx context.Context, obj T) error {
 	st := m.Status(obj)
 	if *st.Phase == "" || (*st.Phase).IsFinal() {
@@ -49,8 +63,11 @@ func (m *Machine[T, P]) Handle(ctx context.Context, obj T) error {
 		if err != nil {
 			return m.fail(ctx, obj, err)
 		}
-		if next == "" || next == P(Gone) {
+		switch next {
+		case P(Gone):
 			return nil
+		case "":
+			return m.write(ctx, obj, *st.Phase)
 		}
 		if err := m.Set(ctx, obj, next); err != nil || next.IsFinal() {
 			return err
@@ -74,6 +91,17 @@ func (m *Machine[T, P]) start(ctx context.Context, obj T) error {
 // Set writes phase; a final phase also finishes the job.
 func (m *Machine[T, P]) Set(ctx context.Context, obj T, phase P) error {
 	m.Status(obj).Set(phase, m.Clock.Now())
+	return m.finishAndWrite(ctx, obj, phase)
+}
+
+// finishAndWrite runs OnFinish when phase finished the job, then writes the
+// status.
+func (m *Machine[T, P]) finishAndWrite(ctx context.Context, obj T, phase P) error {
+	if phase.IsFinal() && m.OnFinish != nil && obj.GetDeletionTimestamp() == nil {
+		if err := m.OnFinish(ctx, obj); err != nil {
+			return err
+		}
+	}
 	return m.write(ctx, obj, phase)
 }
 
@@ -84,13 +112,15 @@ func (m *Machine[T, P]) write(ctx context.Context, obj T, phase P) error {
 	return nil
 }
 
-// fail records err. A terminal error ends the flow in Failed (DeleteFailed
-// while deleting); a normal one is returned for a retry.
+// fail records err and decides what follows, see Handle.
 func (m *Machine[T, P]) fail(ctx context.Context, obj T, err error) error {
 	st := m.Status(obj)
-	terminal := st.Fail(err, m.Failed, m.DeleteFailed, m.Clock.Now())
-	if uerr := m.write(ctx, obj, *st.Phase); uerr != nil || terminal {
+	fatal := st.Fail(err, m.Failed, m.DeleteFailed, m.Clock.Now())
+	if uerr := m.finishAndWrite(ctx, obj, *st.Phase); uerr != nil || fatal {
 		return uerr
+	}
+	if reconcile.HasCode(err, lsv1alpha1.ErrorNoRetry) {
+		return nil
 	}
 	return err
 }

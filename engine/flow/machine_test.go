@@ -91,3 +91,39 @@ func TestMachine(t *testing.T) {
 		})
 	}
 }
+
+// TestMachineOutcomes: a wait with ERR_NO_RETRY writes its lastError and is
+// not retried; OnFinish runs in the write that finishes a job, also a Failed
+// one, and not for an object being deleted.
+func TestMachineOutcomes(t *testing.T) {
+	ctx := context.Background()
+	clock := reconcile.NewVirtualClock(reconcile.DefaultStartTime)
+	c := fakecluster.New(fakecluster.Options{Now: clock.Now})
+	exec := &lsv1alpha1.Execution{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "x", Finalizers: []string{"f"}},
+		Status: lsv1alpha1.ExecutionStatus{JobID: "job2", JobIDFinished: "job1"}}
+	if err := c.Create(ctx, exec); err != nil {
+		t.Fatal(err)
+	}
+	var result error
+	finished := 0
+	m := &flow.Machine[*lsv1alpha1.Execution, lsv1alpha1.ExecutionPhase]{
+		Client: c, Clock: clock, Status: flow.ExecutionStatus,
+		Init: phases.Init, InitDelete: phases.InitDelete, Failed: phases.Failed, DeleteFailed: phases.DeleteFailed,
+		OnFinish: func(context.Context, *lsv1alpha1.Execution) error { finished++; return nil },
+		Run:      func(context.Context, *lsv1alpha1.Execution) (lsv1alpha1.ExecutionPhase, error) { return "", result },
+	}
+	result = reconcile.NewError("op", "reason", "some running items", lsv1alpha1.ErrorNoRetry)
+	if err := m.Handle(ctx, exec); err != nil {
+		t.Errorf("a no-retry wait returned %v, want nil (no retry)", err)
+	}
+	if e := exec.Status.LastError; e == nil || e.Message != "some running items" || exec.Status.ExecutionPhase != phases.Init {
+		t.Errorf("status = %+v, want Init with the informational lastError", exec.Status)
+	}
+	result = reconcile.Fatal(reconcile.NewError("op", "reason", "broken"))
+	if err := m.Handle(ctx, exec); err != nil {
+		t.Fatal(err)
+	}
+	if exec.Status.ExecutionPhase != phases.Failed || finished != 1 {
+		t.Errorf("phase %s, OnFinish ran %d times; want Failed and once", exec.Status.ExecutionPhase, finished)
+	}
+}

@@ -45,39 +45,50 @@ func ExecutionStatus(e *lsv1alpha1.Execution) Status[lsv1alpha1.ExecutionPhase] 
 }
 
 // Start begins the flow of a new job in first: observedGeneration =
-// generation, no lastError, transitionTimes.initTime = now.
+// generation, transitionTimes.initTime = now. The last job's lastError stays
+// until the next phase is written, as in Landscaper.
 func (s Status[P]) Start(first P, generation int64, now time.Time) {
 	*s.ObservedGeneration = generation
-	*s.LastError = nil
 	if *s.TransitionTimes == nil {
 		*s.TransitionTimes = &lsv1alpha1.TransitionTimes{}
 	}
 	ts := metav1.NewTime(now)
 	(*s.TransitionTimes).InitTime = &ts
-	s.Set(first, now)
+	s.setPhase(first, now)
 }
 
 // Set moves to p. A phase reached without error clears lastError, as in
-// Landscaper; a final phase finishes the job (jobIDFinished = jobID).
+// Landscaper; a final phase finishes the job (jobIDFinished = jobID,
+// transitionTimes.finishedTime).
 func (s Status[P]) Set(p P, now time.Time) {
-	ts := metav1.NewTime(now)
-	*s.Phase = p
-	*s.PhaseTransitionTime = &ts
 	if !p.IsFailed() {
 		*s.LastError = nil
 	}
+	s.setPhase(p, now)
 	if p.IsFinal() {
 		*s.JobIDFinished = *s.JobID
-		if *s.TransitionTimes != nil {
-			(*s.TransitionTimes).FinishedTime = &ts
+		ts := metav1.NewTime(now)
+		if *s.TransitionTimes == nil {
+			*s.TransitionTimes = &lsv1alpha1.TransitionTimes{}
 		}
+		(*s.TransitionTimes).FinishedTime = &ts
 	}
 }
 
-// Fail records err in lastError. A terminal error also moves to failed
+// setPhase sets p; phaseTransitionTime moves only when the phase changes.
+func (s Status[P]) setPhase(p P, now time.Time) {
+	if *s.Phase != p || *s.PhaseTransitionTime == nil {
+		ts := metav1.NewTime(now)
+		*s.PhaseTransitionTime = &ts
+	}
+	*s.Phase = p
+}
+
+// Fail records err in lastError (see reconcile.LastError; lscli's own errors
+// get the phase as operation). A fatal error also moves to failed
 // (deleteFailed while deleting) and reports true.
 func (s Status[P]) Fail(err error, failed, deleteFailed P, now time.Time) bool {
-	*s.LastError = reconcile.NewLastError(*s.LastError, string(*s.Phase), "", err, now)
+	*s.LastError = reconcile.LastError(*s.LastError, err, string(*s.Phase), string(*s.Phase), now)
 	if !reconcile.IsTerminal(err) {
 		return false
 	}
@@ -86,4 +97,15 @@ func (s Status[P]) Fail(err error, failed, deleteFailed P, now time.Time) bool {
 	}
 	s.Set(failed, now)
 	return true
+}
+
+// SetWaitTime sets transitionTimes.waitTime to now: Landscaper does so when an
+// installation or execution has triggered its children and starts to wait
+// for them (→ Progressing, → Deleting).
+func SetWaitTime(tt **lsv1alpha1.TransitionTimes, now time.Time) {
+	if *tt == nil {
+		*tt = &lsv1alpha1.TransitionTimes{}
+	}
+	ts := metav1.NewTime(now)
+	(*tt).WaitTime = &ts
 }

@@ -3,6 +3,7 @@ package installation
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -20,17 +21,15 @@ type child struct {
 	status flow.JobStatus
 }
 
-// children returns the subinstallations (owned by inst) and the execution of
-// inst, found through the owner index, never by scanning.
+// children returns the subinstallations (owned by inst) in Landscaper's
+// order (see subinstallations) and then the execution of inst.
 func (c *Controller) children(ctx context.Context, inst *lsv1alpha1.Installation) ([]child, error) {
-	var out []child
-	subs := &lsv1alpha1.InstallationList{}
-	opts := fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}
-	if err := c.cfg.Cluster.List(ctx, subs, opts); err != nil {
-		return nil, fmt.Errorf("list subinstallations: %w", err)
+	subs, err := c.subinstallations(ctx, inst)
+	if err != nil {
+		return nil, err
 	}
-	for i := range subs.Items {
-		s := &subs.Items[i]
+	out := make([]child, 0, len(subs)+1)
+	for _, s := range subs {
 		st, _ := flow.JobStatusOf(s)
 		out = append(out, child{obj: s, kind: "Installation", status: st})
 	}
@@ -43,6 +42,51 @@ func (c *Controller) children(ctx context.Context, inst *lsv1alpha1.Installation
 		out = append(out, child{obj: exec, kind: "Execution", status: st})
 	}
 	return out, nil
+}
+
+// subinstallations returns the subinstallations of inst, found through the
+// owner index, in the order Landscaper lists them: with status.subInstCache,
+// the orphans and then the active ones in template order; without it, by
+// name.
+func (c *Controller) subinstallations(ctx context.Context, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
+	list := &lsv1alpha1.InstallationList{}
+	opts := fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}
+	if err := c.cfg.Cluster.List(ctx, list, opts); err != nil {
+		return nil, fmt.Errorf("list subinstallations: %w", err)
+	}
+	out := make([]*lsv1alpha1.Installation, 0, len(list.Items))
+	for i := range list.Items {
+		out = append(out, &list.Items[i])
+	}
+	orderByCache(out, inst.Status.SubInstCache)
+	return out, nil
+}
+
+// orderByCache sorts subs by their place in cache (orphans first, then the
+// active ones), those not in it last, by name.
+func orderByCache(subs []*lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCache) {
+	pos := map[string]int{}
+	if cache != nil {
+		for _, n := range cache.OrphanedSubs {
+			pos[n] = len(pos)
+		}
+		for _, p := range cache.ActiveSubs {
+			if _, ok := pos[p.ObjectName]; !ok {
+				pos[p.ObjectName] = len(pos)
+			}
+		}
+	}
+	sort.SliceStable(subs, func(i, j int) bool {
+		pi, iok := pos[subs[i].Name]
+		pj, jok := pos[subs[j].Name]
+		switch {
+		case iok && jok:
+			return pi < pj
+		case iok != jok:
+			return iok
+		}
+		return subs[i].Name < subs[j].Name
+	})
 }
 
 // execution returns the execution of inst, or nil if it has none.
@@ -61,7 +105,8 @@ func (c *Controller) execution(ctx context.Context, inst *lsv1alpha1.Installatio
 	return exec, nil
 }
 
-// triggerChildren passes the job ID of inst to all its children at once.
+// triggerChildren passes the job ID of inst to all its children at once,
+// with new transition times (triggerTime).
 func (c *Controller) triggerChildren(ctx context.Context, inst *lsv1alpha1.Installation) error {
 	kids, err := c.children(ctx, inst)
 	if err != nil {
@@ -78,4 +123,24 @@ func (c *Controller) triggerChildren(ctx context.Context, inst *lsv1alpha1.Insta
 		}
 	}
 	return nil
+}
+
+// setOperationAndTouch sets the operation annotation op on obj, toggles its
+// touch annotation and updates it: the update always changes the object, so
+// its controller always hears of it, as in Landscaper.
+func (c *Controller) setOperationAndTouch(ctx context.Context, obj fakecluster.Object, op lsv1alpha1.Operation) error {
+	ann := map[string]string{}
+	for k, v := range obj.GetAnnotations() {
+		ann[k] = v
+	}
+	if op != "" {
+		ann[lsv1alpha1.OperationAnnotation] = string(op)
+	}
+	if _, ok := ann[lsv1alpha1.TouchAnnotation]; ok {
+		delete(ann, lsv1alpha1.TouchAnnotation)
+	} else {
+		ann[lsv1alpha1.TouchAnnotation] = "true"
+	}
+	obj.SetAnnotations(ann)
+	return c.cfg.Cluster.Update(ctx, obj)
 }

@@ -9,46 +9,40 @@ import (
 	"github.com/lscli/lscli/reconcile"
 )
 
-// complete is the Completing phase. The job fails if the spec changed during
-// it (generation != observedGeneration) or the imports did (their hash is not
-// the one Init recorded): the exports could mix old and new. Otherwise stale
-// objects of the installation's own context are deleted, the exports are
-// constructed (exportExecutions, exportDataMappings, validated against the
-// blueprint) and written into its context, the successors to trigger are
-// recorded, and it ends in Succeeded; the next reconcile triggers them.
+// opComplete is the operation of Landscaper's Completing errors.
+const opComplete = "handlePhaseCompleting"
+
+// complete is the Completing phase, in Landscaper's order: stale objects of
+// the installation's own context are deleted (an error there is retried);
+// Landscaper's init runs again (see prerequisites), where now everything is
+// fatal, an unfinished predecessor included; the job fails if the imports
+// changed during it (their hash is not the one Init recorded) or the spec
+// did (generation != observedGeneration); then the exports are constructed
+// (exportExecutions, exportDataMappings, validated against the blueprint)
+// and written into its context, and it ends in Succeeded. The successors to
+// trigger are recorded when the job finishes (see Controller.finishing).
 func (c *Controller) complete(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
-	if inst.Generation != inst.Status.ObservedGeneration {
-		return "", reconcile.TerminalErrorf("SpecChanged",
-			"the spec changed during the job (generation %d, observed %d): add a reconcile annotation to the root to start a new job",
-			inst.Generation, inst.Status.ObservedGeneration)
-	}
 	cl := c.cfg.Cluster
-	bp, tree, err := c.blueprintFor(ctx, inst)
-	if err != nil {
-		return "", err
+	if err := dataflow.CleanupContext(ctx, cl, inst); err != nil {
+		return "", reconcile.Wrap(err, opComplete, "CleanupContext")
 	}
-	imps, err := dataflow.ResolveImports(ctx, cl, inst, bp, tree)
+	bp, _, imps, err := c.prerequisites(ctx, inst, true)
 	if err != nil {
 		return "", err
 	}
 	if imps.Hash != inst.Status.ImportsHash {
-		return "", reconcile.TerminalErrorf("ImportsChanged",
-			"the imports changed during the job: add a reconcile annotation to the root to start a new job")
+		return "", reconcile.Fatal(reconcile.NewError(opComplete, "CheckImportsHash", "imports have changed"))
 	}
-	if err := dataflow.CleanupContext(ctx, cl, inst); err != nil {
-		return "", err
+	if inst.Generation != inst.Status.ObservedGeneration {
+		return "", reconcile.Fatal(reconcile.NewError(opComplete, "CheckObservedGeneration", "installation spec has been changed",
+			lsv1alpha1.ErrorForInfoOnly))
 	}
 	exps, err := dataflow.ConstructExports(ctx, cl, inst, bp, imps)
 	if err != nil {
-		return "", err
+		return "", reconcile.Fatal(reconcile.Wrap(err, opComplete, "ConstructExports"))
 	}
 	if err := dataflow.WriteExports(ctx, cl, inst, exps); err != nil {
-		return "", err
+		return "", reconcile.Fatal(reconcile.Wrap(err, opComplete, "CreateOrUpdateExports"))
 	}
-	deps, err := dependentsOf(ctx, cl, inst)
-	if err != nil {
-		return "", err
-	}
-	inst.Status.DependentsToTrigger = deps
 	return lsv1alpha1.InstallationPhases.Succeeded, nil
 }

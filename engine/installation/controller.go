@@ -49,19 +49,40 @@ func New(opts Options) *Controller {
 	c.machine = &flow.Machine[*lsv1alpha1.Installation, lsv1alpha1.InstallationPhase]{
 		Client: opts.Cluster, Clock: opts.Clock, Status: flow.InstallationStatus,
 		Init: phases.Init, InitDelete: phases.InitDelete, Failed: phases.Failed, DeleteFailed: phases.DeleteFailed,
-		OnStart: func(inst *lsv1alpha1.Installation) { inst.Status.SubInstCache = nil },
-		Run:     c.runPhase,
+		OnStart:  func(inst *lsv1alpha1.Installation) { inst.Status.SubInstCache = nil },
+		OnFinish: c.finishing,
+		Run:      c.runPhase,
 	}
 	return c
 }
 
 var _ reconcile.ObjectReconciler[*lsv1alpha1.Installation] = (*Controller)(nil)
 
-// Reconcile runs one pass over inst, in Landscaper's order: add the
+// Reconcile runs one pass over inst as Landscaper's controller does: a root
+// with reconcile-if-changed whose spec changed gets the reconcile
+// annotation; the automatic reconcile status is reset for a reconcile
+// annotation that a user set; then the pass itself (see reconcileOnce); and
+// last the automatic reconcile of spec.automaticReconcile decides whether a
+// finished root starts again, now or at a scheduled time (see retry.go).
+func (c *Controller) Reconcile(ctx context.Context, inst *lsv1alpha1.Installation) (reconcile.Result, error) {
+	if reconcileOnSpecChange(inst) {
+		metav1.SetMetaDataAnnotation(&inst.ObjectMeta, lsv1alpha1.OperationAnnotation, string(lsv1alpha1.ReconcileOperation))
+		if err := c.cfg.Cluster.Update(ctx, inst); err != nil {
+			return reconcile.Result{}, fmt.Errorf("add reconcile annotation: %w", err)
+		}
+	}
+	if err := c.preProcessRetry(ctx, inst); err != nil {
+		return reconcile.Result{}, err
+	}
+	res, err := c.reconcileOnce(ctx, inst)
+	return c.recomputeRetry(ctx, inst, res, err)
+}
+
+// reconcileOnce is one pass over inst, in Landscaper's order: add the
 // finalizer, trigger dependents recorded by the last job, forward an
 // interrupt, strip a reconcile annotation from a non-root, start a new job at
 // a root, then handle the current phase.
-func (c *Controller) Reconcile(ctx context.Context, inst *lsv1alpha1.Installation) (reconcile.Result, error) {
+func (c *Controller) reconcileOnce(ctx context.Context, inst *lsv1alpha1.Installation) (reconcile.Result, error) {
 	if inst.DeletionTimestamp == nil && !controllerutil.ContainsFinalizer(inst, lsv1alpha1.LandscaperFinalizer) {
 		controllerutil.AddFinalizer(inst, lsv1alpha1.LandscaperFinalizer)
 		return reconcile.Result{}, c.cfg.Cluster.Update(ctx, inst)
@@ -73,8 +94,7 @@ func (c *Controller) Reconcile(ctx context.Context, inst *lsv1alpha1.Installatio
 		return reconcile.Result{}, c.interrupt(ctx, inst)
 	}
 	if !dataflow.IsRoot(inst) && flow.HasOperation(inst, lsv1alpha1.ReconcileOperation) {
-		delete(inst.Annotations, lsv1alpha1.OperationAnnotation)
-		return reconcile.Result{}, c.cfg.Cluster.Update(ctx, inst)
+		return reconcile.Result{}, c.removeReconcileAnnotation(ctx, inst)
 	}
 	if startsNewJob(inst) {
 		if err := c.startJob(ctx, inst); err != nil {
@@ -100,16 +120,40 @@ func startsNewJob(inst *lsv1alpha1.Installation) bool {
 	return inst.DeletionTimestamp != nil && !inst.Status.InstallationPhase.IsDeletion()
 }
 
-// startJob removes the reconcile annotation and gives inst a new job ID.
+// startJob gives inst a new job ID (and new transition times), then removes
+// the reconcile annotation, in Landscaper's order.
 func (c *Controller) startJob(ctx context.Context, inst *lsv1alpha1.Installation) error {
-	if flow.HasOperation(inst, lsv1alpha1.ReconcileOperation) {
-		delete(inst.Annotations, lsv1alpha1.OperationAnnotation)
-		if err := c.cfg.Cluster.Update(ctx, inst); err != nil {
-			return fmt.Errorf("remove reconcile annotation: %w", err)
-		}
-	}
 	now := metav1.NewTime(c.cfg.Clock.Now())
 	inst.Status.JobID = c.cfg.IDs.JobID("Installation", inst.Namespace, inst.Name, string(inst.UID), inst.Status.JobID)
 	inst.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{TriggerTime: &now}
-	return c.cfg.Cluster.UpdateStatus(ctx, inst)
+	if err := c.cfg.Cluster.UpdateStatus(ctx, inst); err != nil {
+		return fmt.Errorf("start job: %w", err)
+	}
+	return c.removeReconcileAnnotation(ctx, inst)
+}
+
+// removeReconcileAnnotation removes the reconcile annotation and the
+// reconcile-reason annotation that may come with it.
+func (c *Controller) removeReconcileAnnotation(ctx context.Context, inst *lsv1alpha1.Installation) error {
+	if !flow.HasOperation(inst, lsv1alpha1.ReconcileOperation) {
+		return nil
+	}
+	delete(inst.Annotations, lsv1alpha1.OperationAnnotation)
+	delete(inst.Annotations, lsv1alpha1.ReconcileReasonAnnotation)
+	if err := c.cfg.Cluster.Update(ctx, inst); err != nil {
+		return fmt.Errorf("remove reconcile annotation: %w", err)
+	}
+	return nil
+}
+
+// finishing runs in the status write that finishes a job of an installation
+// that is not being deleted, whatever the final phase (Failed included): it
+// records the dependents to trigger, as Landscaper does.
+func (c *Controller) finishing(ctx context.Context, inst *lsv1alpha1.Installation) error {
+	deps, err := dependentsOf(ctx, c.cfg.Cluster, inst)
+	if err != nil {
+		return reconcile.Wrap(err, "setInstallationPhaseAndUpdate", "DetermineDependents")
+	}
+	inst.Status.DependentsToTrigger = deps
+	return nil
 }

@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -69,7 +70,8 @@ func TestInstallationTransitions(t *testing.T) {
 				f.Create(inst("x", status(phases.Succeeded, job2, job1), withOwner(parent), withImport("d")))
 			},
 			wantPhase: phases.Init,
-			wantErr:   "waiting for predecessors to finish: pred",
+			wantErr: `Op: init - Reason: AllPredecessorsFinished - Message: Op: NotCompletedDependents - Reason: NotCompletedDependents - ` +
+				`Message: depending on installation "test/pred" which not finished current job "` + job2 + `"`,
 		},
 		{
 			name: "a failed predecessor fails the subinstallation",
@@ -80,7 +82,7 @@ func TestInstallationTransitions(t *testing.T) {
 				f.Create(inst("x", status(phases.Succeeded, job2, job1), withOwner(parent), withImport("d")))
 			},
 			wantPhase: phases.Failed,
-			check:     lastErrorContains("predecessor pred is Failed"),
+			check:     lastErrorIs("init", "AllPredecessorsSucceeded", `Op: NotCompletedDependents - Reason: NotCompletedDependents - Message: depending on installation "test/pred" which is not succeeded`, lsv1alpha1.ErrorForInfoOnly),
 		},
 		{
 			name: "a root predecessor with a pending reconcile annotation is not finished",
@@ -90,7 +92,7 @@ func TestInstallationTransitions(t *testing.T) {
 				f.Create(inst("x", status(phases.Succeeded, job2, job1), withImport("d")))
 			},
 			wantPhase: phases.Init,
-			wantErr:   "waiting for predecessors to finish: pred",
+			wantErr:   `depending on installation "test/pred" which has reconcile annotation`,
 		},
 		{
 			name: "Progressing waits for an unfinished execution",
@@ -100,6 +102,13 @@ func TestInstallationTransitions(t *testing.T) {
 				f.Create(childExecution(f, "x", job2, job1, lsv1alpha1.ExecutionPhases.Progressing))
 			},
 			wantPhase: phases.Progressing,
+			check: func(t *testing.T, _ *fixture, x *lsv1alpha1.Installation) {
+				e := x.Status.LastError
+				if e == nil || e.Operation != "handlePhaseProgressing" || e.Reason != "JobIDFinished" ||
+					e.Message != "execution test / x is not finished yet" || len(e.Codes) != 3 {
+					t.Errorf("lastError = %+v, want the informational not finished yet", e)
+				}
+			},
 		},
 		{
 			name: "Progressing fails when the execution failed",
@@ -108,17 +117,18 @@ func TestInstallationTransitions(t *testing.T) {
 				f.Create(childExecution(f, "x", job2, job2, lsv1alpha1.ExecutionPhases.Failed))
 			},
 			wantPhase: phases.Failed,
-			check:     lastErrorContains("Execution is failed"),
+			check:     lastErrorIs("buildErrorIfFailedChild", "children failed", "Execution is failed"),
 		},
 		{
 			name: "Completing fails when the spec changed during the job",
 			setup: func(f *fixture) {
 				x := inst("x", status(phases.Completing, job2, job1))
 				x.Status.ObservedGeneration = 0
+				x.Status.ImportsHash = importsHash(f, x)
 				f.Create(x)
 			},
 			wantPhase: phases.Failed,
-			check:     lastErrorContains("the spec changed during the job"),
+			check:     lastErrorIs("handlePhaseCompleting", "CheckObservedGeneration", "installation spec has been changed", lsv1alpha1.ErrorForInfoOnly),
 		},
 		{
 			name: "Completing records the successors to trigger",
@@ -145,7 +155,7 @@ func TestInstallationTransitions(t *testing.T) {
 				f.Create(x)
 			},
 			wantPhase: phases.Failed,
-			check:     lastErrorContains("the imports changed during the job"),
+			check:     lastErrorIs("handlePhaseCompleting", "CheckImportsHash", "imports have changed"),
 		},
 		{
 			name: "dependents are triggered at the next reconcile: a root gets the reconcile annotation",
@@ -233,6 +243,19 @@ func checkErr(t *testing.T, err error, want string) {
 		t.Fatalf("unexpected error: %v", err)
 	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
 		t.Fatalf("error = %v, want one containing %q", err, want)
+	}
+}
+
+// lastErrorIs checks x's lastError exactly and that the job finished.
+func lastErrorIs(op, reason, msg string, codes ...lsv1alpha1.ErrorCode) func(*testing.T, *fixture, *lsv1alpha1.Installation) {
+	return func(t *testing.T, _ *fixture, x *lsv1alpha1.Installation) {
+		e := x.Status.LastError
+		if e == nil || e.Operation != op || e.Reason != reason || e.Message != msg || fmt.Sprint(e.Codes) != fmt.Sprint(codes) {
+			t.Errorf("lastError = %+v, want {%s %s %q %v}", e, op, reason, msg, codes)
+		}
+		if x.Status.JobIDFinished != x.Status.JobID {
+			t.Error("a failed flow must finish the job")
+		}
 	}
 }
 

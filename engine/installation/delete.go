@@ -2,108 +2,122 @@ package installation
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"sort"
-	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/reconcile"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
-// initDelete is the InitDelete phase. Unless inst has the
-// delete-ignore-successors annotation, it waits (normal error) while siblings
-// that import its exports exist, and fails when one of them failed its
-// deletion. Then it passes delete-without-uninstall on to its children,
-// deletes them, and moves to TriggerDelete.
+// The errors of Landscaper's successor check.
+var (
+	errSiblingImport = errors.New("a sibling still imports some of the exports")
+	errSiblingDelete = errors.New("deletion of a sibling failed")
+)
+
+// initDelete is the InitDelete phase. Unless the successor check says to
+// wait or fail (see checkSuccessor), it passes delete-without-uninstall on
+// to its children, deletes them, and moves to TriggerDelete.
 func (c *Controller) initDelete(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
-	if err := c.checkSuccessorsGone(ctx, inst); err != nil {
+	const op = "handleDeletionPhaseInit"
+	if err := c.checkSuccessor(ctx, inst); err != nil {
 		return "", err
 	}
 	kids, err := c.children(ctx, inst)
 	if err != nil {
-		return "", err
+		return "", reconcile.Fatal(reconcile.Wrap(err, op, "ListSubinstallations"))
 	}
 	withoutUninstall := lshelper.HasDeleteWithoutUninstallAnnotation(inst.ObjectMeta)
 	for _, k := range kids {
 		if withoutUninstall {
 			if err := flow.Annotate(ctx, c.cfg.Cluster, k.obj, lsv1alpha1.DeleteWithoutUninstallAnnotation, "true"); err != nil {
-				return "", fmt.Errorf("pass on delete-without-uninstall to %s %s: %w", k.kind, k.obj.GetName(), err)
+				return "", reconcile.Fatal(reconcile.Wrap(err, op, "Update"+k.kind))
 			}
 		}
 		if k.obj.GetDeletionTimestamp() == nil {
 			if err := c.cfg.Cluster.Delete(ctx, k.obj); err != nil {
-				return "", fmt.Errorf("delete %s %s: %w", k.kind, k.obj.GetName(), err)
+				return "", reconcile.Fatal(reconcile.Wrap(err, op, "Delete"+k.kind))
 			}
 		}
 	}
 	return lsv1alpha1.InstallationPhases.TriggerDelete, nil
 }
 
-// checkSuccessorsGone returns a normal error while successors of inst exist
-// and a terminal one when a successor failed its deletion.
-func (c *Controller) checkSuccessorsGone(ctx context.Context, inst *lsv1alpha1.Installation) error {
+// checkSuccessor is Landscaper's deleteAllowed: unless inst has the
+// delete-ignore-successors annotation or spec.optimization.hasNoSiblingExports,
+// it looks at the first sibling (by name) that imports what inst exports.
+// If that one failed its deletion in inst's job (only a subinstallation
+// sharing its parent's job can), the deletion fails; if it exists otherwise,
+// inst waits (a normal error). A root whose successor root failed its own
+// deletion therefore waits until that one is gone.
+func (c *Controller) checkSuccessor(ctx context.Context, inst *lsv1alpha1.Installation) error {
+	const op = "CheckSuccessorSibling"
 	if inst.Annotations[lsv1alpha1.DeleteIgnoreSuccessors] == "true" ||
 		(inst.Spec.Optimization != nil && inst.Spec.Optimization.HasNoSiblingExports) {
 		return nil
 	}
 	succ, err := successors(ctx, c.cfg.Cluster, inst)
-	if err != nil || len(succ) == 0 {
-		return err
+	if err != nil {
+		return reconcile.Wrap(err, "DeleteInstallationAllowed", "CalculateInstallationContext", lsv1alpha1.ErrorInternalProblem)
 	}
-	var names []string
-	for _, s := range succ {
-		if s.Status.InstallationPhase == lsv1alpha1.InstallationPhases.DeleteFailed {
-			return reconcile.TerminalErrorf("SuccessorDeleteFailed", "successor %s failed its deletion", s.Name)
-		}
-		names = append(names, s.Name)
+	if len(succ) == 0 {
+		return nil
 	}
-	sort.Strings(names)
-	return fmt.Errorf("waiting for successors to be deleted first: %s", strings.Join(names, ", "))
+	if s := succ[0]; s.Status.JobIDFinished == inst.Status.JobID && s.Status.InstallationPhase == lsv1alpha1.InstallationPhases.DeleteFailed {
+		return reconcile.Fatal(reconcile.Wrap(errSiblingDelete, op, "SiblingDeleteError", lsv1alpha1.ErrorForInfoOnly))
+	}
+	return reconcile.Wrap(errSiblingImport, op, "SiblingImport", lsv1alpha1.ErrorForInfoOnly)
 }
 
-// deleting is the Deleting phase: when the children are gone, the finalizer
-// is removed (the installation disappears) and siblings being deleted are
-// touched, so that a predecessor waiting for this one goes on. When all
-// remaining children have finished the job, they failed: DeleteFailed.
-// Otherwise it waits.
+// deleting is the Deleting phase, as Landscaper's: when the children are
+// gone, the finalizer is removed (the installation disappears) and siblings
+// being deleted are touched (see removeFinalizer). When all remaining
+// children have finished the job, they failed: DeleteFailed ("not all sub
+// objects were deleted"). Otherwise it waits, with the normal error
+// "deletion of some sub objects pending".
 func (c *Controller) deleting(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
+	const op = "handleReconcilePhase"
 	kids, err := c.children(ctx, inst)
 	if err != nil {
-		return "", err
+		return "", reconcile.Wrap(err, "handleDeletionPhaseDeleting", "ListSubinstallations")
 	}
 	if len(kids) == 0 {
 		return lsv1alpha1.InstallationPhase(flow.Gone), c.removeFinalizer(ctx, inst)
 	}
-	var failed []string
 	for _, k := range kids {
 		if k.status.JobIDFinished != inst.Status.JobID {
-			return "", nil
+			return "", reconcile.NewError(op, "PendingSubobjects", "deletion of some sub objects pending", lsv1alpha1.ErrorForInfoOnly)
 		}
-		failed = append(failed, fmt.Sprintf("%s %s", k.kind, k.obj.GetName()))
 	}
-	sort.Strings(failed)
-	return "", reconcile.TerminalErrorf("DeleteFailed", "deletion failed for: %s", strings.Join(failed, ", "))
+	return "", reconcile.Fatal(reconcile.NewError(op, "UndeletedSubobjects", "not all sub objects were deleted", lsv1alpha1.ErrorForInfoOnly))
 }
 
-// removeFinalizer lets inst go and wakes the siblings being deleted.
+// removeFinalizer lets inst go and, unless it has
+// spec.optimization.hasNoSiblingImports, touches every sibling being
+// deleted, so that a predecessor waiting for this one looks again at once.
 func (c *Controller) removeFinalizer(ctx context.Context, inst *lsv1alpha1.Installation) error {
-	sibs, err := siblings(ctx, c.cfg.Cluster, inst)
-	if err != nil {
-		return err
-	}
+	const op = "handleDeletionPhaseDeleting"
 	controllerutil.RemoveFinalizer(inst, lsv1alpha1.LandscaperFinalizer)
 	if err := c.cfg.Cluster.Update(ctx, inst); err != nil {
-		return fmt.Errorf("remove finalizer: %w", err)
+		return reconcile.Wrap(err, op, "UpdateInstallation")
+	}
+	if inst.Spec.Optimization != nil && inst.Spec.Optimization.HasNoSiblingImports {
+		return nil
+	}
+	sibs, err := siblings(ctx, c.cfg.Cluster, inst)
+	if err != nil {
+		return reconcile.Wrap(err, op, "GetParentAndSiblings")
 	}
 	for _, s := range sibs {
-		if s.DeletionTimestamp != nil && s.Status.JobID != s.Status.JobIDFinished {
-			lshelper.Touch(&s.ObjectMeta)
-			if err := c.cfg.Cluster.Update(ctx, s); err != nil {
-				return fmt.Errorf("touch sibling %s: %w", s.Name, err)
-			}
+		if s.DeletionTimestamp == nil {
+			continue
+		}
+		if err := c.setOperationAndTouch(ctx, s, ""); err != nil {
+			return reconcile.Wrap(fmt.Errorf("touch sibling %s: %w", s.Name, err), op, "TouchSibling")
 		}
 	}
 	return nil

@@ -22,15 +22,39 @@ func TestInstallationDeletion(t *testing.T) {
 				f.Create(inst("succ", status(phases.Succeeded, job1, job1), withImport("d")))
 			},
 			wantPhase: phases.InitDelete,
-			wantErr:   "waiting for successors to be deleted first: succ",
+			wantErr:   "Op: CheckSuccessorSibling - Reason: SiblingImport - Message: a sibling still imports some of the exports",
 		},
 		{
-			name: "InitDelete fails when a successor failed its deletion",
+			name: "a root whose successor root failed its own deletion waits in InitDelete",
 			setup: func(f *fixture) {
 				f.Create(inst("x", status(phases.Succeeded, job1, job1), withExport("d")))
-				f.Create(inst("succ", status(phases.DeleteFailed, job1, job1), withImport("d")))
+				f.Create(inst("succ", status(phases.DeleteFailed, job2, job2), withImport("d")))
+			},
+			wantPhase: phases.InitDelete,
+			wantErr:   "a sibling still imports some of the exports",
+		},
+		{
+			name: "a subinstallation whose successor failed its deletion in the same job fails",
+			setup: func(f *fixture) {
+				parent := inst("parent", status(phases.Deleting, job2, job1))
+				f.Create(parent)
+				f.Create(inst("x", status(phases.Succeeded, job2, job1), withOwner(parent), withExport("d")))
+				f.Create(inst("succ", status(phases.DeleteFailed, job2, job2), withOwner(parent), withImport("d")))
 			},
 			wantPhase: phases.DeleteFailed,
+			check:     lastErrorIs("CheckSuccessorSibling", "SiblingDeleteError", "deletion of a sibling failed", lsv1alpha1.ErrorForInfoOnly),
+		},
+		{
+			name: "only the first successor (by name) counts",
+			setup: func(f *fixture) {
+				parent := inst("parent", status(phases.Deleting, job2, job1))
+				f.Create(parent)
+				f.Create(inst("x", status(phases.Succeeded, job2, job1), withOwner(parent), withExport("d")))
+				f.Create(inst("a-succ", status(phases.Succeeded, job1, job1), withOwner(parent), withImport("d")))
+				f.Create(inst("b-succ", status(phases.DeleteFailed, job2, job2), withOwner(parent), withImport("d")))
+			},
+			wantPhase: phases.InitDelete,
+			wantErr:   "a sibling still imports some of the exports",
 		},
 		{
 			name: "delete-ignore-successors skips the successor check",
@@ -49,6 +73,7 @@ func TestInstallationDeletion(t *testing.T) {
 				f.Create(childExecution(f, "x", job1, job1, lsv1alpha1.ExecutionPhases.Succeeded))
 			},
 			wantPhase: phases.Deleting,
+			wantErr:   "Op: handleReconcilePhase - Reason: PendingSubobjects - Message: deletion of some sub objects pending",
 			check: func(t *testing.T, f *fixture, x *lsv1alpha1.Installation) {
 				exec := f.Execution("x")
 				if exec.DeletionTimestamp == nil || exec.Status.JobID != x.Status.JobID {

@@ -5,82 +5,135 @@ import (
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	"k8s.io/apimachinery/pkg/api/equality"
-
-	"github.com/lscli/lscli/landscaper/dataflow"
-	"github.com/lscli/lscli/reconcile"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components"
+	"github.com/lscli/lscli/landscaper/dataflow"
+	"github.com/lscli/lscli/reconcile"
 )
 
-// init is the Init phase: delete what the installation exported in an
-// earlier job, read the blueprint, require finished and succeeded
-// predecessors, resolve the imports and write them into the installation's own
-// context, render and create or update the subinstallations (orphans are
-// marked for deletion) and the Execution, and record the imports hash. It
-// moves to CleanupOrphaned. A blueprint, import or template error, or a failed
-// predecessor, is terminal; waiting for a predecessor or a missing import
-// object is a normal error.
+// Operations and reasons of Landscaper's Init errors.
+const (
+	opInit        = "handlePhaseInit"
+	opCreate      = "CreateImportsAndSubobjects"
+	reasonImports = "ImportsSatisfied"
+)
+
+// init is the Init phase, as Landscaper's handlePhaseInit: delete what the
+// installation exported in an earlier job, then check what Landscaper's
+// init checks (see prerequisites), write the imports into the
+// installation's own context, render and create or update the
+// subinstallations (orphans are marked for deletion) and the Execution, and
+// record the imports hash. It moves to CleanupOrphaned. Waiting for a
+// predecessor is a normal error; every other error is fatal.
 func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
 	cl := c.cfg.Cluster
 	if err := dataflow.CleanupExports(ctx, cl, inst); err != nil {
-		return "", err
+		return "", reconcile.Fatal(reconcile.Wrap(err, opInit, "CleanupExports"))
 	}
-	bp, tree, err := c.blueprintFor(ctx, inst)
+	bp, tree, imps, err := c.prerequisites(ctx, inst, false)
 	if err != nil {
 		return "", err
 	}
-	if err := checkPredecessors(ctx, cl, inst); err != nil {
-		return "", err
-	}
-	imps, err := dataflow.ResolveImports(ctx, cl, inst, bp, tree)
-	if err != nil {
-		return "", err
-	}
-	if err := dataflow.WriteImports(ctx, cl, inst, imps); err != nil {
-		return "", err
-	}
-	subs, err := dataflow.RenderSubinstallations(ctx, cl, inst, bp, imps)
-	if err != nil {
-		return "", err
-	}
-	if err := c.ensureSubinstallations(ctx, inst, bp, tree, subs); err != nil {
-		return "", err
-	}
-	templates, err := dataflow.RenderDeployItems(ctx, cl, inst, bp, imps)
-	if err != nil {
-		return "", err
-	}
-	if err := c.ensureExecution(ctx, inst, templates); err != nil {
-		return "", err
+	if err := c.createSubobjects(ctx, inst, bp, tree, imps); err != nil {
+		return "", reconcile.Fatal(reconcile.Wrap(err, opInit, opCreate))
 	}
 	inst.Status.ImportsHash = imps.Hash
 	return lsv1alpha1.InstallationPhases.CleanupOrphaned, nil
 }
 
-// ensureExecution creates or updates the Execution of inst, named after it and
-// controlled by it, and records it in status.executionRef.
+// prerequisites is Landscaper's init, which Init and Completing run: read
+// the blueprint, require finished (see checkPredecessors) and succeeded
+// predecessors, and read the imports (a missing import object is fatal, see
+// dataflow.ImportLoadError). With waitFatal (Completing), an unfinished
+// predecessor is fatal too.
+func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Installation, waitFatal bool) (*blueprint.Blueprint, *components.Tree, *dataflow.Imports, error) {
+	bp, tree, err := c.blueprintFor(ctx, inst)
+	if err != nil {
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "ResolveBlueprint"))
+	}
+	if err := checkPredecessors(ctx, c.cfg.Cluster, inst, waitFatal); err != nil {
+		return nil, nil, nil, err
+	}
+	imps, err := dataflow.ResolveImports(ctx, c.cfg.Cluster, inst, bp, tree)
+	switch {
+	case dataflow.IsImportLoadError(err):
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "init", reasonImports))
+	case err != nil && waitFatal:
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "handlePhaseCompleting", importsReason(err, "ConstructImportsForExports", "RenderImportExecutionsForExports")))
+	case err != nil:
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(reconcile.Wrap(err, opCreate, importsReason(err, "ConstructImports", "RenderImportExecutions")), opInit, opCreate))
+	}
+	return bp, tree, imps, nil
+}
+
+// importsReason tells the construction of the imports (construct) from
+// their import executions (executions) for an error of ResolveImports.
+func importsReason(err error, construct, executions string) string {
+	if t := reconcile.AsTerminal(err); t != nil && t.Reason == dataflow.ReasonTemplatingFailed {
+		return executions
+	}
+	return construct
+}
+
+// createSubobjects is Landscaper's CreateImportsAndSubobjects after the
+// imports are constructed: write them, ensure the subinstallations, render
+// the deploy items and ensure the execution.
+func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, imps *dataflow.Imports) error {
+	cl := c.cfg.Cluster
+	if err := dataflow.WriteImports(ctx, cl, inst, imps); err != nil {
+		return reconcile.Wrap(err, opCreate, "CreateOrUpdateImports")
+	}
+	subs, err := dataflow.RenderSubinstallations(ctx, cl, inst, bp, imps)
+	if err == nil {
+		err = c.ensureSubinstallations(ctx, inst, bp, tree, subs)
+	}
+	if err != nil {
+		return reconcile.Wrap(err, opCreate, "EnsureSubinstallations")
+	}
+	templates, err := dataflow.RenderDeployItems(ctx, cl, inst, bp, imps)
+	if err != nil {
+		err = reconcile.WrapError(err, "RenderDeployItemTemplates", "Template", "unable to template executions", lsv1alpha1.ErrorForInfoOnly)
+	} else {
+		err = c.ensureExecution(ctx, inst, templates)
+	}
+	return reconcile.Wrap(err, opCreate, "ReconcileExecution")
+}
+
+// ensureExecution creates or updates the Execution of inst, named after it
+// and controlled by it, and records it in status.executionRef. As in
+// Landscaper, a blueprint that renders no deploy items leaves everything as
+// it is: no Execution is created, an existing one keeps its deploy items
+// (and runs them again in this job), status.executionRef is not touched.
 func (c *Controller) ensureExecution(ctx context.Context, inst *lsv1alpha1.Installation, templates lsv1alpha1.DeployItemTemplateList) error {
+	if len(templates) == 0 {
+		return nil
+	}
 	exec, err := c.execution(ctx, inst)
 	if err != nil {
 		return err
-	}
-	if exec == nil && len(templates) == 0 {
-		return nil
 	}
 	if exec == nil {
 		exec = newExecution(inst, templates)
 		if err := c.cfg.Cluster.Create(ctx, exec); err != nil {
 			if apierrors.IsAlreadyExists(err) {
-				return reconcile.TerminalErrorf("ExecutionConflict", "execution %s exists and is not owned by this installation", inst.Name)
+				return fmt.Errorf("execution %s exists and is not owned by this installation", inst.Name)
 			}
 			return fmt.Errorf("create execution: %w", err)
 		}
-	} else if !equality.Semantic.DeepEqual(exec.Spec.DeployItems, templates) || exec.Spec.Context != inst.Spec.Context {
+	} else {
+		before := exec.DeepCopy()
 		exec.Spec.DeployItems = templates
 		exec.Spec.Context = inst.Spec.Context
-		if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
-			return fmt.Errorf("update execution: %w", err)
+		setCacheHelmCharts(&exec.ObjectMeta, inst)
+		if !equality.Semantic.DeepEqual(before, exec) {
+			if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
+				return fmt.Errorf("update execution: %w", err)
+			}
 		}
 	}
 	ref := &lsv1alpha1.ObjectReference{Name: exec.Name, Namespace: exec.Namespace}
@@ -91,15 +144,27 @@ func (c *Controller) ensureExecution(ctx context.Context, inst *lsv1alpha1.Insta
 	return nil
 }
 
-// newExecution returns the Execution Landscaper creates for inst.
+// newExecution returns the Execution Landscaper creates for inst, with its
+// finalizer.
 func newExecution(inst *lsv1alpha1.Installation, templates lsv1alpha1.DeployItemTemplateList) *lsv1alpha1.Execution {
 	exec := &lsv1alpha1.Execution{
 		ObjectMeta: metav1.ObjectMeta{
 			Name:            inst.Name,
 			Namespace:       inst.Namespace,
 			OwnerReferences: []metav1.OwnerReference{dataflow.ControllerRef(inst, "Installation")},
+			Finalizers:      []string{lsv1alpha1.LandscaperFinalizer},
 		},
 		Spec: lsv1alpha1.ExecutionSpec{Context: inst.Spec.Context, DeployItems: templates},
 	}
+	setCacheHelmCharts(&exec.ObjectMeta, inst)
 	return exec
+}
+
+// setCacheHelmCharts gives obj the cache-helm-charts annotation when inst
+// has it ("true") and removes it otherwise, as Landscaper passes it down.
+func setCacheHelmCharts(obj *metav1.ObjectMeta, inst *lsv1alpha1.Installation) {
+	delete(obj.Annotations, lsv1alpha1.CacheHelmChartsAnnotation)
+	if lshelper.HasCacheHelmChartsAnnotation(&inst.ObjectMeta) {
+		metav1.SetMetaDataAnnotation(obj, lsv1alpha1.CacheHelmChartsAnnotation, "true")
+	}
 }

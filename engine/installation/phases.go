@@ -3,17 +3,19 @@ package installation
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
+	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/reconcile"
 )
 
 // runPhase does the work of the current phase and returns the next phase, ""
 // to wait in the current one, or flow.Gone. Each phase handler documents
-// where it goes; a normal error keeps the phase and is retried with growing
-// intervals, a terminal one ends the flow in Failed (or DeleteFailed).
+// where it goes and which of its errors are fatal (end the flow in Failed or
+// DeleteFailed), as Landscaper decides per phase; other errors keep the phase
+// and are retried.
 func (c *Controller) runPhase(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
 	phases := lsv1alpha1.InstallationPhases
 	switch inst.Status.InstallationPhase {
@@ -22,7 +24,11 @@ func (c *Controller) runPhase(ctx context.Context, inst *lsv1alpha1.Installation
 	case phases.CleanupOrphaned:
 		return c.cleanupOrphaned(ctx, inst)
 	case phases.ObjectsCreated:
-		return phases.Progressing, c.triggerChildren(ctx, inst)
+		if err := c.triggerChildren(ctx, inst); err != nil {
+			return "", reconcile.Wrap(err, "handlePhaseObjectsCreated", "UpdateInstallationStatus")
+		}
+		flow.SetWaitTime(&inst.Status.TransitionTimes, c.cfg.Clock.Now())
+		return phases.Progressing, nil
 	case phases.Progressing:
 		return c.progressing(ctx, inst)
 	case phases.Completing:
@@ -30,45 +36,65 @@ func (c *Controller) runPhase(ctx context.Context, inst *lsv1alpha1.Installation
 	case phases.InitDelete:
 		return c.initDelete(ctx, inst)
 	case phases.TriggerDelete:
-		return phases.Deleting, c.triggerChildren(ctx, inst)
+		if err := c.triggerChildren(ctx, inst); err != nil {
+			return "", reconcile.Wrap(err, "handleDeletionPhaseTriggerDeleting", "UpdateInstallationStatus")
+		}
+		flow.SetWaitTime(&inst.Status.TransitionTimes, c.cfg.Clock.Now())
+		return phases.Deleting, nil
 	case phases.Deleting:
 		return c.deleting(ctx, inst)
 	}
 	return "", fmt.Errorf("phase %q is not handled", inst.Status.InstallationPhase)
 }
 
-// progressing is the Progressing phase: it waits (no requeue: the children's
-// changes wake it) while any child has not finished the job, moves to
-// Completing when all succeeded, and otherwise fails naming the failed ones.
+// progressing is the Progressing phase, as Landscaper's: while a
+// subinstallation (in status.subInstCache order) or then the execution has
+// not finished its job, it waits with the informational lastError
+// "installation <ns> / <name> is not finished yet" (no retry: the children's
+// changes wake it). All succeeded: Completing; otherwise Failed with
+// "Failed sub-installation(s): ..." and/or "Execution is failed".
 func (c *Controller) progressing(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
 	kids, err := c.children(ctx, inst)
 	if err != nil {
 		return "", err
 	}
+	allSucceeded, execFailed := true, false
 	var failedSubs []string
-	execFailed := false
 	for _, k := range kids {
-		if k.obj.GetDeletionTimestamp() != nil {
+		if k.obj.GetDeletionTimestamp() != nil && k.kind == "Installation" {
 			continue
 		}
-		if k.status.JobIDFinished != inst.Status.JobID {
-			return "", nil
+		if k.status.JobIDFinished != k.status.JobID {
+			msg := fmt.Sprintf("%s %s / %s is not finished yet", strings.ToLower(k.kind), k.obj.GetNamespace(), k.obj.GetName())
+			return "", reconcile.NewError("handlePhaseProgressing", "JobIDFinished", msg,
+				lsv1alpha1.ErrorUnfinished, lsv1alpha1.ErrorForInfoOnly, lsv1alpha1.ErrorNoRetry)
 		}
-		if k.status.Phase == string(lsv1alpha1.InstallationPhases.Succeeded) {
-			continue
-		}
-		if k.kind == "Execution" {
+		succeeded := k.status.Phase == string(lsv1alpha1.InstallationPhases.Succeeded)
+		allSucceeded = allSucceeded && succeeded
+		failed := k.status.Phase == string(lsv1alpha1.InstallationPhases.Failed) ||
+			k.status.Phase == string(lsv1alpha1.InstallationPhases.DeleteFailed)
+		switch {
+		case failed && k.kind == "Execution":
 			execFailed = true
-		} else {
+		case failed:
 			failedSubs = append(failedSubs, k.obj.GetName())
 		}
 	}
-	switch {
-	case len(failedSubs) > 0:
-		sort.Strings(failedSubs)
-		return "", reconcile.TerminalErrorf("FailedSubinstallations", "Failed sub-installation(s): %s", strings.Join(failedSubs, ", "))
-	case execFailed:
-		return "", reconcile.TerminalErrorf("FailedExecution", "Execution is failed")
+	if allSucceeded {
+		return lsv1alpha1.InstallationPhases.Completing, nil
 	}
-	return lsv1alpha1.InstallationPhases.Completing, nil
+	return "", reconcile.Fatal(failedChildren(failedSubs, execFailed))
+}
+
+// failedChildren is Landscaper's error for failed children: both texts run
+// together without a separator when both apply, as in Landscaper.
+func failedChildren(subs []string, execFailed bool) error {
+	msg := ""
+	if len(subs) > 0 {
+		msg = "Failed sub-installation(s): " + strings.Join(subs, ", ")
+	}
+	if execFailed {
+		msg += "Execution is failed"
+	}
+	return reconcile.NewError("buildErrorIfFailedChild", "children failed", msg)
 }

@@ -3,8 +3,6 @@ package installation
 import (
 	"context"
 	"fmt"
-	"sort"
-	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -95,48 +93,82 @@ func ownerStub(ref *metav1.OwnerReference) metav1.Object {
 	return &metav1.ObjectMeta{UID: ref.UID}
 }
 
+// notCompletedDependents is the reason of Landscaper's predecessor errors.
+const notCompletedDependents = "NotCompletedDependents"
+
 // checkPredecessors requires every predecessor of inst to have finished and
-// succeeded. A subinstallation's predecessor must have finished inst's job; a
-// root's predecessor its own job, without a pending reconcile annotation.
-// Unfinished predecessors are a normal error (wait and retry); a failed one is
-// terminal.
-func checkPredecessors(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) error {
+// succeeded, as Landscaper's init does (unless
+// spec.optimization.hasNoSiblingImports). A subinstallation's predecessor
+// must have finished inst's job; a root's predecessor its own job, without a
+// pending reconcile annotation. An unfinished predecessor is a normal error
+// (wait and retry; fatal with waitFatal, as in Completing), one that did not
+// succeed is fatal. The first predecessor by name is named.
+func checkPredecessors(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, waitFatal bool) error {
 	if inst.Spec.Optimization != nil && inst.Spec.Optimization.HasNoSiblingImports {
 		return nil
 	}
 	preds, err := predecessors(ctx, c, inst)
 	if err != nil {
-		return err
+		return reconcile.Fatal(reconcile.Wrap(err, "init", "FetchPredecessors"))
 	}
-	var waiting []string
 	for _, p := range preds {
-		switch {
-		case !predecessorFinished(inst, p):
-			waiting = append(waiting, p.Name)
-		case p.Status.InstallationPhase != lsv1alpha1.InstallationPhases.Succeeded:
-			return reconcile.TerminalErrorf("PredecessorFailed", "predecessor %s is %s", p.Name, p.Status.InstallationPhase)
+		if msg := unfinished(inst, p); msg != "" {
+			err := reconcile.Wrap(notCompleted(msg), "init", "AllPredecessorsFinished")
+			if waitFatal {
+				return reconcile.Fatal(err)
+			}
+			return err
 		}
 	}
-	if len(waiting) > 0 {
-		sort.Strings(waiting)
-		return fmt.Errorf("waiting for predecessors to finish: %s", strings.Join(waiting, ", "))
+	for _, p := range preds {
+		if p.Status.InstallationPhase != lsv1alpha1.InstallationPhases.Succeeded {
+			msg := fmt.Sprintf("depending on installation %q which is not succeeded", keyOf(p).String())
+			return reconcile.Fatal(reconcile.Wrap(notCompleted(msg), "init", "AllPredecessorsSucceeded"))
+		}
 	}
 	return nil
 }
 
-func predecessorFinished(inst, p *lsv1alpha1.Installation) bool {
-	if dataflow.IsRoot(inst) {
-		return p.Status.JobID == p.Status.JobIDFinished && p.Status.JobID != "" && !flow.HasOperation(p, lsv1alpha1.ReconcileOperation)
-	}
-	return p.Status.JobIDFinished == inst.Status.JobID
+// notCompleted is Landscaper's NotCompletedDependents error.
+func notCompleted(msg string) error {
+	return reconcile.NewError(notCompletedDependents, notCompletedDependents, msg, lsv1alpha1.ErrorForInfoOnly)
 }
 
-// dependentsOf returns the names of the successors of inst, for
-// status.dependentsToTrigger.
+// unfinished says why predecessor p has not finished for inst, or "".
+func unfinished(inst, p *lsv1alpha1.Installation) string {
+	notFinished := fmt.Sprintf("depending on installation %q which not finished current job %q", keyOf(p).String(), inst.Status.JobID)
+	if !dataflow.IsRoot(inst) {
+		if p.Status.JobIDFinished != inst.Status.JobID {
+			return notFinished
+		}
+		return ""
+	}
+	switch {
+	case flow.HasOperation(p, lsv1alpha1.ReconcileOperation):
+		return fmt.Sprintf("depending on installation %q which has reconcile annotation", keyOf(p).String())
+	case p.Status.JobID != p.Status.JobIDFinished:
+		return notFinished
+	}
+	return ""
+}
+
+// dependentsOf returns the successors of inst for
+// status.dependentsToTrigger, in the order Landscaper lists siblings (roots
+// by name, subinstallations as the parent's status.subInstCache has them).
+// An installation with spec.optimization.hasNoSiblingExports has none.
 func dependentsOf(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]lsv1alpha1.DependentToTrigger, error) {
+	if inst.Spec.Optimization != nil && inst.Spec.Optimization.HasNoSiblingExports {
+		return nil, nil
+	}
 	succ, err := successors(ctx, c, inst)
 	if err != nil {
 		return nil, err
+	}
+	if owner := metav1.GetControllerOf(inst); owner != nil && len(succ) > 1 {
+		parent := &lsv1alpha1.Installation{}
+		if err := c.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: owner.Name}, parent); err == nil {
+			orderByCache(succ, parent.Status.SubInstCache)
+		}
 	}
 	var out []lsv1alpha1.DependentToTrigger
 	for _, s := range succ {

@@ -15,34 +15,34 @@ import (
 	"github.com/lscli/lscli/reconcile"
 )
 
-// subinstallations returns the subinstallations of inst by template name
-// (annotation landscaper.gardener.cloud/subinstallation-name).
-func (c *Controller) subinstallations(ctx context.Context, inst *lsv1alpha1.Installation) (map[string]*lsv1alpha1.Installation, error) {
-	kids, err := c.children(ctx, inst)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]*lsv1alpha1.Installation{}
-	for _, k := range kids {
-		if sub, ok := k.obj.(*lsv1alpha1.Installation); ok {
-			out[sub.Annotations[lsv1alpha1.SubinstallationNameAnnotation]] = sub
-		}
-	}
-	return out, nil
-}
-
 // ensureSubinstallations creates a subinstallation per template, updates the
 // existing ones, and deletes the orphans (no template any more) with the
-// delete-ignore-successors annotation. It records them in status.subInstCache.
+// delete-ignore-successors annotation. It records them in status.subInstCache
+// (orphans first, then the templates in order).
 func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, templates []*lsv1alpha1.InstallationTemplate) error {
-	existing, err := c.subinstallations(ctx, inst)
+	subs, err := c.subinstallations(ctx, inst)
 	if err != nil {
 		return err
+	}
+	existing := map[string]*lsv1alpha1.Installation{}
+	for _, s := range subs {
+		existing[s.Annotations[lsv1alpha1.SubinstallationNameAnnotation]] = s
 	}
 	cache := &lsv1alpha1.SubInstCache{}
 	wanted := map[string]bool{}
 	for _, tmpl := range templates {
 		wanted[tmpl.Name] = true
+	}
+	for _, s := range subs {
+		if wanted[s.Annotations[lsv1alpha1.SubinstallationNameAnnotation]] {
+			continue
+		}
+		cache.OrphanedSubs = append(cache.OrphanedSubs, s.Name)
+		if err := c.deleteOrphan(ctx, s); err != nil {
+			return err
+		}
+	}
+	for _, tmpl := range templates {
 		spec, err := dataflow.SubinstallationSpec(inst, bp, tree, tmpl, c.cfg.Blueprints)
 		if err != nil {
 			return err
@@ -52,15 +52,6 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 			return err
 		}
 		cache.ActiveSubs = append(cache.ActiveSubs, lsv1alpha1.SubNamePair{SpecName: tmpl.Name, ObjectName: sub.Name})
-	}
-	for name, sub := range existing {
-		if wanted[name] {
-			continue
-		}
-		cache.OrphanedSubs = append(cache.OrphanedSubs, sub.Name)
-		if err := c.deleteOrphan(ctx, sub); err != nil {
-			return err
-		}
 	}
 	inst.Status.SubInstCache = cache
 	return c.cfg.Cluster.UpdateStatus(ctx, inst)
@@ -81,56 +72,78 @@ func (c *Controller) deleteOrphan(ctx context.Context, sub *lsv1alpha1.Installat
 	return nil
 }
 
-// applySubinstallation creates the subinstallation of tmpl, or updates sub.
+// applySubinstallation creates the subinstallation of tmpl (with its
+// finalizer), or updates sub. As Landscaper does on every Init, labels and
+// annotations are replaced as a whole: label encompassed-by, annotation
+// subinstallation-name and, if the parent has it, cache-helm-charts; any
+// other (a touch left behind, for one) is dropped.
 func (c *Controller) applySubinstallation(ctx context.Context, inst *lsv1alpha1.Installation, tmpl *lsv1alpha1.InstallationTemplate, spec lsv1alpha1.InstallationSpec, sub *lsv1alpha1.Installation) (*lsv1alpha1.Installation, error) {
 	if sub == nil {
 		sub = dataflow.NewSubinstallation(inst, tmpl, spec)
+		sub.Finalizers = []string{lsv1alpha1.LandscaperFinalizer}
+		setCacheHelmCharts(&sub.ObjectMeta, inst)
 		if err := c.cfg.Cluster.Create(ctx, sub); err != nil {
 			return nil, fmt.Errorf("create subinstallation %s: %w", tmpl.Name, err)
 		}
 		return sub, nil
 	}
-	if equality.Semantic.DeepEqual(sub.Spec, spec) {
+	want := dataflow.NewSubinstallation(inst, tmpl, spec)
+	setCacheHelmCharts(&want.ObjectMeta, inst)
+	if equality.Semantic.DeepEqual(sub.Spec, spec) && equality.Semantic.DeepEqual(sub.Labels, want.Labels) &&
+		equality.Semantic.DeepEqual(sub.Annotations, want.Annotations) {
 		return sub, nil
 	}
-	sub.Spec = spec
+	sub.Spec, sub.Labels, sub.Annotations = spec, want.Labels, want.Annotations
 	if err := c.cfg.Cluster.Update(ctx, sub); err != nil {
 		return nil, fmt.Errorf("update subinstallation %s: %w", sub.Name, err)
 	}
 	return sub, nil
 }
 
-// cleanupOrphaned is the CleanupOrphaned phase: orphaned subinstallations get
-// the job ID, which starts their deletion. It moves to ObjectsCreated when
-// they are gone, to Failed when all that remain failed their deletion, and
-// otherwise waits.
+// cleanupOrphaned is the CleanupOrphaned phase, as Landscaper's: orphaned
+// subinstallations (being deleted) get the job ID, which starts their
+// deletion; it waits (a normal error, "some orphaned subinstallations are
+// still deleting") until they are gone, then clears the orphans from
+// status.subInstCache and moves to ObjectsCreated. When all that remain
+// failed their deletion in this job: Failed. As in Landscaper, handing an
+// orphan the job ID resets the transition times of the parent (not of the
+// orphan) to a new triggerTime.
 func (c *Controller) cleanupOrphaned(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
-	kids, err := c.children(ctx, inst)
+	const op = "handlePhaseCleanupOrphaned"
+	subs, err := c.subinstallations(ctx, inst)
 	if err != nil {
-		return "", err
+		return "", reconcile.Wrap(err, op, "ListSubinstallations")
 	}
-	now := metav1.NewTime(c.cfg.Clock.Now())
-	remaining, unfinished := 0, 0
-	for _, k := range kids {
-		if k.kind != "Installation" || k.obj.GetDeletionTimestamp() == nil {
+	var deleting []*lsv1alpha1.Installation
+	allFailed := true
+	for _, s := range subs {
+		if s.DeletionTimestamp == nil {
 			continue
 		}
-		remaining++
-		if k.status.JobID != inst.Status.JobID {
-			flow.SetJobID(k.obj, inst.Status.JobID, now)
-			if err := c.cfg.Cluster.UpdateStatus(ctx, k.obj); err != nil {
-				return "", fmt.Errorf("trigger deletion of orphan %s: %w", k.obj.GetName(), err)
-			}
-		}
-		if k.status.JobIDFinished != inst.Status.JobID {
-			unfinished++
+		deleting = append(deleting, s)
+		if s.Status.JobIDFinished != inst.Status.JobID || s.Status.InstallationPhase != lsv1alpha1.InstallationPhases.DeleteFailed {
+			allFailed = false
 		}
 	}
-	switch {
-	case remaining == 0:
+	if len(deleting) == 0 {
+		if inst.Status.SubInstCache != nil {
+			inst.Status.SubInstCache.OrphanedSubs = nil
+		}
 		return lsv1alpha1.InstallationPhases.ObjectsCreated, nil
-	case unfinished == 0:
-		return "", reconcile.TerminalErrorf("OrphanDeletionFailed", "deletion of orphaned subinstallations failed")
 	}
-	return "", nil
+	if allFailed {
+		return "", reconcile.Fatal(reconcile.NewError(op, "AllOrphanedSubinstallationsFailed", "all orphaned subinstallations failed"))
+	}
+	for _, s := range deleting {
+		if s.Status.JobID == inst.Status.JobID {
+			continue
+		}
+		s.Status.JobID = inst.Status.JobID
+		now := metav1.NewTime(c.cfg.Clock.Now())
+		inst.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{TriggerTime: &now}
+		if err := c.cfg.Cluster.UpdateStatus(ctx, s); err != nil {
+			return "", reconcile.Wrap(err, op, "UpdateInstallationStatus")
+		}
+	}
+	return "", reconcile.NewError(op, "OrphanedSubinstsStillDeleting", "some orphaned subinstallations are still deleting")
 }

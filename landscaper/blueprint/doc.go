@@ -14,6 +14,6 @@
 //     config file, maps the resource name to a local folder.
 //
 // [ForInstallation] picks the right one. Its errors are terminal
-// (reconcile.TerminalError): a blueprint that cannot be found or read stays so until
+// (reconcile.Fatalf): a blueprint that cannot be found or read stays so until
 // the installation or the configuration changes.
 package blueprint

@@ -150,20 +150,20 @@ func ForInstallation(inst *lsv1alpha1.Installation, r Resolver) (*Blueprint, err
 	case def.Inline != nil:
 		bp, err := FromInline(def.Inline.Filesystem)
 		if err != nil {
-			return nil, reconcile.TerminalErrorf("BlueprintInvalid", "installation %s: spec.blueprint.inline: %w", name, err)
+			return nil, reconcile.Fatalf("BlueprintInvalid", "installation %s: spec.blueprint.inline: %w", name, err)
 		}
 		return bp, nil
 	case def.Reference != nil:
 		return resolveRef(inst, name, r)
 	}
-	return nil, reconcile.TerminalErrorf("BlueprintNotFound", "installation %s: spec.blueprint has neither inline nor ref", name)
+	return nil, reconcile.Fatalf("BlueprintNotFound", "installation %s: spec.blueprint has neither inline nor ref", name)
 }
 
 // resolveRef resolves spec.blueprint.ref of inst.
 func resolveRef(inst *lsv1alpha1.Installation, name string, r Resolver) (*Blueprint, error) {
 	ref := Reference{ResourceName: inst.Spec.Blueprint.Reference.ResourceName, ComponentName: ComponentName(inst)}
 	if r == nil {
-		return nil, reconcile.TerminalErrorf("BlueprintNotFound", "installation %s: blueprint %s: lscli reads no registry; "+
+		return nil, reconcile.Fatalf("BlueprintNotFound", "installation %s: blueprint %s: lscli reads no registry; "+
 			"map the resource to a local folder in the blueprints map of the config file (lscli.yaml)", name, describeRef(ref))
 	}
 	bp, err := r.Resolve(ref)
@@ -172,7 +172,7 @@ func resolveRef(inst *lsv1alpha1.Installation, name string, r Resolver) (*Bluepr
 		if errors.Is(err, ErrNotFound) {
 			reason = "BlueprintNotFound"
 		}
-		return nil, reconcile.TerminalErrorf(reason, "installation %s: blueprint %s: %w", name, describeRef(ref), err)
+		return nil, reconcile.Fatalf(reason, "installation %s: blueprint %s: %w", name, describeRef(ref), err)
 	}
 	return bp, nil
 }

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"strings"
@@ -117,10 +118,10 @@ func (r *Registry) chartContent(rem remote, mediaType string) (*Content, bool, e
 			matches = append(matches, ch)
 		}
 	}
-	switch len(matches) {
-	case 0:
+	switch {
+	case len(matches) == 0:
 		return nil, false, nil
-	case 1:
+	case len(matches) == 1 || sameCharts(matches):
 		return chartFile(matches[0]), true, nil
 	}
 	var where []string
@@ -129,6 +130,29 @@ func (r *Registry) chartContent(rem remote, mediaType string) (*Content, bool, e
 	}
 	return nil, true, fmt.Errorf("several local charts are named %s with version %s: %s; map one of them in %s:\n  charts:\n    %q: %s",
 		rem.chartName, rem.chartVersion, strings.Join(where, ", "), fileOr(r.cfg.File), rem.chartKeys[0], where[0])
+}
+
+// sameCharts reports whether every chart of charts has the same content (the
+// same reproducible archive): copies of one chart in several landscape
+// folders are one chart, not a choice to make.
+func sameCharts(charts []source.Chart) bool {
+	var first []byte
+	for i, ch := range charts {
+		b, err := source.ChartBlob(ch)
+		if err != nil {
+			return false
+		}
+		data, err := b.Bytes()
+		if err != nil {
+			return false
+		}
+		if i == 0 {
+			first = data
+		} else if !bytes.Equal(first, data) {
+			return false
+		}
+	}
+	return true
 }
 
 // chartFile is the content of a chart found in the landscape.

@@ -24,11 +24,15 @@
 //
 // # Errors
 //
-// An import object that does not exist (yet) is a normal error: a sibling may
-// still export it, so the caller retries. Everything a retry cannot fix, a
-// template error, a schema or target type violation, a missing blueprint
-// file, is terminal (reconcile.TerminalError) and names the installation,
-// the execution and, when known, the line.
+// An import object that cannot be read (a missing DataObject, Target,
+// Secret, ConfigMap or key) is an ImportLoadError with Landscaper's text; the
+// controller fails the job on it, as Landscaper's ImportsSatisfied does (the
+// predecessor check before it makes the job wait for siblings that still
+// export). Everything else a retry cannot fix, a template error, a schema or
+// target type violation, a missing blueprint file, is terminal (a
+// reconcile.Terminal without an error code, as Landscaper's errors of the
+// data flow have none) and names the installation, the execution and, when
+// known, the line.
 //
 // # Template state
 //

@@ -1,6 +1,7 @@
 package dataflow
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -23,14 +24,15 @@ const (
 	ReasonComponentDescriptor = "ComponentDescriptorInvalid"
 )
 
-// fail returns a terminal error about inst.
+// fail returns a terminal error about inst. Like Landscaper's errors of
+// the installation's data flow it carries no error code.
 func fail(inst *lsv1alpha1.Installation, reason, format string, args ...any) error {
-	return reconcile.TerminalErrorf(reason, "installation %s: %s", instName(inst), fmt.Sprintf(format, args...))
+	return reconcile.Fatalf(reason, "installation %s: %s", instName(inst), fmt.Sprintf(format, args...))
 }
 
 // failWrap returns a terminal error about inst that wraps err.
 func failWrap(inst *lsv1alpha1.Installation, reason string, err error, format string, args ...any) error {
-	return reconcile.TerminalErrorf(reason, "installation %s: %s: %w", instName(inst), fmt.Sprintf(format, args...), err)
+	return reconcile.Fatalf(reason, "installation %s: %s: %w", instName(inst), fmt.Sprintf(format, args...), err)
 }
 
 // failTemplate is failWrap for an error of a template engine, unless the
@@ -50,3 +52,43 @@ func tidy(err error) string {
 
 // isNotFound reports whether err is a NotFound API error.
 func isNotFound(err error) bool { return apierrors.IsNotFound(err) }
+
+// ImportLoadError is an import that cannot be read from the installation's
+// context: a DataObject, Target, Secret or ConfigMap that does not exist, or
+// a key the Secret or ConfigMap lacks. Landscaper's ImportsSatisfied fails
+// the job on it; its text is Landscaper's.
+type ImportLoadError struct {
+	err error
+	// Installation ("<namespace>/<name>") and Import name where it happened.
+	Installation, Import string
+}
+
+func (e *ImportLoadError) Error() string { return e.err.Error() }
+
+// Explained returns err with the installation and the import named when it
+// is an ImportLoadError (Landscaper's text names neither), else err.
+func Explained(err error) error {
+	var e *ImportLoadError
+	if !errors.As(err, &e) || e.Installation == "" {
+		return err
+	}
+	return fmt.Errorf("installation %s: import %q: %w", e.Installation, e.Import, err)
+}
+
+// Unwrap returns the error of the read.
+func (e *ImportLoadError) Unwrap() error { return e.err }
+
+// IsImportLoadError reports whether err is (or wraps) an ImportLoadError.
+func IsImportLoadError(err error) bool {
+	var e *ImportLoadError
+	return errors.As(err, &e)
+}
+
+// loadError returns an ImportLoadError with the text format makes when err
+// says the object does not exist, and err itself otherwise.
+func loadError(err error, format string, args ...any) error {
+	if !apierrors.IsNotFound(err) {
+		return err
+	}
+	return &ImportLoadError{err: fmt.Errorf(format, args...)}
+}

@@ -49,9 +49,10 @@ func (i *Imports) Components() *components.Tree { return i.tree }
 // tree is the installation's component versions (InstallationBlueprint),
 // nil when it has none.
 //
-// A missing import object is a normal error (a sibling may export it yet);
-// an import the blueprint requires but spec.imports does not provide, a
-// schema or target type violation and a template error are terminal.
+// An import object that cannot be read is an ImportLoadError, which fails
+// the job in Landscaper (ImportsSatisfied); an import the blueprint requires
+// but spec.imports does not provide, a schema or target type violation and a
+// template error are terminal.
 func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree) (*Imports, error) {
 	l := &loader{r: r, inst: inst, ctx: ContextOf(inst)}
 	ld, err := l.load(ctx)

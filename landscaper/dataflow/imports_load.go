@@ -3,13 +3,13 @@ package dataflow
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/yaml"
@@ -33,23 +33,63 @@ type loader struct {
 	ctx  string // the installation's context
 }
 
-// load reads every import of l.inst. A missing object is a normal error.
+// load reads every import of l.inst, in Landscaper's order: data imports in
+// spec order, then single targets, target lists and target maps. The first
+// object that cannot be read is an ImportLoadError.
 func (l *loader) load(ctx context.Context) (*loaded, error) {
 	out := &loaded{data: map[string]any{}, targets: map[string]*lsv1alpha1.Target{},
 		lists: map[string][]*lsv1alpha1.Target{}, maps: map[string]map[string]*lsv1alpha1.Target{}}
 	for _, imp := range l.inst.Spec.Imports.Data {
 		v, err := l.data(ctx, imp)
 		if err != nil {
-			return nil, fmt.Errorf("installation %s: import %q: %w", instName(l.inst), imp.Name, err)
+			return nil, l.importError(imp.Name, err)
 		}
 		out.data[imp.Name] = v
 	}
-	for _, imp := range l.inst.Spec.Imports.Targets {
-		if err := l.target(ctx, imp, out); err != nil {
-			return nil, fmt.Errorf("installation %s: import %q: %w", instName(l.inst), imp.Name, err)
+	for _, kind := range []targetKind{singleTarget, targetList, targetMap} {
+		for _, imp := range l.inst.Spec.Imports.Targets {
+			if kindOf(imp) != kind {
+				continue
+			}
+			if err := l.target(ctx, imp, out); err != nil {
+				return nil, l.importError(imp.Name, err)
+			}
 		}
 	}
 	return out, nil
+}
+
+// importError keeps an ImportLoadError as it is and names the import in
+// any other error.
+func (l *loader) importError(name string, err error) error {
+	var le *ImportLoadError
+	if errors.As(err, &le) {
+		le.Installation, le.Import = instName(l.inst), name
+		return err
+	}
+	return fmt.Errorf("installation %s: import %q: %w", instName(l.inst), name, err)
+}
+
+// targetKind is the kind of a target import, in the order Landscaper loads them.
+type targetKind int
+
+const (
+	singleTarget targetKind = iota
+	targetList
+	targetMap
+)
+
+// kindOf returns the kind of a target import.
+func kindOf(imp lsv1alpha1.TargetImport) targetKind {
+	switch {
+	case imp.Target != "":
+		return singleTarget
+	case imp.Targets != nil || imp.TargetListReference != "":
+		return targetList
+	case imp.TargetMap != nil || imp.TargetMapReference != "":
+		return targetMap
+	}
+	return singleTarget
 }
 
 // data reads one data import: a DataObject, or a key of a Secret or ConfigMap.
@@ -57,8 +97,9 @@ func (l *loader) data(ctx context.Context, imp lsv1alpha1.DataImport) (any, erro
 	switch {
 	case imp.DataRef != "":
 		do := &lsv1alpha1.DataObject{}
-		if err := l.get(ctx, ObjectName(l.ctx, imp.DataRef), do, "DataObject", "dataRef", imp.DataRef); err != nil {
-			return nil, err
+		name := ObjectName(l.ctx, imp.DataRef)
+		if err := l.get(ctx, name, do); err != nil {
+			return nil, loadError(err, "unable to fetch data object %s (%s/%s): %w", name, l.ctx, imp.DataRef, err)
 		}
 		v, err := decodeRaw(do.Data.RawMessage)
 		if err != nil {
@@ -67,35 +108,25 @@ func (l *loader) data(ctx context.Context, imp lsv1alpha1.DataImport) (any, erro
 		return v, nil
 	case imp.SecretRef != nil:
 		s := &corev1.Secret{}
-		if err := l.get(ctx, imp.SecretRef.Name, s, "Secret", "", ""); err != nil {
-			return nil, err
+		if err := l.get(ctx, imp.SecretRef.Name, s); err != nil {
+			return nil, loadError(err, "%w", err)
 		}
-		return fromKeys(s.Data, imp.SecretRef.Key, "Secret "+s.Name)
+		return fromKeys(s.Data, imp.SecretRef.Key, "Secret "+s.Name,
+			fmt.Sprintf("key %s in secret %s/%s does not exist", imp.SecretRef.Key, s.Namespace, s.Name))
 	case imp.ConfigMapRef != nil:
 		cm := &corev1.ConfigMap{}
-		if err := l.get(ctx, imp.ConfigMapRef.Name, cm, "ConfigMap", "", ""); err != nil {
-			return nil, err
+		if err := l.get(ctx, imp.ConfigMapRef.Name, cm); err != nil {
+			return nil, loadError(err, "%w", err)
 		}
-		return fromKeys(configMapData(cm), imp.ConfigMapRef.Key, "ConfigMap "+cm.Name)
+		return fromKeys(configMapData(cm), imp.ConfigMapRef.Key, "ConfigMap "+cm.Name,
+			fmt.Sprintf("key '%s' in configmap '%s/%s' does not exist", imp.ConfigMapRef.Key, cm.Namespace, cm.Name))
 	}
 	return nil, fmt.Errorf("names no dataRef, secretRef or configMapRef")
 }
 
-// get reads the object name into obj. A missing object is a normal error
-// that says what was looked for.
-func (l *loader) get(ctx context.Context, name string, obj fakecluster.Object, kind, refKind, ref string) error {
-	err := l.r.Get(ctx, types.NamespacedName{Namespace: l.inst.Namespace, Name: name}, obj)
-	if apierrors.IsNotFound(err) {
-		where := ""
-		if l.ctx != "" && refKind != "" {
-			where = fmt.Sprintf(" (%s %q in context %s)", refKind, ref, l.ctx)
-		}
-		return fmt.Errorf("%s %s/%s%s does not exist", kind, l.inst.Namespace, name, where)
-	}
-	if err != nil {
-		return fmt.Errorf("get %s %s: %w", kind, name, err)
-	}
-	return nil
+// get reads the object name of the installation's namespace into obj.
+func (l *loader) get(ctx context.Context, name string, obj fakecluster.Object) error {
+	return l.r.Get(ctx, types.NamespacedName{Namespace: l.inst.Namespace, Name: name}, obj)
 }
 
 // configMapData merges data and binaryData of a ConfigMap.
@@ -112,11 +143,12 @@ func configMapData(cm *corev1.ConfigMap) map[string][]byte {
 
 // fromKeys returns the value of key (a YAML or JSON document), or, for an
 // empty key, all keys as a map of their decoded values, as Landscaper does.
-func fromKeys(data map[string][]byte, key, what string) (any, error) {
+// A missing key is an ImportLoadError with the text missing.
+func fromKeys(data map[string][]byte, key, what, missing string) (any, error) {
 	if key != "" {
 		raw, ok := data[key]
 		if !ok {
-			return nil, fmt.Errorf("%s has no key %q", what, key)
+			return nil, &ImportLoadError{err: errors.New(missing)}
 		}
 		var v any
 		if err := yaml.Unmarshal(raw, &v); err != nil {
@@ -158,11 +190,12 @@ func (l *loader) target(ctx context.Context, imp lsv1alpha1.TargetImport, out *l
 	return err
 }
 
-// getTarget reads the Target of key name in the installation's context.
+// getTarget reads the Target of key name in the installation's context. A
+// missing Target is an ImportLoadError with the API server's text.
 func (l *loader) getTarget(ctx context.Context, name string) (*lsv1alpha1.Target, error) {
 	t := &lsv1alpha1.Target{}
-	if err := l.get(ctx, ObjectName(l.ctx, name), t, "Target", "target", name); err != nil {
-		return nil, err
+	if err := l.get(ctx, ObjectName(l.ctx, name), t); err != nil {
+		return nil, loadError(err, "%w", err)
 	}
 	return t, nil
 }
@@ -180,11 +213,17 @@ func (l *loader) targetsByName(ctx context.Context, names []string) ([]*lsv1alph
 	return out, nil
 }
 
-// targetMap reads a target map given by names.
+// targetMap reads a target map given by names, key by key in order (the
+// first missing Target is reported; Landscaper's order is random there).
 func (l *loader) targetMap(ctx context.Context, m map[string]string) (map[string]*lsv1alpha1.Target, error) {
 	out := make(map[string]*lsv1alpha1.Target, len(m))
-	for k, n := range m {
-		t, err := l.getTarget(ctx, n)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t, err := l.getTarget(ctx, m[k])
 		if err != nil {
 			return nil, err
 		}

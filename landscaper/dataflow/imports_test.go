@@ -102,13 +102,26 @@ func TestResolveImportsErrors(t *testing.T) {
 	tests := []struct {
 		name, spec, defs, want string
 		terminal               bool
+		load                   bool // an ImportLoadError, whose text is exactly want
 	}{
 		{name: "missing DataObject", spec: "imports: {data: [{name: c, dataRef: nope}]}", defs: "- {name: c, schema: {}}",
-			want: `installation test/i: import "c": DataObject test/nope does not exist`},
+			want: `unable to fetch data object nope (/nope): dataobjects.landscaper.gardener.cloud "nope" not found`, load: true},
 		{name: "missing Target", spec: "imports: {targets: [{name: t, target: nope}]}", defs: "- {name: t, targetType: x}",
-			want: `installation test/i: import "t": Target test/nope does not exist`},
+			want: `targets.landscaper.gardener.cloud "nope" not found`, load: true},
+		{name: "missing Target in a list", spec: "imports: {targets: [{name: l, targets: [blue, nope]}]}", defs: "- {name: l, type: targetList, targetType: x}",
+			want: `targets.landscaper.gardener.cloud "nope" not found`, load: true},
+		{name: "missing Target in a map: the first key", spec: "imports: {targets: [{name: m, targetMap: {z: nope2, a: nope1}}]}",
+			defs: "- {name: m, type: targetMap, targetType: x}", want: `targets.landscaper.gardener.cloud "nope1" not found`, load: true},
+		{name: "single targets are read before lists", spec: "imports: {targets: [{name: l, targets: [nope1]}, {name: t, target: nope2}]}",
+			defs: "- {name: l, type: targetList, targetType: x}\n- {name: t, targetType: x}", want: `targets.landscaper.gardener.cloud "nope2" not found`, load: true},
+		{name: "missing Secret", spec: "imports: {data: [{name: c, secretRef: {name: nope, key: k}}]}", defs: "- {name: c, schema: {}}",
+			want: `secrets "nope" not found`, load: true},
 		{name: "missing secret key", spec: "imports: {data: [{name: c, secretRef: {name: creds, key: nope}}]}", defs: "- {name: c, schema: {}}",
-			want: `import "c": Secret creds has no key "nope"`},
+			want: `key nope in secret test/creds does not exist`, load: true},
+		{name: "missing ConfigMap", spec: "imports: {data: [{name: c, configMapRef: {name: nope, key: k}}]}", defs: "- {name: c, schema: {}}",
+			want: `configmaps "nope" not found`, load: true},
+		{name: "missing configMap key", spec: "imports: {data: [{name: c, configMapRef: {name: settings, key: nope}}]}", defs: "- {name: c, schema: {}}",
+			want: `key 'nope' in configmap 'test/settings' does not exist`, load: true},
 		{name: "not provided", spec: "{}", defs: "- {name: c, schema: {type: string}}", terminal: true,
 			want: `the blueprint requires import "c" (data), but spec.imports.data has no import of that name and no importDataMappings entry produces it`},
 		{name: "target not provided", spec: "{}", defs: "- {name: t, targetType: x}", terminal: true,
@@ -135,6 +148,9 @@ func TestResolveImportsErrors(t *testing.T) {
 			inst := installation(t, c, "i", tt.spec, blueprintImports(tt.defs))
 			_, err := resolveImports(c, inst)
 			checkErr(t, err, tt.want, tt.terminal)
+			if tt.load && (!IsImportLoadError(err) || err.Error() != tt.want) {
+				t.Errorf("err = %q (import load error: %v), want exactly %q", err, IsImportLoadError(err), tt.want)
+			}
 		})
 	}
 }
