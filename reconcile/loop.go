@@ -65,17 +65,17 @@ func (l *Loop) Changed() { l.changes++ }
 // reconcile replaces any timer the item had: a level-triggered controller that
 // looked at the object now knows best when it must look again. A panic, or an
 // error carrying a recovered one (*crash.Error), stops the run: step returns
-// it; its own panics named by controller and object, those of third-party
-// code as the code that called it named them.
+// it, naming the object: as the code that called the component that panicked
+// named it, else by controller and key.
 func (l *Loop) step(ctx context.Context, it item) error {
 	l.queue.Cancel(it)
 	before := l.changes
 	res, err := l.reconcile(ctx, it)
 	if ce := crash.As(err); ce != nil {
-		if ce.Component != crash.Own {
-			return err // recovered where lscli called the component, naming the object
+		if ce.Object == "" {
+			ce.Object = fmt.Sprintf("%s controller, %s", it.Controller, it.Key)
 		}
-		return fmt.Errorf("%s controller, %s: %w", it.Controller, it.Key, err)
+		return ce
 	}
 	wrote := l.changes != before
 	if wrote {

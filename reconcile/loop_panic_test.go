@@ -24,7 +24,7 @@ func TestLoopStopsOnPanic(t *testing.T) {
 	}{
 		{name: "lscli's own panic", component: crash.Own, msg: "lscli panicked: boom",
 			r: func(context.Context, types.NamespacedName) (reconcile.Result, error) { panic("boom") }},
-		{name: "recovered third-party panic", component: "spiff", msg: "render: spiff panicked: deep",
+		{name: "recovered third-party panic", component: "spiff", msg: "c controller, ns/x: spiff panicked: deep",
 			r: func(context.Context, types.NamespacedName) (reconcile.Result, error) {
 				return reconcile.Result{}, fmt.Errorf("render: %w", &crash.Error{Component: "spiff", Value: "deep"})
 			}},
@@ -39,12 +39,22 @@ func TestLoopStopsOnPanic(t *testing.T) {
 			if ce == nil || ce.Component != tt.component {
 				t.Fatalf("err = %v, want a crash of %s", err, tt.component)
 			}
-			if tt.component == crash.Own && !strings.HasPrefix(err.Error(), "c controller, ns/x: ") || !strings.Contains(err.Error(), tt.msg) {
+			if !strings.HasPrefix(err.Error(), "c controller, ns/x: ") || !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("message %q does not name the controller, object and panic", err)
 			}
 			if res.Steps != 1 {
 				t.Errorf("ran %d steps, want 1", res.Steps)
 			}
 		})
+	}
+}
+
+// TestRecoveredPanicsAreNeverTerminal: however a recovered panic is
+// wrapped, also in a terminal error, it is not terminal: it must stop the
+// run, not fail the object.
+func TestRecoveredPanicsAreNeverTerminal(t *testing.T) {
+	err := reconcile.Fatal(fmt.Errorf("render: %w", &crash.Error{Component: "spiff", Value: "x"}))
+	if reconcile.IsTerminal(err) {
+		t.Fatal("a recovered panic wrapped in a fatal error is terminal")
 	}
 }

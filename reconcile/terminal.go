@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
+	"github.com/lscli/lscli/internal/crash"
 )
 
 // Terminal marks an error as fatal: a retry cannot fix it. The installation
@@ -61,8 +63,14 @@ func TerminalWithCodes(err error, reason string, codes ...lsv1alpha1.ErrorCode) 
 	return &Terminal{err: err, Reason: reason, Codes: codes}
 }
 
-// AsTerminal returns the terminal error in err's chain, or nil.
+// AsTerminal returns the terminal error in err's chain, or nil. An error
+// that carries a recovered panic (*crash.Error) is never terminal, however it
+// is wrapped: it is lscli's failure, not the object's, and stops the run
+// (see Loop.Run) instead of failing the object.
 func AsTerminal(err error) *Terminal {
+	if crash.As(err) != nil {
+		return nil
+	}
 	var t *Terminal
 	if errors.As(err, &t) {
 		return t

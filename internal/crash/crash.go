@@ -22,15 +22,23 @@ type Error struct {
 	Value any
 	// Stack is the stack of the goroutine that panicked.
 	Stack []byte
+	// Object says what lscli was working on, e.g. `installation default/app:
+	// deployExecution "main"`; "" when not known.
+	Object string
 }
 
-// Error says what panicked and, for lscli's own panics, asks for a bug report.
+// Error says where and what panicked and, for lscli's own panics, asks for
+// a bug report.
 func (e *Error) Error() string {
-	if e.Component == Own {
-		return fmt.Sprintf("lscli panicked: %v (%s)", e.Value, BugReportHint)
+	where := ""
+	if e.Object != "" {
+		where = e.Object + ": "
 	}
-	return fmt.Sprintf("%s panicked: %v (a bug in %s, not in lscli or your input: "+
-		"lscli stopped and saved nothing; avoid the construct or report it to %s's authors)", e.Component, e.Value, e.Component, e.Component)
+	if e.Component == Own {
+		return fmt.Sprintf("%slscli panicked: %v (%s)", where, e.Value, BugReportHint)
+	}
+	return fmt.Sprintf("%s%s panicked: %v (a bug in %s, not in lscli or your input: "+
+		"lscli stopped and saved nothing; avoid the construct or report it to %s's authors)", where, e.Component, e.Value, e.Component, e.Component)
 }
 
 // Unwrap returns the panic value when it is an error, such as a runtime

@@ -37,10 +37,14 @@ func failWrap(inst *lsv1alpha1.Installation, reason string, err error, format st
 
 // failTemplate is failWrap for an error of a template engine, unless the
 // engine panicked: that is lscli's failure, not the installation's, so the
-// error stays a normal one (naming the installation) and stops the run.
+// error is the *crash.Error, which now names the installation and the
+// execution, and stops the run.
 func failTemplate(inst *lsv1alpha1.Installation, reason string, err error, format string, args ...any) error {
-	if crash.As(err) != nil {
-		return fmt.Errorf("installation %s: %s: %w", instName(inst), fmt.Sprintf(format, args...), err)
+	if ce := crash.As(err); ce != nil {
+		if ce.Object == "" {
+			ce.Object = fmt.Sprintf("installation %s: %s", instName(inst), fmt.Sprintf(format, args...))
+		}
+		return ce
 	}
 	return failWrap(inst, reason, err, format, args...)
 }
