@@ -94,7 +94,7 @@ func AsReconciler[T fakecluster.Object](c fakecluster.Reader, r ObjectReconciler
 			if err := peeker.GetUnsafe(ctx, key, obj); err == nil && idler.Idle(obj) {
 				return Result{}, nil
 			}
-			obj = reflect.New(typ.Elem()).Interface().(T)
+			// The Get below overwrites every field of the view in obj.
 		}
 		if err := c.Get(ctx, key, obj); err != nil {
 			if apierrors.IsNotFound(err) {
