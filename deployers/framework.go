@@ -78,6 +78,19 @@ var _ reconcile.ObjectReconciler[*lsv1alpha1.DeployItem] = (*Framework)(nil)
 // loop: it reads the item and calls Reconcile.
 func (f *Framework) Reconciler() reconcile.Reconciler { return reconcile.AsReconciler(f.Client, f) }
 
+var _ reconcile.Idler[*lsv1alpha1.DeployItem] = (*Framework)(nil)
+
+// Idle reports whether a reconcile of di would do nothing: no deployer
+// serves it, or its job has finished and it has no test-reconcile annotation.
+func (f *Framework) Idle(di *lsv1alpha1.DeployItem) bool {
+	d := f.deployerFor(di.Spec.Type)
+	if d == nil || !picksUp(d, di) {
+		return true
+	}
+	testReconcile := f.IDs != nil && lshelper.HasOperation(di.ObjectMeta, lsv1alpha1.TestReconcileOperation)
+	return !testReconcile && di.Status.JobID == di.Status.JobIDFinished
+}
+
 // Reconcile handles the deploy item di as Landscaper's deployer library does,
 // if its type is served, the deployer picks it up (deployer.Picker) and its
 // job is unfinished (or it has the test-reconcile annotation, which starts a
@@ -87,6 +100,9 @@ func (f *Framework) Reconciler() reconcile.Reconciler { return reconcile.AsRecon
 // status.deployer set; then the deployer's Reconcile or Delete runs, see
 // reconcile and delete. A final phase finishes the job.
 func (f *Framework) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (reconcile.Result, error) {
+	if f.Idle(di) {
+		return reconcile.Result{}, nil
+	}
 	d := f.deployerFor(di.Spec.Type)
 	if d == nil || !picksUp(d, di) {
 		return reconcile.Result{}, nil

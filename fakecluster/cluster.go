@@ -102,6 +102,29 @@ func (c *Cluster) Get(ctx context.Context, key types.NamespacedName, obj Object)
 	return copyInto(obj, fresh)
 }
 
+// GetUnsafe is Get without the deep copy, as controller-runtime's
+// UnsafeDisableDeepCopy: obj shares its maps, slices and pointers with the
+// stored object, which the cluster never changes in place, so the caller may
+// read it but must not change anything reachable from it (assigning obj's own
+// top-level fields is fine). It is for read-only checks on hot paths.
+func (c *Cluster) GetUnsafe(ctx context.Context, key types.NamespacedName, obj Object) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	gvk, err := c.kindOf(obj)
+	if err != nil {
+		return fmt.Errorf("get %s: %w", key, err)
+	}
+	k := newKey(gvk.GroupKind(), key.Namespace, key.Name)
+	c.mu.Lock()
+	stored, ok := c.store.get(k)
+	c.mu.Unlock()
+	if !ok {
+		return apierrors.NewNotFound(groupResource(k.gk), key.Name)
+	}
+	return copyInto(obj, stored)
+}
+
 // List fills list with copies of the matching objects. See Reader.
 func (c *Cluster) List(ctx context.Context, list ObjectList, opts ListOptions) error {
 	if err := ctx.Err(); err != nil {
@@ -147,7 +170,11 @@ func (c *Cluster) selectLocked(gk schema.GroupKind, opts ListOptions) []runtime.
 	})
 	items := make([]runtime.Object, len(found))
 	for i, obj := range found {
-		items[i] = copyObject(obj)
+		if opts.UnsafeDisableDeepCopy {
+			items[i] = obj
+		} else {
+			items[i] = copyObject(obj)
+		}
 	}
 	return items
 }

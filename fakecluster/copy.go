@@ -57,3 +57,26 @@ func copyTarget(in *lsv1alpha1.Target) *lsv1alpha1.Target {
 	}
 	return out
 }
+
+// withLandscaperStatus is withStatusOf for the Landscaper kinds a simulation
+// updates most, without reflection. The new object shares stored's metadata
+// and spec: the store never changes a stored object in place, and writes
+// set only top-level fields of the metadata (resourceVersion). ok is false
+// for other kinds.
+func withLandscaperStatus(stored, src Object) (next Object, ok bool) {
+	switch s := stored.(type) {
+	case *lsv1alpha1.Installation:
+		n := *s
+		src.(*lsv1alpha1.Installation).Status.DeepCopyInto(&n.Status)
+		return &n, true
+	case *lsv1alpha1.Execution:
+		n := *s
+		src.(*lsv1alpha1.Execution).Status.DeepCopyInto(&n.Status)
+		return &n, true
+	case *lsv1alpha1.DeployItem:
+		n := *s
+		src.(*lsv1alpha1.DeployItem).Status.DeepCopyInto(&n.Status)
+		return &n, true
+	}
+	return nil, false
+}

@@ -96,6 +96,9 @@ func deepCopyField(dst, src reflect.Value) {
 // object it has stored, and neither may anyone else) and a copy of src's
 // status. It is what a status update stores.
 func withStatusOf(stored, src Object) Object {
+	if next, ok := withLandscaperStatus(stored, src); ok {
+		return next
+	}
 	ti := infoOf(stored)
 	v := reflect.New(reflect.TypeOf(stored).Elem())
 	v.Elem().Set(structOf(stored))

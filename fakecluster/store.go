@@ -81,6 +81,12 @@ func (s *store) put(k objKey, obj Object) {
 	s.index(k, obj)
 }
 
+// replace stores obj under k in place of an object whose metadata and spec
+// it has, so its index entries stay as they are.
+func (s *store) replace(k objKey, obj Object) {
+	s.objects[k.gk][k.namespace][k.name] = obj
+}
+
 // remove deletes the object named k and returns it.
 func (s *store) remove(k objKey) (Object, bool) {
 	obj, ok := s.get(k)

@@ -181,7 +181,13 @@ func (c *Cluster) updateStatusLocked(gvk schema.GroupVersionKind, obj Object) (O
 	if !statusChanged(obj, stored) {
 		return copyObject(stored), nil
 	}
-	return c.commitLocked(k, stored, withStatusOf(stored, obj)), nil
+	next := withStatusOf(stored, obj)
+	next.SetResourceVersion(c.nextRV())
+	// Only the status changed: metadata and spec, and with them every
+	// index entry, are those of the stored object.
+	c.store.replace(k, next)
+	c.emitLocked(Modified, k.gk, stored, next)
+	return copyObject(next), nil
 }
 
 // lookupForWrite returns the stored object obj updates, and checks obj's

@@ -60,17 +60,42 @@ type ObjectFunc[T fakecluster.Object] func(ctx context.Context, obj T) (Result, 
 // Reconcile calls f.
 func (f ObjectFunc[T]) Reconcile(ctx context.Context, obj T) (Result, error) { return f(ctx, obj) }
 
+// Idler is implemented by ObjectReconcilers that can tell from a read-only
+// view of an object that reconciling it would change nothing and return a
+// zero Result: most wake-ups of a big landscape are such no-ops (an owner
+// woken by every change of its children). Idle must not change obj, and must
+// be true only where Reconcile would return Result{}, nil without writing.
+type Idler[T fakecluster.Object] interface {
+	Idle(obj T) bool
+}
+
+// UnsafeGetter reads an object without copying it (see
+// fakecluster.Cluster.GetUnsafe).
+type UnsafeGetter interface {
+	GetUnsafe(ctx context.Context, key types.NamespacedName, obj fakecluster.Object) error
+}
+
 // AsReconciler returns a Reconciler that reads the object named by the key
 // from c and passes it to r. An object that is gone is done: Result{} and no
 // error, as a deleted object needs nothing more. Any other read error is a
-// normal error, retried.
+// normal error, retried. When r is an Idler and c an UnsafeGetter, the
+// object is first looked at without a copy, and an idle one is done without
+// being read in full.
 func AsReconciler[T fakecluster.Object](c fakecluster.Reader, r ObjectReconciler[T]) Reconciler {
 	typ := reflect.TypeFor[T]()
 	if typ.Kind() != reflect.Pointer {
 		panic(fmt.Sprintf("reconcile.AsReconciler: %s is not a pointer type", typ)) // programmer error
 	}
+	idler, _ := r.(Idler[T])
+	peeker, _ := c.(UnsafeGetter)
 	return Func(func(ctx context.Context, key types.NamespacedName) (Result, error) {
 		obj := reflect.New(typ.Elem()).Interface().(T)
+		if idler != nil && peeker != nil {
+			if err := peeker.GetUnsafe(ctx, key, obj); err == nil && idler.Idle(obj) {
+				return Result{}, nil
+			}
+			// The Get below overwrites every field of the view in obj.
+		}
 		if err := c.Get(ctx, key, obj); err != nil {
 			if apierrors.IsNotFound(err) {
 				return Result{}, nil

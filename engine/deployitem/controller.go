@@ -42,7 +42,17 @@ func New(opts Options) *Controller {
 	return &Controller{cfg: &opts}
 }
 
-var _ reconcile.ObjectReconciler[*lsv1alpha1.DeployItem] = (*Controller)(nil)
+var (
+	_ reconcile.ObjectReconciler[*lsv1alpha1.DeployItem] = (*Controller)(nil)
+	_ reconcile.Idler[*lsv1alpha1.DeployItem]            = (*Controller)(nil)
+)
+
+// Idle reports whether there is no pickup to watch for di: the check is off,
+// its job has finished, no job was given to it, or a deployer picked it up.
+func (c *Controller) Idle(di *lsv1alpha1.DeployItem) bool {
+	st := di.Status
+	return c.cfg.PickupTimeout < 0 || st.JobID == st.JobIDFinished || st.JobIDGenerationTime == nil || PickedUp(di)
+}
 
 // pickupGrace is how long after the pickup timeout Landscaper looks again:
 // it requeues an item for the time left plus five seconds.
@@ -57,13 +67,10 @@ const pickupGrace = 5 * time.Second
 // fails at jobIDGenerationTime + timeout + 5s unless something wakes the
 // controller earlier.
 func (c *Controller) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (reconcile.Result, error) {
+	if c.Idle(di) {
+		return reconcile.Result{}, nil
+	}
 	st := di.Status
-	if c.cfg.PickupTimeout < 0 || st.JobID == st.JobIDFinished || st.JobIDGenerationTime == nil {
-		return reconcile.Result{}, nil
-	}
-	if PickedUp(di) {
-		return reconcile.Result{}, nil
-	}
 	waited := c.cfg.Clock.Now().Sub(st.JobIDGenerationTime.Time)
 	if waited < c.cfg.PickupTimeout {
 		return reconcile.Result{RequeueAfter: c.cfg.PickupTimeout - waited + pickupGrace, Deadline: true}, nil

@@ -50,12 +50,26 @@ func New(opts Options) *Controller {
 	return c
 }
 
-var _ reconcile.ObjectReconciler[*lsv1alpha1.Execution] = (*Controller)(nil)
+var (
+	_ reconcile.ObjectReconciler[*lsv1alpha1.Execution] = (*Controller)(nil)
+	_ reconcile.Idler[*lsv1alpha1.Execution]            = (*Controller)(nil)
+)
+
+// Idle reports whether a reconcile of exec would do nothing: it has its
+// finalizer (or is being deleted), no interrupt, and its job has finished.
+func (c *Controller) Idle(exec *lsv1alpha1.Execution) bool {
+	hasFinalizer := exec.DeletionTimestamp != nil || controllerutil.ContainsFinalizer(exec, lsv1alpha1.LandscaperFinalizer)
+	return hasFinalizer && !flow.HasOperation(exec, lsv1alpha1.InterruptOperation) &&
+		exec.Status.JobID == exec.Status.JobIDFinished
+}
 
 // Reconcile runs one pass over exec: add the finalizer, handle an interrupt,
 // and, while the execution's job is unfinished (jobID != jobIDFinished),
 // handle the current phase.
 func (c *Controller) Reconcile(ctx context.Context, exec *lsv1alpha1.Execution) (reconcile.Result, error) {
+	if c.Idle(exec) {
+		return reconcile.Result{}, nil
+	}
 	if exec.DeletionTimestamp == nil && !controllerutil.ContainsFinalizer(exec, lsv1alpha1.LandscaperFinalizer) {
 		controllerutil.AddFinalizer(exec, lsv1alpha1.LandscaperFinalizer)
 		return reconcile.Result{}, c.cfg.Cluster.Update(ctx, exec)

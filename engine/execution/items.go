@@ -20,9 +20,17 @@ import (
 
 // deployItems returns the deploy items managed by exec, by template name.
 func (c *Controller) deployItems(ctx context.Context, exec *lsv1alpha1.Execution) (map[string]*lsv1alpha1.DeployItem, error) {
+	return c.listDeployItems(ctx, exec, false)
+}
+
+// listDeployItems is deployItems; view gives read-only items that share
+// memory with the stored ones (fakecluster's UnsafeDisableDeepCopy): copy an
+// item before changing it.
+func (c *Controller) listDeployItems(ctx context.Context, exec *lsv1alpha1.Execution, view bool) (map[string]*lsv1alpha1.DeployItem, error) {
 	list := &lsv1alpha1.DeployItemList{}
 	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: exec.Name})
-	if err := c.cfg.Cluster.List(ctx, list, fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel}); err != nil {
+	opts := fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel, UnsafeDisableDeepCopy: view}
+	if err := c.cfg.Cluster.List(ctx, list, opts); err != nil {
 		return nil, fmt.Errorf("list deploy items: %w", err)
 	}
 	out := make(map[string]*lsv1alpha1.DeployItem, len(list.Items))
@@ -37,7 +45,13 @@ func (c *Controller) deployItems(ctx context.Context, exec *lsv1alpha1.Execution
 // (di nil when it does not exist), and the orphans: managed deploy items
 // without a template, by name.
 func (c *Controller) executionItems(ctx context.Context, exec *lsv1alpha1.Execution) (items, orphans []item, err error) {
-	byTemplate, err := c.deployItems(ctx, exec)
+	return c.listExecutionItems(ctx, exec, false)
+}
+
+// listExecutionItems is executionItems; view gives read-only items (see
+// listDeployItems).
+func (c *Controller) listExecutionItems(ctx context.Context, exec *lsv1alpha1.Execution, view bool) (items, orphans []item, err error) {
+	byTemplate, err := c.listDeployItems(ctx, exec, view)
 	if err != nil {
 		return nil, nil, reconcile.Wrap(err, "getDeployItems", "ListManagedDeployItems")
 	}

@@ -21,7 +21,10 @@ import (
 // items with the informational lastError "some running items" (no retry:
 // the items' changes wake it).
 func (c *Controller) progressing(ctx context.Context, exec *lsv1alpha1.Execution) (lsv1alpha1.ExecutionPhase, error) {
-	items, orphans, err := c.executionItems(ctx, exec)
+	// The items are read-only views: Progressing looks at them on every
+	// change of any of them; trigger and triggerDeletion copy the few they
+	// change.
+	items, orphans, err := c.listExecutionItems(ctx, exec, true)
 	if err != nil {
 		return "", err
 	}
@@ -67,6 +70,7 @@ func judgeProgressing(cl classes) (lsv1alpha1.ExecutionPhase, error) {
 // trigger gives di the job ID, which starts its job: new transition times
 // (triggerTime) and jobIDGenerationTime.
 func (c *Controller) trigger(ctx context.Context, di *lsv1alpha1.DeployItem, jobID string, now metav1.Time) error {
+	di = di.DeepCopy() // di may be a read-only view
 	flow.SetJobID(di, jobID, now)
 	if err := c.cfg.Cluster.UpdateStatus(ctx, di); err != nil {
 		return reconcile.Wrap(err, "TriggerDeployItem", "UpdateDeployItemStatus")
@@ -90,9 +94,10 @@ func (c *Controller) triggerDeletion(ctx context.Context, exec *lsv1alpha1.Execu
 			}
 			continue
 		}
-		if controllerutil.RemoveFinalizer(it.di, lsv1alpha1.LandscaperFinalizer) {
-			if err := c.cfg.Cluster.Update(ctx, it.di); err != nil {
-				return reconcile.Wrap(fmt.Errorf("release deploy item %s: %w", it.di.Name, err), "removeFinalizerFromDeployItem", "UpdateDeployItem")
+		di := it.di.DeepCopy() // it.di may be a read-only view
+		if controllerutil.RemoveFinalizer(di, lsv1alpha1.LandscaperFinalizer) {
+			if err := c.cfg.Cluster.Update(ctx, di); err != nil {
+				return reconcile.Wrap(fmt.Errorf("release deploy item %s: %w", di.Name, err), "removeFinalizerFromDeployItem", "UpdateDeployItem")
 			}
 		}
 	}

@@ -24,7 +24,19 @@ type child struct {
 // children returns the subinstallations (owned by inst) in Landscaper's
 // order (see subinstallations) and then the execution of inst.
 func (c *Controller) children(ctx context.Context, inst *lsv1alpha1.Installation) ([]child, error) {
-	subs, err := c.subinstallations(ctx, inst)
+	return c.readChildren(ctx, inst, false)
+}
+
+// childrenView is children for reading only: the objects share memory with
+// the stored ones (fakecluster's UnsafeDisableDeepCopy), so nothing they
+// reach may be changed. The Progressing phase looks at the children on every
+// change of any of them; not copying them is most of what it costs.
+func (c *Controller) childrenView(ctx context.Context, inst *lsv1alpha1.Installation) ([]child, error) {
+	return c.readChildren(ctx, inst, true)
+}
+
+func (c *Controller) readChildren(ctx context.Context, inst *lsv1alpha1.Installation, view bool) ([]child, error) {
+	subs, err := c.listSubinstallations(ctx, inst, view)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +45,7 @@ func (c *Controller) children(ctx context.Context, inst *lsv1alpha1.Installation
 		st, _ := flow.JobStatusOf(s)
 		out = append(out, child{obj: s, kind: "Installation", status: st})
 	}
-	exec, err := c.execution(ctx, inst)
+	exec, err := c.getExecution(ctx, inst, view)
 	if err != nil {
 		return nil, err
 	}
@@ -49,8 +61,14 @@ func (c *Controller) children(ctx context.Context, inst *lsv1alpha1.Installation
 // the orphans and then the active ones in template order; without it, by
 // name.
 func (c *Controller) subinstallations(ctx context.Context, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
+	return c.listSubinstallations(ctx, inst, false)
+}
+
+// listSubinstallations is subinstallations; view gives read-only objects
+// (see childrenView).
+func (c *Controller) listSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, view bool) ([]*lsv1alpha1.Installation, error) {
 	list := &lsv1alpha1.InstallationList{}
-	opts := fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}
+	opts := fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID, UnsafeDisableDeepCopy: view}
 	if err := c.cfg.Cluster.List(ctx, list, opts); err != nil {
 		return nil, fmt.Errorf("list subinstallations: %w", err)
 	}
@@ -91,8 +109,20 @@ func orderByCache(subs []*lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCach
 
 // execution returns the execution of inst, or nil if it has none.
 func (c *Controller) execution(ctx context.Context, inst *lsv1alpha1.Installation) (*lsv1alpha1.Execution, error) {
+	return c.getExecution(ctx, inst, false)
+}
+
+// getExecution is execution; view gives a read-only object (see
+// childrenView).
+func (c *Controller) getExecution(ctx context.Context, inst *lsv1alpha1.Installation, view bool) (*lsv1alpha1.Execution, error) {
 	exec := &lsv1alpha1.Execution{}
-	err := c.cfg.Cluster.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}, exec)
+	key := types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}
+	var err error
+	if view {
+		err = c.cfg.Cluster.GetUnsafe(ctx, key, exec)
+	} else {
+		err = c.cfg.Cluster.Get(ctx, key, exec)
+	}
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	}

@@ -54,7 +54,7 @@ func (c *Controller) runPhase(ctx context.Context, inst *lsv1alpha1.Installation
 // changes wake it). All succeeded: Completing; otherwise Failed with
 // "Failed sub-installation(s): ..." and/or "Execution is failed".
 func (c *Controller) progressing(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
-	kids, err := c.children(ctx, inst)
+	kids, err := c.childrenView(ctx, inst)
 	if err != nil {
 		return "", err
 	}
