@@ -56,7 +56,30 @@ func New(opts Options) *Controller {
 	return c
 }
 
-var _ reconcile.ObjectReconciler[*lsv1alpha1.Installation] = (*Controller)(nil)
+var (
+	_ reconcile.ObjectReconciler[*lsv1alpha1.Installation] = (*Controller)(nil)
+	_ reconcile.Idler[*lsv1alpha1.Installation]            = (*Controller)(nil)
+)
+
+// Idle reports whether a reconcile of inst would change nothing: its job has
+// finished, and nothing asks for more: no operation annotation, no
+// automatic reconcile, no dependents to trigger, no new job to start, and
+// its finalizer is in place. It is conservative: a false answer only means
+// the full reconcile runs.
+func (c *Controller) Idle(inst *lsv1alpha1.Installation) bool {
+	st := inst.Status
+	switch {
+	case inst.Spec.AutomaticReconcile != nil || st.AutomaticReconcileStatus != nil:
+		return false
+	case inst.Annotations[lsv1alpha1.OperationAnnotation] != "" || reconcileOnSpecChange(inst):
+		return false
+	case inst.DeletionTimestamp == nil && !controllerutil.ContainsFinalizer(inst, lsv1alpha1.LandscaperFinalizer):
+		return false
+	case len(st.DependentsToTrigger) > 0 || startsNewJob(inst):
+		return false
+	}
+	return st.JobID == st.JobIDFinished
+}
 
 // Reconcile runs one pass over inst as Landscaper's controller does: a root
 // with reconcile-if-changed whose spec changed gets the reconcile
