@@ -17,6 +17,9 @@ NO_COLOR: set to any non-empty value to turn color off (--color always still tur
 
 CLICOLOR_FORCE: set to a non-empty value other than "0" to color output that is not a terminal.
 
+GOGC, GOMEMLIMIT: Go's garbage collector settings. lscli collects at 300% heap growth within
+800MiB unless these are set (see docs/performance.md).
+
 LSCLI_UPDATE: go test of lscli and of package lsclitest; set to 1 to rewrite golden files
 (lscli test --update does it on the command line).`,
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,7 +24,31 @@ var version = "dev"
 // returns the exit code. It is the only place that touches os.Stdout,
 // os.Stderr and os.Args.
 func Main() int {
+	tuneGC(os.Getenv)
 	return Run(iostreams.System(), os.Args[1:], os.Getenv)
+}
+
+// Garbage collector settings of the lscli process, unless GOGC or GOMEMLIMIT
+// say otherwise: collect when the heap has grown by 300% (Go's default is
+// 100%), but keep it under 800 MiB. A big landscape keeps a large live heap
+// (every object, the timeline) and allocates fast; the default collector
+// spent a third of the CPU of a 10,000-installation run scanning it. With
+// these settings the run is about 10% faster and its peak RSS stays under
+// 1 GiB (docs/performance.md).
+const (
+	gcPercent   = 300
+	memoryLimit = 800 << 20
+)
+
+// tuneGC applies the garbage collector settings above where the environment
+// does not set its own.
+func tuneGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 }
 
 // Run runs lscli with args and returns the exit code. Errors are printed once,
