@@ -8,7 +8,6 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -111,7 +110,7 @@ func (p Pending) unfinishedObject(ctx context.Context, c *fakecluster.Cluster, r
 
 // ownerHint tells what starts the job of an object that has an owner.
 func ownerHint(obj fakecluster.Object) string {
-	if ref := metav1.GetControllerOf(obj); ref != nil {
+	if ref := fakecluster.ControllerOf(obj); ref != nil {
 		return fmt.Sprintf(" of its %s %s", ref.Kind, ref.Name)
 	}
 	return ""

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/engine/deployitem"
@@ -106,7 +105,7 @@ func (e *Engine) onChange(ev fakecluster.Event) {
 		e.Enqueue(DeployItemController, key)
 		e.Enqueue(DeployerController, key)
 	}
-	if owner := metav1.GetControllerOf(obj); owner != nil {
+	if owner := fakecluster.ControllerOf(obj); owner != nil {
 		ownerKey := types.NamespacedName{Namespace: obj.GetNamespace(), Name: owner.Name}
 		switch owner.Kind {
 		case "Installation":

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -20,7 +19,7 @@ const nameAttempts = 100
 func (c *Cluster) generateName(gk schema.GroupKind, obj Object, attempt int) string {
 	owner := ""
 	refs := obj.GetOwnerReferences()
-	if ref := metav1.GetControllerOf(obj); ref != nil {
+	if ref := ControllerOf(obj); ref != nil {
 		owner = ref.Kind + "/" + ref.Name
 	} else if len(refs) > 0 {
 		owner = refs[0].Kind + "/" + refs[0].Name

@@ -1,6 +1,7 @@
 package landscape
 
 import (
+	"github.com/lscli/lscli/fakecluster"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -9,5 +10,5 @@ import (
 // their jobs as it does the jobs of root installations (package
 // engine/standalone).
 func IsStandalone(kind string, obj metav1.Object) bool {
-	return (kind == "Execution" || kind == "DeployItem") && metav1.GetControllerOf(obj) == nil
+	return (kind == "Execution" || kind == "DeployItem") && fakecluster.ControllerOf(obj) == nil
 }

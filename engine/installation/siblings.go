@@ -26,7 +26,7 @@ func siblings(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Inst
 func siblingsWhere(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, f *fakecluster.FieldMatch) ([]*lsv1alpha1.Installation, error) {
 	list := &lsv1alpha1.InstallationList{}
 	opts := fakecluster.ListOptions{Namespace: inst.Namespace, Field: f}
-	owner := metav1.GetControllerOf(inst)
+	owner := fakecluster.ControllerOf(inst)
 	if owner != nil && owner.Kind == "Installation" {
 		opts.OwnerUID = owner.UID
 	}
@@ -164,7 +164,7 @@ func dependentsOf(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.
 	if err != nil {
 		return nil, err
 	}
-	if owner := metav1.GetControllerOf(inst); owner != nil && len(succ) > 1 {
+	if owner := fakecluster.ControllerOf(inst); owner != nil && len(succ) > 1 {
 		parent := &lsv1alpha1.Installation{}
 		if err := c.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: owner.Name}, parent); err == nil {
 			orderByCache(succ, parent.Status.SubInstCache)

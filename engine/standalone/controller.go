@@ -47,7 +47,7 @@ func (c *Controller) DeployItems() reconcile.ObjectReconciler[*lsv1alpha1.Deploy
 }
 
 // IsStandalone reports whether obj has no controlling owner.
-func IsStandalone(obj metav1.Object) bool { return metav1.GetControllerOf(obj) == nil }
+func IsStandalone(obj metav1.Object) bool { return fakecluster.ControllerOf(obj) == nil }
 
 // reconcile starts a new job on the stand-alone obj when its job has
 // finished and it carries the reconcile annotation, or its deletion has

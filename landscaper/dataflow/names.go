@@ -3,13 +3,13 @@ package dataflow
 import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/helper"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"github.com/lscli/lscli/fakecluster"
 )
 
 // IsRoot reports whether inst is a root installation: one that no other
 // installation controls.
 func IsRoot(inst *lsv1alpha1.Installation) bool {
-	owner := metav1.GetControllerOf(inst)
+	owner := fakecluster.ControllerOf(inst)
 	return owner == nil || owner.Kind != "Installation"
 }
 
@@ -17,7 +17,7 @@ func IsRoot(inst *lsv1alpha1.Installation) bool {
 // subinstallation of (its controller owner of kind Installation, or its
 // label landscaper.gardener.cloud/encompassed-by), or "" for a root.
 func ParentName(inst *lsv1alpha1.Installation) string {
-	if owner := metav1.GetControllerOf(inst); owner != nil && owner.Kind == "Installation" {
+	if owner := fakecluster.ControllerOf(inst); owner != nil && owner.Kind == "Installation" {
 		return owner.Name
 	}
 	for _, ref := range inst.OwnerReferences {
