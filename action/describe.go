@@ -51,21 +51,28 @@ func (a *Describe) Run(_ context.Context, kind, name string) (*Description, erro
 	if err != nil {
 		return nil, err
 	}
-	ss, err := openExisting(a.cfg, readState)
+	r, err := openReading(a.cfg)
 	if errors.Is(err, state.ErrNoState) {
 		return nil, notFoundWithoutState(a.cfg, kind, name)
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer ss.close()
-	objs := ss.cluster().Objects()
+	defer r.close()
+	objs, err := r.all()
+	if err != nil {
+		return nil, err
+	}
 	obj, err := FindOne(objs, kind, name, a.Namespace)
 	if err != nil {
 		return nil, err
 	}
+	events, err := r.events()
+	if err != nil {
+		return nil, err
+	}
 	return &Description{Object: obj, Related: related(objs, obj),
-		Events: eventsOf(ss.engine.Events(), obj.GetNamespace(), kind, name)}, nil
+		Events: eventsOf(events, obj.GetNamespace(), kind, name)}, nil
 }
 
 // related returns the objects related to obj: its owner, the objects it

@@ -36,19 +36,23 @@ func (a *Events) Run(_ context.Context) ([]state.Event, error) {
 			return nil, err
 		}
 	}
-	ss, err := openExisting(a.cfg, readState)
+	r, err := openReading(a.cfg)
 	if err != nil {
 		if errors.Is(err, state.ErrNoState) && a.Name != "" {
 			return nil, notFoundWithoutState(a.cfg, orText(kind, "object"), a.Name)
 		}
 		return nil, err
 	}
-	defer ss.close()
-	events := eventsOf(ss.engine.Events(), a.Namespace, kind, a.Name)
+	defer r.close()
+	all, err := r.events()
+	if err != nil {
+		return nil, err
+	}
+	events := eventsOf(all, a.Namespace, kind, a.Name)
 	if len(events) == 0 && kind == "" && a.Name != "" {
 		// A single argument that no object is named is a kind: events di.
 		if k, err := ResolveKind(a.Name); err == nil {
-			return eventsOf(ss.engine.Events(), a.Namespace, k, ""), nil
+			return eventsOf(all, a.Namespace, k, ""), nil
 		}
 	}
 	if a.Name != "" && len(events) == 0 {

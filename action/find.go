@@ -45,15 +45,18 @@ func FindOne(objs []fakecluster.Object, kind, name, ns string) (fakecluster.Obje
 
 // Subtree returns root and every object that it owns, directly or not.
 func Subtree(objs []fakecluster.Object, root fakecluster.Object) []fakecluster.Object {
-	byOwner := map[types.UID][]fakecluster.Object{}
-	for _, o := range objs {
-		for _, ref := range o.GetOwnerReferences() {
-			byOwner[ref.UID] = append(byOwner[ref.UID], o)
+	at := ownedBy(len(objs), func(i int) types.UID { return objs[i].GetUID() }, func(i int) []types.UID {
+		refs := objs[i].GetOwnerReferences()
+		uids := make([]types.UID, len(refs))
+		for j, ref := range refs {
+			uids[j] = ref.UID
 		}
-	}
-	out := []fakecluster.Object{root}
-	for i := 0; i < len(out); i++ {
-		out = append(out, byOwner[out[i].GetUID()]...)
+		return uids
+	}, root.GetUID())
+	out := make([]fakecluster.Object, 0, len(at)+1)
+	out = append(out, root)
+	for _, i := range at {
+		out = append(out, objs[i])
 	}
 	return out
 }

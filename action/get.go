@@ -34,7 +34,7 @@ func (a *Get) Run(_ context.Context, args []string) ([]fakecluster.Object, error
 			return nil, err
 		}
 	}
-	ss, err := openExisting(a.cfg, readState)
+	r, err := openReading(a.cfg)
 	if err != nil {
 		if errors.Is(err, state.ErrNoState) && len(args) == 2 {
 			kind, _ := ResolveKind(args[0])
@@ -42,8 +42,18 @@ func (a *Get) Run(_ context.Context, args []string) ([]fakecluster.Object, error
 		}
 		return nil, err
 	}
-	defer ss.close()
-	objs, err := selectObjects(ss.cluster().Objects(), a.Namespace, args)
+	defer r.close()
+	kind := ""
+	if len(args) > 0 {
+		kind, _ = ResolveKind(args[0])
+	}
+	stored, err := r.objects(func(k, ns, name string) bool {
+		return (a.Namespace == "" || ns == a.Namespace) && (kind == "" || k == kind) && (len(args) < 2 || name == args[1])
+	})
+	if err != nil {
+		return nil, err
+	}
+	objs, err := selectObjects(stored, a.Namespace, args)
 	if err != nil || a.Selector == nil {
 		return objs, err
 	}

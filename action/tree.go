@@ -24,21 +24,26 @@ func NewTree(cfg *Configuration) *Tree { return &Tree{cfg: cfg} }
 // Where there is no simulation yet, it returns a NoStateError (invalid input
 // when a name was asked for).
 func (a *Tree) Run(_ context.Context, name string) ([]fakecluster.Object, error) {
-	ss, err := openExisting(a.cfg, readState)
+	r, err := openReading(a.cfg)
 	if err != nil {
 		if errors.Is(err, state.ErrNoState) && name != "" {
 			return nil, notFoundWithoutState(a.cfg, "Installation", name)
 		}
 		return nil, err
 	}
-	defer ss.close()
-	objs := ss.cluster().Objects()
+	defer r.close()
 	if name == "" {
-		return objs, nil
+		return r.all()
 	}
-	root, err := FindOne(objs, "Installation", name, a.Namespace)
+	named, err := r.objects(func(kind, ns, n string) bool {
+		return kind == "Installation" && n == name && (a.Namespace == "" || ns == a.Namespace)
+	})
 	if err != nil {
 		return nil, err
 	}
-	return Subtree(objs, root), nil
+	root, err := FindOne(named, "Installation", name, a.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	return r.subtree(root)
 }

@@ -209,16 +209,22 @@ func (s *store) all() []objKey {
 }
 
 func compareKeys(a, b objKey) int {
-	if c := strings.Compare(a.gk.Kind, b.gk.Kind); c != 0 {
+	return CompareKeys(a.gk, a.namespace, a.name, b.gk, b.namespace, b.name)
+}
+
+// CompareKeys orders objects as the API server lists them (Objects, List):
+// by kind, group, namespace and name.
+func CompareKeys(gkA schema.GroupKind, nsA, nameA string, gkB schema.GroupKind, nsB, nameB string) int {
+	if c := strings.Compare(gkA.Kind, gkB.Kind); c != 0 {
 		return c
 	}
-	if c := strings.Compare(a.gk.Group, b.gk.Group); c != 0 {
+	if c := strings.Compare(gkA.Group, gkB.Group); c != 0 {
 		return c
 	}
-	if c := strings.Compare(a.namespace, b.namespace); c != 0 {
+	if c := strings.Compare(nsA, nsB); c != 0 {
 		return c
 	}
-	return strings.Compare(a.name, b.name)
+	return strings.Compare(nameA, nameB)
 }
 
 func mapValues(m map[string]Object) []Object {

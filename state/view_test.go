@@ -1,0 +1,137 @@
+package state
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// savedInStoreOrder saves snap with its namespaced objects in the API server's order,
+// as the engine's snapshots have them, and returns what Load gives back.
+func savedInStoreOrder(t *testing.T, d *Dir, snap *Snapshot) *Snapshot {
+	t.Helper()
+	c := fakecluster.New(fakecluster.Options{Scheme: testScheme()})
+	snap.Objects = slices.DeleteFunc(snap.Objects, func(o fakecluster.Object) bool { return o.GetNamespace() == "" })
+	if err := c.Restore(snap.Objects); err != nil {
+		t.Fatal(err)
+	}
+	snap.Objects = c.Objects()
+	if err := d.Save(snap, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := d.Load(testScheme())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loaded
+}
+
+func openView(t *testing.T, d *Dir) *View {
+	t.Helper()
+	v, ok, err := d.OpenView(testScheme())
+	if err != nil || !ok {
+		t.Fatalf("OpenView: ok %v, err %v", ok, err)
+	}
+	return v
+}
+
+func TestViewGivesWhatLoadGives(t *testing.T) {
+	d := tempDir(t)
+	want := savedInStoreOrder(t, d, bigSnapshot(5))
+	v := openView(t, d)
+
+	objs, err := v.AllObjects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := v.Events()
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireEqual(t, want, &Snapshot{Seed: want.Seed, Rand: want.Rand, Clock: want.Clock, Timers: want.Timers,
+		Events: events, Objects: objs})
+
+	heads := v.Headers()
+	if len(heads) != len(want.Objects) {
+		t.Fatalf("%d headers for %d objects", len(heads), len(want.Objects))
+	}
+	for i, h := range heads {
+		o := want.Objects[i]
+		gvk := o.GetObjectKind().GroupVersionKind()
+		if h.Kind != gvk.Kind || h.APIVersion != gvk.GroupVersion().String() || h.Namespace != o.GetNamespace() ||
+			h.Name != o.GetName() || h.UID != o.GetUID() || len(h.Owners) != len(o.GetOwnerReferences()) {
+			t.Errorf("header %d = %+v, object %s %s/%s uid %s owners %v", i, h, gvk.Kind, o.GetNamespace(), o.GetName(), o.GetUID(), o.GetOwnerReferences())
+		}
+		for j, ref := range o.GetOwnerReferences() {
+			if j < len(h.Owners) && h.Owners[j] != ref.UID {
+				t.Errorf("header %d owner %d = %s, want %s", i, j, h.Owners[j], ref.UID)
+			}
+		}
+	}
+}
+
+func TestViewDecodesOnlyTheObjectsAsked(t *testing.T) {
+	d := tempDir(t)
+	want := savedInStoreOrder(t, d, bigSnapshot(3))
+	v := openView(t, d)
+	got, err := v.Objects([]int{4, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || toJSON(t, got[0]) != toJSON(t, want.Objects[4]) || toJSON(t, got[1]) != toJSON(t, want.Objects[1]) {
+		t.Fatalf("Objects([4 1]) = %s", toJSON(t, got))
+	}
+	// A line that is never asked for is never decoded.
+	text := readState(t, d)
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, `"name":"inst-2"`) && strings.HasPrefix(l, `{"kind":"Installation"`) {
+			lines[i] = strings.Replace(l, `"spec":{`, `"spec":{"blueprint":42,`, 1)
+		}
+	}
+	writeState(t, d, strings.Join(lines, "\n"))
+	v = openView(t, d)
+	if _, err := v.Objects([]int{0}); err != nil {
+		t.Fatalf("an unrelated object's bad spec: %v", err)
+	}
+	_, err = v.AllObjects()
+	requireErrorContains(t, err, "read state .lscli/state.json: line ", "lscli reset")
+}
+
+func TestViewLeavesOtherFilesToLoad(t *testing.T) {
+	for name, edit := range map[string]func(string) string{
+		"reformatted": func(s string) string { return strings.ReplaceAll(s, "\n", "\n ") },
+		"objects out of order": func(s string) string {
+			lines := strings.Split(s, "\n")
+			i := len(lines) - 3
+			a, b := strings.TrimSuffix(lines[i-1], ","), strings.TrimSuffix(lines[i], ",")
+			lines[i-1], lines[i] = b+",", a+","
+			return strings.Join(lines, "\n")
+		},
+		"no uid":               func(s string) string { return strings.Replace(s, `"uid":"`, `"uidx":"`, 1) },
+		"no resourceVersion":   func(s string) string { return strings.Replace(s, `"resourceVersion":"`, `"rv":"`, 1) },
+		"another version":      func(s string) string { return strings.Replace(s, `{"version":1,`, `{"version":9,`, 1) },
+		"object not a mapping": func(s string) string { return strings.Replace(s, "\n{\"kind\":", "\n{\"kind\":1,\"x\":", 1) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := tempDir(t)
+			savedInStoreOrder(t, d, bigSnapshot(2))
+			writeState(t, d, edit(readState(t, d)))
+			v, ok, err := d.OpenView(testScheme())
+			if err != nil || ok || v != nil {
+				t.Fatalf("OpenView = %v, %v, %v; want nil, false, nil", v, ok, err)
+			}
+		})
+	}
+}
+
+func TestViewWithoutState(t *testing.T) {
+	d := tempDir(t)
+	_, ok, err := d.OpenView(testScheme())
+	if ok || !errors.Is(err, ErrNoState) {
+		t.Fatalf("OpenView = %v, %v; want ErrNoState", ok, err)
+	}
+}
