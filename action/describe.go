@@ -51,7 +51,7 @@ func (a *Describe) Run(_ context.Context, kind, name string) (*Description, erro
 	if err != nil {
 		return nil, err
 	}
-	r, err := openReading(a.cfg)
+	r, err := openReading(a.cfg, true)
 	if errors.Is(err, state.ErrNoState) {
 		return nil, notFoundWithoutState(a.cfg, kind, name)
 	}

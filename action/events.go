@@ -36,7 +36,7 @@ func (a *Events) Run(_ context.Context) ([]state.Event, error) {
 			return nil, err
 		}
 	}
-	r, err := openReading(a.cfg)
+	r, err := openReading(a.cfg, false)
 	if err != nil {
 		if errors.Is(err, state.ErrNoState) && a.Name != "" {
 			return nil, notFoundWithoutState(a.cfg, orText(kind, "object"), a.Name)
@@ -64,6 +64,9 @@ func (a *Events) Run(_ context.Context) ([]state.Event, error) {
 // eventsOf keeps the events of namespace ns, kind and name; empty values
 // keep all.
 func eventsOf(all []state.Event, ns, kind, name string) []state.Event {
+	if ns == "" && kind == "" && name == "" {
+		return all
+	}
 	var events []state.Event
 	for _, e := range all {
 		if (ns == "" || e.Namespace == ns) && (kind == "" || e.Kind == kind) && (name == "" || e.Name == name) {

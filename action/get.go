@@ -34,7 +34,7 @@ func (a *Get) Run(_ context.Context, args []string) ([]fakecluster.Object, error
 			return nil, err
 		}
 	}
-	r, err := openReading(a.cfg)
+	r, err := openReading(a.cfg, true)
 	if err != nil {
 		if errors.Is(err, state.ErrNoState) && len(args) == 2 {
 			kind, _ := ResolveKind(args[0])

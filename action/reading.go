@@ -19,9 +19,10 @@ type reading struct {
 }
 
 // openReading reads the saved simulation under the shared lock, which it
-// releases once the file is read. Where there is none it creates nothing
+// releases once the file is read; the objects only when withObjects is true
+// (events alone need no objects). Where there is none it creates nothing
 // and returns a NoStateError.
-func openReading(cfg *Configuration) (*reading, error) {
+func openReading(cfg *Configuration, withObjects bool) (*reading, error) {
 	dir := state.New(cfg.StatePath)
 	ok, err := dir.Exists()
 	if err != nil {
@@ -34,7 +35,7 @@ func openReading(cfg *Configuration) (*reading, error) {
 	if err != nil {
 		return nil, err
 	}
-	view, ok, err := dir.OpenView(fakecluster.NewScheme())
+	view, ok, err := dir.OpenView(fakecluster.NewScheme(), withObjects)
 	_ = unlock()
 	switch {
 	case err != nil:

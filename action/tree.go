@@ -24,7 +24,7 @@ func NewTree(cfg *Configuration) *Tree { return &Tree{cfg: cfg} }
 // Where there is no simulation yet, it returns a NoStateError (invalid input
 // when a name was asked for).
 func (a *Tree) Run(_ context.Context, name string) ([]fakecluster.Object, error) {
-	r, err := openReading(a.cfg)
+	r, err := openReading(a.cfg, true)
 	if err != nil {
 		if errors.Is(err, state.ErrNoState) && name != "" {
 			return nil, notFoundWithoutState(a.cfg, "Installation", name)

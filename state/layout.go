@@ -38,7 +38,13 @@ type layout struct {
 // splitLayout splits data into header and section elements. It reports false
 // when data does not follow Save's layout; the elements are not parsed yet.
 func splitLayout(data []byte) (*layout, bool) {
-	lines := splitLines(data)
+	return splitSections(splitLines(data), len(sectionNames))
+}
+
+// splitSections splits lines into header and the first n sections. With n
+// smaller than the number of sections, what follows the opening line of
+// section n is not looked at.
+func splitSections(lines []line, n int) (*layout, bool) {
 	if len(lines) == 0 {
 		return nil, false
 	}
@@ -49,6 +55,9 @@ func splitLayout(data []byte) (*layout, bool) {
 	l := &layout{header: append(first[:len(first)-1:len(first)-1], '}')}
 	rest := lines[1:]
 	for s, name := range sectionNames {
+		if s == n {
+			return l, len(rest) > 0 && string(rest[0].text) == `"`+name+`":[`
+		}
 		elems, after, ok := splitSection(rest, `"`+name+`":[`, sectionEnd(s))
 		if !ok && s == len(sectionNames)-1 {
 			elems, l.clusters, after, ok = splitLastSections(rest, `"`+name+`":[`)
@@ -119,7 +128,7 @@ func (l *layout) decode(scheme *runtime.Scheme) (*Snapshot, error) {
 	if snap.Timers, err = decodeLines(l.sections[0], decodeTimer); err != nil {
 		return nil, err
 	}
-	if snap.Events, err = decodeLines(l.sections[1], decodeEvent); err != nil {
+	if snap.Events, err = decodeEvents(l.sections[1]); err != nil {
 		return nil, err
 	}
 	if snap.Clusters, err = decodeLines(l.clusters, decodeClusterObject); err != nil {

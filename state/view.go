@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -48,27 +49,47 @@ type ObjectHeader struct {
 	resourceVersion string
 }
 
-// OpenView reads <folder>/state.json for a View. Its error wraps ErrNoState
-// where there is no state file. ok is false when the file needs Load.
-func (d *Dir) OpenView(scheme *runtime.Scheme) (v *View, ok bool, err error) {
+// OpenView reads <folder>/state.json for a View, and the headers of its
+// objects when withObjects is true (without them, only Events may be
+// called). Its error wraps ErrNoState where there is no state file. ok is
+// false when the file needs Load.
+func (d *Dir) OpenView(scheme *runtime.Scheme, withObjects bool) (v *View, ok bool, err error) {
 	path := d.file(stateFileName)
-	data, err := os.ReadFile(path)
+	sections := len(sectionNames)
+	var data []byte
+	if withObjects {
+		data, err = os.ReadFile(path)
+	} else {
+		sections = 2 // timers and events, which come before the objects
+		data, err = readUpTo(path, []byte("\n\"objects\":["))
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, fmt.Errorf("state %s: %w", show(d.dir()), ErrNoState)
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("read state: %w", err)
 	}
-	l, ok := splitLayout(data)
+	l, ok := splitSections(splitLines(data), sections)
 	if !ok {
 		return nil, false, nil
 	}
 	if _, err := decodeHeader(l.header); err != nil {
 		return nil, false, nil
 	}
-	objs := l.sections[2]
+	v = &View{path: path, scheme: scheme, layout: l}
+	if withObjects && !v.readHeaders() {
+		return nil, false, nil
+	}
+	return v, true, nil
+}
+
+// readHeaders reads the header of every object line, on all cores, and
+// reports whether they are all as Save writes them, in the API server's
+// order.
+func (v *View) readHeaders() bool {
+	objs := v.layout.sections[2]
 	heads := make([]ObjectHeader, len(objs))
-	err = forChunks(len(objs), func(_, lo, hi int) error {
+	err := forChunks(len(objs), func(_, lo, hi int) error {
 		var dec jsontext.Decoder
 		for i := lo; i < hi; i++ {
 			if !readHeader(&dec, objs[i].text, &heads[i]) {
@@ -78,16 +99,49 @@ func (d *Dir) OpenView(scheme *runtime.Scheme) (v *View, ok bool, err error) {
 		return nil
 	})
 	if err != nil || !inStoreOrder(heads) {
-		return nil, false, nil
+		return false
 	}
-	return &View{path: path, scheme: scheme, layout: l, headers: heads}, true, nil
+	v.headers = heads
+	return true
+}
+
+// readUpTo reads the file at path up to the end of the first line that
+// starts with marker (a newline and the line's start), or the whole file.
+func readUpTo(path string, marker []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var data []byte
+	if info, err := f.Stat(); err == nil {
+		data = make([]byte, 0, info.Size()+1) // only the pages read are touched
+	}
+	buf := make([]byte, 1<<20)
+	for {
+		n, err := f.Read(buf)
+		from := max(0, len(data)-len(marker))
+		data = append(data, buf[:n]...)
+		if at := bytes.Index(data[from:], marker); at >= 0 {
+			if end := bytes.IndexByte(data[from+at+1:], '\n'); end >= 0 {
+				return data[:from+at+1+end+1], nil
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // errNeedsLoad stops the header scan of a file that Load must read.
 var errNeedsLoad = errors.New("state file needs a full load")
 
-// Headers returns the headers of the stored objects, in the order of Load.
-// The caller must not change them.
+// Headers returns the headers of the stored objects, in the order of Load,
+// or nil when the View was opened without objects. The caller must not
+// change them.
 func (v *View) Headers() []ObjectHeader { return v.headers }
 
 // Objects decodes the objects whose indexes into Headers are given, in
@@ -115,7 +169,7 @@ func (v *View) AllObjects() ([]fakecluster.Object, error) {
 
 // Events decodes the timeline, oldest first.
 func (v *View) Events() ([]Event, error) {
-	events, err := decodeLines(v.layout.sections[1], decodeEvent)
+	events, err := decodeEvents(v.layout.sections[1])
 	return events, v.wrap(err)
 }
 
@@ -131,64 +185,108 @@ func (v *View) wrap(err error) error {
 // object line data into h, and stops there. It reports false when data does
 // not start as Save writes objects or lacks what Restore would fill in.
 func readHeader(dec *jsontext.Decoder, data []byte, h *ObjectHeader) bool {
-	dec.Reset(bytes.NewReader(data))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+	dec.Reset(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
+	if !readDelim(dec, '{') {
 		return false
 	}
 	var haveMeta bool
 	for h.Kind == "" || h.APIVersion == "" || !haveMeta {
-		tok, err := dec.ReadToken()
-		if err != nil || tok.Kind() != '"' {
+		name, ok := readString(dec)
+		if !ok {
 			return false
 		}
-		switch name := tok.String(); name {
-		case "kind", "apiVersion":
-			tok, err := dec.ReadToken()
-			if err != nil || tok.Kind() != '"' {
-				return false
-			}
-			if name == "kind" {
-				h.Kind = tok.String()
-			} else {
-				h.APIVersion = tok.String()
-			}
+		switch name {
+		case "kind":
+			h.Kind, ok = readString(dec)
+		case "apiVersion":
+			h.APIVersion, ok = readString(dec)
 		case "metadata":
-			raw, err := dec.ReadValue()
-			if err != nil || !readMetadata(raw, h) {
-				return false
-			}
-			haveMeta = true
+			ok, haveMeta = readMetadata(dec, h), true
 		default:
-			if dec.SkipValue() != nil {
-				return false
-			}
+			ok = dec.SkipValue() == nil
+		}
+		if !ok {
+			return false
 		}
 	}
 	return h.Name != "" && h.Namespace != "" && h.UID != "" && h.resourceVersion != ""
 }
 
-// headerMetadata is the part of an object's metadata a header keeps.
-type headerMetadata struct {
-	Name            string `json:"name"`
-	Namespace       string `json:"namespace"`
-	UID             string `json:"uid"`
-	ResourceVersion string `json:"resourceVersion"`
-	OwnerReferences []struct {
-		UID string `json:"uid"`
-	} `json:"ownerReferences"`
-}
-
-// readMetadata decodes the metadata raw into h.
-func readMetadata(raw jsontext.Value, h *ObjectHeader) bool {
-	var m headerMetadata
-	if jsonv2.Unmarshal(raw, &m) != nil {
+// readMetadata reads the object's metadata, a JSON object, into h.
+func readMetadata(dec *jsontext.Decoder, h *ObjectHeader) bool {
+	if !readDelim(dec, '{') {
 		return false
 	}
-	h.Name, h.Namespace, h.UID, h.resourceVersion = m.Name, m.Namespace, types.UID(m.UID), m.ResourceVersion
-	for _, ref := range m.OwnerReferences {
-		h.Owners = append(h.Owners, types.UID(ref.UID))
+	for dec.PeekKind() == '"' {
+		name, _ := readString(dec)
+		var ok bool
+		switch name {
+		case "name":
+			h.Name, ok = readString(dec)
+		case "namespace":
+			h.Namespace, ok = readString(dec)
+		case "uid":
+			var uid string
+			uid, ok = readString(dec)
+			h.UID = types.UID(uid)
+		case "resourceVersion":
+			h.resourceVersion, ok = readString(dec)
+		case "ownerReferences":
+			ok = readOwners(dec, h)
+		default:
+			ok = dec.SkipValue() == nil
+		}
+		if !ok {
+			return false
+		}
 	}
-	return true
+	return readDelim(dec, '}')
+}
+
+// readOwners reads the UIDs of an ownerReferences array into h.
+func readOwners(dec *jsontext.Decoder, h *ObjectHeader) bool {
+	if dec.PeekKind() == 'n' {
+		return dec.SkipValue() == nil
+	}
+	if !readDelim(dec, '[') {
+		return false
+	}
+	for dec.PeekKind() == '{' {
+		readDelim(dec, '{')
+		for dec.PeekKind() == '"' {
+			name, _ := readString(dec)
+			if name != "uid" {
+				if dec.SkipValue() != nil {
+					return false
+				}
+				continue
+			}
+			uid, ok := readString(dec)
+			if !ok {
+				return false
+			}
+			h.Owners = append(h.Owners, types.UID(uid))
+		}
+		if !readDelim(dec, '}') {
+			return false
+		}
+	}
+	return readDelim(dec, ']')
+}
+
+// readDelim reads the token delim ({, }, [ or ]).
+func readDelim(dec *jsontext.Decoder, delim jsontext.Kind) bool {
+	tok, err := dec.ReadToken()
+	return err == nil && tok.Kind() == delim
+}
+
+// readString reads a string token.
+func readString(dec *jsontext.Decoder) (string, bool) {
+	tok, err := dec.ReadToken()
+	if err != nil || tok.Kind() != '"' {
+		return "", false
+	}
+	return tok.String(), true
 }
 
 // inStoreOrder reports whether heads are strictly in the order in which
@@ -217,4 +315,97 @@ func groupOf(apiVersion string) string {
 		return ""
 	}
 	return group
+}
+
+// decodeEvents decodes the timeline's lines on all cores. Lines in the form
+// Save writes are read token by token, with repeated strings (kinds,
+// namespaces, names, phases) shared; any other line is decoded as
+// decodeEvent decodes it, so the result is the same either way.
+func decodeEvents(lines []line) ([]Event, error) {
+	if len(lines) == 0 {
+		return nil, nil
+	}
+	out := make([]Event, len(lines))
+	err := forChunks(len(lines), func(_, lo, hi int) error {
+		r := eventReader{intern: map[string]string{}}
+		for i := lo; i < hi; i++ {
+			if r.read(lines[i].text, &out[i]) {
+				continue
+			}
+			out[i] = Event{}
+			if err := decodeEvent(lines[i].text, &out[i]); err != nil {
+				return fmt.Errorf("line %d: %w", lines[i].no, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eventReader reads event lines with one decoder and one table of strings.
+type eventReader struct {
+	dec    jsontext.Decoder
+	intern map[string]string
+}
+
+// read decodes the event line data into e, and reports false when the line
+// holds anything else than the event's fields as plain strings.
+func (r *eventReader) read(data []byte, e *Event) bool {
+	r.dec.Reset(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
+	if !readDelim(&r.dec, '{') {
+		return false
+	}
+	for r.dec.PeekKind() == '"' {
+		name, ok := r.str()
+		if !ok {
+			return false
+		}
+		value, ok := r.str()
+		if !ok {
+			return false
+		}
+		switch name {
+		case "time":
+			t, err := time.Parse(time.RFC3339Nano, value)
+			if err != nil {
+				return false
+			}
+			e.Time = t
+		case "kind":
+			e.Kind = value
+		case "namespace":
+			e.Namespace = value
+		case "name":
+			e.Name = value
+		case "type":
+			e.Type = EventType(value)
+		case "phase":
+			e.Phase = value
+		case "jobID":
+			e.JobID = value
+		case "message":
+			e.Message = value
+		default:
+			return false
+		}
+	}
+	return readDelim(&r.dec, '}') && r.dec.PeekKind() == 0
+}
+
+// str reads a string without escapes, shared with earlier equal strings.
+func (r *eventReader) str() (string, bool) {
+	raw, err := r.dec.ReadValue()
+	if err != nil || len(raw) < 2 || raw[0] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return "", false
+	}
+	b := raw[1 : len(raw)-1]
+	if s, ok := r.intern[string(b)]; ok {
+		return s, true
+	}
+	s := string(b)
+	r.intern[s] = s
+	return s, true
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lscli/lscli/fakecluster"
 )
@@ -31,7 +32,7 @@ func savedInStoreOrder(t *testing.T, d *Dir, snap *Snapshot) *Snapshot {
 
 func openView(t *testing.T, d *Dir) *View {
 	t.Helper()
-	v, ok, err := d.OpenView(testScheme())
+	v, ok, err := d.OpenView(testScheme(), true)
 	if err != nil || !ok {
 		t.Fatalf("OpenView: ok %v, err %v", ok, err)
 	}
@@ -120,7 +121,7 @@ func TestViewLeavesOtherFilesToLoad(t *testing.T) {
 			d := tempDir(t)
 			savedInStoreOrder(t, d, bigSnapshot(2))
 			writeState(t, d, edit(readState(t, d)))
-			v, ok, err := d.OpenView(testScheme())
+			v, ok, err := d.OpenView(testScheme(), true)
 			if err != nil || ok || v != nil {
 				t.Fatalf("OpenView = %v, %v, %v; want nil, false, nil", v, ok, err)
 			}
@@ -130,8 +131,67 @@ func TestViewLeavesOtherFilesToLoad(t *testing.T) {
 
 func TestViewWithoutState(t *testing.T) {
 	d := tempDir(t)
-	_, ok, err := d.OpenView(testScheme())
+	_, ok, err := d.OpenView(testScheme(), true)
 	if ok || !errors.Is(err, ErrNoState) {
 		t.Fatalf("OpenView = %v, %v; want ErrNoState", ok, err)
+	}
+}
+
+// TestDecodeEventsAsDecodeEvent: the token reader gives what decodeEvent
+// gives, for the lines Save writes and for lines only a hand could write.
+func TestDecodeEventsAsDecodeEvent(t *testing.T) {
+	texts := []string{
+		`{"time":"2025-01-01T00:00:00Z","kind":"Installation","namespace":"default","name":"a","type":"Created"}`,
+		`{"time":"2025-01-01T00:00:01.5Z","kind":"DeployItem","namespace":"default","name":"a-x","type":"PhaseChanged","phase":"Init","jobID":"j-1"}`,
+		`{"time":"2025-01-01T01:00:00+01:00","kind":"Installation","namespace":"default","name":"a","type":"JobFinished","message":"line one\nline two \"q\" \u00fc"}`,
+		`{"time":"2025-01-01T00:00:00Z","Kind":"Installation","name":"b","type":"Created"}`,
+		`{"time":"2025-01-01T00:00:00Z","kind":"Installation","name":"b","type":"Created","extra":{"x":[1,2]}}`,
+		`{"time":null,"kind":"Installation","name":"c","type":"Created"}`,
+		`{"kind":"Installation","kind":"Execution","name":"d","type":"Created"}`,
+		`{"time":"2025-01-01T00:00:00Z","kind":"日本","namespace":"","name":"e","type":"Deleted","message":""}`,
+	}
+	lines := make([]line, 0, 600)
+	for i := range 600 { // more than one chunk, so that every worker's strings are shared
+		lines = append(lines, line{no: i + 1, text: []byte(texts[i%len(texts)])})
+	}
+	got, err := decodeEvents(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := decodeLines(lines, decodeEvent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if !want[i].Time.Equal(got[i].Time) || want[i].Time.Location().String() != got[i].Time.Location().String() {
+			t.Errorf("line %d: time %v, want %v", i+1, got[i].Time, want[i].Time)
+		}
+		got[i].Time, want[i].Time = time.Time{}, time.Time{}
+		if got[i] != want[i] {
+			t.Errorf("line %d: %+v, want %+v", i+1, got[i], want[i])
+		}
+	}
+	_, err = decodeEvents([]line{{no: 7, text: []byte(`{"time":"yesterday"}`)}})
+	requireErrorContains(t, err, "line 7: event: ")
+}
+
+// TestViewOfEventsReadsNoObjects: a View opened without objects reads the
+// file only up to the objects, so their state does not matter.
+func TestViewOfEventsReadsNoObjects(t *testing.T) {
+	d := tempDir(t)
+	want := savedInStoreOrder(t, d, bigSnapshot(3))
+	text := readState(t, d)
+	at := strings.Index(text, "\n\"objects\":[\n")
+	writeState(t, d, text[:at]+"\n\"objects\":[\nnot JSON at all\n")
+	v, ok, err := d.OpenView(testScheme(), false)
+	if err != nil || !ok {
+		t.Fatalf("OpenView = %v, %v", ok, err)
+	}
+	events, err := v.Events()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if toJSON(t, events) != toJSON(t, want.Events) || v.Headers() != nil {
+		t.Fatalf("events %s, headers %v", toJSON(t, events), v.Headers())
 	}
 }

@@ -22,21 +22,51 @@ func Events(events []state.Event, st Styles) string {
 	if len(events) == 0 {
 		return NoEvents
 	}
-	t := &table{header: []string{"TIME", "KIND", "NAMESPACE/NAME", "TYPE", "DETAIL"}}
-	for _, e := range oldestFirst(events) {
-		name := e.Name
-		if e.Namespace != "" {
-			name = e.Namespace + "/" + e.Name
-		}
+	sorted := oldestFirst(events)
+	if !st.Enabled() {
+		// Without styles the cells are aligned as they are: no table of
+		// cells is built, which matters for long timelines.
+		lines := make([][]string, len(sorted)+1)
+		lines[0] = eventsHeader
+		cells := make([]string, 5*len(sorted))
+		forChunks(len(sorted), func(_, lo, hi int) {
+			var last time.Time
+			var lastText string
+			for i := lo; i < hi; i++ {
+				e := &sorted[i]
+				if i == lo || !e.Time.Equal(last) {
+					last, lastText = e.Time, e.Time.UTC().Format(time.RFC3339)
+				}
+				row := cells[5*i : 5*i+5 : 5*i+5]
+				row[0], row[1], row[2], row[3], row[4] = lastText, oneLine(e.Kind), oneLine(eventName(*e)),
+					oneLine(string(e.Type)), oneLine(eventDetail(*e).text)
+				lines[i+1] = row
+			}
+		})
+		return alignLines(lines)
+	}
+	t := &table{header: eventsHeader}
+	for _, e := range sorted {
 		t.rows = append(t.rows, []cell{
 			plain(e.Time.UTC().Format(time.RFC3339)),
 			plain(e.Kind),
-			plain(name),
+			plain(eventName(e)),
 			plain(string(e.Type)),
 			eventDetail(e),
 		})
 	}
 	return t.render(st)
+}
+
+// eventsHeader is the header of the timeline's table.
+var eventsHeader = []string{"TIME", "KIND", "NAMESPACE/NAME", "TYPE", "DETAIL"}
+
+// eventName is the event's object as namespace/name, or name.
+func eventName(e state.Event) string {
+	if e.Namespace == "" {
+		return e.Name
+	}
+	return e.Namespace + "/" + e.Name
 }
 
 func eventDetail(e state.Event) cell {
@@ -56,7 +86,7 @@ func eventDetail(e state.Event) cell {
 // has exactly the JSON shape of state.Event, with its time in UTC (RFC 3339
 // with a Z). An empty timeline is "[]".
 func EventsJSON(events []state.Event, w io.Writer) error {
-	sorted := oldestFirst(events)
+	sorted := slices.Clone(oldestFirst(events))
 	for i := range sorted {
 		sorted[i].Time = sorted[i].Time.UTC()
 	}
@@ -68,10 +98,18 @@ func EventsJSON(events []state.Event, w io.Writer) error {
 	return err
 }
 
-// oldestFirst returns a sorted copy of events; never nil.
+// oldestFirst returns events sorted by time, events at the same instant in
+// their order: events itself when the timeline is in order already, as a
+// saved one is, otherwise a sorted copy. Never nil.
 func oldestFirst(events []state.Event) []state.Event {
-	sorted := make([]state.Event, len(events))
-	copy(sorted, events)
-	slices.SortStableFunc(sorted, func(a, b state.Event) int { return a.Time.Compare(b.Time) })
+	byTime := func(a, b state.Event) int { return a.Time.Compare(b.Time) }
+	if events == nil {
+		return []state.Event{}
+	}
+	if slices.IsSortedFunc(events, byTime) {
+		return events
+	}
+	sorted := slices.Clone(events)
+	slices.SortStableFunc(sorted, byTime)
 	return sorted
 }

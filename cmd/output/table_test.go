@@ -1,6 +1,7 @@
 package output
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -81,5 +82,39 @@ func stripSeqs(s string) string {
 		s = s[i:]
 		j := strings.IndexByte(s, 'm')
 		s = s[j+1:]
+	}
+}
+
+// TestAlignLinesIsTabwriters: the one-pass alignment gives tabwriter's
+// bytes, for tables of every shape, widths and characters.
+func TestAlignLinesIsTabwriters(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"", "a", "Succeeded", "ns/name-0", "ü", "日本", "x y", "\v", "\f", "\xff", "\t"}
+	for n := range 2000 {
+		cols := 1 + rng.IntN(5)
+		lines := make([][]string, 1+rng.IntN(6))
+		for i := range lines {
+			width := cols
+			if rng.IntN(10) == 0 {
+				width = 1 + rng.IntN(5)
+			}
+			lines[i] = make([]string, width)
+			for j := range lines[i] {
+				for range rng.IntN(3) {
+					lines[i][j] += pieces[rng.IntN(len(pieces))]
+				}
+			}
+		}
+		if got, want := alignLines(lines), tabwriterLines(lines); got != want {
+			t.Fatalf("case %d %q:\ngot  %q\nwant %q", n, lines, got, want)
+		}
+	}
+	// Long tables are aligned on all cores, in chunks.
+	long := make([][]string, 3*minParallel+7)
+	for i := range long {
+		long[i] = []string{strings.Repeat("x", rng.IntN(30)), pieces[rng.IntN(6)], strings.Repeat("ü", rng.IntN(9))}
+	}
+	if got, want := alignLines(long), tabwriterLines(long); got != want {
+		t.Fatalf("a long table differs from tabwriter's")
 	}
 }
