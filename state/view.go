@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,9 +91,11 @@ func (v *View) readHeaders() bool {
 	objs := v.layout.sections[2]
 	heads := make([]ObjectHeader, len(objs))
 	err := forChunks(len(objs), func(_, lo, hi int) error {
+		var rd bytes.Reader
 		var dec jsontext.Decoder
 		for i := lo; i < hi; i++ {
-			if !readHeader(&dec, objs[i].text, &heads[i]) {
+			rd.Reset(objs[i].text)
+			if !readHeader(&dec, &rd, &heads[i]) {
 				return errNeedsLoad
 			}
 		}
@@ -117,11 +120,13 @@ func readUpTo(path string, marker []byte) ([]byte, error) {
 	if info, err := f.Stat(); err == nil {
 		data = make([]byte, 0, info.Size()+1) // only the pages read are touched
 	}
-	buf := make([]byte, 1<<20)
 	for {
-		n, err := f.Read(buf)
+		if cap(data)-len(data) < 1<<20 {
+			data = slices.Grow(data, 1<<20)
+		}
+		n, err := f.Read(data[len(data) : len(data)+1<<20])
 		from := max(0, len(data)-len(marker))
-		data = append(data, buf[:n]...)
+		data = data[:len(data)+n]
 		if at := bytes.Index(data[from:], marker); at >= 0 {
 			if end := bytes.IndexByte(data[from+at+1:], '\n'); end >= 0 {
 				return data[:from+at+1+end+1], nil
@@ -181,11 +186,11 @@ func (v *View) wrap(err error) error {
 	return fmt.Errorf("read state %s: %w (%s)", show(v.path), err, resetHint)
 }
 
-// readHeader reads kind, apiVersion and metadata from the start of the
-// object line data into h, and stops there. It reports false when data does
+// readHeader reads kind, apiVersion and metadata from the start of an
+// object line into h, and stops there. It reports false when data does
 // not start as Save writes objects or lacks what Restore would fill in.
-func readHeader(dec *jsontext.Decoder, data []byte, h *ObjectHeader) bool {
-	dec.Reset(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
+func readHeader(dec *jsontext.Decoder, data io.Reader, h *ObjectHeader) bool {
+	dec.Reset(data, jsontext.AllowDuplicateNames(true))
 	if !readDelim(dec, '{') {
 		return false
 	}
@@ -318,16 +323,17 @@ func groupOf(apiVersion string) string {
 }
 
 // decodeEvents decodes the timeline's lines on all cores. Lines in the form
-// Save writes are read token by token, with repeated strings (kinds,
-// namespaces, names, phases) shared; any other line is decoded as
-// decodeEvent decodes it, so the result is the same either way.
+// Save writes are read token by token, with a string equal to the one at
+// the same place of the line before (a kind, a namespace, often a name)
+// shared; any other line is decoded as decodeEvent decodes it, so the
+// result is the same either way.
 func decodeEvents(lines []line) ([]Event, error) {
 	if len(lines) == 0 {
 		return nil, nil
 	}
 	out := make([]Event, len(lines))
 	err := forChunks(len(lines), func(_, lo, hi int) error {
-		r := eventReader{intern: map[string]string{}}
+		var r eventReader
 		for i := lo; i < hi; i++ {
 			if r.read(lines[i].text, &out[i]) {
 				continue
@@ -345,35 +351,45 @@ func decodeEvents(lines []line) ([]Event, error) {
 	return out, nil
 }
 
-// eventReader reads event lines with one decoder and one table of strings.
+// eventReader reads event lines with one decoder, keeping the strings of
+// the line before.
 type eventReader struct {
-	dec    jsontext.Decoder
-	intern map[string]string
+	rd   bytes.Reader
+	dec  jsontext.Decoder
+	last [16]string
+	// lastTime is the time last parsed, from lastTimeText, if timeOK.
+	lastTime     time.Time
+	lastTimeText string
+	timeOK       bool
 }
 
 // read decodes the event line data into e, and reports false when the line
 // holds anything else than the event's fields as plain strings.
 func (r *eventReader) read(data []byte, e *Event) bool {
-	r.dec.Reset(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
+	r.rd.Reset(data)
+	r.dec.Reset(&r.rd, jsontext.AllowDuplicateNames(true))
 	if !readDelim(&r.dec, '{') {
 		return false
 	}
-	for r.dec.PeekKind() == '"' {
-		name, ok := r.str()
+	for pos := 0; r.dec.PeekKind() == '"'; pos += 2 {
+		name, ok := r.str(pos)
 		if !ok {
 			return false
 		}
-		value, ok := r.str()
+		value, ok := r.str(pos + 1)
 		if !ok {
 			return false
 		}
 		switch name {
 		case "time":
-			t, err := time.Parse(time.RFC3339Nano, value)
-			if err != nil {
-				return false
+			if !r.timeOK || value != r.lastTimeText {
+				t, err := time.Parse(time.RFC3339Nano, value)
+				if err != nil {
+					return false
+				}
+				r.lastTime, r.lastTimeText, r.timeOK = t, value, true
 			}
-			e.Time = t
+			e.Time = r.lastTime
 		case "kind":
 			e.Kind = value
 		case "namespace":
@@ -395,17 +411,19 @@ func (r *eventReader) read(data []byte, e *Event) bool {
 	return readDelim(&r.dec, '}') && r.dec.PeekKind() == 0
 }
 
-// str reads a string without escapes, shared with earlier equal strings.
-func (r *eventReader) str() (string, bool) {
+// str reads a string without escapes, the pos-th of the line, shared with
+// the string at pos of the line before when they are equal.
+func (r *eventReader) str(pos int) (string, bool) {
 	raw, err := r.dec.ReadValue()
 	if err != nil || len(raw) < 2 || raw[0] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
 		return "", false
 	}
 	b := raw[1 : len(raw)-1]
-	if s, ok := r.intern[string(b)]; ok {
-		return s, true
+	if pos >= len(r.last) {
+		return string(b), true
 	}
-	s := string(b)
-	r.intern[s] = s
-	return s, true
+	if r.last[pos] != string(b) {
+		r.last[pos] = string(b)
+	}
+	return r.last[pos], true
 }

@@ -149,6 +149,8 @@ func TestDecodeEventsAsDecodeEvent(t *testing.T) {
 		`{"time":null,"kind":"Installation","name":"c","type":"Created"}`,
 		`{"kind":"Installation","kind":"Execution","name":"d","type":"Created"}`,
 		`{"time":"2025-01-01T00:00:00Z","kind":"日本","namespace":"","name":"e","type":"Deleted","message":""}`,
+		`{"kind":"2025-01-01T00:00:00Z","time":"2025-01-01T00:00:02Z","name":"f","type":"Created"}`,
+		`{"time":"2025-01-01T00:00:02Z","kind":"Installation","namespace":"default","name":"f","type":"Created"}`,
 	}
 	lines := make([]line, 0, 600)
 	for i := range 600 { // more than one chunk, so that every worker's strings are shared
