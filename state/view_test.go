@@ -1,11 +1,14 @@
 package state
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
 	"github.com/lscli/lscli/fakecluster"
 )
@@ -196,4 +199,27 @@ func TestViewOfEventsReadsNoObjects(t *testing.T) {
 	if toJSON(t, events) != toJSON(t, want.Events) || v.Headers() != nil {
 		t.Fatalf("events %s, headers %v", toJSON(t, events), v.Headers())
 	}
+}
+
+// TestObjectTimesAsMetav1: objects' times decode as metav1.Time's own
+// UnmarshalJSON decodes them.
+func TestObjectTimesAsMetav1(t *testing.T) {
+	for _, ts := range []string{`"2025-01-01T00:00:00Z"`, `"2025-01-01T01:00:00+01:00"`, `null`, `"2025-01-01T00:00:00.25Z"`} {
+		data := `{"kind":"Installation","apiVersion":"landscaper.gardener.cloud/v1alpha1","metadata":{"name":"a","namespace":"n","creationTimestamp":` + ts + `,"deletionTimestamp":` + ts + `}}`
+		got, err := decodeObject(testScheme(), []byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want lsv1alpha1.Installation
+		if err := json.Unmarshal([]byte(data), &want); err != nil {
+			t.Fatal(err)
+		}
+		g := got.(*lsv1alpha1.Installation)
+		if !equal.DeepEqual(g.CreationTimestamp, want.CreationTimestamp) || !equal.DeepEqual(g.DeletionTimestamp, want.DeletionTimestamp) ||
+			g.CreationTimestamp.Location() != want.CreationTimestamp.Location() {
+			t.Errorf("%s: %v %v, want %v %v", ts, g.CreationTimestamp, g.DeletionTimestamp, want.CreationTimestamp, want.DeletionTimestamp)
+		}
+	}
+	_, err := decodeObject(testScheme(), []byte(`{"kind":"Installation","apiVersion":"landscaper.gardener.cloud/v1alpha1","metadata":{"name":"a","creationTimestamp":"noon"}}`))
+	requireErrorContains(t, err, "Installation", "noon")
 }

@@ -126,7 +126,9 @@ func encodeChunk(chunk []fakecluster.Object, bufs []bytes.Buffer) error {
 				bufs[i].Reset()
 				item, err := marshalItem(chunk[i])
 				if err == nil {
-					err = json.Indent(&bufs[i], item, "        ", "    ")
+					var out []byte
+					out, err = jsontext.AppendFormat(bufs[i].AvailableBuffer(), item, listItemIndent)
+					bufs[i].Write(out)
 				}
 				if err != nil {
 					errs[i] = fmt.Errorf("encode %s %s: %w", kindOf(chunk[i]), qualifiedName(chunk[i]), err)
@@ -207,6 +209,12 @@ func marshalJSON(v any, indent string) ([]byte, error) {
 // encode as encoding/json does, without escaping <, > and &, several times
 // faster on Landscaper's types.
 var compactOptions = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false))
+
+// listItemIndent makes jsontext.AppendFormat indent a List item as
+// json.Indent(dst, item, "        ", "    ") does, in one pass.
+var listItemIndent = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true),
+	jsontext.PreserveRawStrings(true), jsontext.Multiline(true), jsontext.SpaceAfterColon(true),
+	jsontext.WithIndentPrefix("        "), jsontext.WithIndent("    "))
 
 // marshalCompact encodes v as marshalJSON(v, "") does.
 func marshalCompact(v any) ([]byte, error) { return jsonv2.Marshal(v, compactOptions) }

@@ -25,7 +25,7 @@ func TestJSONListStreams(t *testing.T) {
 			for i := range n {
 				objs = append(objs, &lsv1alpha1.DataObject{
 					ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("d%04d", i), Namespace: "ns", Labels: map[string]string{"a": "<b>&"}},
-					Data:       lsv1alpha1.NewAnyJSON([]byte(`{"x":[1,2,{"y":"<z>"}]}`)),
+					Data:       lsv1alpha1.NewAnyJSON([]byte([]string{`{"x":[1,2,{"y":"<z>"}]}`, `{"e":[],"o":{},"s":"a\"\\\u2028é","n":1.5e3,"z":null,"t":[[],[{}]]}`}[i%2])),
 				})
 			}
 			var got bytes.Buffer

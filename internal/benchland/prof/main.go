@@ -1,3 +1,13 @@
+// Command prof runs one lscli command line in-process under the CPU
+// profiler, as lscli itself would run it (same streams, same garbage
+// collector settings), to find where a benchmark's time goes:
+//
+//	go build -o /tmp/prof ./internal/benchland/prof
+//	CPUPROF=/tmp/cpu.prof /tmp/prof get -o json --state /tmp/st > /dev/null
+//	go tool pprof -top /tmp/prof /tmp/cpu.prof
+//
+// MEMPROF=FILE also writes the allocation profile. The exit code and the
+// wall time go to stderr.
 package main
 
 import (
@@ -7,19 +17,30 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/cmd"
-	"github.com/lscli/lscli/cmd/iostreams"
 )
 
 func main() {
-	f, _ := os.Create(os.Getenv("CPUPROF"))
-	pprof.StartCPUProfile(f)
-	streams, _, _, errOut := iostreams.Test()
-	start := time.Now()
-	code := cmd.Run(streams, os.Args[1:], nil)
-	pprof.StopCPUProfile()
-	fmt.Fprintln(os.Stderr, "exit", code, time.Since(start), errOut.String()[:min(300, errOut.Len())])
-	if m := os.Getenv("MEMPROF"); m != "" {
-		mf, _ := os.Create(m)
-		pprof.Lookup("allocs").WriteTo(mf, 0)
+	f, err := os.Create(os.Getenv("CPUPROF"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "prof: CPUPROF must name the CPU profile to write:", err)
+		os.Exit(2)
 	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintln(os.Stderr, "prof:", err)
+		os.Exit(2)
+	}
+	start := time.Now()
+	code := cmd.Main()
+	pprof.StopCPUProfile()
+	fmt.Fprintln(os.Stderr, "prof: exit", code, "after", time.Since(start))
+	if m := os.Getenv("MEMPROF"); m != "" {
+		mf, err := os.Create(m)
+		if err == nil {
+			err = pprof.Lookup("allocs").WriteTo(mf, 0)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "prof:", err)
+		}
+	}
+	os.Exit(code)
 }
