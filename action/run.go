@@ -66,9 +66,10 @@ func runAndSave(ctx context.Context, ss *session, roots []landscape.ObjectRef, o
 	if err != nil {
 		return nil, fmt.Errorf("assess: %w", err)
 	}
-	if err := ss.save(); err != nil {
+	objs, err := ss.save()
+	if err != nil {
 		return nil, fmt.Errorf("save state: %w", err)
 	}
-	return &Run{Run: res, Assessment: assessment, Objects: ss.cluster().Objects(),
+	return &Run{Run: res, Assessment: assessment, Objects: objs,
 		Scheduled: ss.engine.Scheduled(), FakedTypes: ss.framework.FakedTypes()}, nil
 }

@@ -107,21 +107,22 @@ func (ss *session) load() error {
 	return nil
 }
 
-// save writes the state. It keeps the seed the state was created with,
-// unless the user gave another one.
-func (ss *session) save() error {
+// save writes the state and returns the objects it saved, copies that the
+// caller may keep. It keeps the seed the state was created with, unless the
+// user gave another one.
+func (ss *session) save() ([]fakecluster.Object, error) {
 	if ss.readOnly {
-		return fmt.Errorf("save state %s: the session only reads it", ss.cfg.StatePath) // a programmer error
+		return nil, fmt.Errorf("save state %s: the session only reads it", ss.cfg.StatePath) // a programmer error
 	}
 	snap, err := ss.engine.Snapshot()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if snap.Clusters, err = ss.clusters.Save(); err != nil {
-		return err
+		return nil, err
 	}
 	snap.ComponentRoots = ss.roots
-	return ss.dir.Save(snap, ss.scheme)
+	return snap.Objects, ss.dir.Save(snap, ss.scheme)
 }
 
 // close releases the lock and the folders the session reads.

@@ -6,17 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-	jsonv1 "github.com/go-json-experiment/json/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/fastjson"
 )
 
 // wireObject returns what to marshal for obj: obj itself when its TypeMeta
@@ -62,15 +59,12 @@ func objectKey(obj metav1.Object) string {
 	return obj.GetNamespace() + "/" + obj.GetName()
 }
 
-// unmarshal decodes data into *into with the v1 semantics of encoding/json
-// on the implementation of encoding/json/v2 (github.com/go-json-experiment/json,
-// the code the Go team ships as encoding/json/v2, which this Go only has
-// behind GOEXPERIMENT): the same results, in a fraction of the time and
-// allocations (see BenchmarkSaveLoad and docs/performance.md). Only what it
+// unmarshal decodes data into *into as encoding/json does, with package
+// fastjson (see BenchmarkSaveLoad and docs/performance.md). Only what it
 // rejects is decoded again with encoding/json, so that errors read like
 // encoding/json's.
 func unmarshal[T any](data []byte, into *T) error {
-	if jsonv1.Unmarshal(data, into) == nil {
+	if fastjson.Unmarshal(data, into) == nil {
 		return nil
 	}
 	var zero T
@@ -93,7 +87,7 @@ func decodeObject(scheme *runtime.Scheme, data []byte) (fakecluster.Object, erro
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", gvk.Kind, peekKey(data), err)
 	}
-	if jsonv2.Unmarshal(data, obj, objectOptions) == nil {
+	if fastjson.Unmarshal(data, obj) == nil {
 		return obj, nil
 	}
 	obj, _ = newObject(scheme, gvk)
@@ -101,34 +95,6 @@ func decodeObject(scheme *runtime.Scheme, data []byte) (fakecluster.Object, erro
 		return nil, fmt.Errorf("%s %s: %w", gvk.Kind, peekKey(data), err)
 	}
 	return obj, nil
-}
-
-// objectOptions decode objects as encoding/json does (jsonv1's defaults),
-// with metav1.Time read the way its UnmarshalJSON reads it but without the
-// detour through encoding/json that costs a fifth of decoding a state.
-var objectOptions = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(),
-	jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(unmarshalTime)))
-
-// unmarshalTime does what (*metav1.Time).UnmarshalJSON does: null is the
-// zero time, a string an RFC 3339 time in the local time zone.
-func unmarshalTime(dec *jsontext.Decoder, t *metav1.Time) error {
-	tok, err := dec.ReadToken()
-	if err != nil {
-		return err
-	}
-	switch tok.Kind() {
-	case 'n':
-		t.Time = time.Time{}
-		return nil
-	case '"':
-		pt, err := time.Parse(time.RFC3339, tok.String())
-		if err != nil {
-			return err
-		}
-		t.Time = pt.Local()
-		return nil
-	}
-	return fmt.Errorf("a time must be a string, not %s", tok.Kind())
 }
 
 // newObject returns a new, empty object of kind gvk.

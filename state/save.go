@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/lscli/lscli/internal/fastjson"
 )
 
 // formatVersion is the layout version Save writes and Load reads. Bump it on
@@ -103,17 +105,12 @@ const roundSize = 2048
 // element i; name names it in errors.
 func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string) error {
 	bufs := make([]bytes.Buffer, workers())
-	encs := make([]*json.Encoder, len(bufs))
-	for c := range bufs {
-		encs[c] = json.NewEncoder(&bufs[c])
-		encs[c].SetEscapeHTML(false) // keep <, > and & readable
-	}
 	for lo := 0; lo < n; lo += roundSize {
 		ranges := chunks(lo, min(lo+roundSize, n))
 		err := forRanges(ranges, func(c, lo, hi int) error {
 			bufs[c].Reset()
 			for i := lo; i < hi; i++ {
-				if err := encodeLine(&bufs[c], encs[c], elem, i, i == n-1); err != nil {
+				if err := encodeLine(&bufs[c], elem, i, i == n-1); err != nil {
 					return fmt.Errorf("%s: %w", name(i), err)
 				}
 			}
@@ -131,17 +128,21 @@ func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i i
 	return nil
 }
 
-// encodeLine appends element i and its line end to buf.
-func encodeLine(buf *bytes.Buffer, enc *json.Encoder, elem func(i int) (any, error), i int, last bool) error {
+// encodeLine appends element i and its line end to buf: the bytes of an
+// encoding/json Encoder that keeps <, > and & readable, by package fastjson.
+func encodeLine(buf *bytes.Buffer, elem func(i int) (any, error), i int, last bool) error {
 	v, err := elem(i)
 	if err != nil {
 		return err
 	}
-	if err := enc.Encode(v); err != nil {
+	line, err := fastjson.Marshal(v)
+	if err != nil {
 		return err
 	}
-	if !last {
-		buf.Truncate(buf.Len() - 1) // Encode ends with a newline
+	buf.Write(line)
+	if last {
+		buf.WriteByte('\n')
+	} else {
 		buf.WriteString(",\n")
 	}
 	return nil

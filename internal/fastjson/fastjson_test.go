@@ -1,0 +1,76 @@
+package fastjson_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/lscli/lscli/internal/fastjson"
+)
+
+// values are the shapes lscli encodes: Landscaper and core objects with
+// raw JSON, times, bytes, maps and characters encoding/json treats apart.
+func values() []any {
+	now := metav1.NewTime(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
+	meta := metav1.ObjectMeta{Name: "a<b>", Namespace: "n&m", CreationTimestamp: now, DeletionTimestamp: &now,
+		Labels: map[string]string{"z": "1", "a": "\u2028"}, OwnerReferences: []metav1.OwnerReference{{UID: "u", Name: "o"}}}
+	return []any{
+		&lsv1alpha1.Installation{TypeMeta: metav1.TypeMeta{Kind: "Installation", APIVersion: "landscaper.gardener.cloud/v1alpha1"},
+			ObjectMeta: meta, Spec: lsv1alpha1.InstallationSpec{Blueprint: lsv1alpha1.BlueprintDefinition{
+				Inline: &lsv1alpha1.InlineBlueprint{Filesystem: lsv1alpha1.NewAnyJSON([]byte(`{"blueprint.yaml":"x: <y> & \"z\"\n","n":1.5e300,"e":[],"o":{}}`))}}},
+			Status: lsv1alpha1.InstallationStatus{InstallationPhase: lsv1alpha1.InstallationPhases.Succeeded, JobID: "j",
+				LastError: &lsv1alpha1.Error{Message: "bad <thing>\n\ttab", LastUpdateTime: now}}},
+		&lsv1alpha1.DataObject{ObjectMeta: meta, Data: lsv1alpha1.NewAnyJSON([]byte(`"just a string"`))},
+		&lsv1alpha1.DeployItem{ObjectMeta: meta, Spec: lsv1alpha1.DeployItemSpec{Configuration: &runtime.RawExtension{Raw: []byte(`{"a": [1, 2]}`)}}},
+		&corev1.Secret{ObjectMeta: meta, Data: map[string][]byte{"k": []byte("\x00\xff<>")}, StringData: map[string]string{"s": "é"}},
+		map[string]any{"f": 1.0, "i": 12345678901234567890.0, "s": "<&>", "n": nil, "l": []any{true, "x"}},
+	}
+}
+
+func TestMarshalIsEncodingJSONWithoutHTMLEscaping(t *testing.T) {
+	for _, v := range values() {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		got, err := fastjson.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got)+"\n" != want.String() {
+			t.Errorf("%T:\ngot  %s\nwant %s", v, got, want.String())
+		}
+	}
+}
+
+func TestUnmarshalIsEncodingJSON(t *testing.T) {
+	for _, v := range values() {
+		data, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		typ := reflect.TypeOf(v)
+		if typ.Kind() != reflect.Pointer {
+			typ = reflect.PointerTo(typ)
+		}
+		got, want := reflect.New(typ.Elem()).Interface(), reflect.New(typ.Elem()).Interface()
+		if err := fastjson.Unmarshal(data, got); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%T:\ngot  %#v\nwant %#v", v, got, want)
+		}
+	}
+}
