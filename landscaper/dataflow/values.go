@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
+	"github.com/lscli/lscli/internal/fastjson"
 )
 
 // targetValue returns a Target as templates see it: the whole object as a
@@ -23,9 +25,15 @@ func targetValue(t *lsv1alpha1.Target) (map[string]any, error) {
 	return m, nil
 }
 
-// toGeneric converts v to the generic JSON type T through JSON.
+// toGeneric converts v to the generic JSON type T through JSON, with
+// package fastjson; only where that fails is it done again with
+// encoding/json, whose error is returned.
 func toGeneric[T any](v any) (T, error) {
 	var out T
+	if data, err := fastjson.Marshal(v); err == nil && fastjson.Unmarshal(data, &out) == nil {
+		return out, nil
+	}
+	out = *new(T)
 	data, err := json.Marshal(v)
 	if err != nil {
 		return out, err
@@ -40,6 +48,10 @@ func decodeRaw(raw []byte) (any, error) {
 		return nil, nil
 	}
 	var out any
+	if fastjson.Unmarshal(raw, &out) == nil {
+		return out, nil
+	}
+	out = nil
 	err := json.Unmarshal(raw, &out)
 	return out, err
 }

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/internal/fastjson"
 )
 
 // maxDecoded bounds the cache of DecodeYAML.
@@ -36,6 +38,9 @@ func DecodeYAML(data []byte, out any) error {
 	js, ok := decoded.m[key]
 	decoded.Unlock()
 	if ok {
+		if fastjson.Unmarshal(js, out) == nil {
+			return nil
+		}
 		return json.Unmarshal(js, out)
 	}
 	if err := yaml.Unmarshal(data, out); err != nil {
