@@ -17,7 +17,9 @@ import (
 
 func TestMain(m *testing.M) {
 	if os.Getenv(benchChildEnv) == "1" {
-		os.Exit(cmd.Main())
+		code := cmd.Main()
+		writePeakRSS(os.Getenv(benchRSSFileEnv))
+		os.Exit(code)
 	}
 	testscript.Main(m, map[string]func(){
 		"lscli": func() {

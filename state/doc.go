@@ -57,6 +57,12 @@
 //
 //	jq -r '.objects[] | select(.kind == "DeployItem") | .metadata.name + " " + .status.phase' .lscli/state.json
 //
+// The reading commands (get, tree, events, describe) open a View instead of
+// loading: it reads the objects' kind, name and owners from the start of
+// their lines, and decodes only the objects and the section the command
+// shows (events alone need not even read the objects). A file the View
+// cannot read that way is loaded as a whole.
+//
 // A file edited by hand may use any JSON layout; Load then decodes it as a
 // whole, which is slower, and the next Save writes it back in this layout.
 // A state file that cannot be read or decoded is an error naming the file and
