@@ -5,8 +5,9 @@ import (
 	"reflect"
 	"sync"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/lscli/lscli/internal/semantic"
 )
 
 // typeInfo describes the top-level fields of one Go object type.
@@ -113,7 +114,7 @@ func withStatusOf(stored, src Object) Object {
 func specChanged(a, b Object) bool {
 	av, bv := structOf(a), structOf(b)
 	for _, i := range infoOf(a).spec {
-		if !equality.Semantic.DeepEqual(av.Field(i).Interface(), bv.Field(i).Interface()) {
+		if !semantic.DeepEqual(av.Field(i).Interface(), bv.Field(i).Interface()) {
 			return true
 		}
 	}
@@ -127,13 +128,13 @@ func statusChanged(a, b Object) bool {
 	if i < 0 {
 		return false
 	}
-	return !equality.Semantic.DeepEqual(structOf(a).Field(i).Interface(), structOf(b).Field(i).Interface())
+	return !semantic.DeepEqual(structOf(a).Field(i).Interface(), structOf(b).Field(i).Interface())
 }
 
 // metaChanged reports whether the ObjectMeta of a and b differs.
 func metaChanged(a, b Object) bool {
 	i := infoOf(a).meta
-	return !equality.Semantic.DeepEqual(structOf(a).Field(i).Interface(), structOf(b).Field(i).Interface())
+	return !semantic.DeepEqual(structOf(a).Field(i).Interface(), structOf(b).Field(i).Interface())
 }
 
 // checkStorable returns an error unless obj is a non-nil pointer to a struct

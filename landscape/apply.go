@@ -5,10 +5,11 @@ import (
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/internal/semantic"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/dataflow"
@@ -85,7 +86,7 @@ func applyOne(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Objec
 	live.SetLabels(merge(live.GetLabels(), obj.GetLabels(), ""))
 	live.SetAnnotations(merge(live.GetAnnotations(), obj.GetAnnotations(), lsv1alpha1.OperationAnnotation))
 	specChanged := !fakecluster.SpecEqual(before, live)
-	if !specChanged && equality.Semantic.DeepEqual(before, live) {
+	if !specChanged && semantic.DeepEqual(before, live) {
 		return false, false, nil
 	}
 	return false, specChanged, c.Update(ctx, live)

@@ -9,9 +9,10 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/internal/semantic"
 
 	"github.com/lscli/lscli/deployers/realcluster"
 	"github.com/lscli/lscli/fakecluster"
@@ -124,7 +125,7 @@ func original(ctx context.Context, copy *lsv1alpha1.Target, landscape fakecluste
 
 // sameSpec reports whether a and b have the same type and configuration.
 func sameSpec(a, b *lsv1alpha1.Target) bool {
-	if a.Spec.Type != b.Spec.Type || !equality.Semantic.DeepEqual(a.Spec.SecretRef, b.Spec.SecretRef) {
+	if a.Spec.Type != b.Spec.Type || !semantic.DeepEqual(a.Spec.SecretRef, b.Spec.SecretRef) {
 		return false
 	}
 	return jsonEqual(rawConfig(a), rawConfig(b))
@@ -146,7 +147,7 @@ func jsonEqual(a, b []byte) bool {
 	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
 		return string(a) == string(b)
 	}
-	return equality.Semantic.DeepEqual(va, vb)
+	return semantic.DeepEqual(va, vb)
 }
 
 // isServerKey reports whether key names a cluster by its server (or is

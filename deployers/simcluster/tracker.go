@@ -5,8 +5,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/lscli/lscli/internal/ids"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,6 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+
+	"github.com/lscli/lscli/internal/ids"
+	"github.com/lscli/lscli/internal/semantic"
 )
 
 // defaultManager is the field manager of writes that name none, as a real
@@ -324,7 +325,7 @@ func stampManagedFields(m metav1.Object, old []metav1.ManagedFieldsEntry, now me
 		e.Time = &now
 		for _, o := range old {
 			if o.Manager == e.Manager && o.Operation == e.Operation && o.Subresource == e.Subresource &&
-				o.APIVersion == e.APIVersion && equality.Semantic.DeepEqual(o.FieldsV1, e.FieldsV1) {
+				o.APIVersion == e.APIVersion && semantic.DeepEqual(o.FieldsV1, e.FieldsV1) {
 				e.Time = o.Time
 			}
 		}

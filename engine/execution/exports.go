@@ -11,11 +11,12 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/internal/semantic"
 
 	"github.com/lscli/lscli/reconcile"
 )
@@ -94,7 +95,7 @@ func (c *Controller) writeExportDataObject(ctx context.Context, exec *lsv1alpha1
 	switch {
 	case !exists:
 		err = c.cfg.Cluster.Create(ctx, do)
-	case !equality.Semantic.DeepEqual(before, do):
+	case !semantic.DeepEqual(before, do):
 		err = c.cfg.Cluster.Update(ctx, do)
 	}
 	if err != nil {

@@ -9,9 +9,10 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/lscli/lscli/internal/semantic"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/dataflow"
@@ -120,7 +121,7 @@ func (c *Controller) applyTemplate(ctx context.Context, exec *lsv1alpha1.Executi
 		if err := c.cfg.Cluster.Create(ctx, di); err != nil {
 			return nil, reconcile.Wrap(err, "updateDeployItem", fmt.Sprintf("error while creating deployitem %q", tmpl.Name))
 		}
-	case !equality.Semantic.DeepEqual(before.Spec, di.Spec) || !equality.Semantic.DeepEqual(before.ObjectMeta, di.ObjectMeta):
+	case !semantic.DeepEqual(before.Spec, di.Spec) || !semantic.DeepEqual(before.ObjectMeta, di.ObjectMeta):
 		if err := c.cfg.Cluster.Update(ctx, di); err != nil {
 			return nil, reconcile.Wrap(err, "updateDeployItem", fmt.Sprintf("error while triggering deployitem %s", di.Name))
 		}

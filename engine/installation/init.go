@@ -6,9 +6,10 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/lscli/lscli/internal/semantic"
 
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/components"
@@ -130,14 +131,14 @@ func (c *Controller) ensureExecution(ctx context.Context, inst *lsv1alpha1.Insta
 		exec.Spec.DeployItems = templates
 		exec.Spec.Context = inst.Spec.Context
 		setCacheHelmCharts(&exec.ObjectMeta, inst)
-		if !equality.Semantic.DeepEqual(before, exec) {
+		if !semantic.DeepEqual(before, exec) {
 			if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
 				return fmt.Errorf("update execution: %w", err)
 			}
 		}
 	}
 	ref := &lsv1alpha1.ObjectReference{Name: exec.Name, Namespace: exec.Namespace}
-	if !equality.Semantic.DeepEqual(inst.Status.ExecutionReference, ref) {
+	if !semantic.DeepEqual(inst.Status.ExecutionReference, ref) {
 		inst.Status.ExecutionReference = ref
 		return c.cfg.Cluster.UpdateStatus(ctx, inst)
 	}

@@ -5,8 +5,9 @@ import (
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/lscli/lscli/internal/semantic"
 
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/landscaper/blueprint"
@@ -89,8 +90,8 @@ func (c *Controller) applySubinstallation(ctx context.Context, inst *lsv1alpha1.
 	}
 	want := dataflow.NewSubinstallation(inst, tmpl, spec)
 	setCacheHelmCharts(&want.ObjectMeta, inst)
-	if equality.Semantic.DeepEqual(sub.Spec, spec) && equality.Semantic.DeepEqual(sub.Labels, want.Labels) &&
-		equality.Semantic.DeepEqual(sub.Annotations, want.Annotations) {
+	if semantic.DeepEqual(sub.Spec, spec) && semantic.DeepEqual(sub.Labels, want.Labels) &&
+		semantic.DeepEqual(sub.Annotations, want.Annotations) {
 		return sub, nil
 	}
 	sub.Spec, sub.Labels, sub.Annotations = spec, want.Labels, want.Annotations

@@ -6,10 +6,11 @@ import (
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/internal/semantic"
 
 	"github.com/lscli/lscli/fakecluster"
 )
@@ -127,7 +128,7 @@ func upsert(ctx context.Context, c fakecluster.Client, owner *lsv1alpha1.Install
 	if !exists {
 		return c.Create(ctx, obj)
 	}
-	if equality.Semantic.DeepEqual(before, obj) {
+	if semantic.DeepEqual(before, obj) {
 		return nil
 	}
 	return c.Update(ctx, obj)
