@@ -147,11 +147,18 @@ func (l *layout) decode(scheme *runtime.Scheme) (*Snapshot, error) {
 // decodeLines decodes lines in parallel chunks, each into its element of the
 // result. An error names the line. No lines give a nil slice.
 func decodeLines[T any](lines []line, decode func(data []byte, into *T) error) ([]T, error) {
+	return decodeLinesWith(lines, func() func([]byte, *T) error { return decode })
+}
+
+// decodeLinesWith is decodeLines with a decode function of its own for each
+// chunk, made by newDecode, which may keep state from line to line.
+func decodeLinesWith[T any](lines []line, newDecode func() func(data []byte, into *T) error) ([]T, error) {
 	if len(lines) == 0 {
 		return nil, nil
 	}
 	out := make([]T, len(lines))
 	err := forChunks(len(lines), func(_, lo, hi int) error {
+		decode := newDecode()
 		for i := lo; i < hi; i++ {
 			if err := decode(lines[i].text, &out[i]); err != nil {
 				return fmt.Errorf("line %d: %w", lines[i].no, err)

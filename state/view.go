@@ -328,27 +328,16 @@ func groupOf(apiVersion string) string {
 // shared; any other line is decoded as decodeEvent decodes it, so the
 // result is the same either way.
 func decodeEvents(lines []line) ([]Event, error) {
-	if len(lines) == 0 {
-		return nil, nil
-	}
-	out := make([]Event, len(lines))
-	err := forChunks(len(lines), func(_, lo, hi int) error {
+	return decodeLinesWith(lines, func() func([]byte, *Event) error {
 		var r eventReader
-		for i := lo; i < hi; i++ {
-			if r.read(lines[i].text, &out[i]) {
-				continue
+		return func(data []byte, e *Event) error {
+			if r.read(data, e) {
+				return nil
 			}
-			out[i] = Event{}
-			if err := decodeEvent(lines[i].text, &out[i]); err != nil {
-				return fmt.Errorf("line %d: %w", lines[i].no, err)
-			}
+			*e = Event{}
+			return decodeEvent(data, e)
 		}
-		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // eventReader reads event lines with one decoder, keeping the strings of
