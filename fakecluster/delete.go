@@ -100,11 +100,8 @@ func (c *Cluster) hasOwnerLocked(obj Object) bool {
 	return false
 }
 
-func sortedKeys(set keySet) []objKey {
-	keys := make([]objKey, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
+func sortedKeys(set *keySet) []objKey {
+	keys := slices.Collect(set.all())
 	slices.SortFunc(keys, compareKeys)
 	return keys
 }

@@ -56,7 +56,7 @@ func (s *store) addIndexer(gk schema.GroupKind, name string, fn IndexFunc) error
 
 // indexFields adds (or removes, with op) k under every value of every index
 // of its kind.
-func (s *store) indexFields(k objKey, obj Object, op func(map[fieldKey]keySet, fieldKey, objKey)) {
+func (s *store) indexFields(k objKey, obj Object, op func(map[fieldKey]*keySet, fieldKey, objKey)) {
 	for name, fn := range s.indexers[k.gk] {
 		for _, v := range slices.Compact(slices.Sorted(slices.Values(fn(obj)))) {
 			op(s.fields, fieldKey{gk: k.gk, index: name, value: v}, k)

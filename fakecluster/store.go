@@ -24,8 +24,6 @@ type labelKey struct {
 	value string
 }
 
-type keySet map[objKey]struct{}
-
 // store holds the objects and the indexes over them. It is not safe for
 // concurrent use; Cluster guards it. Stored objects are never handed out:
 // callers copy before returning anything.
@@ -36,23 +34,23 @@ type store struct {
 	// can tell whether an owner still exists.
 	uids map[types.UID]objKey
 	// owners maps an owner UID to the objects that reference it.
-	owners map[types.UID]keySet
+	owners map[types.UID]*keySet
 	// labels maps kind + key=value to the objects carrying that label.
-	labels map[labelKey]keySet
+	labels map[labelKey]*keySet
 	// indexers are the registered field indexes by kind and name; fields maps
 	// kind + index + value to the objects found under it.
 	indexers map[schema.GroupKind]map[string]IndexFunc
-	fields   map[fieldKey]keySet
+	fields   map[fieldKey]*keySet
 }
 
 func newStore() *store {
 	return &store{
 		objects:  map[schema.GroupKind]map[string]map[string]Object{},
 		uids:     map[types.UID]objKey{},
-		owners:   map[types.UID]keySet{},
-		labels:   map[labelKey]keySet{},
+		owners:   map[types.UID]*keySet{},
+		labels:   map[labelKey]*keySet{},
 		indexers: map[schema.GroupKind]map[string]IndexFunc{},
-		fields:   map[fieldKey]keySet{},
+		fields:   map[fieldKey]*keySet{},
 	}
 }
 
@@ -129,19 +127,22 @@ func (s *store) unindex(k objKey, obj Object) {
 	s.indexFields(k, obj, removeKey[fieldKey])
 }
 
-func addKey[K comparable](m map[K]keySet, idx K, k objKey) {
+func addKey[K comparable](m map[K]*keySet, idx K, k objKey) {
 	set := m[idx]
 	if set == nil {
-		set = keySet{}
+		set = &keySet{}
 		m[idx] = set
 	}
-	set[k] = struct{}{}
+	set.add(k)
 }
 
-func removeKey[K comparable](m map[K]keySet, idx K, k objKey) {
+func removeKey[K comparable](m map[K]*keySet, idx K, k objKey) {
 	set := m[idx]
-	delete(set, k)
-	if len(set) == 0 {
+	if set == nil {
+		return
+	}
+	set.remove(k)
+	if set.len() == 0 {
 		delete(m, idx)
 	}
 }
@@ -151,10 +152,10 @@ func removeKey[K comparable](m map[K]keySet, idx K, k objKey) {
 // List by field, owner or label does not visit objects the other filters
 // would drop anyway. The caller still has to filter (see matches).
 func (s *store) candidates(gk schema.GroupKind, opts ListOptions) []Object {
-	var set keySet
+	var set *keySet
 	useSet := false
-	narrow := func(candidate keySet) {
-		if !useSet || len(candidate) < len(set) {
+	narrow := func(candidate *keySet) {
+		if !useSet || candidate.len() < set.len() {
 			set, useSet = candidate, true
 		}
 	}
@@ -181,9 +182,9 @@ func (s *store) candidates(gk schema.GroupKind, opts ListOptions) []Object {
 }
 
 // fromKeys returns the objects of kind gk named in set.
-func (s *store) fromKeys(gk schema.GroupKind, set keySet) []Object {
-	out := make([]Object, 0, len(set))
-	for k := range set {
+func (s *store) fromKeys(gk schema.GroupKind, set *keySet) []Object {
+	out := make([]Object, 0, set.len())
+	for k := range set.all() {
 		if k.gk != gk {
 			continue
 		}
@@ -263,7 +264,7 @@ func (s *store) matches(gk schema.GroupKind, obj Object, opts ListOptions) bool 
 		return false
 	}
 	if f := opts.Field; f != nil {
-		if _, ok := s.fields[fieldKey{gk: gk, index: f.Index, value: f.Value}][newKey(gk, obj.GetNamespace(), obj.GetName())]; !ok {
+		if !s.fields[fieldKey{gk: gk, index: f.Index, value: f.Value}].has(newKey(gk, obj.GetNamespace(), obj.GetName())) {
 			return false
 		}
 	}
