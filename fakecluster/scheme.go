@@ -79,6 +79,9 @@ func groupResource(gk schema.GroupKind) schema.GroupResource {
 	return schema.GroupResource{Group: gk.Group, Resource: plural.Resource}
 }
 
+// ClusterScoped reports whether objects of kind gk have no namespace.
+func ClusterScoped(gk schema.GroupKind) bool { return clusterScoped[gk] }
+
 // clusterScoped lists the registered kinds that have no namespace. Every
 // Landscaper kind is namespaced.
 var clusterScoped = map[schema.GroupKind]bool{

@@ -214,7 +214,9 @@ func readHeader(dec *jsontext.Decoder, data io.Reader, h *ObjectHeader) bool {
 			return false
 		}
 	}
-	return h.Name != "" && h.Namespace != "" && h.UID != "" && h.resourceVersion != ""
+	namespaced := h.Namespace != "" ||
+		fakecluster.ClusterScoped(schema.GroupKind{Group: groupOf(h.APIVersion), Kind: h.Kind})
+	return h.Name != "" && namespaced && h.UID != "" && h.resourceVersion != ""
 }
 
 // readMetadata reads the object's metadata, a JSON object, into h.

@@ -9,16 +9,20 @@ import (
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lscli/lscli/fakecluster"
 )
 
-// savedInStoreOrder saves snap with its namespaced objects in the API server's order,
-// as the engine's snapshots have them, and returns what Load gives back.
-func savedInStoreOrder(t *testing.T, d *Dir, snap *Snapshot) *Snapshot {
+// savedInStoreOrder saves snap with its namespaced objects, and the
+// cluster-scoped ones given, in the API server's order, as the engine's
+// snapshots have them, and returns what Load gives back.
+func savedInStoreOrder(t *testing.T, d *Dir, snap *Snapshot, clusterScoped ...fakecluster.Object) *Snapshot {
 	t.Helper()
 	c := fakecluster.New(fakecluster.Options{Scheme: testScheme()})
 	snap.Objects = slices.DeleteFunc(snap.Objects, func(o fakecluster.Object) bool { return o.GetNamespace() == "" })
+	snap.Objects = append(snap.Objects, clusterScoped...)
 	if err := c.Restore(snap.Objects); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +48,9 @@ func openView(t *testing.T, d *Dir) *View {
 
 func TestViewGivesWhatLoadGives(t *testing.T) {
 	d := tempDir(t)
-	want := savedInStoreOrder(t, d, bigSnapshot(5))
+	snap := bigSnapshot(5)
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "default", UID: "ns-uid", ResourceVersion: "7"}}
+	want := savedInStoreOrder(t, d, snap, ns)
 	v := openView(t, d)
 
 	objs, err := v.AllObjects()
