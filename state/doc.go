@@ -60,8 +60,10 @@
 // The reading commands (get, tree, events, describe) open a View instead of
 // loading: it reads the objects' kind, name and owners from the start of
 // their lines, and decodes only the objects and the section the command
-// shows (events alone need not even read the objects). A file the View
-// cannot read that way is loaded as a whole.
+// shows (events read no objects, only the file's end, to know it is
+// complete). A file the View cannot read that way is loaded as a whole,
+// which reports what is wrong with it; a broken object line in the middle
+// of a complete file is reported only by the commands that decode it.
 //
 // A file edited by hand may use any JSON layout; Load then decodes it as a
 // whole, which is slower, and the next Save writes it back in this layout.

@@ -59,7 +59,11 @@ func (d *Dir) OpenView(scheme *runtime.Scheme, withObjects bool) (v *View, ok bo
 		data, err = os.ReadFile(path)
 	} else {
 		sections = 2 // timers and events, which come before the objects
-		data, err = readUpTo(path, []byte("\n\"objects\":["))
+		var complete bool
+		data, complete, err = readUpTo(path, []byte("\n\"objects\":["))
+		if err == nil && !complete {
+			return nil, false, nil
+		}
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, fmt.Errorf("state %s: %w", show(d.dir()), ErrNoState)
@@ -106,17 +110,24 @@ func (v *View) readHeaders() bool {
 }
 
 // readUpTo reads the file at path up to the end of the first line that
-// starts with marker (a newline and the line's start), or the whole file.
-func readUpTo(path string, marker []byte) ([]byte, error) {
+// starts with marker (a newline and the line's start), or the whole file
+// when it has no such line. complete is false, and nothing is read, when the
+// file does not end as Save ends a state file: a file cut short is left to
+// Load, which reports it.
+func readUpTo(path string, marker []byte) (data []byte, complete bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
-	var data []byte
-	if info, err := f.Stat(); err == nil {
-		data = make([]byte, 0, info.Size()+1) // only the pages read are touched
+	info, err := f.Stat()
+	if err != nil {
+		return nil, false, err
 	}
+	if !endsAsSaved(f, info.Size()) {
+		return nil, false, nil
+	}
+	data = make([]byte, 0, info.Size()+1) // only the pages read are touched
 	for {
 		if cap(data)-len(data) < 1<<20 {
 			data = slices.Grow(data, 1<<20)
@@ -126,16 +137,26 @@ func readUpTo(path string, marker []byte) ([]byte, error) {
 		data = data[:len(data)+n]
 		if at := bytes.Index(data[from:], marker); at >= 0 {
 			if end := bytes.IndexByte(data[from+at+1:], '\n'); end >= 0 {
-				return data[:from+at+1+end+1], nil
+				return data[:from+at+1+end+1], true, nil
 			}
 		}
 		if errors.Is(err, io.EOF) {
-			return data, nil
+			return data, true, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
+}
+
+// endsAsSaved reports whether the file f of size bytes ends as Save ends a
+// state file: with "]}" and a newline.
+func endsAsSaved(f *os.File, size int64) bool {
+	tail := make([]byte, min(size, 8))
+	if _, err := f.ReadAt(tail, size-int64(len(tail))); err != nil {
+		return false
+	}
+	return bytes.HasSuffix(bytes.TrimRight(tail, "\r\n"), []byte("]}"))
 }
 
 // errNeedsLoad stops the header scan of a file that Load must read.

@@ -187,13 +187,14 @@ func TestDecodeEventsAsDecodeEvent(t *testing.T) {
 }
 
 // TestViewOfEventsReadsNoObjects: a View opened without objects reads the
-// file only up to the objects, so their state does not matter.
+// file only up to the objects, so their content does not matter, but a
+// file cut short is left to Load.
 func TestViewOfEventsReadsNoObjects(t *testing.T) {
 	d := tempDir(t)
 	want := savedInStoreOrder(t, d, bigSnapshot(3))
 	text := readState(t, d)
 	at := strings.Index(text, "\n\"objects\":[\n")
-	writeState(t, d, text[:at]+"\n\"objects\":[\nnot JSON at all\n")
+	writeState(t, d, text[:at]+"\n\"objects\":[\nnot JSON at all\n]}\n")
 	v, ok, err := d.OpenView(testScheme(), false)
 	if err != nil || !ok {
 		t.Fatalf("OpenView = %v, %v", ok, err)
@@ -204,6 +205,12 @@ func TestViewOfEventsReadsNoObjects(t *testing.T) {
 	}
 	if toJSON(t, events) != toJSON(t, want.Events) || v.Headers() != nil {
 		t.Fatalf("events %s, headers %v", toJSON(t, events), v.Headers())
+	}
+
+	// A file cut short is read whole, so that Load reports it.
+	writeState(t, d, text[:len(text)-10])
+	if v, ok, err := d.OpenView(testScheme(), false); ok || err != nil {
+		t.Fatalf("OpenView of a file cut short = %v, %v, %v; want a full load", v, ok, err)
 	}
 }
 
