@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -59,11 +60,17 @@ func (a *Describe) Run(_ context.Context, kind, name string) (*Description, erro
 		return nil, err
 	}
 	defer r.close()
-	objs, err := r.all()
+	named, err := r.objects(func(k, ns, n string) bool {
+		return k == kind && n == name && (a.Namespace == "" || ns == a.Namespace)
+	})
 	if err != nil {
 		return nil, err
 	}
-	obj, err := FindOne(objs, kind, name, a.Namespace)
+	obj, err := FindOne(named, kind, name, a.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := r.related(obj)
 	if err != nil {
 		return nil, err
 	}
@@ -85,14 +92,12 @@ func related(objs []fakecluster.Object, obj fakecluster.Object) []Relation {
 			out = append(out, Relation{Role: "owner", Object: owner})
 		}
 	}
-	switch o := obj.(type) {
-	case *lsv1alpha1.Installation:
-		out = append(out, idx.installationRefs(o)...)
-	case *lsv1alpha1.DeployItem:
-		if t := o.Spec.Target; t != nil {
-			out = idx.add(out, "target", "Target", o.Namespace, t.Name)
+	for _, ref := range namedRefs(obj) {
+		if o := idx.byName[strings.Join([]string{ref.kind, ref.namespace, ref.name}, "/")]; o != nil {
+			out = append(out, Relation{Role: ref.role, Object: o})
 		}
-	case *lsv1alpha1.Target:
+	}
+	if o, ok := obj.(*lsv1alpha1.Target); ok {
 		for _, di := range idx.byKind["DeployItem"] {
 			if t := di.(*lsv1alpha1.DeployItem).Spec.Target; t != nil && di.GetNamespace() == o.Namespace && t.Name == o.Name {
 				out = append(out, Relation{Role: "used by", Object: di})
@@ -141,33 +146,58 @@ func newObjectIndex(objs []fakecluster.Object) *objectIndex {
 	return idx
 }
 
-// add appends the object kind ns/name to out as role, when it exists.
-func (idx *objectIndex) add(out []Relation, role, kind, ns, name string) []Relation {
-	if o := idx.byName[strings.Join([]string{kind, ns, name}, "/")]; o != nil {
-		return append(out, Relation{Role: role, Object: o})
-	}
-	return out
+// namedRef is an object that another refers to by kind, namespace and name.
+type namedRef struct {
+	role, kind, namespace, name string
 }
 
-// installationRefs are the DataObjects and Targets inst imports and exports.
-func (idx *objectIndex) installationRefs(inst *lsv1alpha1.Installation) []Relation {
-	var out []Relation
+// namedRefs are the objects obj refers to by name: the DataObjects and
+// Targets an installation imports and exports, a deploy item's Target.
+func namedRefs(obj fakecluster.Object) []namedRef {
+	switch o := obj.(type) {
+	case *lsv1alpha1.Installation:
+		return dataRefsOf(o)
+	case *lsv1alpha1.DeployItem:
+		if t := o.Spec.Target; t != nil {
+			return []namedRef{{"target", "Target", o.Namespace, t.Name}}
+		}
+	}
+	return nil
+}
+
+// dataRefsOf are the DataObjects and Targets inst imports and exports.
+func dataRefsOf(inst *lsv1alpha1.Installation) []namedRef {
+	var out []namedRef
 	ctx, ns := dataflow.ContextOf(inst), inst.Namespace
 	for _, d := range inst.Spec.Imports.Data {
 		if d.DataRef != "" {
-			out = idx.add(out, "import", "DataObject", ns, dataflow.ObjectName(ctx, d.DataRef))
+			out = append(out, namedRef{"import", "DataObject", ns, dataflow.ObjectName(ctx, d.DataRef)})
 		}
 	}
 	for _, t := range inst.Spec.Imports.Targets {
 		if t.Target != "" {
-			out = idx.add(out, "import", "Target", ns, dataflow.ObjectName(ctx, t.Target))
+			out = append(out, namedRef{"import", "Target", ns, dataflow.ObjectName(ctx, t.Target)})
 		}
 	}
 	for _, d := range inst.Spec.Exports.Data {
-		out = idx.add(out, "export", "DataObject", ns, dataflow.ObjectName(ctx, d.DataRef))
+		out = append(out, namedRef{"export", "DataObject", ns, dataflow.ObjectName(ctx, d.DataRef)})
 	}
 	for _, t := range inst.Spec.Exports.Targets {
-		out = idx.add(out, "export", "Target", ns, dataflow.ObjectName(ctx, t.Target))
+		out = append(out, namedRef{"export", "Target", ns, dataflow.ObjectName(ctx, t.Target)})
 	}
 	return out
+}
+
+// mayRelate reports whether the stored object kind ns/name with uid and
+// owners may be among the objects related returns for obj (or is obj): its
+// owner, an object it refers to by name, one it owns, or, for a Target, a
+// deploy item of its namespace.
+func mayRelate(obj fakecluster.Object, refs []namedRef, kind, ns, name string, uid types.UID, owners []types.UID) bool {
+	if ref := metav1.GetControllerOf(obj); (ref != nil && ref.UID == uid) || uid == obj.GetUID() || slices.Contains(owners, obj.GetUID()) {
+		return true
+	}
+	if _, isTarget := obj.(*lsv1alpha1.Target); isTarget && kind == "DeployItem" && ns == obj.GetNamespace() {
+		return true
+	}
+	return slices.ContainsFunc(refs, func(r namedRef) bool { return r.kind == kind && r.namespace == ns && r.name == name })
 }

@@ -101,6 +101,24 @@ func (r *reading) subtree(root fakecluster.Object) ([]fakecluster.Object, error)
 	return append([]fakecluster.Object{root}, owned...), nil
 }
 
+// related returns, in the API server's order, the stored objects among
+// which related (describe) finds those related to obj: from a View only
+// those that may relate to it (see mayRelate), which related then finds as
+// it finds them among all objects.
+func (r *reading) related(obj fakecluster.Object) ([]fakecluster.Object, error) {
+	if r.ss != nil {
+		return r.ss.cluster().Objects(), nil
+	}
+	refs := namedRefs(obj)
+	var at []int
+	for i, h := range r.view.Headers() {
+		if mayRelate(obj, refs, h.Kind, h.Namespace, h.Name, h.UID, h.Owners) {
+			at = append(at, i)
+		}
+	}
+	return r.view.Objects(at)
+}
+
 // events returns the timeline, oldest first.
 func (r *reading) events() ([]state.Event, error) {
 	if r.ss != nil {

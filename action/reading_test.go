@@ -39,8 +39,15 @@ func readAll(t *testing.T, cfg *action.Configuration) map[string]string {
 	ev.Name = "a"
 	events, err := ev.Run(ctx)
 	add("events a", events, err)
-	d, err := action.NewDescribe(cfg).Run(ctx, "inst", "a")
-	add("describe inst a", d, err)
+	all, err := get.Run(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range all {
+		kind := o.GetObjectKind().GroupVersionKind().Kind
+		d, err := action.NewDescribe(cfg).Run(ctx, kind, o.GetName())
+		add("describe "+kind+" "+o.GetName(), d, err)
+	}
 	return out
 }
 
@@ -50,12 +57,21 @@ func readAll(t *testing.T, cfg *action.Configuration) map[string]string {
 func TestReadingAFileLoadMustRead(t *testing.T) {
 	cfg := actionConfigFixture(t)
 	a := action.NewReconcile(cfg)
-	a.Paths = []string{landscapeFile(t, "a", "{}"), landscapeFile(t, "b", "{phase: Failed}")}
+	target := filepath.Join(t.TempDir(), "target.yaml")
+	if err := os.WriteFile(target, []byte(`apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Target
+metadata: {name: cluster, namespace: test}
+spec: {type: landscaper.gardener.cloud/kubernetes-cluster, config: {kubeconfig: x}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a.Paths = []string{landscapeFile(t, "a", "{}"), landscapeFile(t, "b", "{phase: Failed}"), target}
 	if _, err := a.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	lazy := readAll(t, cfg)
 	if !strings.Contains(lazy["tree b"], `"name":"b"`) || !strings.Contains(lazy["get di"], "DeployItem") ||
+		lazy["describe Target cluster"] == "" ||
 		strings.Contains(lazy["tree b"], `"name":"a"`) {
 		t.Fatalf("unexpected answers: %v", lazy)
 	}
