@@ -9,9 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/lscli/lscli/internal/semantic"
-
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/semantic"
 	"github.com/lscli/lscli/landscaper/dataflow"
 )
 

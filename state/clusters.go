@@ -3,6 +3,8 @@ package state
 import (
 	"fmt"
 	"io"
+
+	"github.com/lscli/lscli/internal/fastjson"
 )
 
 // clustersSection names the optional last section of the state file: the
@@ -44,7 +46,7 @@ func splitLastSections(lines []line, open string) (elems, clusters, rest []line,
 // object itself stays raw: package deployers/simcluster decodes it when the
 // cluster is used.
 func decodeClusterObject(data []byte, into *ClusterObject) error {
-	if err := unmarshal(data, into); err != nil {
+	if err := fastjson.Unmarshal(data, into); err != nil {
 		return fmt.Errorf("simulated cluster object: %w", err)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/parallel"
 )
 
 // line is one line of the state file, without its newline.
@@ -144,6 +145,9 @@ func (l *layout) decode(scheme *runtime.Scheme) (*Snapshot, error) {
 	return snap, nil
 }
 
+// minChunk is the fewest lines worth a goroutine of their own.
+const minChunk = 256
+
 // decodeLines decodes lines in parallel chunks, each into its element of the
 // result. An error names the line. No lines give a nil slice.
 func decodeLines[T any](lines []line, decode func(data []byte, into *T) error) ([]T, error) {
@@ -157,7 +161,7 @@ func decodeLinesWith[T any](lines []line, newDecode func() func(data []byte, int
 		return nil, nil
 	}
 	out := make([]T, len(lines))
-	err := forChunks(len(lines), func(_, lo, hi int) error {
+	err := parallel.ForChunks(len(lines), minChunk, func(_, lo, hi int) error {
 		decode := newDecode()
 		for i := lo; i < hi; i++ {
 			if err := decode(lines[i].text, &out[i]); err != nil {

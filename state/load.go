@@ -13,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/fastjson"
+	"github.com/lscli/lscli/internal/parallel"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -108,7 +110,7 @@ func checkSections(data []byte) error {
 
 // decodeTimer decodes one element of the timers section.
 func decodeTimer(data []byte, into *reconcile.Timer) error {
-	if err := unmarshal(data, into); err != nil {
+	if err := fastjson.Unmarshal(data, into); err != nil {
 		return fmt.Errorf("timer: %w", err)
 	}
 	return nil
@@ -116,7 +118,7 @@ func decodeTimer(data []byte, into *reconcile.Timer) error {
 
 // decodeEvent decodes one element of the events section.
 func decodeEvent(data []byte, into *Event) error {
-	if err := unmarshal(data, into); err != nil {
+	if err := fastjson.Unmarshal(data, into); err != nil {
 		return fmt.Errorf("event: %w", err)
 	}
 	return nil
@@ -151,7 +153,7 @@ func decodeDocument(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
 		return nil, err
 	}
 	objects := make([]fakecluster.Object, len(doc.Objects))
-	err := forChunks(len(doc.Objects), func(_, lo, hi int) error {
+	err := parallel.ForChunks(len(doc.Objects), minChunk, func(_, lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			obj, err := decodeObject(scheme, doc.Objects[i])
 			if err != nil {

@@ -59,19 +59,6 @@ func objectKey(obj metav1.Object) string {
 	return obj.GetNamespace() + "/" + obj.GetName()
 }
 
-// unmarshal decodes data into *into as encoding/json does, with package
-// fastjson (see BenchmarkSaveLoad and docs/performance.md). Only what it
-// rejects is decoded again with encoding/json, so that errors read like
-// encoding/json's.
-func unmarshal[T any](data []byte, into *T) error {
-	if fastjson.Unmarshal(data, into) == nil {
-		return nil
-	}
-	var zero T
-	*into = zero
-	return json.Unmarshal(data, into)
-}
-
 // decodeObject decodes one object of the state file. Its apiVersion and kind
 // pick the Go type through the scheme; a kind the scheme does not know is an
 // error naming the object.
@@ -87,11 +74,7 @@ func decodeObject(scheme *runtime.Scheme, data []byte) (fakecluster.Object, erro
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", gvk.Kind, peekKey(data), err)
 	}
-	if fastjson.Unmarshal(data, obj) == nil {
-		return obj, nil
-	}
-	obj, _ = newObject(scheme, gvk)
-	if err := json.Unmarshal(data, obj); err != nil {
+	if err := fastjson.Unmarshal(data, obj); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", gvk.Kind, peekKey(data), err)
 	}
 	return obj, nil

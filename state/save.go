@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/lscli/lscli/internal/fastjson"
+	"github.com/lscli/lscli/internal/parallel"
 )
 
 // formatVersion is the layout version Save writes and Load reads. Bump it on
@@ -104,10 +105,10 @@ const roundSize = 2048
 // whatever the size of the state. elem returns the value to encode for
 // element i; name names it in errors.
 func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string) error {
-	bufs := make([]bytes.Buffer, workers())
+	bufs := make([]bytes.Buffer, parallel.Workers())
 	for lo := 0; lo < n; lo += roundSize {
-		ranges := chunks(lo, min(lo+roundSize, n))
-		err := forRanges(ranges, func(c, lo, hi int) error {
+		ranges := parallel.Chunks(lo, min(lo+roundSize, n), minChunk)
+		err := parallel.Run(ranges, func(c, lo, hi int) error {
 			bufs[c].Reset()
 			for i := lo; i < hi; i++ {
 				if err := encodeLine(&bufs[c], elem, i, i == n-1); err != nil {

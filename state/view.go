@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/parallel"
 )
 
 // View is a state file opened for looking at, not for running: the reading
@@ -91,7 +92,7 @@ func (d *Dir) OpenView(scheme *runtime.Scheme, withObjects bool) (v *View, ok bo
 func (v *View) readHeaders() bool {
 	objs := v.layout.sections[2]
 	heads := make([]ObjectHeader, len(objs))
-	err := forChunks(len(objs), func(_, lo, hi int) error {
+	err := parallel.ForChunks(len(objs), minChunk, func(_, lo, hi int) error {
 		var rd bytes.Reader
 		var dec jsontext.Decoder
 		for i := lo; i < hi; i++ {

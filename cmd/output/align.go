@@ -6,6 +6,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
+
+	"github.com/lscli/lscli/internal/parallel"
 )
 
 // cell is one table cell: plain text and an optional style for it, such as
@@ -51,6 +53,9 @@ func (t *table) render(st Styles) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
+// minParallel is the fewest lines worth a goroutine of their own.
+const minParallel = 4096
+
 // columnPadding is the space between columns.
 const columnPadding = 3
 
@@ -66,8 +71,9 @@ func alignLines(lines [][]string) string {
 	}
 	cols := len(lines[0])
 	counts := make([]int, len(lines)*cols) // the cells' widths in runes
-	chunkWidths := make([][]int, chunkCount(len(lines)))
-	forChunks(len(lines), func(c, lo, hi int) {
+	chunks := parallel.Chunks(0, len(lines), minParallel)
+	chunkWidths := make([][]int, len(chunks))
+	_ = parallel.Run(chunks, func(c, lo, hi int) error {
 		widths := make([]int, cols)
 		for l := lo; l < hi; l++ {
 			for i, cell := range lines[l] {
@@ -77,6 +83,7 @@ func alignLines(lines [][]string) string {
 			}
 		}
 		chunkWidths[c] = widths
+		return nil
 	})
 	widths := make([]int, cols)
 	for _, cw := range chunkWidths {
@@ -85,7 +92,7 @@ func alignLines(lines [][]string) string {
 		}
 	}
 	parts := make([][]byte, len(chunkWidths))
-	forChunks(len(lines), func(c, lo, hi int) {
+	_ = parallel.Run(chunks, func(c, lo, hi int) error {
 		var b bytes.Buffer
 		for l := lo; l < hi; l++ {
 			start := b.Len()
@@ -102,6 +109,7 @@ func alignLines(lines [][]string) string {
 			b.WriteByte('\n')
 		}
 		parts[c] = b.Bytes()
+		return nil
 	})
 	total := 0
 	for _, p := range parts {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lscli/lscli/internal/parallel"
 	"github.com/lscli/lscli/state"
 )
 
@@ -29,7 +30,7 @@ func Events(events []state.Event, st Styles) string {
 		lines := make([][]string, len(sorted)+1)
 		lines[0] = eventsHeader
 		cells := make([]string, 5*len(sorted))
-		forChunks(len(sorted), func(_, lo, hi int) {
+		_ = parallel.ForChunks(len(sorted), minParallel, func(_, lo, hi int) error {
 			var last time.Time
 			var lastText string
 			for i := lo; i < hi; i++ {
@@ -42,6 +43,7 @@ func Events(events []state.Event, st Styles) string {
 					oneLine(string(e.Type)), oneLine(eventDetail(*e).text)
 				lines[i+1] = row
 			}
+			return nil
 		})
 		return alignLines(lines)
 	}

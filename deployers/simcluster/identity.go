@@ -12,10 +12,9 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
 
-	"github.com/lscli/lscli/internal/semantic"
-
 	"github.com/lscli/lscli/deployers/realcluster"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/semantic"
 )
 
 // SelfKey is the key of the cluster behind selfConfig Targets: the

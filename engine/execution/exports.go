@@ -17,7 +17,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/internal/semantic"
-
 	"github.com/lscli/lscli/reconcile"
 )
 

@@ -12,9 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/lscli/lscli/internal/semantic"
-
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/semantic"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 )

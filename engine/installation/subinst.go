@@ -7,9 +7,8 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/lscli/lscli/internal/semantic"
-
 	"github.com/lscli/lscli/engine/flow"
+	"github.com/lscli/lscli/internal/semantic"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/dataflow"

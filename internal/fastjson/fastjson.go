@@ -6,7 +6,10 @@
 package fastjson
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -21,8 +24,20 @@ var compact = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.EscapeForHT
 
 // Marshal returns the bytes of json.Marshal(v), but with <, > and & as they
 // are: what an encoding/json Encoder with SetEscapeHTML(false) writes,
-// without the newline.
-func Marshal(v any) ([]byte, error) { return jsonv2.Marshal(v, compact) }
+// without the newline. Where the fast encoder refuses v, encoding/json
+// encodes it, so that the result and the error are encoding/json's.
+func Marshal(v any) ([]byte, error) {
+	if data, err := jsonv2.Marshal(v, compact); err == nil {
+		return data, nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
 
 // unmarshal decodes as encoding/json does (jsonv1's defaults), with
 // metav1.Time read the way its UnmarshalJSON reads it but without the detour
@@ -30,11 +45,19 @@ func Marshal(v any) ([]byte, error) { return jsonv2.Marshal(v, compact) }
 var unmarshal = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(),
 	jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(unmarshalTime)))
 
-// Unmarshal decodes data into the value into points to as
-// json.Unmarshal(data, into) does when data is valid for it. Its errors
-// are not encoding/json's: a caller that shows them decodes again with
-// encoding/json, into a new value.
-func Unmarshal(data []byte, into any) error { return jsonv2.Unmarshal(data, into, unmarshal) }
+// Unmarshal does what json.Unmarshal(data, into) does, into a pointer.
+// Where the fast decoder refuses data, the value into points to is reset
+// and encoding/json decodes it, so that the result and the error are
+// encoding/json's.
+func Unmarshal(data []byte, into any) error {
+	if jsonv2.Unmarshal(data, into, unmarshal) == nil {
+		return nil
+	}
+	if v := reflect.ValueOf(into); v.Kind() == reflect.Pointer && !v.IsNil() {
+		v.Elem().SetZero()
+	}
+	return json.Unmarshal(data, into)
+}
 
 // unmarshalTime does what (*metav1.Time).UnmarshalJSON does: null is the
 // zero time, a string an RFC 3339 time in the local time zone.

@@ -3,6 +3,7 @@ package fastjson_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -72,5 +73,26 @@ func TestUnmarshalIsEncodingJSON(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%T:\ngot  %#v\nwant %#v", v, got, want)
 		}
+	}
+}
+
+// TestErrorsAreEncodingJSONs: where the fast code refuses, the result and
+// the error are encoding/json's.
+func TestErrorsAreEncodingJSONs(t *testing.T) {
+	for _, data := range []string{`{"a":`, `{"a":"x"}`, `[1,2]`, `{"creationTimestamp":"noon"}`} {
+		var got, want struct {
+			A                 int         `json:"a"`
+			CreationTimestamp metav1.Time `json:"creationTimestamp"`
+		}
+		got.A = 7
+		gotErr, wantErr := fastjson.Unmarshal([]byte(data), &got), json.Unmarshal([]byte(data), &want)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %+v, %v; want %+v, %v", data, got, gotErr, want, wantErr)
+		}
+	}
+	_, gotErr := fastjson.Marshal(map[string]any{"f": func() {}})
+	_, wantErr := json.Marshal(map[string]any{"f": func() {}})
+	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+		t.Errorf("Marshal error %v, want %v", gotErr, wantErr)
 	}
 }

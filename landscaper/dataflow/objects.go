@@ -10,9 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/lscli/lscli/internal/semantic"
-
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/semantic"
 )
 
 // meta are the data labels of a DataObject or Target that an installation

@@ -3,7 +3,6 @@ package dataflow
 import (
 	"crypto/sha1"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -25,20 +24,15 @@ func targetValue(t *lsv1alpha1.Target) (map[string]any, error) {
 	return m, nil
 }
 
-// toGeneric converts v to the generic JSON type T through JSON, with
-// package fastjson; only where that fails is it done again with
-// encoding/json, whose error is returned.
+// toGeneric converts v to the generic JSON type T through JSON, as
+// encoding/json does (package fastjson).
 func toGeneric[T any](v any) (T, error) {
 	var out T
-	if data, err := fastjson.Marshal(v); err == nil && fastjson.Unmarshal(data, &out) == nil {
-		return out, nil
-	}
-	out = *new(T)
-	data, err := json.Marshal(v)
+	data, err := fastjson.Marshal(v)
 	if err != nil {
 		return out, err
 	}
-	err = json.Unmarshal(data, &out)
+	err = fastjson.Unmarshal(data, &out)
 	return out, err
 }
 
@@ -48,11 +42,7 @@ func decodeRaw(raw []byte) (any, error) {
 		return nil, nil
 	}
 	var out any
-	if fastjson.Unmarshal(raw, &out) == nil {
-		return out, nil
-	}
-	out = nil
-	err := json.Unmarshal(raw, &out)
+	err := fastjson.Unmarshal(raw, &out)
 	return out, err
 }
 

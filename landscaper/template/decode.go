@@ -38,10 +38,7 @@ func DecodeYAML(data []byte, out any) error {
 	js, ok := decoded.m[key]
 	decoded.Unlock()
 	if ok {
-		if fastjson.Unmarshal(js, out) == nil {
-			return nil
-		}
-		return json.Unmarshal(js, out)
+		return fastjson.Unmarshal(js, out)
 	}
 	if err := yaml.Unmarshal(data, out); err != nil {
 		return err
