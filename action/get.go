@@ -66,6 +66,43 @@ func (a *Get) Run(_ context.Context, args []string) ([]fakecluster.Object, error
 	return out, nil
 }
 
+// RunStored returns, for a state file that a View reads and a request of
+// [KIND] without a selector, the stored JSON of the objects Run would
+// return (see state.StoredObject), without decoding them. ok is false, and
+// nothing else is returned, when the objects must be decoded: for KIND
+// NAME, a selector, a file edited by hand or not in Save's layout, a kind
+// the scheme does not know, or any error, which Run then reports.
+func (a *Get) RunStored(_ context.Context, args []string) (objs []state.StoredObject, ok bool) {
+	if len(args) > 1 || a.Selector != nil {
+		return nil, false
+	}
+	kind := ""
+	if len(args) == 1 {
+		var err error
+		if kind, err = ResolveKind(args[0]); err != nil {
+			return nil, false
+		}
+	}
+	r, err := openReading(a.cfg, true)
+	if err != nil {
+		return nil, false
+	}
+	defer r.close()
+	if r.view == nil {
+		return nil, false
+	}
+	for i, h := range r.view.Headers() {
+		if (a.Namespace == "" || h.Namespace == a.Namespace) && (kind == "" || h.Kind == kind) {
+			line, known := r.view.Line(i)
+			if !known {
+				return nil, false
+			}
+			objs = append(objs, state.StoredObject{Kind: h.Kind, Namespace: h.Namespace, Name: h.Name, JSON: line})
+		}
+	}
+	return objs, true
+}
+
 // RunTarget returns the objects of the simulated cluster behind Target
 // target that match args, [KIND [NAME]], where KIND is a kind in any case,
 // singular or plural, or kubectl's short name for it. An unknown or

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -59,6 +60,13 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, select
 	if selector != "" {
 		if a.Selector, err = labels.Parse(selector); err != nil {
 			return invalidf("invalid --selector %q: %v", selector, err)
+		}
+	}
+	if s.Output == output.FormatJSON {
+		if stored, ok := a.RunStored(ctx, args); ok {
+			if err := output.ListStored(stored, f.streams.Out); !errors.Is(err, output.ErrNotStoredForm) {
+				return err
+			}
 		}
 	}
 	objs, err := a.Run(ctx, args)

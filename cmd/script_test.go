@@ -51,6 +51,7 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			scenario.Setup(env)
 			env.Setenv("EXAMPLES", examples)
+			env.Defer(func() { checkStoredStates(env.T(), env.WorkDir) })
 			return nil
 		},
 	})

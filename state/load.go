@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
@@ -31,14 +30,14 @@ const resetHint = "fix the file, or remove it with 'lscli reset' to start over"
 // version) is an error that names the file, and, where it can, the line.
 func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
 	path := d.file(stateFileName)
-	data, err := os.ReadFile(path)
+	data, lines, err := readLines(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("state %s: %w", show(d.dir()), ErrNoState)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read state: %w", err)
 	}
-	snap, err := decode(data, scheme)
+	snap, err := decodeSplit(data, lines, scheme)
 	if err != nil {
 		return nil, fmt.Errorf("read state %s: %w (%s)", show(path), err, resetHint)
 	}
@@ -49,7 +48,12 @@ func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
 // (one element a line, decoded in parallel); a file that is valid JSON in
 // another layout, e.g. reformatted by hand, is decoded as a whole instead.
 func decode(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
-	l, ok := splitLayout(data)
+	return decodeSplit(data, splitLines(data), scheme)
+}
+
+// decodeSplit is decode of data split into lines already.
+func decodeSplit(data []byte, lines []line, scheme *runtime.Scheme) (*Snapshot, error) {
+	l, ok := splitSections(lines, len(sectionNames))
 	if !ok {
 		return decodeDocument(data, scheme)
 	}

@@ -9,8 +9,8 @@ import (
 	"os"
 	"slices"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
@@ -32,6 +32,8 @@ type View struct {
 	scheme  *runtime.Scheme
 	layout  *layout
 	headers []ObjectHeader
+	// known caches, by apiVersion and kind, whether the scheme knows a kind.
+	known map[[2]string]bool
 }
 
 // ObjectHeader is what identifies a stored object, read from the start of
@@ -56,8 +58,9 @@ func (d *Dir) OpenView(scheme *runtime.Scheme, withObjects bool) (v *View, ok bo
 	path := d.file(stateFileName)
 	sections := len(sectionNames)
 	var data []byte
+	var lines []line
 	if withObjects {
-		data, err = os.ReadFile(path)
+		data, lines, err = readLines(path)
 	} else {
 		sections = 2 // timers and events, which come before the objects
 		var complete bool
@@ -72,7 +75,10 @@ func (d *Dir) OpenView(scheme *runtime.Scheme, withObjects bool) (v *View, ok bo
 	if err != nil {
 		return nil, false, fmt.Errorf("read state: %w", err)
 	}
-	l, ok := splitSections(splitLines(data), sections)
+	if lines == nil {
+		lines = splitLines(data)
+	}
+	l, ok := splitSections(lines, sections)
 	if !ok {
 		return nil, false, nil
 	}
@@ -93,11 +99,9 @@ func (v *View) readHeaders() bool {
 	objs := v.layout.sections[2]
 	heads := make([]ObjectHeader, len(objs))
 	err := parallel.ForChunks(len(objs), minChunk, func(_, lo, hi int) error {
-		var rd bytes.Reader
-		var dec jsontext.Decoder
+		var r headerReader
 		for i := lo; i < hi; i++ {
-			rd.Reset(objs[i].text)
-			if !readHeader(&dec, &rd, &heads[i]) {
+			if !r.readHeader(objs[i].text, &heads[i]) {
 				return errNeedsLoad
 			}
 		}
@@ -167,6 +171,32 @@ var errNeedsLoad = errors.New("state file needs a full load")
 // or nil when the View was opened without objects. The caller must not
 // change them.
 func (v *View) Headers() []ObjectHeader { return v.headers }
+
+// StoredObject is an object as the state file stores it: what identifies
+// it, and its JSON as Save wrote it: compact, "kind" and "apiVersion"
+// first, then the object's fields as encoding/json writes them.
+type StoredObject struct {
+	Kind, Namespace, Name string
+	JSON                  []byte
+}
+
+// Line returns the JSON of object i of Headers as the file stores it (see
+// Save), and whether the scheme knows its kind, as decoding it would
+// require. The caller must not change the JSON.
+func (v *View) Line(i int) ([]byte, bool) {
+	h := v.headers[i]
+	key := [2]string{h.APIVersion, h.Kind}
+	known, seen := v.known[key]
+	if !seen {
+		gv, err := schema.ParseGroupVersion(h.APIVersion)
+		known = err == nil && v.scheme.Recognizes(gv.WithKind(h.Kind))
+		if v.known == nil {
+			v.known = map[[2]string]bool{}
+		}
+		v.known[key] = known
+	}
+	return v.layout.sections[2][i].text, known
+}
 
 // Objects decodes the objects whose indexes into Headers are given, in
 // that order. An object that does not decode is an error naming its line.

@@ -1,7 +1,7 @@
 package state
 
 import (
-	"io"
+	"bytes"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -11,27 +11,47 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 )
 
+// headerReader reads object headers, one line after the other (see
+// readHeader). It keeps the strings that repeat from line to line (kinds,
+// apiVersions, namespaces) once.
+type headerReader struct {
+	dec    jsontext.Decoder
+	rd     bytes.Reader
+	common map[string]string
+}
+
 // readHeader reads kind, apiVersion and metadata from the start of an
 // object line into h, and stops there. It reports false when data does
 // not start as Save writes objects or lacks what Restore would fill in.
-func readHeader(dec *jsontext.Decoder, data io.Reader, h *ObjectHeader) bool {
-	dec.Reset(data, jsontext.AllowDuplicateNames(true))
+func (r *headerReader) readHeader(data []byte, h *ObjectHeader) bool {
+	if r.scanHeader(data, h) {
+		return r.complete(h)
+	}
+	r.rd.Reset(data)
+	return r.readTokens(h)
+}
+
+// readTokens is readHeader's slow way, token by token, for lines that
+// scanHeader leaves to it; it reads r.rd.
+func (r *headerReader) readTokens(h *ObjectHeader) bool {
+	dec := &r.dec
+	dec.Reset(&r.rd, jsontext.AllowDuplicateNames(true))
 	if !readDelim(dec, '{') {
 		return false
 	}
 	var haveMeta bool
 	for h.Kind == "" || h.APIVersion == "" || !haveMeta {
-		name, ok := readString(dec)
+		name, ok := readName(dec)
 		if !ok {
 			return false
 		}
-		switch name {
-		case "kind":
-			h.Kind, ok = readString(dec)
-		case "apiVersion":
-			h.APIVersion, ok = readString(dec)
-		case "metadata":
-			ok, haveMeta = readMetadata(dec, h), true
+		switch string(name) {
+		case `"kind"`:
+			h.Kind, ok = r.readCommon(dec)
+		case `"apiVersion"`:
+			h.APIVersion, ok = r.readCommon(dec)
+		case `"metadata"`:
+			ok, haveMeta = r.readMetadata(h), true
 		default:
 			ok = dec.SkipValue() == nil
 		}
@@ -39,32 +59,40 @@ func readHeader(dec *jsontext.Decoder, data io.Reader, h *ObjectHeader) bool {
 			return false
 		}
 	}
+	return r.complete(h)
+}
+
+// complete reports whether h has what Restore would otherwise fill in.
+func (r *headerReader) complete(h *ObjectHeader) bool {
 	namespaced := h.Namespace != "" ||
 		fakecluster.ClusterScoped(schema.GroupKind{Group: groupOf(h.APIVersion), Kind: h.Kind})
 	return h.Name != "" && namespaced && h.UID != "" && h.resourceVersion != ""
 }
 
-// readMetadata reads the object's metadata, a JSON object, into h.
-func readMetadata(dec *jsontext.Decoder, h *ObjectHeader) bool {
+// readMetadata reads the object's metadata, a JSON object, into h, up to
+// its ownerReferences: what follows them in Save's order (finalizers,
+// managedFields) is not needed.
+func (r *headerReader) readMetadata(h *ObjectHeader) bool {
+	dec := &r.dec
 	if !readDelim(dec, '{') {
 		return false
 	}
 	for dec.PeekKind() == '"' {
-		name, _ := readString(dec)
+		name, _ := readName(dec)
 		var ok bool
-		switch name {
-		case "name":
+		switch string(name) {
+		case `"name"`:
 			h.Name, ok = readString(dec)
-		case "namespace":
-			h.Namespace, ok = readString(dec)
-		case "uid":
+		case `"namespace"`:
+			h.Namespace, ok = r.readCommon(dec)
+		case `"uid"`:
 			var uid string
 			uid, ok = readString(dec)
 			h.UID = types.UID(uid)
-		case "resourceVersion":
+		case `"resourceVersion"`:
 			h.resourceVersion, ok = readString(dec)
-		case "ownerReferences":
-			ok = readOwners(dec, h)
+		case `"ownerReferences"`:
+			return readOwners(dec, h)
 		default:
 			ok = dec.SkipValue() == nil
 		}
@@ -73,6 +101,19 @@ func readMetadata(dec *jsontext.Decoder, h *ObjectHeader) bool {
 		}
 	}
 	return readDelim(dec, '}')
+}
+
+// readCommon reads a string token that many lines share, keeping one copy.
+func (r *headerReader) readCommon(dec *jsontext.Decoder) (string, bool) {
+	v, err := dec.ReadValue()
+	if err != nil || v.Kind() != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(v, '\\') >= 0 {
+		s, err := jsontext.AppendUnquote(nil, v)
+		return string(s), err == nil
+	}
+	return r.intern(v[1 : len(v)-1]), true
 }
 
 // readOwners reads the UIDs of an ownerReferences array into h.
@@ -86,8 +127,8 @@ func readOwners(dec *jsontext.Decoder, h *ObjectHeader) bool {
 	for dec.PeekKind() == '{' {
 		readDelim(dec, '{')
 		for dec.PeekKind() == '"' {
-			name, _ := readString(dec)
-			if name != "uid" {
+			name, _ := readName(dec)
+			if string(name) != `"uid"` {
 				if dec.SkipValue() != nil {
 					return false
 				}
@@ -104,6 +145,18 @@ func readOwners(dec *jsontext.Decoder, h *ObjectHeader) bool {
 		}
 	}
 	return readDelim(dec, ']')
+}
+
+// readName reads an object member's name as it is written, quotes and all,
+// without copying it: the bytes are valid until the next read. A name
+// written with escapes matches none of the names looked for, so its value
+// is skipped.
+func readName(dec *jsontext.Decoder) ([]byte, bool) {
+	v, err := dec.ReadValue()
+	if err != nil || v.Kind() != '"' {
+		return nil, false
+	}
+	return v, true
 }
 
 // readDelim reads the token delim ({, }, [ or ]).

@@ -80,19 +80,45 @@ func compareKinds(a, b string) int {
 // sortObjects returns objs sorted by kind, namespace and name. It does not
 // change objs.
 func sortObjects(objs []fakecluster.Object) []fakecluster.Object {
-	sorted := slices.Clone(objs)
-	kinds := make(map[fakecluster.Object]string, len(sorted))
-	for _, o := range sorted {
-		kinds[o] = kindOf(o)
-	}
-	slices.SortStableFunc(sorted, func(a, b fakecluster.Object) int {
-		return cmp.Or(
-			compareKinds(kinds[a], kinds[b]),
-			cmp.Compare(a.GetNamespace(), b.GetNamespace()),
-			cmp.Compare(a.GetName(), b.GetName()),
-		)
+	return sortListOrder(objs, func(o fakecluster.Object) (string, string, string) {
+		return kindOf(o), o.GetNamespace(), o.GetName()
 	})
-	return sorted
+}
+
+// sortListOrder returns items in the order List shows objects: by kind
+// (see compareKinds), then namespace and name, items with the same three
+// in their order in items. It does not change items. It sorts the items
+// of each kind apart, and not at all when they are in order already, as
+// the API server lists them.
+func sortListOrder[T any](items []T, key func(T) (kind, namespace, name string)) []T {
+	type keyed struct {
+		item            T
+		namespace, name string
+	}
+	byKind := map[string][]keyed{}
+	var kinds []string
+	for _, it := range items {
+		kind, ns, name := key(it)
+		if _, ok := byKind[kind]; !ok {
+			kinds = append(kinds, kind)
+		}
+		byKind[kind] = append(byKind[kind], keyed{it, ns, name})
+	}
+	slices.SortFunc(kinds, compareKinds)
+	order := func(a, b keyed) int {
+		return cmp.Or(cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
+	}
+	out := make([]T, 0, len(items))
+	for _, kind := range kinds {
+		group := byKind[kind]
+		if !slices.IsSortedFunc(group, order) {
+			slices.SortStableFunc(group, order)
+		}
+		for _, k := range group {
+			out = append(out, k.item)
+		}
+	}
+	return out
 }
 
 // status is what the tree and the tables show of the status of the three
@@ -129,9 +155,12 @@ func (s status) running() bool {
 
 // qualifiedName is "namespace/name", or the name alone for an object
 // without a namespace.
-func qualifiedName(obj metav1.Object) string {
-	if obj.GetNamespace() == "" {
-		return obj.GetName()
+func qualifiedName(obj metav1.Object) string { return qualified(obj.GetNamespace(), obj.GetName()) }
+
+// qualified is "namespace/name", or "name" without a namespace.
+func qualified(namespace, name string) string {
+	if namespace == "" {
+		return name
 	}
-	return obj.GetNamespace() + "/" + obj.GetName()
+	return namespace + "/" + name
 }

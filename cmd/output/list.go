@@ -1,14 +1,11 @@
 package output
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"reflect"
-	"runtime"
 	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -22,6 +19,7 @@ import (
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/fastjson"
+	"github.com/lscli/lscli/internal/parallel"
 )
 
 // The formats List writes.
@@ -81,63 +79,77 @@ func writeList(list kubeList, format string, w io.Writer) error {
 	return err
 }
 
-// jsonChunk is how many items writeJSONList encodes at a time, on all
-// cores, before it writes them.
-const jsonChunk = 512
+// jsonRound is how many items writeJSONItems appends, on all cores,
+// before it writes them.
+const jsonRound = 512
 
 // writeJSONList streams objs to w as a Kubernetes List in JSON, indented by
 // 4 spaces like kubectl: the bytes encoding/json's indenting encoder gives,
 // but each item is encoded and indented once, in parallel, and written as
 // soon as its chunk is done.
 func writeJSONList(objs []fakecluster.Object, w io.Writer) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	if len(objs) == 0 {
-		bw.WriteString("{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"List\",\n    \"items\": []\n}\n")
-		return bw.Flush()
-	}
-	bw.WriteString("{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"List\",\n    \"items\": [")
-	bufs := make([]bytes.Buffer, jsonChunk)
-	for start := 0; start < len(objs); start += jsonChunk {
-		chunk := objs[start:min(start+jsonChunk, len(objs))]
-		if err := encodeChunk(chunk, bufs); err != nil {
-			return err
+	return writeJSONItems(len(objs), w, func(i int, dst, _ []byte) ([]byte, []byte, error) {
+		item, err := marshalItem(objs[i])
+		if err == nil {
+			dst, err = jsontext.AppendFormat(dst, item, listItemIndent)
 		}
-		for i := range chunk {
-			if start+i > 0 {
-				bw.WriteByte(',')
-			}
-			bw.WriteString("\n        ")
-			bw.Write(bufs[i].Bytes())
+		if err != nil {
+			return dst, nil, fmt.Errorf("encode %s %s: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
 		}
-	}
-	bw.WriteString("\n    ]\n}\n")
-	return bw.Flush()
+		return dst, nil, nil
+	})
 }
 
-// encodeChunk encodes each object of chunk, indented as a list item, into
-// bufs[i], on all cores.
-func encodeChunk(chunk []fakecluster.Object, bufs []bytes.Buffer) error {
-	errs := make([]error, len(chunk))
-	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), len(chunk))
-	for wk := range workers {
-		wg.Go(func() {
-			for i := wk; i < len(chunk); i += workers {
-				bufs[i].Reset()
-				item, err := marshalItem(chunk[i])
-				if err == nil {
-					var out []byte
-					out, err = jsontext.AppendFormat(bufs[i].AvailableBuffer(), item, listItemIndent)
-					bufs[i].Write(out)
+// itemFunc appends item i of a List, indented as a list item, to dst. It
+// may use scratch, and returns it (grown) for the next item.
+type itemFunc func(i int, dst, scratch []byte) (out, scratchOut []byte, err error)
+
+// writeJSONItems streams n items to w as a Kubernetes List in JSON,
+// indented by 4 spaces like kubectl. It appends a round of items at a
+// time, each core a contiguous range of them into a buffer of its own,
+// and writes the buffers when the round is done.
+func writeJSONItems(n int, w io.Writer, item itemFunc) error {
+	if n == 0 {
+		_, err := io.WriteString(w, "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"List\",\n    \"items\": []\n}\n")
+		return err
+	}
+	bufs := make([][]byte, parallel.Workers())
+	scratch := make([][]byte, len(bufs))
+	for lo := 0; lo < n; lo += jsonRound {
+		ranges := parallel.Chunks(lo, min(lo+jsonRound, n), 1)
+		err := parallel.Run(ranges, func(c, lo, hi int) error {
+			buf := bufs[c][:0]
+			var err error
+			for i := lo; i < hi; i++ {
+				if i > 0 {
+					buf = append(buf, ',')
 				}
-				if err != nil {
-					errs[i] = fmt.Errorf("encode %s %s: %w", kindOf(chunk[i]), qualifiedName(chunk[i]), err)
+				buf = append(buf, "\n        "...)
+				if buf, scratch[c], err = item(i, buf, scratch[c]); err != nil {
+					return err
 				}
 			}
+			bufs[c] = buf
+			return nil
 		})
+		if err != nil {
+			return err
+		}
+		if lo == 0 {
+			// The List starts only once its first items encoded: an
+			// error there leaves nothing written.
+			if _, err := io.WriteString(w, "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"List\",\n    \"items\": ["); err != nil {
+				return err
+			}
+		}
+		for c := range ranges {
+			if _, err := w.Write(bufs[c]); err != nil {
+				return err
+			}
+		}
 	}
-	wg.Wait()
-	return errors.Join(errs...)
+	_, err := io.WriteString(w, "\n    ]\n}\n")
+	return err
 }
 
 // marshalItem encodes o with apiVersion and kind first, as kubectl shows

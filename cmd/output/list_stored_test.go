@@ -1,0 +1,169 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/randfill"
+
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/state"
+)
+
+// storedKinds are the kinds of the scheme a state file can hold: those
+// with object metadata, lists and options left out.
+func storedKinds(scheme *runtime.Scheme) []schema.GroupVersionKind {
+	var out []schema.GroupVersionKind
+	for gvk := range scheme.AllKnownTypes() {
+		if strings.HasSuffix(gvk.Kind, "List") || strings.HasSuffix(gvk.Kind, "Options") || gvk.Version == runtime.APIVersionInternal {
+			continue
+		}
+		obj, err := scheme.New(gvk)
+		if err != nil {
+			continue
+		}
+		if _, ok := obj.(fakecluster.Object); ok {
+			out = append(out, gvk)
+		}
+	}
+	slices.SortFunc(out, func(a, b schema.GroupVersionKind) int { return strings.Compare(a.String(), b.String()) })
+	return out
+}
+
+// validJSON is a random JSON value of a few kinds, as AnyJSON and raw
+// extensions hold them.
+func validJSON(c randfill.Continue) []byte {
+	v := map[string]any{
+		"s": c.String(0), "n": c.Int63() % 1000, "f": float64(c.Int63()%1000) / 8,
+		"l": []any{c.String(0), true, nil}, "o": map[string]any{"<&>": c.String(0)},
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// fillFuncs keep random values to those an API server stores: times to
+// seconds in a sane range, raw JSON that is JSON, quantities and
+// int-or-strings of their canonical forms.
+func fillFuncs() []any {
+	when := func(c randfill.Continue) time.Time {
+		return time.Unix(c.Int63()%4_000_000_000, 0).UTC()
+	}
+	return []any{
+		func(t *metav1.Time, c randfill.Continue) { *t = metav1.NewTime(when(c)) },
+		func(t *metav1.MicroTime, c randfill.Continue) { *t = metav1.NewMicroTime(when(c).Add(time.Duration(c.Int63()%1e6) * time.Microsecond)) },
+		func(q *resource.Quantity, c randfill.Continue) { *q = *resource.NewQuantity(c.Int63()%100000, resource.DecimalSI) },
+		func(v *intstr.IntOrString, c randfill.Continue) {
+			if c.Bool() {
+				*v = intstr.FromInt32(c.Int31())
+			} else {
+				*v = intstr.FromString(c.String(0))
+			}
+		},
+		func(r *runtime.RawExtension, c randfill.Continue) { *r = runtime.RawExtension{Raw: validJSON(c)} },
+		func(a *lsv1alpha1.AnyJSON, c randfill.Continue) { *a = lsv1alpha1.NewAnyJSON(validJSON(c)) },
+		func(m *json.RawMessage, c randfill.Continue) { *m = validJSON(c) },
+		func(f *metav1.FieldsV1, c randfill.Continue) { f.Raw = []byte(`{"f:metadata":{}}`) },
+		// Repository contexts come from JSON (files, or lscli's own
+		// maps); an empty one from Go code would encode as null.
+		func(u *cdv2.UnstructuredTypedObject, c randfill.Continue) {
+			_ = json.Unmarshal([]byte(`{"type":"local","baseUrl":`+string(mustJSON(c.String(0)))+`}`), u)
+		},
+		func(v *any, c randfill.Continue) {
+			var x any
+			_ = json.Unmarshal(validJSON(c), &x)
+			*v = x
+		},
+	}
+}
+
+// TestListStoredIsList checks what ListStored rests on: for random objects
+// of every kind a state file can hold, re-indenting their stored lines
+// gives the bytes of decoding the lines and listing the objects.
+func TestListStoredIsList(t *testing.T) {
+	scheme := fakecluster.NewScheme()
+	fill := randfill.NewWithSeed(1).NilChance(0.2).NumElements(0, 3).Funcs(fillFuncs()...)
+	var objs []fakecluster.Object
+	for _, gvk := range storedKinds(scheme) {
+		for i := range 8 {
+			ro, _ := scheme.New(gvk)
+			obj := ro.(fakecluster.Object)
+			fill.Fill(obj)
+			if ex, ok := obj.(*lsv1alpha1.Execution); ok {
+				ex.Spec.DeployItemsCompressed = nil // stored in clear
+			}
+			obj.GetObjectKind().SetGroupVersionKind(gvk)
+			obj.SetName(fmt.Sprintf("%s-%d", strings.ToLower(gvk.Kind), i))
+			obj.SetNamespace("ns")
+			if fakecluster.ClusterScoped(gvk.GroupKind()) {
+				obj.SetNamespace("")
+			}
+			obj.SetUID(types.UID(fmt.Sprintf("uid-%s-%d", gvk.Kind, i)))
+			obj.SetResourceVersion(fmt.Sprint(len(objs) + 1))
+			objs = append(objs, obj)
+		}
+	}
+	c := fakecluster.New(fakecluster.Options{Scheme: scheme})
+	if err := c.Restore(objs); err != nil {
+		t.Fatal(err)
+	}
+	d := state.New(t.TempDir())
+	if err := d.Save(&state.Snapshot{Objects: c.Objects()}, scheme); err != nil {
+		t.Fatal(err)
+	}
+	v, ok, err := d.OpenView(scheme, true)
+	if err != nil || !ok {
+		t.Fatalf("OpenView: ok %v, err %v", ok, err)
+	}
+	decoded, err := v.AllObjects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []state.StoredObject
+	for i, h := range v.Headers() {
+		line, known := v.Line(i)
+		if !known {
+			t.Fatalf("%s %s: kind not known", h.Kind, h.Name)
+		}
+		stored = append(stored, state.StoredObject{Kind: h.Kind, Namespace: h.Namespace, Name: h.Name, JSON: line})
+	}
+	var want, got bytes.Buffer
+	if err := List(decoded, FormatJSON, &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := ListStored(stored, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		wl, gl := strings.Split(want.String(), "\n"), strings.Split(got.String(), "\n")
+		for i := range min(len(wl), len(gl)) {
+			if wl[i] != gl[i] {
+				t.Fatalf("%d objects of %d kinds: line %d differs:\nList:       %s\nListStored: %s", len(objs), len(storedKinds(scheme)), i+1, wl[i], gl[i])
+			}
+		}
+		t.Fatalf("List wrote %d lines, ListStored %d", len(wl), len(gl))
+	}
+	if n := len(storedKinds(scheme)); n < 25 {
+		t.Errorf("only %d kinds tried", n)
+	}
+}
