@@ -71,8 +71,12 @@ func fillFuncs() []any {
 	}
 	return []any{
 		func(t *metav1.Time, c randfill.Continue) { *t = metav1.NewTime(when(c)) },
-		func(t *metav1.MicroTime, c randfill.Continue) { *t = metav1.NewMicroTime(when(c).Add(time.Duration(c.Int63()%1e6) * time.Microsecond)) },
-		func(q *resource.Quantity, c randfill.Continue) { *q = *resource.NewQuantity(c.Int63()%100000, resource.DecimalSI) },
+		func(t *metav1.MicroTime, c randfill.Continue) {
+			*t = metav1.NewMicroTime(when(c).Add(time.Duration(c.Int63()%1e6) * time.Microsecond))
+		},
+		func(q *resource.Quantity, c randfill.Continue) {
+			*q = *resource.NewQuantity(c.Int63()%100000, resource.DecimalSI)
+		},
 		func(v *intstr.IntOrString, c randfill.Continue) {
 			if c.Bool() {
 				*v = intstr.FromInt32(c.Int31())
