@@ -1,14 +1,12 @@
 package state
 
 import (
-	"bytes"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
+	"unicode/utf8"
 )
 
 // decodeEvents decodes the timeline's lines on all cores. Lines in the form
-// Save writes are read token by token, with a string equal to the one at
+// Save writes are scanned byte by byte, with a string equal to the one at
 // the same place of the line before (a kind, a namespace, often a name)
 // shared; any other line is decoded as decodeEvent decodes it, so the
 // result is the same either way.
@@ -25,11 +23,8 @@ func decodeEvents(lines []line) ([]Event, error) {
 	})
 }
 
-// eventReader reads event lines with one decoder, keeping the strings of
-// the line before.
+// eventReader reads event lines, keeping the strings of the line before.
 type eventReader struct {
-	rd   bytes.Reader
-	dec  jsontext.Decoder
 	last [16]string
 	// lastTime is the time last parsed, from lastTimeText, if timeOK.
 	lastTime     time.Time
@@ -38,19 +33,22 @@ type eventReader struct {
 }
 
 // read decodes the event line data into e, and reports false when the line
-// holds anything else than the event's fields as plain strings.
+// holds anything else than the event's fields as plain strings (no
+// escapes, no control characters, valid UTF-8), compact as Save writes it.
 func (r *eventReader) read(data []byte, e *Event) bool {
-	r.rd.Reset(data)
-	r.dec.Reset(&r.rd, jsontext.AllowDuplicateNames(true))
-	if !readDelim(&r.dec, '{') {
+	s := byteScanner{b: data}
+	if !s.lit("{") {
 		return false
 	}
-	for pos := 0; r.dec.PeekKind() == '"'; pos += 2 {
-		name, ok := r.str(pos)
-		if !ok {
+	for pos := 0; !s.lit("}"); pos += 2 {
+		if pos > 0 && !s.lit(",") {
 			return false
 		}
-		value, ok := r.str(pos + 1)
+		name, ok := r.str(&s, pos)
+		if !ok || !s.lit(":") {
+			return false
+		}
+		value, ok := r.str(&s, pos+1)
 		if !ok {
 			return false
 		}
@@ -82,17 +80,16 @@ func (r *eventReader) read(data []byte, e *Event) bool {
 			return false
 		}
 	}
-	return readDelim(&r.dec, '}') && r.dec.PeekKind() == 0
+	return len(s.b) == 0
 }
 
-// str reads a string without escapes, the pos-th of the line, shared with
-// the string at pos of the line before when they are equal.
-func (r *eventReader) str(pos int) (string, bool) {
-	raw, err := r.dec.ReadValue()
-	if err != nil || len(raw) < 2 || raw[0] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+// str reads a plain string, the pos-th of the line, shared with the
+// string at pos of the line before when they are equal.
+func (r *eventReader) str(s *byteScanner, pos int) (string, bool) {
+	b, ok := s.str()
+	if !ok || !plain(b) {
 		return "", false
 	}
-	b := raw[1 : len(raw)-1]
 	if pos >= len(r.last) {
 		return string(b), true
 	}
@@ -100,4 +97,15 @@ func (r *eventReader) str(pos int) (string, bool) {
 		r.last[pos] = string(b)
 	}
 	return r.last[pos], true
+}
+
+// plain reports whether b, a JSON string's bytes without escapes, is valid
+// UTF-8 without control characters, as a JSON decoder would accept it.
+func plain(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 {
+			return false
+		}
+	}
+	return utf8.Valid(b)
 }

@@ -160,6 +160,8 @@ func TestDecodeEventsAsDecodeEvent(t *testing.T) {
 		`{"time":"2025-01-01T00:00:00Z","kind":"日本","namespace":"","name":"e","type":"Deleted","message":""}`,
 		`{"kind":"2025-01-01T00:00:00Z","time":"2025-01-01T00:00:02Z","name":"f","type":"Created"}`,
 		`{"time":"2025-01-01T00:00:02Z","kind":"Installation","namespace":"default","name":"f","type":"Created"}`,
+		"{\"time\":\"2025-01-01T00:00:02Z\",\"kind\":\"Installation\",\"name\":\"bad-\xff-utf8\",\"type\":\"Created\"}",
+		`{ "time": "2025-01-01T00:00:03Z", "kind": "Installation", "name": "spaced", "type": "Created" }`,
 	}
 	lines := make([]line, 0, 600)
 	for i := range 600 { // more than one chunk, so that every worker's strings are shared
@@ -184,6 +186,10 @@ func TestDecodeEventsAsDecodeEvent(t *testing.T) {
 	}
 	_, err = decodeEvents([]line{{no: 7, text: []byte(`{"time":"yesterday"}`)}})
 	requireErrorContains(t, err, "line 7: event: ")
+	_, err = decodeEvents([]line{{no: 8, text: []byte("{\"time\":\"2025-01-01T00:00:00Z\",\"name\":\"tab\there\"}")}})
+	requireErrorContains(t, err, "line 8: event: ")
+	_, err = decodeEvents([]line{{no: 9, text: []byte(`{"time":"2025-01-01T00:00:00Z","name":"x"}}`)}})
+	requireErrorContains(t, err, "line 9: event: ")
 }
 
 // TestViewOfEventsReadsNoObjects: a View opened without objects reads the
