@@ -42,6 +42,14 @@ type Render struct {
 	StartTime time.Time
 	// Limits bound the templates; zero fields mean the defaults.
 	Limits limits.Limits
+	// Workers is how many root installations are rendered at once where
+	// they are independent (see renderApart): 0 means one per core, 1
+	// renders them one after the other. The result is the same.
+	Workers int
+
+	// rendersApart counts the namespaces whose roots renderApart rendered,
+	// for tests.
+	rendersApart int
 }
 
 // Result is a rendered landscape.
@@ -115,7 +123,7 @@ func (r *Render) Run(ctx context.Context, ls *landscape.Landscape) (*Result, err
 		return nil, err
 	}
 	ctx = template.WithEnvironment(ctx, template.Environment{Clock: cfg.Clock.Now, Seed: seed, Limits: r.Limits})
-	w := &walker{r: r, c: cfg.Cluster, ids: cfg.IDs, res: &Result{}}
+	w := &walker{r: r, c: cfg.Cluster, ids: cfg.IDs, res: &Result{}, blueprints: &blueprint.Cache{}}
 	if err := w.load(ctx, ls); err != nil {
 		return nil, err
 	}

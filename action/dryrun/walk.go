@@ -21,8 +21,9 @@ import (
 // walker renders installations depth first.
 type walker struct {
 	r *Render
-	// blueprints parses each inline blueprint once.
-	blueprints blueprint.Cache
+	// blueprints parses each inline blueprint once; the walkers of forks
+	// share it.
+	blueprints *blueprint.Cache
 	c          *fakecluster.Cluster
 	ids        ids.Source
 	res        *Result
@@ -56,6 +57,10 @@ func (w *walker) renderRoots(ctx context.Context, groups [][]*lsv1alpha1.Install
 			if err := w.c.UpdateStatus(ctx, inst); err != nil {
 				w.problem(fmt.Errorf("installation %s/%s: start job: %w", inst.Namespace, inst.Name, err))
 			}
+		}
+		if nodes, ok := w.renderApart(ctx, insts); ok {
+			w.res.Roots = append(w.res.Roots, nodes...)
+			continue
 		}
 		w.res.Roots = append(w.res.Roots, w.renderInOrder(ctx, insts, "", fmt.Sprintf("root installations of namespace %s", insts[0].Namespace))...)
 	}
@@ -121,7 +126,7 @@ func displayName(inst *lsv1alpha1.Installation) string {
 func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path string) *Installation {
 	node := &Installation{Path: path, Object: inst}
 	bp, tree, err := dataflow.InstallationBlueprint(ctx, w.c, inst,
-		dataflow.Sources{Blueprints: w.r.Blueprints, Components: w.r.Components, Cache: &w.blueprints})
+		dataflow.Sources{Blueprints: w.r.Blueprints, Components: w.r.Components, Cache: w.blueprints})
 	if err != nil {
 		return w.stop(node, err)
 	}

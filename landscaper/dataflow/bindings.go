@@ -16,7 +16,7 @@ func bindings(inst *lsv1alpha1.Installation, imps *Imports) (map[string]any, err
 	if err != nil {
 		return nil, failWrap(inst, ReasonComponentDescriptor, err, "spec.componentDescriptor")
 	}
-	bpDef, err := toGeneric[any](inst.Spec.Blueprint)
+	bpDef, err := genericOf(inst.Spec.Blueprint)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +29,7 @@ func bindings(inst *lsv1alpha1.Installation, imps *Imports) (map[string]any, err
 	}
 	if inst.Spec.ComponentDescriptor != nil {
 		def := effectiveRef(inst.Spec.ComponentDescriptor, imps.tree)
-		if values["componentDescriptorDef"], err = toGeneric[any](def); err != nil {
+		if values["componentDescriptorDef"], err = genericOf(def); err != nil {
 			return nil, err
 		}
 	}

@@ -4,8 +4,10 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"sync"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/lscli/lscli/internal/fastjson"
 )
@@ -34,6 +36,41 @@ func toGeneric[T any](v any) (T, error) {
 	}
 	err = fastjson.Unmarshal(data, &out)
 	return out, err
+}
+
+// maxGeneric bounds the cache of genericOf.
+const maxGeneric = 1024
+
+// generic caches what genericOf decoded, by JSON text.
+var generic struct {
+	sync.Mutex
+	values map[string]any
+}
+
+// genericOf is toGeneric[any] for values that many installations share,
+// such as one blueprint rolled out many times: it decodes each JSON text
+// once and returns deep copies, which cost a fraction of decoding, so that
+// a template that changes its value changes only its own.
+func genericOf(v any) (any, error) {
+	data, err := fastjson.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	generic.Lock()
+	cached, ok := generic.values[string(data)]
+	generic.Unlock()
+	if !ok {
+		if err := fastjson.Unmarshal(data, &cached); err != nil {
+			return nil, err
+		}
+		generic.Lock()
+		if len(generic.values) >= maxGeneric || generic.values == nil {
+			generic.values = map[string]any{}
+		}
+		generic.values[string(data)] = cached
+		generic.Unlock()
+	}
+	return runtime.DeepCopyJSONValue(cached), nil
 }
 
 // decodeRaw decodes raw JSON into a generic value; empty means nil.

@@ -1,0 +1,185 @@
+package dryrun
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lscli/lscli/internal/benchland"
+	"github.com/lscli/lscli/internal/fastjson"
+	"github.com/lscli/lscli/landscape"
+)
+
+// failingRoot is a root whose deploy template fails to render: a problem.
+const failingRoot = `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Installation
+metadata: {name: %s, namespace: bench}
+spec:
+  blueprint:
+    inline:
+      filesystem:
+        blueprint.yaml: |
+          apiVersion: landscaper.gardener.cloud/v1alpha1
+          kind: Blueprint
+          deployExecutions:
+          - name: main
+            type: GoTemplate
+            template: |
+              deployItems: {{ .imports.missing.value }}
+`
+
+// uncheckedRoot is a root whose export execution reads an export its mock
+// deploy item does not assume: a warning.
+const uncheckedRoot = `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Installation
+metadata: {name: %s, namespace: bench}
+spec:
+  blueprint:
+    inline:
+      filesystem:
+        blueprint.yaml: |
+          apiVersion: landscaper.gardener.cloud/v1alpha1
+          kind: Blueprint
+          exports: [{name: out, schema: {type: string}}]
+          deployExecutions:
+          - name: main
+            type: GoTemplate
+            template: |
+              deployItems:
+              - {name: item, type: landscaper.gardener.cloud/mock, config: {}}
+          exportExecutions:
+          - name: main
+            type: GoTemplate
+            template: |
+              exports: {out: {{ .deployitems.item.value | required "no value" }}}
+`
+
+// writeLandscape writes a benchmark landscape of roots roots with a failing
+// and an unchecked root among them, and loads it.
+func writeLandscape(t *testing.T, shape benchland.Shape, roots int) *landscape.Landscape {
+	t.Helper()
+	dir := t.TempDir()
+	if err := shape.Write(dir, roots); err != nil {
+		t.Fatal(err)
+	}
+	extra := fmt.Sprintf(failingRoot, "inst-00003-fails") + "---\n" + fmt.Sprintf(uncheckedRoot, "inst-00007-unchecked")
+	if err := os.WriteFile(filepath.Join(dir, "extra.yaml"), []byte(extra), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ls, err := (&landscape.Loader{FS: os.DirFS(dir)}).Load(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ls
+}
+
+// dump writes down everything a Result holds, for comparisons.
+func dump(t *testing.T, res *Result) string {
+	t.Helper()
+	var b strings.Builder
+	for _, o := range res.Objects {
+		line, err := fastjson.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	for _, p := range res.Problems {
+		fmt.Fprintf(&b, "problem: %v\n", p)
+	}
+	for _, p := range res.Warnings {
+		fmt.Fprintf(&b, "warning: %v\n", p)
+	}
+	var walk func(n *Installation)
+	walk = func(n *Installation) {
+		obj, err := fastjson.Marshal(n.Object)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "node %s %s %s err=%v unchecked=%v skipped=%q imports=%v exports=%v items=%v\n",
+			n.Path, n.Blueprint, obj, n.Err, n.Unchecked, n.Skipped, n.Imports != nil, n.Exports != nil, len(n.DeployItems))
+		for _, di := range n.DeployItems {
+			fmt.Fprintf(&b, "  item %s %v %s\n", di.Name, di.Exports, di.ExportsFrom)
+		}
+		for _, sub := range n.Subinstallations {
+			walk(sub)
+		}
+	}
+	for _, n := range res.Roots {
+		walk(n)
+	}
+	return b.String()
+}
+
+func TestRenderApartIsRenderInOrder(t *testing.T) {
+	for _, shape := range []benchland.Shape{benchland.Chained, benchland.Flat} {
+		t.Run(shape.Name, func(t *testing.T) {
+			seq := &Render{Workers: 1}
+			want, err := seq.Run(context.Background(), writeLandscape(t, shape, 40))
+			if err != nil {
+				t.Fatal(err)
+			}
+			par := &Render{Workers: 3}
+			got, err := par.Run(context.Background(), writeLandscape(t, shape, 40))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if seq.rendersApart != 0 || par.rendersApart != 1 {
+				t.Fatalf("roots rendered apart in %d (Workers 1) and %d (Workers 3) namespaces, want 0 and 1", seq.rendersApart, par.rendersApart)
+			}
+			if len(want.Problems) == 0 || len(want.Warnings) == 0 {
+				t.Fatalf("the landscape should have problems and warnings: %d, %d", len(want.Problems), len(want.Warnings))
+			}
+			w, g := dump(t, want), dump(t, got)
+			if w == g {
+				return
+			}
+			wl, gl := strings.Split(w, "\n"), strings.Split(g, "\n")
+			for i := range min(len(wl), len(gl)) {
+				if wl[i] != gl[i] {
+					t.Fatalf("line %d differs:\nin order: %.400s\napart:    %.400s", i+1, wl[i], gl[i])
+				}
+			}
+			t.Fatalf("in order %d lines, apart %d", len(wl), len(gl))
+		})
+	}
+}
+
+func TestRenderApartLeavesDependentRootsInOrder(t *testing.T) {
+	files := map[string]string{}
+	for i := range minApart + 2 {
+		imp := ""
+		if i > 0 {
+			imp = fmt.Sprintf("r%02d-out", i-1)
+		}
+		files[fmt.Sprintf("r%02d.yaml", i)] = root(fmt.Sprintf("r%02d", i), imp, "v")
+	}
+	r := &Render{Workers: 2}
+	if _, err := r.Run(context.Background(), load(t, files)); err != nil {
+		t.Fatal(err)
+	}
+	if r.rendersApart != 0 {
+		t.Error("roots that import each other's exports were rendered apart")
+	}
+}
+
+func TestApartHold(t *testing.T) {
+	a, b := objectKey{kind: "DataObject", namespace: "ns", name: "a"}, objectKey{kind: "DataObject", namespace: "ns", name: "b"}
+	for _, tc := range []struct {
+		name    string
+		renders []apartRender
+		want    bool
+	}{
+		{"disjoint", []apartRender{{order: []objectKey{a}}, {order: []objectKey{b}}}, true},
+		{"same object", []apartRender{{order: []objectKey{a}}, {order: []objectKey{b, a}}}, false},
+		{"deleted", []apartRender{{order: []objectKey{a}, deleted: true}}, false},
+	} {
+		if got := apartHold(tc.renders); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
