@@ -142,18 +142,30 @@ func (c *Cluster) List(ctx context.Context, list ObjectList, opts ListOptions) e
 		c.mu.Unlock()
 		return fmt.Errorf("list %s: no index %q registered (see AddIndex)", gvk.Kind, f.Index)
 	}
-	items := c.selectLocked(gvk.GroupKind(), opts)
+	found := c.selectLocked(gvk.GroupKind(), opts)
 	rv := c.rv
 	c.mu.Unlock()
-	if err := meta.SetList(list, items); err != nil {
-		return fmt.Errorf("list %s: %w", gvk.Kind, err)
+	// The stored objects are never changed in place, so they are copied
+	// outside the lock.
+	if !setListItems(list, found, !opts.UnsafeDisableDeepCopy) {
+		items := make([]runtime.Object, len(found))
+		for i, obj := range found {
+			if opts.UnsafeDisableDeepCopy {
+				items[i] = obj
+			} else {
+				items[i] = copyObject(obj)
+			}
+		}
+		if err := meta.SetList(list, items); err != nil {
+			return fmt.Errorf("list %s: %w", gvk.Kind, err)
+		}
 	}
 	list.SetResourceVersion(formatRV(rv))
 	return nil
 }
 
-// selectLocked returns sorted copies of the objects of kind gk matching opts.
-func (c *Cluster) selectLocked(gk schema.GroupKind, opts ListOptions) []runtime.Object {
+// selectLocked returns the stored objects of kind gk matching opts, sorted.
+func (c *Cluster) selectLocked(gk schema.GroupKind, opts ListOptions) []Object {
 	var found []Object
 	cands := c.store.candidates(gk, opts)
 	c.visited += uint64(len(cands))
@@ -168,15 +180,7 @@ func (c *Cluster) selectLocked(gk schema.GroupKind, opts ListOptions) []runtime.
 		}
 		return strings.Compare(a.GetName(), b.GetName())
 	})
-	items := make([]runtime.Object, len(found))
-	for i, obj := range found {
-		if opts.UnsafeDisableDeepCopy {
-			items[i] = obj
-		} else {
-			items[i] = copyObject(obj)
-		}
-	}
-	return items
+	return found
 }
 
 // Watch registers fn to receive every later change. See WatchFunc and the

@@ -19,8 +19,8 @@ func copyObject(obj Object) Object {
 	case *lsv1alpha1.Installation:
 		return copyInstallation(o)
 	case *lsv1alpha1.DataObject:
-		out := &lsv1alpha1.DataObject{TypeMeta: o.TypeMeta, Data: o.Data}
-		o.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+		out := &lsv1alpha1.DataObject{}
+		copyDataObjectInto(out, o)
 		return out
 	case *lsv1alpha1.Target:
 		return copyTarget(o)
@@ -30,7 +30,14 @@ func copyObject(obj Object) Object {
 
 // copyInstallation copies in, sharing the raw JSON of an inline blueprint.
 func copyInstallation(in *lsv1alpha1.Installation) *lsv1alpha1.Installation {
-	out := &lsv1alpha1.Installation{TypeMeta: in.TypeMeta}
+	out := &lsv1alpha1.Installation{}
+	copyInstallationInto(out, in)
+	return out
+}
+
+// copyInstallationInto is copyInstallation into out.
+func copyInstallationInto(out, in *lsv1alpha1.Installation) {
+	*out = lsv1alpha1.Installation{TypeMeta: in.TypeMeta}
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	in.Status.DeepCopyInto(&out.Status)
 	spec := in.Spec // a shallow copy, only read
@@ -40,12 +47,24 @@ func copyInstallation(in *lsv1alpha1.Installation) *lsv1alpha1.Installation {
 	if inline != nil {
 		out.Spec.Blueprint.Inline = &lsv1alpha1.InlineBlueprint{Filesystem: inline.Filesystem}
 	}
-	return out
+}
+
+// copyDataObjectInto copies in into out, sharing the raw JSON of its data.
+func copyDataObjectInto(out, in *lsv1alpha1.DataObject) {
+	*out = lsv1alpha1.DataObject{TypeMeta: in.TypeMeta, Data: in.Data}
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 }
 
 // copyTarget copies in, sharing the raw JSON of its configuration.
 func copyTarget(in *lsv1alpha1.Target) *lsv1alpha1.Target {
-	out := &lsv1alpha1.Target{TypeMeta: in.TypeMeta}
+	out := &lsv1alpha1.Target{}
+	copyTargetInto(out, in)
+	return out
+}
+
+// copyTargetInto is copyTarget into out.
+func copyTargetInto(out, in *lsv1alpha1.Target) {
+	*out = lsv1alpha1.Target{TypeMeta: in.TypeMeta}
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	spec := in.Spec
 	config := spec.Configuration
@@ -55,7 +74,43 @@ func copyTarget(in *lsv1alpha1.Target) *lsv1alpha1.Target {
 		shared := *config
 		out.Spec.Configuration = &shared
 	}
-	return out
+}
+
+// setListItems sets the items of list, for the list kinds the controllers
+// read most, to copies of found (as copyObject copies), or to shallow
+// copies when deep is false, without the reflection of meta.SetList. It
+// reports false, changing nothing, for other kinds of list.
+func setListItems(list ObjectList, found []Object, deep bool) bool {
+	switch l := list.(type) {
+	case *lsv1alpha1.InstallationList:
+		l.Items = fillItems(found, deep, copyInstallationInto)
+	case *lsv1alpha1.ExecutionList:
+		l.Items = fillItems(found, deep, func(out, in *lsv1alpha1.Execution) { in.DeepCopyInto(out) })
+	case *lsv1alpha1.DeployItemList:
+		l.Items = fillItems(found, deep, func(out, in *lsv1alpha1.DeployItem) { in.DeepCopyInto(out) })
+	case *lsv1alpha1.DataObjectList:
+		l.Items = fillItems(found, deep, copyDataObjectInto)
+	case *lsv1alpha1.TargetList:
+		l.Items = fillItems(found, deep, copyTargetInto)
+	default:
+		return false
+	}
+	return true
+}
+
+// fillItems returns a slice of the objects found, each copied into its
+// element by copyInto, or copied shallowly when deep is false.
+func fillItems[T any](found []Object, deep bool, copyInto func(out, in *T)) []T {
+	items := make([]T, len(found))
+	for i, obj := range found {
+		in := any(obj).(*T)
+		if deep {
+			copyInto(&items[i], in)
+		} else {
+			items[i] = *in
+		}
+	}
+	return items
 }
 
 // withLandscaperStatus is withStatusOf for the Landscaper kinds a simulation

@@ -5,7 +5,10 @@ import (
 	"testing"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // TestCopyObject: the copies that share raw JSON are equal to the original,
@@ -45,5 +48,61 @@ func TestCopyObject(t *testing.T) {
 		if !reflect.DeepEqual(obj, want) {
 			t.Errorf("%T: changing the copy changed the original: %+v", obj, obj)
 		}
+	}
+}
+
+// TestSetListItemsIsSetList: the lists setListItems fills hold what
+// meta.SetList gives from copyObject's copies (or the stored objects
+// themselves, without deep copies), and deep copies share nothing that
+// changes with the stored objects.
+func TestSetListItemsIsSetList(t *testing.T) {
+	raw := lsv1alpha1.NewAnyJSON([]byte(`{"k":"v"}`))
+	meta := func(name string) metav1.ObjectMeta {
+		return metav1.ObjectMeta{Name: name, Namespace: "ns", Labels: map[string]string{"a": "b"}}
+	}
+	cases := []struct {
+		list  ObjectList
+		items []Object
+	}{
+		{&lsv1alpha1.InstallationList{}, []Object{
+			&lsv1alpha1.Installation{ObjectMeta: meta("a"), Spec: lsv1alpha1.InstallationSpec{Blueprint: lsv1alpha1.BlueprintDefinition{Inline: &lsv1alpha1.InlineBlueprint{Filesystem: raw}}}},
+			&lsv1alpha1.Installation{ObjectMeta: meta("b"), Status: lsv1alpha1.InstallationStatus{JobID: "j"}}}},
+		{&lsv1alpha1.ExecutionList{}, []Object{&lsv1alpha1.Execution{ObjectMeta: meta("e"), Spec: lsv1alpha1.ExecutionSpec{Context: "c"}}}},
+		{&lsv1alpha1.DeployItemList{}, []Object{&lsv1alpha1.DeployItem{ObjectMeta: meta("d"), Spec: lsv1alpha1.DeployItemSpec{Type: "t"}}}},
+		{&lsv1alpha1.DataObjectList{}, []Object{&lsv1alpha1.DataObject{ObjectMeta: meta("o"), Data: raw}}},
+		{&lsv1alpha1.TargetList{}, []Object{&lsv1alpha1.Target{ObjectMeta: meta("t"), Spec: lsv1alpha1.TargetSpec{Configuration: &raw}}}},
+		{&lsv1alpha1.InstallationList{}, nil},
+	}
+	for _, tc := range cases {
+		for _, deep := range []bool{true, false} {
+			want := tc.list.DeepCopyObject().(ObjectList)
+			items := make([]runtime.Object, len(tc.items))
+			for i, o := range tc.items {
+				items[i] = o
+				if deep {
+					items[i] = copyObject(o)
+				}
+			}
+			if err := apimeta.SetList(want, items); err != nil {
+				t.Fatal(err)
+			}
+			got := tc.list.DeepCopyObject().(ObjectList)
+			if !setListItems(got, tc.items, deep) {
+				t.Fatalf("%T: not filled", got)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%T (deep %v): %+v, want %+v", got, deep, got, want)
+			}
+			if deep && len(tc.items) > 0 {
+				gotItems, _ := apimeta.ExtractList(got)
+				gotItems[0].(Object).GetLabels()["a"] = "changed"
+				if tc.items[0].GetLabels()["a"] != "b" {
+					t.Errorf("%T: a deep copy shares its labels with the stored object", got)
+				}
+			}
+		}
+	}
+	if setListItems(&corev1.SecretList{}, nil, true) {
+		t.Error("a SecretList was filled; it should take meta.SetList")
 	}
 }
