@@ -64,6 +64,13 @@
 // complete). A file the View cannot read that way is loaded as a whole,
 // which reports what is wrong with it; a broken object line in the middle
 // of a complete file is reported only by the commands that decode it.
+// `get -o json` of many objects decodes none: it re-indents their lines
+// (View.Line), which gives the bytes that decoding and encoding them would
+// give, since a line that Save wrote decodes and encodes to itself (checked
+// for every kind over random objects, and on the state of every script). A
+// line edited by hand that is still valid JSON, with kind and apiVersion
+// first, is shown as it was edited; one that is not valid JSON is an error
+// naming the object.
 //
 // A file edited by hand may use any JSON layout; Load then decodes it as a
 // whole, which is slower, and the next Save writes it back in this layout.
