@@ -16,7 +16,7 @@ func bindings(inst *lsv1alpha1.Installation, imps *Imports) (map[string]any, err
 	if err != nil {
 		return nil, failWrap(inst, ReasonComponentDescriptor, err, "spec.componentDescriptor")
 	}
-	bpDef, err := genericOf(inst.Spec.Blueprint)
+	bpDef, err := blueprintValue(inst.Spec.Blueprint)
 	if err != nil {
 		return nil, err
 	}

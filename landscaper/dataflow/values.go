@@ -38,14 +38,40 @@ func toGeneric[T any](v any) (T, error) {
 	return out, err
 }
 
-// maxGeneric bounds the cache of genericOf.
-const maxGeneric = 1024
+// maxCachedValues bounds a valueCache.
+const maxCachedValues = 1024
 
-// generic caches what genericOf decoded, by JSON text.
-var generic struct {
+// valueCache holds generic JSON values by the JSON text they were decoded
+// from. Its values are never handed out, only deep copies of them.
+type valueCache struct {
 	sync.Mutex
 	values map[string]any
 }
+
+// get returns a deep copy of the value cached for key.
+func (c *valueCache) get(key []byte) (any, bool) {
+	c.Lock()
+	v, ok := c.values[string(key)]
+	c.Unlock()
+	if !ok {
+		return nil, false
+	}
+	return runtime.DeepCopyJSONValue(v), true
+}
+
+// put caches v for key, emptying the cache when it is full.
+func (c *valueCache) put(key []byte, v any) {
+	c.Lock()
+	defer c.Unlock()
+	if len(c.values) >= maxCachedValues || c.values == nil {
+		c.values = map[string]any{}
+	}
+	c.values[string(key)] = v
+}
+
+// generic caches genericOf's values by the JSON of their Go values;
+// inlineBlueprints caches blueprintValue's by an inline blueprint's files.
+var generic, inlineBlueprints valueCache
 
 // genericOf is toGeneric[any] for values that many installations share,
 // such as one blueprint rolled out many times: it decodes each JSON text
@@ -56,21 +82,34 @@ func genericOf(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	generic.Lock()
-	cached, ok := generic.values[string(data)]
-	generic.Unlock()
-	if !ok {
-		if err := fastjson.Unmarshal(data, &cached); err != nil {
-			return nil, err
-		}
-		generic.Lock()
-		if len(generic.values) >= maxGeneric || generic.values == nil {
-			generic.values = map[string]any{}
-		}
-		generic.values[string(data)] = cached
-		generic.Unlock()
+	if cached, ok := generic.get(data); ok {
+		return cached, nil
 	}
-	return runtime.DeepCopyJSONValue(cached), nil
+	var out any
+	if err := fastjson.Unmarshal(data, &out); err != nil {
+		return nil, err
+	}
+	generic.put(data, out)
+	return runtime.DeepCopyJSONValue(out), nil
+}
+
+// blueprintValue is genericOf(def), the blueprint definition as templates
+// see it, without encoding an inline blueprint's files on every call: the
+// value of an inline blueprint is looked up by its files' JSON.
+func blueprintValue(def lsv1alpha1.BlueprintDefinition) (any, error) {
+	if def.Reference != nil || def.Inline == nil {
+		return genericOf(def)
+	}
+	raw := def.Inline.Filesystem.RawMessage
+	if cached, ok := inlineBlueprints.get(raw); ok {
+		return cached, nil
+	}
+	v, err := genericOf(def)
+	if err != nil {
+		return nil, err
+	}
+	inlineBlueprints.put(raw, runtime.DeepCopyJSONValue(v))
+	return v, nil
 }
 
 // decodeRaw decodes raw JSON into a generic value; empty means nil.
