@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/xeipuuv/gojsonschema"
@@ -50,17 +51,9 @@ func newSchemas(bp *blueprint.Blueprint, tree *components.Tree) *schemas {
 
 // validate checks value against schema.
 func (s *schemas) validate(schema []byte, value any) error {
-	doc, err := decodeJSONNumber(schema)
-	if err != nil {
-		return fmt.Errorf("schema is not valid JSON: %w", err)
-	}
-	resolved, err := s.resolve(doc, map[string]bool{})
+	compiled, err := s.compile(schema)
 	if err != nil {
 		return err
-	}
-	compiled, err := gojsonschema.NewSchemaLoader().Compile(offlineLoader{gojsonschema.NewGoLoader(resolved)})
-	if err != nil {
-		return fmt.Errorf("invalid schema: %w", err)
 	}
 	res, err := compiled.Validate(gojsonschema.NewGoLoader(value))
 	if err != nil {
@@ -74,6 +67,50 @@ func (s *schemas) validate(schema []byte, value any) error {
 		msgs = append(msgs, fmt.Sprintf("%s: %s", e.Field(), e.Description()))
 	}
 	return fmt.Errorf("%s", strings.Join(msgs, "; "))
+}
+
+// compile resolves and compiles schema. A schema without references
+// ($ref) means the same in every blueprint, so it is compiled once and
+// kept (see compiledSchemas).
+func (s *schemas) compile(schema []byte) (*gojsonschema.Schema, error) {
+	cacheable := !bytes.Contains(schema, []byte("$ref"))
+	if cacheable {
+		compiledSchemas.Lock()
+		compiled, ok := compiledSchemas.byText[string(schema)]
+		compiledSchemas.Unlock()
+		if ok {
+			return compiled, nil
+		}
+	}
+	doc, err := decodeJSONNumber(schema)
+	if err != nil {
+		return nil, fmt.Errorf("schema is not valid JSON: %w", err)
+	}
+	resolved, err := s.resolve(doc, map[string]bool{})
+	if err != nil {
+		return nil, err
+	}
+	compiled, err := gojsonschema.NewSchemaLoader().Compile(offlineLoader{gojsonschema.NewGoLoader(resolved)})
+	if err != nil {
+		return nil, fmt.Errorf("invalid schema: %w", err)
+	}
+	if cacheable {
+		compiledSchemas.Lock()
+		if len(compiledSchemas.byText) >= maxCachedValues || compiledSchemas.byText == nil {
+			compiledSchemas.byText = map[string]*gojsonschema.Schema{}
+		}
+		compiledSchemas.byText[string(schema)] = compiled
+		compiledSchemas.Unlock()
+	}
+	return compiled, nil
+}
+
+// compiledSchemas holds the compiled schemas without references, by their
+// text. A compiled schema only reads itself when it validates, so one is
+// used by all installations, on all goroutines.
+var compiledSchemas struct {
+	sync.Mutex
+	byText map[string]*gojsonschema.Schema
 }
 
 // resolve replaces local:// and blueprint:// references in doc. seen holds

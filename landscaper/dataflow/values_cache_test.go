@@ -2,6 +2,7 @@ package dataflow
 
 import (
 	"reflect"
+	"sync"
 	"testing"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -30,6 +31,32 @@ func TestCachedValuesAreToGenerics(t *testing.T) {
 			if m, ok := got.(map[string]any); ok {
 				m["changed"] = true // as sprig's set would
 			}
+		}
+	}
+}
+
+// TestCompiledSchemasAreShared: a schema without references is compiled
+// once, and validating with it from many goroutines at once gives each its
+// own answer (go test -race checks that nothing is written).
+func TestCompiledSchemasAreShared(t *testing.T) {
+	s := &schemas{}
+	schema := []byte(`{"type": "object", "properties": {"n": {"type": "integer", "minimum": 2}}, "required": ["n"]}`)
+	first, err := s.compile(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := s.compile(schema); again != first {
+		t.Error("the schema was compiled again")
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() { errs[i] = s.validate(schema, map[string]any{"n": float64(i)}) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if (err == nil) != (i >= 2) {
+			t.Errorf("n=%d: %v", i, err)
 		}
 	}
 }
