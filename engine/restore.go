@@ -25,11 +25,14 @@ func (e *Engine) Snapshot() (*state.Snapshot, error) {
 
 // RestoreTimeline loads the saved timers and timeline of snap into e. Call it
 // on an engine built from the Config that NewConfig returned for the same snap.
+// e takes snap.Events over: the caller must not change them afterwards.
 func (e *Engine) RestoreTimeline(snap *state.Snapshot) {
 	if snap == nil {
 		return
 	}
-	e.events = append([]state.Event(nil), snap.Events...)
+	// Full capacity: the first new event copies the timeline, and snap's
+	// slice is never written through.
+	e.events = snap.Events[:len(snap.Events):len(snap.Events)]
 	e.loop.RestoreTimers(snap.Timers)
 }
 
