@@ -40,7 +40,8 @@ func (e *Engine) RestoreTimeline(snap *state.Snapshot) {
 // cluster that go on where snap ended. A nil snap starts a new simulation at
 // start with seed. reseed, when true, re-seeds the random source and the
 // identifiers with seed even if snap has one (the user asked for --seed
-// explicitly).
+// explicitly). The cluster takes snap.Objects over (see
+// fakecluster.RestoreOwned).
 func NewConfig(snap *state.Snapshot, seed uint64, reseed bool, start time.Time) (Config, error) {
 	var cfg Config
 	cfg.Clock = reconcile.NewVirtualClock(start)
@@ -59,7 +60,7 @@ func NewConfig(snap *state.Snapshot, seed uint64, reseed bool, start time.Time) 
 	}
 	cfg.Cluster = fakecluster.New(fakecluster.Options{Now: cfg.Clock.Now, IDs: cfg.IDs})
 	if snap != nil {
-		if err := cfg.Cluster.Restore(snap.Objects); err != nil {
+		if err := cfg.Cluster.RestoreOwned(snap.Objects); err != nil {
 			return cfg, fmt.Errorf("restore objects: %w", err)
 		}
 	}

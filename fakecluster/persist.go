@@ -30,7 +30,16 @@ func (c *Cluster) Objects() []Object {
 // not empty, or when an object has an unregistered type, no name, a missing
 // namespace, a resourceVersion that is not a number, or the same kind and name
 // or the same uid as another object.
-func (c *Cluster) Restore(objs []Object) error {
+func (c *Cluster) Restore(objs []Object) error { return c.restore(objs, false) }
+
+// RestoreOwned is Restore of objects nobody else holds, such as those just
+// decoded from a state file: c keeps objs themselves instead of copies of
+// them, and may change them as Restore changes its copies, so the caller
+// must not use them afterwards.
+func (c *Cluster) RestoreOwned(objs []Object) error { return c.restore(objs, true) }
+
+// restore is Restore, or RestoreOwned when owned is true.
+func (c *Cluster) restore(objs []Object, owned bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.store.objects) != 0 {
@@ -40,7 +49,7 @@ func (c *Cluster) Restore(objs []Object) error {
 	var maxRV uint64
 	var unversioned []Object
 	for i, obj := range objs {
-		next, rv, err := c.restoreOne(s, obj)
+		next, rv, err := c.restoreOne(s, obj, owned)
 		if err != nil {
 			return fmt.Errorf("restore object %d: %w", i, err)
 		}
@@ -56,14 +65,17 @@ func (c *Cluster) Restore(objs []Object) error {
 	return nil
 }
 
-// restoreOne checks obj, stores a copy of it in s and returns the copy and
-// its resourceVersion (0 when it has none).
-func (c *Cluster) restoreOne(s *store, obj Object) (Object, uint64, error) {
+// restoreOne checks obj, stores a copy of it in s (obj itself when owned)
+// and returns what it stored and its resourceVersion (0 when it has none).
+func (c *Cluster) restoreOne(s *store, obj Object, owned bool) (Object, uint64, error) {
 	gvk, err := c.kindOf(obj)
 	if err != nil {
 		return nil, 0, err
 	}
-	next := copyObject(obj)
+	next := obj
+	if !owned {
+		next = copyObject(obj)
+	}
 	next.GetObjectKind().SetGroupVersionKind(gvk)
 	k := keyOf(gvk, next)
 	desc := fmt.Sprintf("%s %s/%s", gvk.Kind, k.namespace, k.name)

@@ -132,3 +132,23 @@ func TestRestoreErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestRestoreOwnedIsRestore(t *testing.T) {
+	objs := persistFixture(t).Objects()
+	copied, _ := newTestCluster(t)
+	if err := copied.Restore(objs); err != nil {
+		t.Fatal(err)
+	}
+	owned, _ := newTestCluster(t)
+	if err := owned.RestoreOwned(persistFixture(t).Objects()); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(owned.Objects(), copied.Objects()) || owned.ResourceVersion() != copied.ResourceVersion() {
+		t.Error("RestoreOwned stored other objects than Restore")
+	}
+	// Restore keeps copies: changing what it was given changes nothing.
+	objs[0].SetLabels(map[string]string{"changed": "yes"})
+	if reflect.DeepEqual(copied.Objects()[0].GetLabels(), objs[0].GetLabels()) {
+		t.Error("Restore stored the objects it was given, not copies")
+	}
+}
