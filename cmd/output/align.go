@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -66,16 +67,19 @@ const columnPadding = 3
 // itself; the others are aligned here in one pass, which is what makes a
 // timeline of many thousand events fast to print.
 func alignLines(lines [][]string) string {
-	if !rectangular(lines) {
+	if len(lines) == 0 {
 		return tabwriterLines(lines)
 	}
 	cols := len(lines[0])
 	counts := make([]int, len(lines)*cols) // the cells' widths in runes
 	chunks := parallel.Chunks(0, len(lines), minParallel)
 	chunkWidths := make([][]int, len(chunks))
-	_ = parallel.Run(chunks, func(c, lo, hi int) error {
+	err := parallel.Run(chunks, func(c, lo, hi int) error {
 		widths := make([]int, cols)
 		for l := lo; l < hi; l++ {
+			if !plainLine(lines[l], cols) {
+				return errNotRectangular
+			}
 			for i, cell := range lines[l] {
 				n := utf8.RuneCountInString(cell)
 				counts[l*cols+i] = n
@@ -85,15 +89,23 @@ func alignLines(lines [][]string) string {
 		chunkWidths[c] = widths
 		return nil
 	})
+	if err != nil {
+		return tabwriterLines(lines)
+	}
 	widths := make([]int, cols)
 	for _, cw := range chunkWidths {
 		for i, w := range cw {
 			widths[i] = max(widths[i], w)
 		}
 	}
+	lineWidth := 1
+	for _, w := range widths {
+		lineWidth += w
+	}
 	parts := make([][]byte, len(chunkWidths))
 	_ = parallel.Run(chunks, func(c, lo, hi int) error {
 		var b bytes.Buffer
+		b.Grow((hi - lo) * lineWidth) // cells of more bytes than runes grow it
 		for l := lo; l < hi; l++ {
 			start := b.Len()
 			for i, cell := range lines[l] {
@@ -123,20 +135,34 @@ func alignLines(lines [][]string) string {
 	return out.String()
 }
 
-// rectangular reports whether all lines have the same number of cells and
-// no cell holds a character text/tabwriter treats specially.
-func rectangular(lines [][]string) bool {
-	for _, line := range lines {
-		if len(line) != len(lines[0]) {
+// errNotRectangular stops alignLines' first pass at a line that is not a
+// plainLine: text/tabwriter aligns such tables.
+var errNotRectangular = errors.New("not rectangular")
+
+// plainLine reports whether line has cols cells and none holds a
+// character text/tabwriter treats specially.
+func plainLine(line []string, cols int) bool {
+	if len(line) != cols {
+		return false
+	}
+	for _, cell := range line {
+		if !controlFree(cell) && (strings.ContainsAny(cell, "\t\n\v\f") || strings.IndexByte(cell, tabwriter.Escape) >= 0) {
 			return false
 		}
-		for _, cell := range line {
-			if strings.ContainsAny(cell, "\t\n\v\f") || strings.IndexByte(cell, tabwriter.Escape) >= 0 {
-				return false
-			}
+	}
+	return true
+}
+
+// controlFree reports whether s has no control character (below 0x20) and
+// no 0xff byte, which covers every character rectangular and oneLine look
+// for; a byte loop is faster than strings.ContainsAny on short cells.
+func controlFree(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0xff {
+			return false
 		}
 	}
-	return len(lines) > 0
+	return true
 }
 
 // tabwriterLines aligns lines with text/tabwriter, trimming trailing spaces.
@@ -191,7 +217,7 @@ func styleRow(st Styles, line string, row []cell, starts []int) string {
 
 // oneLine replaces line breaks and tabs, which would break the alignment.
 func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n\t") {
+	if controlFree(s) || !strings.ContainsAny(s, "\r\n\t") {
 		return s
 	}
 	return lineBreaks.Replace(s)
