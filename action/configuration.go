@@ -66,6 +66,12 @@ type Configuration struct {
 	// Progress, when set, hears how far a run is, every few steps (see
 	// Progress). It does not change the run. Nil means no reports.
 	Progress func(Progress)
+	// StoredObjects makes the actions that run the simulation return the
+	// saved objects as the state file stores them (Run.Stored), read back
+	// under the lock, instead of as objects (Run.Objects): for printing
+	// them as JSON (output.ListStored), it saves encoding every object a
+	// second time.
+	StoredObjects bool
 }
 
 // DeployerSettings are how deploy items are served: modes by type, fault and

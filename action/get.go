@@ -91,16 +91,9 @@ func (a *Get) RunStored(_ context.Context, args []string) (objs []state.StoredOb
 	if r.view == nil {
 		return nil, false
 	}
-	for i, h := range r.view.Headers() {
-		if (a.Namespace == "" || h.Namespace == a.Namespace) && (kind == "" || h.Kind == kind) {
-			line, known := r.view.Line(i)
-			if !known {
-				return nil, false
-			}
-			objs = append(objs, state.StoredObject{Kind: h.Kind, Namespace: h.Namespace, Name: h.Name, JSON: line})
-		}
-	}
-	return objs, true
+	return r.view.Stored(func(h state.ObjectHeader) bool {
+		return (a.Namespace == "" || h.Namespace == a.Namespace) && (kind == "" || h.Kind == kind)
+	})
 }
 
 // RunTarget returns the objects of the simulated cluster behind Target

@@ -3,10 +3,12 @@ package action
 import (
 	"context"
 	"fmt"
+	"runtime"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/reconcile"
+	"github.com/lscli/lscli/state"
 )
 
 // Run is the result of an action that runs the simulation: how the run went,
@@ -17,8 +19,12 @@ type Run struct {
 	// Assessment is where the roots the action is about ended.
 	Assessment Assessment
 	// Objects are every object of the saved simulation, sorted by kind,
-	// namespace and name.
+	// namespace and name; nil when Stored holds them.
 	Objects []fakecluster.Object
+	// Stored, with Configuration.StoredObjects, holds every object of the
+	// saved simulation as the state file stores it, in the API server's
+	// order; Objects is nil then.
+	Stored []state.StoredObject
 	// Scheduled are the automatic reconciles (spec.automaticReconcile) the
 	// run left for later, earliest first: a run does not wait for them unless
 	// --until reaches them.
@@ -70,6 +76,18 @@ func runAndSave(ctx context.Context, ss *session, roots []landscape.ObjectRef, o
 	if err != nil {
 		return nil, fmt.Errorf("save state: %w", err)
 	}
-	return &Run{Run: res, Assessment: assessment, Objects: objs,
-		Scheduled: ss.engine.Scheduled(), FakedTypes: ss.framework.FakedTypes()}, nil
+	run := &Run{Run: res, Assessment: assessment, Objects: objs,
+		Scheduled: ss.engine.Scheduled(), FakedTypes: ss.framework.FakedTypes()}
+	if ss.cfg.StoredObjects {
+		// The simulation is saved and nothing reads it any more: its
+		// memory, and the copies, go before the file is read back, so
+		// that reading it does not raise the peak.
+		run.Objects = nil
+		ss.dropSimulation()
+		runtime.GC()
+		if run.Stored, err = ss.storedObjects(); err != nil {
+			return nil, err
+		}
+	}
+	return run, nil
 }

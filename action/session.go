@@ -125,6 +125,30 @@ func (ss *session) save() ([]fakecluster.Object, error) {
 	return snap.Objects, ss.dir.Save(snap, ss.scheme)
 }
 
+// dropSimulation lets go of the simulation (the engine, its API server,
+// the simulated clusters) once it is saved; the session can then only
+// read the state file and close.
+func (ss *session) dropSimulation() {
+	ss.engine, ss.clusters, ss.framework = nil, nil, nil
+}
+
+// storedObjects reads back the state file the session saved, under the
+// lock it still holds, and returns its objects as stored.
+func (ss *session) storedObjects() ([]state.StoredObject, error) {
+	v, ok, err := ss.dir.OpenView(ss.scheme, true)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("read back state %s: not in the layout lscli saves (a bug)", ss.cfg.StatePath)
+	}
+	out, ok := v.Stored(nil)
+	if !ok {
+		return nil, fmt.Errorf("read back state %s: an object of a kind lscli does not know (a bug)", ss.cfg.StatePath)
+	}
+	return out, nil
+}
+
 // close releases the lock and the folders the session reads.
 func (ss *session) close() {
 	_ = ss.components.Close()

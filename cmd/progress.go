@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/action"
+	"github.com/lscli/lscli/cmd/output"
 )
 
 // progressAfter is how long a run goes before its progress line appears, and
@@ -59,6 +60,9 @@ func (f *factory) runConfiguration(s *settings) (cfg *action.Configuration, done
 	if cfg, err = configuration(s); err != nil {
 		return nil, nil, err
 	}
+	// -o json prints the saved objects from their lines in the state file
+	// (see report), which Save has just encoded.
+	cfg.StoredObjects = s.Output == output.FormatJSON
 	if !f.streams.IsStderrTTY() {
 		return cfg, func() {}, nil
 	}

@@ -9,13 +9,15 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/action"
+	"github.com/lscli/lscli/cmd/output"
 	"github.com/lscli/lscli/reconcile"
+	"github.com/lscli/lscli/state"
 )
 
 // report prints the objects of a run (narrowed to -n) as -o asks, tells on
 // ErrOut how the run went, and returns the error carrying its exit code.
 func (f *factory) report(s *settings, run *action.Run) error {
-	if err := f.printObjects(s, run.Objects); err != nil {
+	if err := f.printRun(s, run); err != nil {
 		return err
 	}
 	if run.Idle != "" {
@@ -25,6 +27,20 @@ func (f *factory) report(s *settings, run *action.Run) error {
 	f.summarize(run.Run, run.Assessment)
 	f.notes(run)
 	return action.SilentExit(run.ExitCode())
+}
+
+// printRun prints the objects of run: from the lines of the state file
+// when the action returned them (-o json, see runConfiguration), as get -o
+// json prints them.
+func (f *factory) printRun(s *settings, run *action.Run) error {
+	if run.Stored == nil {
+		return f.printObjects(s, run.Objects)
+	}
+	stored := run.Stored
+	if s.Namespace != "" {
+		stored = slices.DeleteFunc(slices.Clone(stored), func(o state.StoredObject) bool { return o.Namespace != s.Namespace })
+	}
+	return output.ListStored(stored, f.streams.Out)
 }
 
 // notes tells on ErrOut what a run left for later (automatic reconciles) and

@@ -30,13 +30,9 @@ func checkStoredStates(t testscript.T, dir string) {
 		if err != nil {
 			return nil
 		}
-		var stored []state.StoredObject
-		for i, h := range v.Headers() {
-			line, known := v.Line(i)
-			if !known {
-				return nil
-			}
-			stored = append(stored, state.StoredObject{Kind: h.Kind, Namespace: h.Namespace, Name: h.Name, JSON: line})
+		stored, ok := v.Stored(nil)
+		if !ok {
+			return nil
 		}
 		var want, got bytes.Buffer
 		if err := output.List(decoded, output.FormatJSON, &want); err != nil {

@@ -198,6 +198,24 @@ func (v *View) Line(i int) ([]byte, bool) {
 	return v.layout.sections[2][i].text, known
 }
 
+// Stored returns the objects whose headers keep accepts (all when keep is
+// nil) as the file stores them, in the order of Headers. ok is false when
+// one of them is of a kind the scheme does not know: it must be decoded,
+// which reports that.
+func (v *View) Stored(keep func(ObjectHeader) bool) (objs []StoredObject, ok bool) {
+	for i, h := range v.headers {
+		if keep != nil && !keep(h) {
+			continue
+		}
+		line, known := v.Line(i)
+		if !known {
+			return nil, false
+		}
+		objs = append(objs, StoredObject{Kind: h.Kind, Namespace: h.Namespace, Name: h.Name, JSON: line})
+	}
+	return objs, true
+}
+
 // Objects decodes the objects whose indexes into Headers are given, in
 // that order. An object that does not decode is an error naming its line.
 func (v *View) Objects(indexes []int) ([]fakecluster.Object, error) {

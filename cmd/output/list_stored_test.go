@@ -143,13 +143,9 @@ func TestListStoredIsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stored []state.StoredObject
-	for i, h := range v.Headers() {
-		line, known := v.Line(i)
-		if !known {
-			t.Fatalf("%s %s: kind not known", h.Kind, h.Name)
-		}
-		stored = append(stored, state.StoredObject{Kind: h.Kind, Namespace: h.Namespace, Name: h.Name, JSON: line})
+	stored, ok := v.Stored(nil)
+	if !ok {
+		t.Fatal("a kind of the scheme is not known")
 	}
 	var want, got bytes.Buffer
 	if err := List(decoded, FormatJSON, &want); err != nil {
