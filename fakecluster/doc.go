@@ -10,6 +10,12 @@
 //	err := c.Create(ctx, &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{
 //		Namespace: "default", GenerateName: "app-"}})
 //
+// RestoreOwned is Restore of objects just decoded, which it keeps instead
+// of copying. Fork gives a copy to do independent work on, on another
+// goroutine, and Adopt takes that work's objects back, with the
+// resourceVersions the caller gives them (package action/dryrun renders
+// independent roots so).
+//
 // # What it simulates
 //
 //   - Names from metadata.generateName plus five characters and uids (UUID

@@ -15,4 +15,10 @@
 // the siblings whose exports it imports. A problem stops the installation
 // where it occurs; installations that import its exports are reported as
 // skipped. All problems are collected, none is fatal to the others.
+//
+// Roots that do not depend on each other (none of a namespace exports at
+// the namespace level) are rendered on all cores, each worker on a Fork of
+// the API server; their objects are then taken over in the order above,
+// with the resourceVersions rendering them one after the other gives, so
+// the result is the same either way (see renderApart).
 package dryrun
