@@ -9,14 +9,26 @@ import (
 // Objects returns copies of every stored object, sorted by kind, namespace
 // and name (kinds of the same name by group). Together with Restore it lets a
 // caller save the cluster and load it again later.
-func (c *Cluster) Objects() []Object {
+func (c *Cluster) Objects() []Object { return c.objects(true) }
+
+// SharedObjects is Objects without the copies: the stored objects
+// themselves, which the cluster never changes in place. It is for a caller
+// that is done with the cluster, or only reads them; nobody may change them.
+func (c *Cluster) SharedObjects() []Object { return c.objects(false) }
+
+// objects returns the stored objects in Objects' order, copies of them
+// when copied is true.
+func (c *Cluster) objects(copied bool) []Object {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	keys := c.store.all()
 	out := make([]Object, len(keys))
 	for i, k := range keys {
 		obj, _ := c.store.get(k)
-		out[i] = copyObject(obj)
+		if copied {
+			obj = copyObject(obj)
+		}
+		out[i] = obj
 	}
 	return out
 }

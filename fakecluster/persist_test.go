@@ -152,3 +152,14 @@ func TestRestoreOwnedIsRestore(t *testing.T) {
 		t.Error("Restore stored the objects it was given, not copies")
 	}
 }
+
+func TestSharedObjectsAreObjects(t *testing.T) {
+	c := persistFixture(t)
+	shared, copies := c.SharedObjects(), c.Objects()
+	if !reflect.DeepEqual(shared, copies) {
+		t.Fatal("SharedObjects differs from Objects")
+	}
+	if again := c.SharedObjects(); again[0] != shared[0] || c.Objects()[0] == copies[0] {
+		t.Error("SharedObjects should give the stored objects, Objects new copies")
+	}
+}

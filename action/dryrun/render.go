@@ -58,7 +58,7 @@ type Result struct {
 	Roots []*Installation
 	// Objects are all objects of the dry run: the landscape's, and those the
 	// data flow wrote (subinstallations, Executions, DataObjects, Targets,
-	// template state Secrets).
+	// template state Secrets). The Installations of Roots are other copies.
 	Objects []fakecluster.Object
 	// Problems are all problems found, in the order found. Each names the
 	// installation it is about.
@@ -132,7 +132,8 @@ func (r *Render) Run(ctx context.Context, ls *landscape.Landscape) (*Result, err
 		return nil, err
 	}
 	w.renderRoots(ctx, roots)
-	w.res.Objects = cfg.Cluster.Objects()
+	// The dry run's cluster is dropped: its objects need no copies.
+	w.res.Objects = cfg.Cluster.SharedObjects()
 	return w.res, nil
 }
 
