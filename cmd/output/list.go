@@ -53,15 +53,7 @@ func List(objs []fakecluster.Object, format string, w io.Writer) error {
 	if format == FormatJSON {
 		return writeJSONList(sorted, w)
 	}
-	list := kubeList{APIVersion: "v1", Kind: "List", Items: make([]json.RawMessage, 0, len(objs))}
-	for _, o := range sorted {
-		item, err := marshalItem(o)
-		if err != nil {
-			return fmt.Errorf("encode %s %s: %w", kindOf(o), qualifiedName(o), err)
-		}
-		list.Items = append(list.Items, item)
-	}
-	return writeList(list, format, w)
+	return writeYAMLList(sorted, w)
 }
 
 // writeList writes list as JSON (indented by 4 spaces, like kubectl) or YAML.
@@ -104,13 +96,45 @@ func writeJSONList(objs []fakecluster.Object, w io.Writer) error {
 // may use scratch, and returns it (grown) for the next item.
 type itemFunc func(i int, dst, scratch []byte) (out, scratchOut []byte, err error)
 
+// listForm is how a List is written around its items.
+type listForm struct {
+	// empty is the whole List without items; head starts a List with
+	// items, tail ends it.
+	empty, head, tail string
+	// first comes before the first item, next before each other.
+	first, next string
+}
+
+// The List forms of kubectl's -o json (encoding/json indented by 4 spaces)
+// and -o yaml (sigs.k8s.io/yaml's keys in order, compact sequences).
+var (
+	jsonList = listForm{
+		empty: "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"List\",\n    \"items\": []\n}\n",
+		head:  "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"List\",\n    \"items\": [",
+		tail:  "\n    ]\n}\n",
+		first: "\n        ", next: ",\n        ",
+	}
+	yamlList = listForm{
+		empty: "apiVersion: v1\nitems: []\nkind: List\n",
+		head:  "apiVersion: v1\nitems:\n",
+		tail:  "kind: List\n",
+	}
+)
+
 // writeJSONItems streams n items to w as a Kubernetes List in JSON,
-// indented by 4 spaces like kubectl. It appends a round of items at a
-// time, each core a contiguous range of them into a buffer of its own,
-// and writes the buffers when the round is done.
+// indented by 4 spaces like kubectl (see writeItems).
 func writeJSONItems(n int, w io.Writer, item itemFunc) error {
+	return writeItems(n, w, jsonList, item)
+}
+
+// writeItems streams n items to w as a List of form. It appends a round of
+// items at a time, each core a contiguous range of them into a buffer of
+// its own, and writes the buffers when the round is done. The List starts
+// only once its first round is done, so that an error there leaves nothing
+// written.
+func writeItems(n int, w io.Writer, form listForm, item itemFunc) error {
 	if n == 0 {
-		_, err := io.WriteString(w, "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"List\",\n    \"items\": []\n}\n")
+		_, err := io.WriteString(w, form.empty)
 		return err
 	}
 	bufs := make([][]byte, parallel.Workers())
@@ -122,9 +146,10 @@ func writeJSONItems(n int, w io.Writer, item itemFunc) error {
 			var err error
 			for i := lo; i < hi; i++ {
 				if i > 0 {
-					buf = append(buf, ',')
+					buf = append(buf, form.next...)
+				} else {
+					buf = append(buf, form.first...)
 				}
-				buf = append(buf, "\n        "...)
 				if buf, scratch[c], err = item(i, buf, scratch[c]); err != nil {
 					return err
 				}
@@ -136,9 +161,7 @@ func writeJSONItems(n int, w io.Writer, item itemFunc) error {
 			return err
 		}
 		if lo == 0 {
-			// The List starts only once its first items encoded: an
-			// error there leaves nothing written.
-			if _, err := io.WriteString(w, "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"List\",\n    \"items\": ["); err != nil {
+			if _, err := io.WriteString(w, form.head); err != nil {
 				return err
 			}
 		}
@@ -148,8 +171,27 @@ func writeJSONItems(n int, w io.Writer, item itemFunc) error {
 			}
 		}
 	}
-	_, err := io.WriteString(w, "\n    ]\n}\n")
+	_, err := io.WriteString(w, form.tail)
 	return err
+}
+
+// writeYAMLList streams objs to w as a Kubernetes List in YAML: the bytes
+// sigs.k8s.io/yaml gives for the whole List, each item converted on its own
+// (as the one element of a sequence, which puts it at the column it has in
+// the List) and in parallel, so that the output is never in memory twice.
+func writeYAMLList(objs []fakecluster.Object, w io.Writer) error {
+	return writeItems(len(objs), w, yamlList, func(i int, dst, scratch []byte) ([]byte, []byte, error) {
+		item, err := marshalItem(objs[i])
+		if err != nil {
+			return dst, scratch, fmt.Errorf("encode %s %s: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
+		}
+		scratch = append(append(append(scratch[:0], '['), item...), ']')
+		y, err := yaml.JSONToYAML(scratch)
+		if err != nil {
+			return dst, scratch, fmt.Errorf("convert %s %s to YAML: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
+		}
+		return append(dst, y...), scratch, nil
+	})
 }
 
 // marshalItem encodes o with apiVersion and kind first, as kubectl shows

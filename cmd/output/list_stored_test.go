@@ -167,3 +167,67 @@ func TestListStoredIsList(t *testing.T) {
 		t.Errorf("only %d kinds tried", n)
 	}
 }
+
+// yamlStrings are strings that test YAML's quoting, folding and block
+// scalars.
+var yamlStrings = []string{
+	"", "yes", "1.0", "null", "- x", "a: b", "# c", "'q'", `"d"`, "tab\there", " lead", "trail ",
+	strings.Repeat("long words over the line width ", 6),
+	"multi\nline\n", "multi\nline without end", "ünïcödé ☃", "\u2028sep",
+	strings.Repeat("x", 130),
+}
+
+// TestYAMLListStreams: the streamed YAML List, each item converted on its
+// own, is byte for byte sigs.k8s.io/yaml's conversion of the whole List,
+// for random objects of every kind with strings YAML must quote, fold or
+// write as block scalars, and for lists longer than a round.
+func TestYAMLListStreams(t *testing.T) {
+	scheme := fakecluster.NewScheme()
+	funcs := append(fillFuncs(), func(s *string, c randfill.Continue) { *s = yamlStrings[c.Intn(len(yamlStrings))] })
+	fill := randfill.NewWithSeed(7).NilChance(0.2).NumElements(0, 3).Funcs(funcs...)
+	var objs []fakecluster.Object
+	for _, gvk := range storedKinds(scheme) {
+		for i := range 3 {
+			ro, _ := scheme.New(gvk)
+			obj := ro.(fakecluster.Object)
+			fill.Fill(obj)
+			if ex, ok := obj.(*lsv1alpha1.Execution); ok {
+				ex.Spec.DeployItemsCompressed = nil
+			}
+			obj.GetObjectKind().SetGroupVersionKind(gvk)
+			obj.SetName(fmt.Sprintf("%s-%d", strings.ToLower(gvk.Kind), i))
+			objs = append(objs, obj)
+		}
+	}
+	for len(objs) < jsonRound+5 {
+		objs = append(objs, &lsv1alpha1.DataObject{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("d%04d", len(objs)), Namespace: "ns"},
+			Data: lsv1alpha1.NewAnyJSON(mustJSON(map[string]string{"s": yamlStrings[len(objs)%len(yamlStrings)]}))})
+	}
+	for _, n := range []int{0, 1, len(objs)} {
+		var got bytes.Buffer
+		if err := List(objs[:n], FormatYAML, &got); err != nil {
+			t.Fatal(err)
+		}
+		list := kubeList{APIVersion: "v1", Kind: "List", Items: []json.RawMessage{}}
+		for _, o := range sortObjects(objs[:n]) {
+			item, err := marshalItem(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list.Items = append(list.Items, item)
+		}
+		var want bytes.Buffer
+		if err := writeList(list, FormatYAML, &want); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			wl, gl := strings.Split(want.String(), "\n"), strings.Split(got.String(), "\n")
+			for i := range min(len(wl), len(gl)) {
+				if wl[i] != gl[i] {
+					t.Fatalf("%d objects: line %d differs:\nwhole:    %q\nstreamed: %q", n, i+1, wl[i], gl[i])
+				}
+			}
+			t.Fatalf("%d objects: whole %d lines, streamed %d", n, len(wl), len(gl))
+		}
+	}
+}
