@@ -186,7 +186,7 @@ func writeYAMLList(objs []fakecluster.Object, w io.Writer) error {
 			return dst, scratch, fmt.Errorf("encode %s %s: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
 		}
 		scratch = append(append(append(scratch[:0], '['), item...), ']')
-		y, err := yaml.JSONToYAML(scratch)
+		y, err := jsonToYAML(scratch)
 		if err != nil {
 			return dst, scratch, fmt.Errorf("convert %s %s to YAML: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
 		}

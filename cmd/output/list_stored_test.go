@@ -199,6 +199,10 @@ func TestYAMLListStreams(t *testing.T) {
 			objs = append(objs, obj)
 		}
 	}
+	numbers := `{"n":[0,-0,1,-1,1.5,1.5e3,1e21,1E-7,0.1,9007199254740993,9223372036854775807,9223372036854775808,` +
+		`18446744073709551615,18446744073709551616,-9223372036854775808,-9223372036854775809,1e400,123456789012345678901234567890]}`
+	objs = append(objs, &lsv1alpha1.DataObject{ObjectMeta: metav1.ObjectMeta{Name: "numbers", Namespace: "ns"},
+		Data: lsv1alpha1.NewAnyJSON([]byte(numbers))})
 	for len(objs) < jsonRound+5 {
 		objs = append(objs, &lsv1alpha1.DataObject{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("d%04d", len(objs)), Namespace: "ns"},
 			Data: lsv1alpha1.NewAnyJSON(mustJSON(map[string]string{"s": yamlStrings[len(objs)%len(yamlStrings)]}))})
