@@ -44,6 +44,9 @@ type Dir struct {
 	// createTemp opens the temporary file Save writes. Nil means
 	// os.CreateTemp. Tests replace it to inject write failures.
 	createTemp func(dir, pattern string) (tempFile, error)
+	// reusedLines is how many object lines the last Save copied from the
+	// file it replaced, for tests.
+	reusedLines int
 }
 
 // tempFile is the part of *os.File that Save uses.

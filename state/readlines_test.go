@@ -53,3 +53,43 @@ func TestReadLinesMissingFile(t *testing.T) {
 		t.Errorf("err %v, want one for a missing file", err)
 	}
 }
+
+func TestSaveReusesUnchangedLines(t *testing.T) {
+	d := tempDir(t)
+	loaded := savedInStoreOrder(t, d, bigSnapshot(20))
+	objs := loaded.Objects
+	// Change two objects as a write would (a new resourceVersion), drop one.
+	for _, i := range []int{3, len(objs) - 1} {
+		objs[i].SetLabels(map[string]string{"changed": "yes"})
+		objs[i].SetResourceVersion("99999")
+	}
+	loaded.Objects = append(objs[:7:7], objs[8:]...)
+	if err := d.Save(loaded, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	fresh := tempDir(t)
+	if err := fresh.Save(loaded, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := readState(t, d), readState(t, fresh); got != want {
+		t.Fatalf("a save that copied lines differs from one that encoded all:\n%s\n---\n%s", got, want)
+	}
+	if want := len(loaded.Objects) - 2; d.reusedLines != want {
+		t.Errorf("%d lines copied, want %d", d.reusedLines, want)
+	}
+}
+
+func TestSingleValue(t *testing.T) {
+	for line, want := range map[string]bool{
+		`{"a":"b\"},{"}`:            true,
+		`{"a":"b\\"},{"c":1}`:       false,
+		`{"a":[1,{"b":null}]}`:      true,
+		`{"a":1}{"b":2}`:            false,
+		`{"a":"x"`:                  false,
+		`{"kind":"A"},{"kind":"B"}`: false,
+	} {
+		if got := singleValue([]byte(line)); got != want {
+			t.Errorf("singleValue(%s) = %v, want %v", line, got, want)
+		}
+	}
+}

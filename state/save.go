@@ -42,13 +42,24 @@ var sectionNames = [...]string{"timers", "events", "objects"}
 // old or the new state, never a mix; temporary files that an earlier,
 // killed Save left behind are removed. The file is readable by its owner
 // only, since it holds Secrets. The caller holds the lock (see Lock).
+//
+// The line of an object that has not changed since the state file was
+// written (same kind, name, uid and resourceVersion) is copied from the
+// file it replaces rather than encoded again (see previousObjects).
 func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
-	return d.writeAtomic(func(w io.Writer) error { return encode(w, snap, scheme) })
+	prev := openPrevious(d.file(stateFileName))
+	defer prev.close()
+	err := d.writeAtomic(func(w io.Writer) error { return encode(w, snap, scheme, prev) })
+	if prev != nil {
+		d.reusedLines = prev.reused
+	}
+	return err
 }
 
 // encode writes the state file: a header line, then each section as a JSON
-// array with one element a line.
-func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme) error {
+// array with one element a line. prev, when not nil, gives the lines of
+// unchanged objects.
+func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousObjects) error {
 	h, err := json.Marshal(header{Version: formatVersion, Seed: snap.Seed, Rand: snap.Rand, Clock: snap.Clock, ComponentRoots: snap.ComponentRoots})
 	if err != nil {
 		return fmt.Errorf("encode header: %w", err)
@@ -59,15 +70,15 @@ func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme) error {
 	sections := [len(sectionNames)]func() error{
 		func() error {
 			return writeLines(w, len(snap.Timers), func(i int) (any, error) { return &snap.Timers[i], nil },
-				func(i int) string { return fmt.Sprintf("timer %d", i) })
+				func(i int) string { return fmt.Sprintf("timer %d", i) }, nil)
 		},
 		func() error {
 			return writeLines(w, len(snap.Events), func(i int) (any, error) { return &snap.Events[i], nil },
-				func(i int) string { return fmt.Sprintf("event %d", i) })
+				func(i int) string { return fmt.Sprintf("event %d", i) }, nil)
 		},
 		func() error {
 			return writeLines(w, len(snap.Objects), func(i int) (any, error) { return wireObject(scheme, snap.Objects[i]) },
-				func(i int) string { return describe(scheme, snap.Objects[i]) })
+				func(i int) string { return describe(scheme, snap.Objects[i]) }, prev.objectReuser(scheme, snap.Objects))
 		},
 	}
 	for s, name := range sectionNames {
@@ -103,15 +114,27 @@ const roundSize = 2048
 // after every one but the last. It encodes a round of elements in parallel
 // into buffers that it reuses for the next round, so memory stays small
 // whatever the size of the state. elem returns the value to encode for
-// element i; name names it in errors.
-func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string) error {
+// element i; name names it in errors. reuse, when not nil, is asked first,
+// one element after the other, for a line to write as it is instead (see
+// previousObjects); it appends the line to the round's arena.
+func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string,
+	reuse func(i int, arena []byte) ([]byte, []byte)) error {
 	bufs := make([]bytes.Buffer, parallel.Workers())
+	reused := make([][]byte, min(roundSize, n))
+	var arena []byte
 	for lo := 0; lo < n; lo += roundSize {
-		ranges := parallel.Chunks(lo, min(lo+roundSize, n), minChunk)
+		hi := min(lo+roundSize, n)
+		if reuse != nil {
+			arena = arena[:0]
+			for i := lo; i < hi; i++ {
+				reused[i-lo], arena = reuse(i, arena)
+			}
+		}
+		ranges := parallel.Chunks(lo, hi, minChunk)
 		err := parallel.Run(ranges, func(c, lo, hi int) error {
 			bufs[c].Reset()
 			for i := lo; i < hi; i++ {
-				if err := encodeLine(&bufs[c], elem, i, i == n-1); err != nil {
+				if err := encodeLine(&bufs[c], elem, reused[i%roundSize], i, i == n-1); err != nil {
 					return fmt.Errorf("%s: %w", name(i), err)
 				}
 			}
@@ -129,16 +152,21 @@ func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i i
 	return nil
 }
 
-// encodeLine appends element i and its line end to buf: the bytes of an
-// encoding/json Encoder that keeps <, > and & readable, by package fastjson.
-func encodeLine(buf *bytes.Buffer, elem func(i int) (any, error), i int, last bool) error {
-	v, err := elem(i)
-	if err != nil {
-		return err
+// encodeLine appends element i and its line end to buf: line when it is
+// not nil, else the bytes of an encoding/json Encoder that keeps <, > and &
+// readable, by package fastjson.
+func encodeLine(buf *bytes.Buffer, elem func(i int) (any, error), line []byte, i int, last bool) error {
+	if line != nil && !singleValue(line) {
+		line = nil // a line of a file laid out by hand, with more than the object
 	}
-	line, err := fastjson.Marshal(v)
-	if err != nil {
-		return err
+	if line == nil {
+		v, err := elem(i)
+		if err != nil {
+			return err
+		}
+		if line, err = fastjson.Marshal(v); err != nil {
+			return err
+		}
 	}
 	buf.Write(line)
 	if last {

@@ -185,26 +185,42 @@ func (s *byteScanner) skipValue(depth int) bool {
 		return true
 	}
 	n := 0
-	for n < len(s.b) && bytes.IndexByte([]byte(`,}]:"{[`), s.b[n]) < 0 {
+	for n < len(s.b) && !delimiter(s.b[n]) {
 		n++
 	}
 	s.b = s.b[n:]
 	return n > 0
 }
 
-// skipString consumes a string, escapes and all.
+// delimiter reports whether c ends a number or literal in compact JSON.
+func delimiter(c byte) bool {
+	switch c {
+	case ',', '}', ']', ':', '"', '{', '[':
+		return true
+	}
+	return false
+}
+
+// skipString consumes a string, escapes and all: it ends at the first
+// quote after an even number of backslashes.
 func (s *byteScanner) skipString() bool {
 	if len(s.b) == 0 || s.b[0] != '"' {
 		return false
 	}
-	for i := 1; i < len(s.b); i++ {
-		switch s.b[i] {
-		case '\\':
-			i++
-		case '"':
-			s.b = s.b[i+1:]
+	for i := 1; ; {
+		j := bytes.IndexByte(s.b[i:], '"')
+		if j < 0 {
+			return false
+		}
+		end := i + j
+		backslashes := 0
+		for k := end - 1; k >= i && s.b[k] == '\\'; k-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			s.b = s.b[end+1:]
 			return true
 		}
+		i = end + 1
 	}
-	return false
 }

@@ -1,0 +1,149 @@
+package state
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"os"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// previousObjects reads, in order, the object lines of the state file a
+// Save replaces, so that Save writes the line of an object that has not
+// changed since (same kind, namespace, name, uid and resourceVersion: every
+// write gives an object a new resourceVersion) as it was, instead of
+// encoding the object again. A line Save wrote decodes to its object and
+// encodes back to itself (TestListStoredIsList, and the check of every
+// script's state), so the file is the same either way; encoding was most
+// of the time of saving 100,000 objects of which a run changed a few.
+type previousObjects struct {
+	f      *os.File
+	r      *bufio.Reader
+	heads  headerReader
+	line   []byte // the current object line, without its comma
+	head   ObjectHeader
+	ok     bool // line is an object line whose header was read
+	long   []byte
+	reused int
+}
+
+// openPrevious opens the state file at path and reads up to its objects,
+// or returns nil when there is none or it is not in Save's layout.
+func openPrevious(path string) *previousObjects {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	p := &previousObjects{f: f, r: bufio.NewReaderSize(f, 1<<20)}
+	for {
+		line, err := p.readLine()
+		if err != nil {
+			p.close()
+			return nil
+		}
+		if string(line) == `"objects":[` {
+			p.next()
+			return p
+		}
+	}
+}
+
+// readLine returns the next line without its line end, valid until the
+// next call.
+func (p *previousObjects) readLine() ([]byte, error) {
+	line, err := p.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		p.long = append(p.long[:0], line...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			line, err = p.r.ReadSlice('\n')
+			p.long = append(p.long, line...)
+		}
+		line = p.long
+	}
+	if err != nil && !(errors.Is(err, io.EOF) && len(line) > 0) {
+		return nil, err
+	}
+	return bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), nil
+}
+
+// next moves to the next object line; ok is false at the section's end or
+// at a line that is not as Save writes objects.
+func (p *previousObjects) next() {
+	p.ok = false
+	line, err := p.readLine()
+	if err != nil {
+		return
+	}
+	line = bytes.TrimSuffix(line, []byte(","))
+	if len(line) < 2 || line[0] != '{' || line[len(line)-1] != '}' {
+		return
+	}
+	p.head = ObjectHeader{}
+	if !p.heads.scanHeader(line, &p.head) || !p.heads.complete(&p.head) {
+		return
+	}
+	p.line, p.ok = line, true
+}
+
+// reuse returns, for obj (of kind gk) to be saved, the line it had in the
+// previous file if it has not changed since, appended to arena, and the
+// arena; nil when it must be encoded. Objects must come in the API
+// server's order, as they are saved.
+func (p *previousObjects) reuse(gk schema.GroupKind, obj fakecluster.Object, arena []byte) ([]byte, []byte) {
+	for p.ok {
+		c := fakecluster.CompareKeys(schema.GroupKind{Group: groupOf(p.head.APIVersion), Kind: p.head.Kind},
+			p.head.Namespace, p.head.Name, gk, obj.GetNamespace(), obj.GetName())
+		if c > 0 {
+			return nil, arena // a new object
+		}
+		same := c == 0 && p.head.UID == obj.GetUID() && p.head.resourceVersion == obj.GetResourceVersion()
+		line := p.line
+		if same {
+			start := len(arena)
+			arena = append(arena, line...)
+			p.reused++
+			p.next()
+			return arena[start:len(arena):len(arena)], arena
+		}
+		p.next()
+		if c == 0 {
+			return nil, arena // changed
+		}
+	}
+	return nil, arena
+}
+
+// singleValue reports whether line is one balanced JSON value and nothing
+// else. The file it comes from was loaded, so it is valid JSON; a line of
+// a file whose layout Load had to read as a whole may hold more.
+func singleValue(line []byte) bool {
+	s := byteScanner{b: line}
+	return s.skipValue(0) && len(s.b) == 0
+}
+
+// close closes the file, if any.
+func (p *previousObjects) close() {
+	if p != nil {
+		_ = p.f.Close()
+	}
+}
+
+// objectReuser returns writeLines' reuse for the objects of snap: nil when
+// there is no previous file.
+func (p *previousObjects) objectReuser(scheme *runtime.Scheme, objs []fakecluster.Object) func(i int, arena []byte) ([]byte, []byte) {
+	if p == nil {
+		return nil
+	}
+	return func(i int, arena []byte) ([]byte, []byte) {
+		gvks, _, err := scheme.ObjectKinds(objs[i])
+		if err != nil {
+			return nil, arena // encoding it reports the error
+		}
+		return p.reuse(gvks[0].GroupKind(), objs[i], arena)
+	}
+}
