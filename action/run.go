@@ -19,7 +19,7 @@ type Run struct {
 	// Assessment is where the roots the action is about ended.
 	Assessment Assessment
 	// Objects are every object of the saved simulation, sorted by kind,
-	// namespace and name; nil when Stored holds them.
+	// namespace and name, for reading only; nil when Stored holds them.
 	Objects []fakecluster.Object
 	// Stored, with Configuration.StoredObjects, holds every object of the
 	// saved simulation as the state file stores it, in the API server's

@@ -107,9 +107,9 @@ func (ss *session) load() error {
 	return nil
 }
 
-// save writes the state and returns the objects it saved, copies that the
-// caller may keep. It keeps the seed the state was created with, unless the
-// user gave another one.
+// save writes the state and returns the objects it saved: the API server's
+// own, which the caller may keep and read but not change. It keeps the seed
+// the state was created with, unless the user gave another one.
 func (ss *session) save() ([]fakecluster.Object, error) {
 	if ss.readOnly {
 		return nil, fmt.Errorf("save state %s: the session only reads it", ss.cfg.StatePath) // a programmer error

@@ -12,14 +12,16 @@ import (
 
 // Snapshot returns what a later command needs to go on: the seed of the
 // identifiers, objects, clock, random source, timers (ready work is saved as
-// due now) and the timeline.
+// due now) and the timeline. The objects are the API server's own (see
+// fakecluster.SharedObjects), which later writes replace but never change:
+// nobody may change them.
 func (e *Engine) Snapshot() (*state.Snapshot, error) {
 	rnd, err := e.cfg.Rand.MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("save random source: %w", err)
 	}
 	snap := &state.Snapshot{Seed: e.cfg.IDs.Seed(), Rand: rnd, Clock: e.cfg.Clock.Now(), Events: e.events,
-		Objects: e.cfg.Cluster.Objects(), Timers: e.loop.Timers()}
+		Objects: e.cfg.Cluster.SharedObjects(), Timers: e.loop.Timers()}
 	return snap, nil
 }
 
