@@ -1,6 +1,7 @@
 package fakecluster
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -9,6 +10,9 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/randfill"
+
+	"github.com/lscli/lscli/internal/semantic"
 )
 
 // TestCopyObject: the copies that share raw JSON are equal to the original,
@@ -104,5 +108,39 @@ func TestSetListItemsIsSetList(t *testing.T) {
 	}
 	if setListItems(&corev1.SecretList{}, nil, true) {
 		t.Error("a SecretList was filled; it should take meta.SetList")
+	}
+}
+
+// TestChangedIsSemanticEquality: comparing fields through pointers to them
+// gives semantic equality of the fields themselves, for random objects,
+// equal ones and ones that differ in one field.
+func TestChangedIsSemanticEquality(t *testing.T) {
+	fill := randfill.NewWithSeed(3).NilChance(0.3).NumElements(0, 2).Funcs(
+		func(t *metav1.Time, c randfill.Continue) { *t = metav1.Unix(c.Int63()%1e9, 0) },
+		func(a *lsv1alpha1.AnyJSON, c randfill.Continue) { *a = lsv1alpha1.NewAnyJSON([]byte(`{"k":1}`)) },
+		func(r *runtime.RawExtension, c randfill.Continue) { r.Raw = []byte(`{"k":2}`) },
+		func(v *any, c randfill.Continue) { *v = c.String(0) },
+	)
+	for i := range 200 {
+		a, b := &lsv1alpha1.Installation{}, &lsv1alpha1.Installation{}
+		fill.Fill(a)
+		if i%2 == 0 {
+			a.DeepCopyInto(b)
+			if i%4 == 0 {
+				b.Status.JobID += "x"
+				b.Labels = map[string]string{"l": fmt.Sprint(i)}
+			}
+		} else {
+			fill.Fill(b)
+		}
+		if got, want := statusChanged(a, b), !semantic.DeepEqual(a.Status, b.Status); got != want {
+			t.Fatalf("%d: statusChanged %v, semantic inequality %v", i, got, want)
+		}
+		if got, want := metaChanged(a, b), !semantic.DeepEqual(a.ObjectMeta, b.ObjectMeta); got != want {
+			t.Fatalf("%d: metaChanged %v, semantic inequality %v", i, got, want)
+		}
+		if got, want := specChanged(a, b), !semantic.DeepEqual(a.Spec, b.Spec); got != want {
+			t.Fatalf("%d: specChanged %v, semantic inequality %v", i, got, want)
+		}
 	}
 }

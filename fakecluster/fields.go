@@ -114,7 +114,7 @@ func withStatusOf(stored, src Object) Object {
 func specChanged(a, b Object) bool {
 	av, bv := structOf(a), structOf(b)
 	for _, i := range infoOf(a).spec {
-		if !semantic.DeepEqual(av.Field(i).Interface(), bv.Field(i).Interface()) {
+		if !fieldsEqual(av.Field(i), bv.Field(i)) {
 			return true
 		}
 	}
@@ -128,13 +128,20 @@ func statusChanged(a, b Object) bool {
 	if i < 0 {
 		return false
 	}
-	return !semantic.DeepEqual(structOf(a).Field(i).Interface(), structOf(b).Field(i).Interface())
+	return !fieldsEqual(structOf(a).Field(i), structOf(b).Field(i))
 }
 
 // metaChanged reports whether the ObjectMeta of a and b differs.
 func metaChanged(a, b Object) bool {
 	i := infoOf(a).meta
-	return !semantic.DeepEqual(structOf(a).Field(i).Interface(), structOf(b).Field(i).Interface())
+	return !fieldsEqual(structOf(a).Field(i), structOf(b).Field(i))
+}
+
+// fieldsEqual compares two addressable fields of the same type with
+// semantic equality, through pointers to them: boxing the fields
+// themselves would copy them (a status, a spec) on every write.
+func fieldsEqual(a, b reflect.Value) bool {
+	return semantic.DeepEqual(a.Addr().Interface(), b.Addr().Interface())
 }
 
 // checkStorable returns an error unless obj is a non-nil pointer to a struct
