@@ -47,6 +47,9 @@ type Dir struct {
 	// reusedLines is how many object lines the last Save copied from the
 	// file it replaced, for tests.
 	reusedLines int
+	// loaded is the state file as Load read it or Save wrote it last: Save
+	// copies lines only from that very file (see previousObjects).
+	loaded os.FileInfo
 }
 
 // tempFile is the part of *os.File that Save uses.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"slices"
 	"strings"
 
@@ -30,6 +31,7 @@ const resetHint = "fix the file, or remove it with 'lscli reset' to start over"
 // version) is an error that names the file, and, where it can, the line.
 func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
 	path := d.file(stateFileName)
+	info, statErr := os.Stat(path)
 	data, lines, err := readLines(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("state %s: %w", show(d.dir()), ErrNoState)
@@ -40,6 +42,9 @@ func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
 	snap, err := decodeSplit(data, lines, scheme)
 	if err != nil {
 		return nil, fmt.Errorf("read state %s: %w (%s)", show(path), err, resetHint)
+	}
+	if statErr == nil {
+		d.loaded = info
 	}
 	return snap, nil
 }

@@ -93,3 +93,30 @@ func TestSingleValue(t *testing.T) {
 		}
 	}
 }
+
+func TestSaveReusesOnlyTheFileItLoaded(t *testing.T) {
+	d := tempDir(t)
+	loaded := savedInStoreOrder(t, d, bigSnapshot(5))
+	// Another Dir on the same folder never loaded the file.
+	other := &Dir{Path: d.Path}
+	if err := other.Save(loaded, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if other.reusedLines != 0 {
+		t.Errorf("a Dir that did not load the file copied %d lines from it", other.reusedLines)
+	}
+	// The file changed since d loaded it (another Save replaced it).
+	if err := d.Save(loaded, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if d.reusedLines != 0 {
+		t.Errorf("copied %d lines from a file replaced since it was loaded", d.reusedLines)
+	}
+	// What d saved itself it may copy from next time.
+	if err := d.Save(loaded, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if d.reusedLines != len(loaded.Objects) {
+		t.Errorf("copied %d lines of %d from the file d saved", d.reusedLines, len(loaded.Objects))
+	}
+}

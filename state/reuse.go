@@ -33,10 +33,19 @@ type previousObjects struct {
 }
 
 // openPrevious opens the state file at path and reads up to its objects,
-// or returns nil when there is none or it is not in Save's layout.
-func openPrevious(path string) *previousObjects {
+// or returns nil when there is none, when it is not the file loaded (the
+// file Load read or Save wrote, unchanged since), or when it is not in
+// Save's layout.
+func openPrevious(path string, loaded os.FileInfo) *previousObjects {
+	if loaded == nil {
+		return nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
+		return nil
+	}
+	if info, err := f.Stat(); err != nil || !os.SameFile(info, loaded) || info.Size() != loaded.Size() || !info.ModTime().Equal(loaded.ModTime()) {
+		_ = f.Close()
 		return nil
 	}
 	p := &previousObjects{f: f, r: bufio.NewReaderSize(f, 1<<20)}

@@ -43,15 +43,19 @@ var sectionNames = [...]string{"timers", "events", "objects"}
 // killed Save left behind are removed. The file is readable by its owner
 // only, since it holds Secrets. The caller holds the lock (see Lock).
 //
-// The line of an object that has not changed since the state file was
-// written (same kind, name, uid and resourceVersion) is copied from the
+// The line of an object that has not changed since d loaded or saved the
+// state file (same kind, name, uid and resourceVersion) is copied from the
 // file it replaces rather than encoded again (see previousObjects).
 func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
-	prev := openPrevious(d.file(stateFileName))
+	path := d.file(stateFileName)
+	prev := openPrevious(path, d.loaded)
 	defer prev.close()
 	err := d.writeAtomic(func(w io.Writer) error { return encode(w, snap, scheme, prev) })
 	if prev != nil {
 		d.reusedLines = prev.reused
+	}
+	if err == nil {
+		d.loaded, _ = os.Stat(path)
 	}
 	return err
 }
