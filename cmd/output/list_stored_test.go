@@ -101,15 +101,13 @@ func fillFuncs() []any {
 	}
 }
 
-// TestListStoredIsList checks what ListStored rests on: for random objects
-// of every kind a state file can hold, re-indenting their stored lines
-// gives the bytes of decoding the lines and listing the objects.
-func TestListStoredIsList(t *testing.T) {
-	scheme := fakecluster.NewScheme()
-	fill := randfill.NewWithSeed(1).NilChance(0.2).NumElements(0, 3).Funcs(fillFuncs()...)
+// randomObjects returns perKind random objects of every kind a state file
+// can hold, each with a name, uid and resourceVersion, and a namespace
+// where the kind has one.
+func randomObjects(scheme *runtime.Scheme, fill *randfill.Filler, perKind int) []fakecluster.Object {
 	var objs []fakecluster.Object
 	for _, gvk := range storedKinds(scheme) {
-		for i := range 8 {
+		for i := range perKind {
 			ro, _ := scheme.New(gvk)
 			obj := ro.(fakecluster.Object)
 			fill.Fill(obj)
@@ -127,6 +125,15 @@ func TestListStoredIsList(t *testing.T) {
 			objs = append(objs, obj)
 		}
 	}
+	return objs
+}
+
+// TestListStoredIsList checks what ListStored rests on: for random objects
+// of every kind a state file can hold, re-indenting their stored lines
+// gives the bytes of decoding the lines and listing the objects.
+func TestListStoredIsList(t *testing.T) {
+	scheme := fakecluster.NewScheme()
+	objs := randomObjects(scheme, randfill.NewWithSeed(1).NilChance(0.2).NumElements(0, 3).Funcs(fillFuncs()...), 8)
 	c := fakecluster.New(fakecluster.Options{Scheme: scheme})
 	if err := c.Restore(objs); err != nil {
 		t.Fatal(err)
@@ -182,23 +189,8 @@ var yamlStrings = []string{
 // for random objects of every kind with strings YAML must quote, fold or
 // write as block scalars, and for lists longer than a round.
 func TestYAMLListStreams(t *testing.T) {
-	scheme := fakecluster.NewScheme()
 	funcs := append(fillFuncs(), func(s *string, c randfill.Continue) { *s = yamlStrings[c.Intn(len(yamlStrings))] })
-	fill := randfill.NewWithSeed(7).NilChance(0.2).NumElements(0, 3).Funcs(funcs...)
-	var objs []fakecluster.Object
-	for _, gvk := range storedKinds(scheme) {
-		for i := range 3 {
-			ro, _ := scheme.New(gvk)
-			obj := ro.(fakecluster.Object)
-			fill.Fill(obj)
-			if ex, ok := obj.(*lsv1alpha1.Execution); ok {
-				ex.Spec.DeployItemsCompressed = nil
-			}
-			obj.GetObjectKind().SetGroupVersionKind(gvk)
-			obj.SetName(fmt.Sprintf("%s-%d", strings.ToLower(gvk.Kind), i))
-			objs = append(objs, obj)
-		}
-	}
+	objs := randomObjects(fakecluster.NewScheme(), randfill.NewWithSeed(7).NilChance(0.2).NumElements(0, 3).Funcs(funcs...), 3)
 	numbers := `{"n":[0,-0,1,-1,1.5,1.5e3,1e21,1E-7,0.1,9007199254740993,9223372036854775807,9223372036854775808,` +
 		`18446744073709551615,18446744073709551616,-9223372036854775808,-9223372036854775809,1e400,123456789012345678901234567890]}`
 	objs = append(objs, &lsv1alpha1.DataObject{ObjectMeta: metav1.ObjectMeta{Name: "numbers", Namespace: "ns"},
@@ -212,18 +204,7 @@ func TestYAMLListStreams(t *testing.T) {
 		if err := List(objs[:n], FormatYAML, &got); err != nil {
 			t.Fatal(err)
 		}
-		list := kubeList{APIVersion: "v1", Kind: "List", Items: []json.RawMessage{}}
-		for _, o := range sortObjects(objs[:n]) {
-			item, err := marshalItem(o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			list.Items = append(list.Items, item)
-		}
-		var want bytes.Buffer
-		if err := writeList(list, FormatYAML, &want); err != nil {
-			t.Fatal(err)
-		}
+		want := wholeList(t, objs[:n], FormatYAML)
 		if got.String() != want.String() {
 			wl, gl := strings.Split(want.String(), "\n"), strings.Split(got.String(), "\n")
 			for i := range min(len(wl), len(gl)) {

@@ -32,23 +32,31 @@ func TestJSONListStreams(t *testing.T) {
 			if err := List(objs, FormatJSON, &got); err != nil {
 				t.Fatal(err)
 			}
-			list := kubeList{APIVersion: "v1", Kind: "List", Items: make([]json.RawMessage, 0, n)}
-			for _, o := range sortObjects(objs) {
-				item, err := marshalItem(o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				list.Items = append(list.Items, item)
-			}
-			var want bytes.Buffer
-			if err := writeList(list, FormatJSON, &want); err != nil {
-				t.Fatal(err)
-			}
+			want := wholeList(t, objs, FormatJSON)
 			if !bytes.Equal(got.Bytes(), want.Bytes()) {
 				t.Errorf("streamed list differs from the encoder's:\n%s\n---\n%s", got.String()[:min(400, got.Len())], want.String()[:min(400, want.Len())])
 			}
 		})
 	}
+}
+
+// wholeList is the List of objs in format as the encoders write it whole,
+// the reference for the streaming writers.
+func wholeList(t *testing.T, objs []fakecluster.Object, format string) *bytes.Buffer {
+	t.Helper()
+	list := kubeList{APIVersion: "v1", Kind: "List", Items: []json.RawMessage{}}
+	for _, o := range sortObjects(objs) {
+		item, err := marshalItem(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list.Items = append(list.Items, item)
+	}
+	var want bytes.Buffer
+	if err := writeList(list, format, &want); err != nil {
+		t.Fatal(err)
+	}
+	return &want
 }
 
 // TestMarshalCompactIsEncodingJSON: the fast encoder gives encoding/json's
