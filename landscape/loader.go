@@ -17,6 +17,7 @@ import (
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/limits"
+	"github.com/lscli/lscli/internal/parallel"
 	"github.com/lscli/lscli/internal/safefs"
 )
 
@@ -91,15 +92,11 @@ func (l *Loader) Load(paths ...string) (*Landscape, error) {
 func (ld *load) readFiles(files []file) [][]docResult {
 	results := make([][]docResult, len(files))
 	limit := make(chan struct{}, goruntime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Go(func() {
-			limit <- struct{}{}
-			defer func() { <-limit }()
-			results[i] = ld.readFile(f)
-		})
-	}
-	wg.Wait()
+	parallel.Go(len(files), func(i int) {
+		limit <- struct{}{}
+		defer func() { <-limit }()
+		results[i] = ld.readFile(files[i])
+	})
 	return results
 }
 

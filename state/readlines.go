@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"os"
+
+	"github.com/lscli/lscli/internal/parallel"
 )
 
 // readBlock is how much readLines reads at a time.
@@ -28,11 +30,10 @@ func readLines(path string) ([]byte, []line, error) {
 	// noticed: the buffer fills before the end of the file.
 	data := make([]byte, info.Size()+1)
 	read := make(chan int, 16)
-	split := make(chan []line, 1)
-	go func() { split <- splitReadLines(data, read) }()
+	split := parallel.Start(func() []line { return splitReadLines(data, read) })
 	n, err := readFull(f, data, read)
 	close(read)
-	lines := <-split
+	lines := split()
 	if err != nil {
 		return nil, nil, err
 	}

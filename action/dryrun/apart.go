@@ -3,7 +3,6 @@ package dryrun
 import (
 	"context"
 	"strconv"
-	"sync"
 	"sync/atomic"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -45,22 +44,18 @@ func (w *walker) renderApart(ctx context.Context, insts []*lsv1alpha1.Installati
 	}
 	renders := make([]apartRender, len(ordered))
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
+	parallel.Go(workers, func(int) {
 		fork := w.c.Fork()
 		var current *apartRender
 		fork.Watch(func(ev fakecluster.Event) { current.record(ev) })
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(ordered); i = int(next.Add(1) - 1) {
-				current = &renders[i]
-				sub := &walker{r: w.r, blueprints: w.blueprints, c: fork, ids: w.ids, res: &current.res}
-				current.start = fork.ResourceVersion()
-				current.node = sub.render(ctx, ordered[i], displayName(ordered[i]))
-				current.end = fork.ResourceVersion()
-			}
-		})
-	}
-	wg.Wait()
+		for i := int(next.Add(1) - 1); i < len(ordered); i = int(next.Add(1) - 1) {
+			current = &renders[i]
+			sub := &walker{r: w.r, blueprints: w.blueprints, c: fork, ids: w.ids, res: &current.res}
+			current.start = fork.ResourceVersion()
+			current.node = sub.render(ctx, ordered[i], displayName(ordered[i]))
+			current.end = fork.ResourceVersion()
+		}
+	})
 	if !apartHold(renders) {
 		return nil, false
 	}

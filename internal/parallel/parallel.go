@@ -7,6 +7,8 @@ package parallel
 import (
 	"runtime"
 	"sync"
+
+	"github.com/lscli/lscli/internal/crash"
 )
 
 // Workers is the most chunks Chunks makes: one for each processor.
@@ -30,17 +32,63 @@ func Chunks(lo, hi, minChunk int) [][2]int {
 // scheduling. fn reports the first error of its own range.
 func Run(ranges [][2]int, fn func(c, lo, hi int) error) error {
 	errs := make([]error, len(ranges))
-	var wg sync.WaitGroup
-	for c, r := range ranges {
-		wg.Go(func() { errs[c] = fn(c, r[0], r[1]) })
-	}
-	wg.Wait()
+	Go(len(ranges), func(c int) { errs[c] = fn(c, ranges[c][0], ranges[c][1]) })
 	for _, err := range errs {
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// Go runs fn(0) to fn(n-1) at the same time and waits for them. A panic
+// in one is raised again, as a *crash.Error with the panicking
+// goroutine's stack, in the goroutine that called Go (that of the lowest
+// w when several panicked), where lscli's recovery reports it: a panic on
+// a goroutine of its own would end the process without it.
+func Go(n int, fn func(w int)) {
+	panics := make([]*crash.Error, n)
+	var wg sync.WaitGroup
+	for w := range n {
+		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					panics[w] = crash.FromPanic(crash.Own, r)
+				}
+			}()
+			fn(w)
+		})
+	}
+	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
+}
+
+// Start runs fn on a goroutine of its own and returns wait, which waits for
+// fn and returns its result; a panic in fn is raised again by wait, as Go
+// does.
+func Start[T any](fn func() T) (wait func() T) {
+	var v T
+	done := make(chan *crash.Error, 1)
+	go func() {
+		defer func() {
+			var p *crash.Error
+			if r := recover(); r != nil {
+				p = crash.FromPanic(crash.Own, r)
+			}
+			done <- p
+		}()
+		v = fn()
+	}()
+	return func() T {
+		if p := <-done; p != nil {
+			panic(p)
+		}
+		return v
+	}
 }
 
 // ForChunks runs fn on each range of Chunks(0, n, minChunk) in parallel;

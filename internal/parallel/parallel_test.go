@@ -3,8 +3,10 @@ package parallel_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/lscli/lscli/internal/crash"
 	"github.com/lscli/lscli/internal/parallel"
 )
 
@@ -44,5 +46,37 @@ func TestRunReportsTheLowestRangesError(t *testing.T) {
 	}
 	if err := parallel.Run(nil, func(int, int, int) error { return errors.New("never") }); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPanicsReachTheCaller: a panic on a worker goroutine is raised again
+// in the goroutine that waits, as a *crash.Error with the worker's stack,
+// so that lscli's recovery reports it instead of the process dying.
+func TestPanicsReachTheCaller(t *testing.T) {
+	catch := func(f func()) (err error) {
+		defer crash.Recover(crash.Own, &err)
+		f()
+		return nil
+	}
+	err := catch(func() {
+		parallel.Go(3, func(w int) {
+			if w >= 1 {
+				panic(fmt.Sprintf("worker %d", w))
+			}
+		})
+	})
+	ce := crash.As(err)
+	if ce == nil || ce.Value != "worker 1" || !strings.Contains(string(ce.Stack), "parallel_test.go") {
+		t.Fatalf("Go: %v, want the lowest worker's panic with its stack", err)
+	}
+	err = catch(func() {
+		wait := parallel.Start(func() int { panic("started") })
+		wait()
+	})
+	if ce := crash.As(err); ce == nil || ce.Value != "started" {
+		t.Fatalf("Start: %v, want its panic", err)
+	}
+	if got := parallel.Start(func() int { return 7 })(); got != 7 {
+		t.Errorf("Start returned %d, want 7", got)
 	}
 }
