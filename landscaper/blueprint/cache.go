@@ -1,13 +1,10 @@
 package blueprint
 
 import (
-	"sync"
-
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-)
 
-// maxCached bounds a Cache.
-const maxCached = 1024
+	"github.com/lscli/lscli/internal/memo"
+)
 
 // Cache reads the blueprints of installations, parsing each inline blueprint
 // once per content: many installations share a blueprint (one blueprint
@@ -16,8 +13,7 @@ const maxCached = 1024
 // nobody may change them. The zero value is ready to use; a Cache is safe
 // for concurrent use.
 type Cache struct {
-	mu     sync.Mutex
-	inline map[string]*Blueprint
+	inline memo.Bounded[string, *Blueprint]
 }
 
 // ForInstallation is the package's ForInstallation, cached for inline
@@ -28,21 +24,13 @@ func (c *Cache) ForInstallation(inst *lsv1alpha1.Installation, r Resolver) (*Blu
 		return ForInstallation(inst, r)
 	}
 	key := string(inline.Filesystem.RawMessage)
-	c.mu.Lock()
-	bp, ok := c.inline[key]
-	c.mu.Unlock()
-	if ok {
+	if bp, ok := c.inline.Get(key); ok {
 		return bp, nil
 	}
 	bp, err := ForInstallation(inst, r)
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	if c.inline == nil || len(c.inline) >= maxCached {
-		c.inline = map[string]*Blueprint{}
-	}
-	c.inline[key] = bp
-	c.mu.Unlock()
+	c.inline.Put(key, bp)
 	return bp, nil
 }

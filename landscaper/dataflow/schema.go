@@ -9,11 +9,11 @@ import (
 	"net/url"
 	"path"
 	"strings"
-	"sync"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/xeipuuv/gojsonschema"
 
+	"github.com/lscli/lscli/internal/memo"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/components/source"
@@ -75,10 +75,7 @@ func (s *schemas) validate(schema []byte, value any) error {
 func (s *schemas) compile(schema []byte) (*gojsonschema.Schema, error) {
 	cacheable := !bytes.Contains(schema, []byte("$ref"))
 	if cacheable {
-		compiledSchemas.Lock()
-		compiled, ok := compiledSchemas.byText[string(schema)]
-		compiledSchemas.Unlock()
-		if ok {
+		if compiled, ok := compiledSchemas.Get(string(schema)); ok {
 			return compiled, nil
 		}
 	}
@@ -95,12 +92,7 @@ func (s *schemas) compile(schema []byte) (*gojsonschema.Schema, error) {
 		return nil, fmt.Errorf("invalid schema: %w", err)
 	}
 	if cacheable {
-		compiledSchemas.Lock()
-		if len(compiledSchemas.byText) >= maxCachedValues || compiledSchemas.byText == nil {
-			compiledSchemas.byText = map[string]*gojsonschema.Schema{}
-		}
-		compiledSchemas.byText[string(schema)] = compiled
-		compiledSchemas.Unlock()
+		compiledSchemas.Put(string(schema), compiled)
 	}
 	return compiled, nil
 }
@@ -108,10 +100,7 @@ func (s *schemas) compile(schema []byte) (*gojsonschema.Schema, error) {
 // compiledSchemas holds the compiled schemas without references, by their
 // text. A compiled schema only reads itself when it validates, so one is
 // used by all installations, on all goroutines.
-var compiledSchemas struct {
-	sync.Mutex
-	byText map[string]*gojsonschema.Schema
-}
+var compiledSchemas memo.Bounded[string, *gojsonschema.Schema]
 
 // resolve replaces local:// and blueprint:// references in doc. seen holds
 // the references being resolved, to find cycles.

@@ -4,12 +4,12 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
-	"sync"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/lscli/lscli/internal/fastjson"
+	"github.com/lscli/lscli/internal/memo"
 )
 
 // targetValue returns a Target as templates see it: the whole object as a
@@ -38,40 +38,10 @@ func toGeneric[T any](v any) (T, error) {
 	return out, err
 }
 
-// maxCachedValues bounds a valueCache.
-const maxCachedValues = 1024
-
-// valueCache holds generic JSON values by the JSON text they were decoded
-// from. Its values are never handed out, only deep copies of them.
-type valueCache struct {
-	sync.Mutex
-	values map[string]any
-}
-
-// get returns a deep copy of the value cached for key.
-func (c *valueCache) get(key []byte) (any, bool) {
-	c.Lock()
-	v, ok := c.values[string(key)]
-	c.Unlock()
-	if !ok {
-		return nil, false
-	}
-	return runtime.DeepCopyJSONValue(v), true
-}
-
-// put caches v for key, emptying the cache when it is full.
-func (c *valueCache) put(key []byte, v any) {
-	c.Lock()
-	defer c.Unlock()
-	if len(c.values) >= maxCachedValues || c.values == nil {
-		c.values = map[string]any{}
-	}
-	c.values[string(key)] = v
-}
-
-// generic caches genericOf's values by the JSON of their Go values;
-// inlineBlueprints caches blueprintValue's by an inline blueprint's files.
-var generic, inlineBlueprints valueCache
+// generic holds genericOf's values by the JSON of their Go values;
+// inlineBlueprints holds blueprintValue's by an inline blueprint's files.
+// Their values are never handed out, only deep copies of them.
+var generic, inlineBlueprints memo.Bounded[string, any]
 
 // genericOf is toGeneric[any] for values that many installations share,
 // such as one blueprint rolled out many times: it decodes each JSON text
@@ -82,14 +52,14 @@ func genericOf(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cached, ok := generic.get(data); ok {
-		return cached, nil
+	if cached, ok := generic.Get(string(data)); ok {
+		return runtime.DeepCopyJSONValue(cached), nil
 	}
 	var out any
 	if err := fastjson.Unmarshal(data, &out); err != nil {
 		return nil, err
 	}
-	generic.put(data, out)
+	generic.Put(string(data), out)
 	return runtime.DeepCopyJSONValue(out), nil
 }
 
@@ -101,14 +71,14 @@ func blueprintValue(def lsv1alpha1.BlueprintDefinition) (any, error) {
 		return genericOf(def)
 	}
 	raw := def.Inline.Filesystem.RawMessage
-	if cached, ok := inlineBlueprints.get(raw); ok {
-		return cached, nil
+	if cached, ok := inlineBlueprints.Get(string(raw)); ok {
+		return runtime.DeepCopyJSONValue(cached), nil
 	}
 	v, err := genericOf(def)
 	if err != nil {
 		return nil, err
 	}
-	inlineBlueprints.put(raw, runtime.DeepCopyJSONValue(v))
+	inlineBlueprints.Put(string(raw), runtime.DeepCopyJSONValue(v))
 	return v, nil
 }
 

@@ -3,23 +3,17 @@ package template
 import (
 	"encoding/json"
 	"reflect"
-	"sync"
 
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/internal/fastjson"
+	"github.com/lscli/lscli/internal/memo"
 )
-
-// maxDecoded bounds the cache of DecodeYAML.
-const maxDecoded = 4096
 
 // decoded caches what DecodeYAML made of a text for a target type: the JSON
 // of the decoded value, which decodes into a fresh value much faster than
 // YAML does.
-var decoded = struct {
-	sync.Mutex
-	m map[decodedKey][]byte
-}{m: map[decodedKey][]byte{}}
+var decoded = memo.Bounded[decodedKey, []byte]{Max: 4096}
 
 type decodedKey struct {
 	typ  reflect.Type
@@ -34,10 +28,7 @@ type decodedKey struct {
 // target type) and decoded from there the next time.
 func DecodeYAML(data []byte, out any) error {
 	key := decodedKey{typ: reflect.TypeOf(out), text: string(data)}
-	decoded.Lock()
-	js, ok := decoded.m[key]
-	decoded.Unlock()
-	if ok {
+	if js, ok := decoded.Get(key); ok {
 		return fastjson.Unmarshal(js, out)
 	}
 	if err := yaml.Unmarshal(data, out); err != nil {
@@ -47,11 +38,6 @@ func DecodeYAML(data []byte, out any) error {
 	if err != nil {
 		return nil // out is decoded; it just cannot be cached
 	}
-	decoded.Lock()
-	if len(decoded.m) >= maxDecoded {
-		clear(decoded.m)
-	}
-	decoded.m[key] = js
-	decoded.Unlock()
+	decoded.Put(key, js)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	gotmpl "text/template"
 	"time"
 
+	"github.com/lscli/lscli/internal/memo"
 	"github.com/lscli/lscli/landscaper/template/budget"
 )
 
@@ -39,12 +40,7 @@ type goRun struct {
 // parsed caches parsed templates by name and text: most blueprints are
 // rendered many times, once per job and per installation that uses them. At
 // most maxParsed entries are kept.
-var (
-	parsedMu sync.Mutex
-	parsed   = map[parseKey]*cachedTemplate{}
-)
-
-const maxParsed = 4096
+var parsed = memo.Bounded[parseKey, *cachedTemplate]{Max: 4096}
 
 type parseKey struct{ name, text string }
 
@@ -62,25 +58,17 @@ type cachedTemplate struct {
 // when it is not in the cache.
 func cached(name, text string) (*cachedTemplate, error) {
 	k := parseKey{name, text}
-	parsedMu.Lock()
-	ct, ok := parsed[k]
-	parsedMu.Unlock()
-	if ok {
+	if ct, ok := parsed.Get(k); ok {
 		return ct, nil
 	}
-	ct = &cachedTemplate{}
+	ct := &cachedTemplate{}
 	t, err := gotmpl.New(name).Option("missingkey=zero").Funcs(ct.funcs()).Parse(text)
 	if err != nil {
 		return nil, err
 	}
 	instrument(t)
 	ct.t = t
-	parsedMu.Lock()
-	if len(parsed) >= maxParsed {
-		clear(parsed)
-	}
-	parsed[k] = ct
-	parsedMu.Unlock()
+	parsed.Put(k, ct)
 	return ct, nil
 }
 
