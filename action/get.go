@@ -43,13 +43,7 @@ func (a *Get) Run(_ context.Context, args []string) ([]fakecluster.Object, error
 		return nil, err
 	}
 	defer r.close()
-	kind := ""
-	if len(args) > 0 {
-		kind, _ = ResolveKind(args[0])
-	}
-	stored, err := r.objects(func(k, ns, name string) bool {
-		return (a.Namespace == "" || ns == a.Namespace) && (kind == "" || k == kind) && (len(args) < 2 || name == args[1])
-	})
+	stored, err := r.objects(a.matches(args))
 	if err != nil {
 		return nil, err
 	}
@@ -76,10 +70,8 @@ func (a *Get) RunStored(_ context.Context, args []string) (objs []state.StoredOb
 	if len(args) > 1 || a.Selector != nil {
 		return nil, false
 	}
-	kind := ""
 	if len(args) == 1 {
-		var err error
-		if kind, err = ResolveKind(args[0]); err != nil {
+		if _, err := ResolveKind(args[0]); err != nil {
 			return nil, false
 		}
 	}
@@ -91,9 +83,20 @@ func (a *Get) RunStored(_ context.Context, args []string) (objs []state.StoredOb
 	if r.view == nil {
 		return nil, false
 	}
-	return r.view.Stored(func(h state.ObjectHeader) bool {
-		return (a.Namespace == "" || h.Namespace == a.Namespace) && (kind == "" || h.Kind == kind)
-	})
+	matches := a.matches(args)
+	return r.view.Stored(func(h state.ObjectHeader) bool { return matches(h.Kind, h.Namespace, h.Name) })
+}
+
+// matches returns whether an object of kind, namespace and name is one
+// that args, [KIND [NAME]], and the namespace ask for; KIND must resolve.
+func (a *Get) matches(args []string) func(kind, namespace, name string) bool {
+	want := ""
+	if len(args) > 0 {
+		want, _ = ResolveKind(args[0])
+	}
+	return func(kind, namespace, name string) bool {
+		return (a.Namespace == "" || namespace == a.Namespace) && (want == "" || kind == want) && (len(args) < 2 || name == args[1])
+	}
 }
 
 // RunTarget returns the objects of the simulated cluster behind Target

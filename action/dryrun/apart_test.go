@@ -13,10 +13,12 @@ import (
 	"github.com/lscli/lscli/landscape"
 )
 
-// failingRoot is a root whose deploy template fails to render: a problem.
-const failingRoot = `apiVersion: landscaper.gardener.cloud/v1alpha1
+// inlineRoot is a root installation in namespace bench whose inline
+// blueprint has the lines blueprint after its kind, indented by two.
+func inlineRoot(name, blueprint string) string {
+	return `apiVersion: landscaper.gardener.cloud/v1alpha1
 kind: Installation
-metadata: {name: %s, namespace: bench}
+metadata: {name: ` + name + `, namespace: bench}
 spec:
   blueprint:
     inline:
@@ -24,26 +26,20 @@ spec:
         blueprint.yaml: |
           apiVersion: landscaper.gardener.cloud/v1alpha1
           kind: Blueprint
-          deployExecutions:
+` + blueprint
+}
+
+// failingRoot's deploy template fails to render: a problem.
+const failingRoot = `          deployExecutions:
           - name: main
             type: GoTemplate
             template: |
               deployItems: {{ .imports.missing.value }}
 `
 
-// uncheckedRoot is a root whose export execution reads an export its mock
-// deploy item does not assume: a warning.
-const uncheckedRoot = `apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Installation
-metadata: {name: %s, namespace: bench}
-spec:
-  blueprint:
-    inline:
-      filesystem:
-        blueprint.yaml: |
-          apiVersion: landscaper.gardener.cloud/v1alpha1
-          kind: Blueprint
-          exports: [{name: out, schema: {type: string}}]
+// uncheckedRoot's export execution reads an export its mock deploy item
+// does not assume: a warning.
+const uncheckedRoot = `          exports: [{name: out, schema: {type: string}}]
           deployExecutions:
           - name: main
             type: GoTemplate
@@ -65,7 +61,7 @@ func writeLandscape(t *testing.T, shape benchland.Shape, roots int) *landscape.L
 	if err := shape.Write(dir, roots); err != nil {
 		t.Fatal(err)
 	}
-	extra := fmt.Sprintf(failingRoot, "inst-00003-fails") + "---\n" + fmt.Sprintf(uncheckedRoot, "inst-00007-unchecked")
+	extra := inlineRoot("inst-00003-fails", failingRoot) + "---\n" + inlineRoot("inst-00007-unchecked", uncheckedRoot)
 	if err := os.WriteFile(filepath.Join(dir, "extra.yaml"), []byte(extra), 0o644); err != nil {
 		t.Fatal(err)
 	}

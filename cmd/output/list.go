@@ -71,16 +71,16 @@ func writeList(list kubeList, format string, w io.Writer) error {
 	return err
 }
 
-// jsonRound is how many items writeJSONItems appends, on all cores,
+// listRound is how many items writeItems appends, on all cores,
 // before it writes them.
-const jsonRound = 512
+const listRound = 512
 
 // writeJSONList streams objs to w as a Kubernetes List in JSON, indented by
 // 4 spaces like kubectl: the bytes encoding/json's indenting encoder gives,
 // but each item is encoded and indented once, in parallel, and written as
 // soon as its chunk is done.
 func writeJSONList(objs []fakecluster.Object, w io.Writer) error {
-	return writeJSONItems(len(objs), w, func(i int, dst, _ []byte) ([]byte, []byte, error) {
+	return writeItems(len(objs), w, jsonList, func(i int, dst, _ []byte) ([]byte, []byte, error) {
 		item, err := marshalItem(objs[i])
 		if err == nil {
 			dst, err = jsontext.AppendFormat(dst, item, listItemIndent)
@@ -121,12 +121,6 @@ var (
 	}
 )
 
-// writeJSONItems streams n items to w as a Kubernetes List in JSON,
-// indented by 4 spaces like kubectl (see writeItems).
-func writeJSONItems(n int, w io.Writer, item itemFunc) error {
-	return writeItems(n, w, jsonList, item)
-}
-
 // writeItems streams n items to w as a List of form. It appends a round of
 // items at a time, each core a contiguous range of them into a buffer of
 // its own, and writes the buffers when the round is done. The List starts
@@ -139,8 +133,8 @@ func writeItems(n int, w io.Writer, form listForm, item itemFunc) error {
 	}
 	bufs := make([][]byte, parallel.Workers())
 	scratch := make([][]byte, len(bufs))
-	for lo := 0; lo < n; lo += jsonRound {
-		ranges := parallel.Chunks(lo, min(lo+jsonRound, n), 1)
+	for lo := 0; lo < n; lo += listRound {
+		ranges := parallel.Chunks(lo, min(lo+listRound, n), 1)
 		err := parallel.Run(ranges, func(c, lo, hi int) error {
 			buf := bufs[c][:0]
 			var err error

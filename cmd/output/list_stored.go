@@ -38,7 +38,7 @@ func ListStored(objs []state.StoredObject, w io.Writer) error {
 			return fmt.Errorf("%s %s: %w", o.Kind, qualified(o.Namespace, o.Name), ErrNotStoredForm)
 		}
 	}
-	return writeJSONItems(len(sorted), w, func(i int, dst, scratch []byte) ([]byte, []byte, error) {
+	return writeItems(len(sorted), w, jsonList, func(i int, dst, scratch []byte) ([]byte, []byte, error) {
 		o, p := sorted[i], parts[i]
 		scratch = append(scratch[:0], `{"apiVersion":"`...)
 		scratch = append(scratch, p.apiVersion...)

@@ -195,7 +195,7 @@ func TestYAMLListStreams(t *testing.T) {
 		`18446744073709551615,18446744073709551616,-9223372036854775808,-9223372036854775809,1e400,123456789012345678901234567890]}`
 	objs = append(objs, &lsv1alpha1.DataObject{ObjectMeta: metav1.ObjectMeta{Name: "numbers", Namespace: "ns"},
 		Data: lsv1alpha1.NewAnyJSON([]byte(numbers))})
-	for len(objs) < jsonRound+5 {
+	for len(objs) < listRound+5 {
 		objs = append(objs, &lsv1alpha1.DataObject{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("d%04d", len(objs)), Namespace: "ns"},
 			Data: lsv1alpha1.NewAnyJSON(mustJSON(map[string]string{"s": yamlStrings[len(objs)%len(yamlStrings)]}))})
 	}

@@ -19,7 +19,7 @@ import (
 // encoding/json's indenting encoder over the whole list, for empty lists,
 // one item and lists longer than a chunk.
 func TestJSONListStreams(t *testing.T) {
-	for _, n := range []int{0, 1, jsonRound + 3} {
+	for _, n := range []int{0, 1, listRound + 3} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			var objs []fakecluster.Object
 			for i := range n {
