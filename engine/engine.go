@@ -19,9 +19,10 @@ import (
 // left to do. It is single-threaded: one reconcile runs at a time, and virtual
 // time only moves when no work is ready.
 type Engine struct {
-	cfg    Config
-	loop   *reconcile.Loop
-	events []state.Event
+	cfg      Config
+	loop     *reconcile.Loop
+	timeline timeline
+	scratch  []state.Event // the entries of one change, reused
 }
 
 // New returns an engine over cfg.Cluster with the installation, execution and
@@ -55,7 +56,7 @@ func New(cfg Config) *Engine {
 func (e *Engine) Config() Config { return e.cfg }
 
 // Events returns the timeline, oldest first.
-func (e *Engine) Events() []state.Event { return e.events }
+func (e *Engine) Events() []state.Event { return e.timeline.all() }
 
 // Timers returns the pending work: ready work as due now, then the timers,
 // earliest first.
@@ -92,7 +93,8 @@ func (e *Engine) Run(ctx context.Context, opts reconcile.RunOptions) (reconcile.
 // that watch it: the object's own controllers and its controlling owner's.
 func (e *Engine) onChange(ev fakecluster.Event) {
 	e.loop.Changed()
-	e.events = append(e.events, timelineEntries(e.cfg.Clock.Now(), ev)...)
+	e.scratch = appendTimelineEntries(e.scratch[:0], e.cfg.Clock.Now(), ev)
+	e.timeline.add(e.scratch)
 	obj := ev.New
 	key := types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
 	e.wakeStandalone(ev, key)

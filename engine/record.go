@@ -12,9 +12,10 @@ import (
 	"github.com/lscli/lscli/state"
 )
 
-// timelineEntries turns one cluster change into timeline entries, in a fixed
-// order: spec, annotations, deletion, job start, phase, job end.
-func timelineEntries(now time.Time, ev fakecluster.Event) []state.Event {
+// appendTimelineEntries appends to out the timeline entries of one cluster
+// change, in a fixed order: spec, annotations, deletion, job start, phase,
+// job end.
+func appendTimelineEntries(out []state.Event, now time.Time, ev fakecluster.Event) []state.Event {
 	obj := ev.New
 	base := state.Event{Time: now, Kind: ev.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
 	st, hasJob := flow.JobStatusOf(obj)
@@ -26,11 +27,10 @@ func timelineEntries(now time.Time, ev fakecluster.Event) []state.Event {
 	}
 	switch ev.Type {
 	case fakecluster.Added:
-		return add(nil, state.EventCreated, "", "")
+		return add(out, state.EventCreated, "", "")
 	case fakecluster.Deleted:
-		return add(nil, state.EventDeleted, "", "")
+		return add(out, state.EventDeleted, "", "")
 	}
-	var out []state.Event
 	old := ev.Old
 	if obj.GetGeneration() != old.GetGeneration() {
 		out = add(out, state.EventSpecChanged, "", fmt.Sprintf("generation %d", obj.GetGeneration()))

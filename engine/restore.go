@@ -20,7 +20,7 @@ func (e *Engine) Snapshot() (*state.Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("save random source: %w", err)
 	}
-	snap := &state.Snapshot{Seed: e.cfg.IDs.Seed(), Rand: rnd, Clock: e.cfg.Clock.Now(), Events: e.events,
+	snap := &state.Snapshot{Seed: e.cfg.IDs.Seed(), Rand: rnd, Clock: e.cfg.Clock.Now(), Events: e.Events(),
 		Objects: e.cfg.Cluster.SharedObjects(), Timers: e.loop.Timers()}
 	return snap, nil
 }
@@ -32,9 +32,7 @@ func (e *Engine) RestoreTimeline(snap *state.Snapshot) {
 	if snap == nil {
 		return
 	}
-	// Full capacity: the first new event copies the timeline, and snap's
-	// slice is never written through.
-	e.events = snap.Events[:len(snap.Events):len(snap.Events)]
+	e.timeline = timeline{done: snap.Events}
 	e.loop.RestoreTimers(snap.Timers)
 }
 

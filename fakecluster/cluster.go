@@ -91,15 +91,12 @@ func (c *Cluster) Get(ctx context.Context, key types.NamespacedName, obj Object)
 	k := newKey(gvk.GroupKind(), key.Namespace, key.Name)
 	c.mu.Lock()
 	stored, ok := c.store.get(k)
-	var fresh Object
-	if ok {
-		fresh = copyObject(stored)
-	}
 	c.mu.Unlock()
 	if !ok {
 		return apierrors.NewNotFound(groupResource(k.gk), key.Name)
 	}
-	return copyInto(obj, fresh)
+	// Stored objects never change in place: the copy needs no lock.
+	return copyObjectInto(obj, stored)
 }
 
 // GetUnsafe is Get without the deep copy, as controller-runtime's
@@ -127,24 +124,10 @@ func (c *Cluster) GetUnsafe(ctx context.Context, key types.NamespacedName, obj O
 
 // List fills list with copies of the matching objects. See Reader.
 func (c *Cluster) List(ctx context.Context, list ObjectList, opts ListOptions) error {
-	if err := ctx.Err(); err != nil {
+	gvk, found, rv, err := c.find(ctx, list, opts)
+	if err != nil {
 		return err
 	}
-	gvk, err := listItemGVK(c.scheme, list)
-	if err != nil {
-		return fmt.Errorf("list: %w", err)
-	}
-	if clusterScoped[gvk.GroupKind()] {
-		opts.Namespace = ""
-	}
-	c.mu.Lock()
-	if f := opts.Field; f != nil && c.store.indexers[gvk.GroupKind()][f.Index] == nil {
-		c.mu.Unlock()
-		return fmt.Errorf("list %s: no index %q registered (see AddIndex)", gvk.Kind, f.Index)
-	}
-	found := c.selectLocked(gvk.GroupKind(), opts)
-	rv := c.rv
-	c.mu.Unlock()
 	// The stored objects are never changed in place, so they are copied
 	// outside the lock.
 	if !setListItems(list, found, !opts.UnsafeDisableDeepCopy) {
@@ -162,6 +145,38 @@ func (c *Cluster) List(ctx context.Context, list ObjectList, opts ListOptions) e
 	}
 	list.SetResourceVersion(formatRV(rv))
 	return nil
+}
+
+// ListShared returns the stored objects List would copy into list, in the
+// same order, without copying them, not even shallowly as
+// UnsafeDisableDeepCopy does. The cluster never changes a stored object in
+// place, so they stay as they are; the caller must not change anything
+// reachable from them. list is only read for its kind. It is for read-only
+// looks on hot paths.
+func (c *Cluster) ListShared(ctx context.Context, list ObjectList, opts ListOptions) ([]Object, error) {
+	_, found, _, err := c.find(ctx, list, opts)
+	return found, err
+}
+
+// find returns the kind of list's items, the stored objects matching opts
+// in List's order, and the resourceVersion they were found at.
+func (c *Cluster) find(ctx context.Context, list ObjectList, opts ListOptions) (schema.GroupVersionKind, []Object, uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return schema.GroupVersionKind{}, nil, 0, err
+	}
+	gvk, err := listItemGVK(c.scheme, list)
+	if err != nil {
+		return gvk, nil, 0, fmt.Errorf("list: %w", err)
+	}
+	if clusterScoped[gvk.GroupKind()] {
+		opts.Namespace = ""
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f := opts.Field; f != nil && c.store.indexers[gvk.GroupKind()][f.Index] == nil {
+		return gvk, nil, 0, fmt.Errorf("list %s: no index %q registered (see AddIndex)", gvk.Kind, f.Index)
+	}
+	return gvk, c.selectLocked(gvk.GroupKind(), opts), c.rv, nil
 }
 
 // selectLocked returns the stored objects of kind gk matching opts, sorted.

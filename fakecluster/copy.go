@@ -28,6 +28,40 @@ func copyObject(obj Object) Object {
 	return obj.DeepCopyObject().(Object)
 }
 
+// copyObjectInto deep-copies src into dst, as copyInto(dst, copyObject(src))
+// does, but without the intermediate object for the kinds the controllers
+// read and write most. A type mismatch is an error.
+func copyObjectInto(dst, src Object) error {
+	switch d := dst.(type) {
+	case *lsv1alpha1.Installation:
+		if s, ok := src.(*lsv1alpha1.Installation); ok && d != nil {
+			copyInstallationInto(d, s)
+			return nil
+		}
+	case *lsv1alpha1.Execution:
+		if s, ok := src.(*lsv1alpha1.Execution); ok && d != nil {
+			s.DeepCopyInto(d) // starts with *d = *s: nothing of d is left
+			return nil
+		}
+	case *lsv1alpha1.DeployItem:
+		if s, ok := src.(*lsv1alpha1.DeployItem); ok && d != nil {
+			s.DeepCopyInto(d)
+			return nil
+		}
+	case *lsv1alpha1.DataObject:
+		if s, ok := src.(*lsv1alpha1.DataObject); ok && d != nil {
+			copyDataObjectInto(d, s)
+			return nil
+		}
+	case *lsv1alpha1.Target:
+		if s, ok := src.(*lsv1alpha1.Target); ok && d != nil {
+			copyTargetInto(d, s)
+			return nil
+		}
+	}
+	return copyInto(dst, copyObject(src))
+}
+
 // copyInstallation copies in, sharing the raw JSON of an inline blueprint.
 func copyInstallation(in *lsv1alpha1.Installation) *lsv1alpha1.Installation {
 	out := &lsv1alpha1.Installation{}

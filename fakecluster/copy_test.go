@@ -144,3 +144,58 @@ func TestChangedIsSemanticEquality(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyObjectIntoIsCopy: copyObjectInto gives what copyObject gives,
+// whatever dst held before, for random objects of the kinds it copies
+// itself and of one it leaves to copyObject; changing dst's metadata
+// afterwards leaves src as it was; and a type mismatch is an error.
+func TestCopyObjectIntoIsCopy(t *testing.T) {
+	fill := randfill.NewWithSeed(5).NilChance(0.2).NumElements(1, 2).Funcs(
+		func(t *metav1.Time, c randfill.Continue) { *t = metav1.Unix(c.Int63()%1e9, 0) },
+		func(a *lsv1alpha1.AnyJSON, c randfill.Continue) { *a = lsv1alpha1.NewAnyJSON([]byte(`{"k":1}`)) },
+		func(r *runtime.RawExtension, c randfill.Continue) { r.Raw = []byte(`{"k":2}`) },
+		func(v *any, c randfill.Continue) { *v = c.String(0) },
+	)
+	kinds := []func() Object{
+		func() Object { return &lsv1alpha1.Installation{} },
+		func() Object { return &lsv1alpha1.Execution{} },
+		func() Object { return &lsv1alpha1.DeployItem{} },
+		func() Object { return &lsv1alpha1.DataObject{} },
+		func() Object { return &lsv1alpha1.Target{} },
+		func() Object { return &corev1.Secret{} },
+	}
+	for i := range 300 {
+		src, dst := kinds[i%len(kinds)](), kinds[i%len(kinds)]()
+		fill.Fill(src)
+		fill.Fill(dst)
+		want := src.DeepCopyObject()
+		if err := copyObjectInto(dst, src); err != nil {
+			t.Fatalf("%T: %v", src, err)
+		}
+		if !reflect.DeepEqual(dst, copyObject(src)) {
+			t.Fatalf("%T: copyObjectInto gave %+v, copyObject %+v", src, dst, copyObject(src))
+		}
+		for k := range dst.GetLabels() {
+			dst.GetLabels()[k] = "changed"
+		}
+		for k := range dst.GetAnnotations() {
+			dst.GetAnnotations()[k] = "changed"
+		}
+		if f := dst.GetFinalizers(); len(f) > 0 {
+			f[0] = "changed"
+		}
+		if refs := dst.GetOwnerReferences(); len(refs) > 0 {
+			refs[0].Name = "changed"
+		}
+		if !reflect.DeepEqual(src, want) {
+			t.Fatalf("%T: changing the copy's metadata changed the original", src)
+		}
+	}
+	if err := copyObjectInto(&lsv1alpha1.Installation{}, &lsv1alpha1.Execution{}); err == nil {
+		t.Error("copying an Execution into an Installation: no error")
+	}
+	var nilInst *lsv1alpha1.Installation
+	if err := copyObjectInto(nilInst, &lsv1alpha1.Installation{}); err == nil {
+		t.Error("copying into a nil *Installation: no error")
+	}
+}

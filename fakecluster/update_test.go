@@ -2,6 +2,7 @@ package fakecluster
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -210,4 +211,63 @@ func TestUpdateErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWrittenObjectsShareNothing: after Create, Update, UpdateStatus (a
+// write and a no-op) and Get, the caller's object holds the stored object's
+// values in memory of its own: changing its maps and slices in place
+// changes nothing stored.
+func TestWrittenObjectsShareNothing(t *testing.T) {
+	ctx := context.Background()
+	c, _ := newTestCluster(t)
+	newInst := func() *lsv1alpha1.Installation {
+		i := inst("ns", "i")
+		i.Labels = map[string]string{"l": "v"}
+		i.Finalizers = []string{"f"}
+		i.Spec.Imports.Data = []lsv1alpha1.DataImport{{Name: "a", DataRef: "b"}}
+		i.Status.Conditions = []lsv1alpha1.Condition{{Type: "a"}}
+		return i
+	}
+	mutate := func(i *lsv1alpha1.Installation) {
+		i.Labels["l"] = "changed"
+		i.Finalizers[0] = "changed"
+		i.Spec.Imports.Data[0].DataRef = "changed"
+		if len(i.Status.Conditions) > 0 {
+			i.Status.Conditions[0].Type = "changed"
+		}
+	}
+	stored := func() *lsv1alpha1.Installation {
+		return mustGet(t, c, "ns", "i", &lsv1alpha1.Installation{})
+	}
+	check := func(step string, obj *lsv1alpha1.Installation) {
+		t.Helper()
+		want := stored()
+		if !reflect.DeepEqual(obj, want) {
+			t.Fatalf("%s: the caller holds %+v, stored %+v", step, obj, want)
+		}
+		mutate(obj)
+		if got := stored(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: changing the caller's object changed the stored one: %+v", step, got)
+		}
+	}
+	obj := newInst()
+	if err := c.Create(ctx, obj); err != nil {
+		t.Fatal(err)
+	}
+	check("create", obj)
+	obj = stored()
+	obj.Spec.Context = "other"
+	if err := c.Update(ctx, obj); err != nil {
+		t.Fatal(err)
+	}
+	check("update", obj)
+	for _, status := range []string{"job", "job"} { // a write, then a no-op
+		obj = stored()
+		obj.Status.JobID = status
+		if err := c.UpdateStatus(ctx, obj); err != nil {
+			t.Fatal(err)
+		}
+		check("update status "+status, obj)
+	}
+	check("get", stored())
 }

@@ -35,12 +35,14 @@ func (c *Cluster) UpdateStatus(ctx context.Context, obj Object) error {
 	return c.write(ctx, "update status of", obj, c.updateStatusLocked)
 }
 
-// lockedOp is a write done under the lock. It returns a copy of the stored
-// result, which write copies into the caller's object.
+// lockedOp is a write done under the lock. It returns the stored result
+// itself, which nobody may change (the store never changes a stored object
+// in place); write copies it into the caller's object after the lock.
 type lockedOp func(gvk schema.GroupVersionKind, obj Object) (Object, error)
 
 // write runs op under the lock, delivers the events it caused and copies the
-// result into obj.
+// result into obj. The copy is made after the lock, straight into obj: the
+// result is a stored object, and stored objects never change.
 func (c *Cluster) write(ctx context.Context, verb string, obj Object, op lockedOp) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -56,7 +58,7 @@ func (c *Cluster) write(ctx context.Context, verb string, obj Object, op lockedO
 	if err != nil {
 		return err
 	}
-	return copyInto(obj, result)
+	return copyObjectInto(obj, result)
 }
 
 func (c *Cluster) createLocked(gvk schema.GroupVersionKind, obj Object) (Object, error) {
@@ -86,7 +88,7 @@ func (c *Cluster) createLocked(gvk schema.GroupVersionKind, obj Object) (Object,
 	next.SetResourceVersion(c.nextRV())
 	c.store.put(k, next)
 	c.emitLocked(Added, k.gk, nil, next)
-	return copyObject(next), nil
+	return next, nil
 }
 
 // validateCreate checks what the API server checks before it creates obj. It
@@ -161,7 +163,7 @@ func (c *Cluster) updateLocked(gvk schema.GroupVersionKind, obj Object) (Object,
 	}
 	changed := specChanged(next, stored)
 	if !changed && !metaChanged(next, stored) {
-		return copyObject(stored), nil
+		return stored, nil
 	}
 	if changed {
 		next.SetGeneration(stored.GetGeneration() + 1)
@@ -179,7 +181,7 @@ func (c *Cluster) updateStatusLocked(gvk schema.GroupVersionKind, obj Object) (O
 		return nil, err
 	}
 	if !statusChanged(obj, stored) {
-		return copyObject(stored), nil
+		return stored, nil
 	}
 	next := withStatusOf(stored, obj)
 	next.SetResourceVersion(c.nextRV())
@@ -187,7 +189,7 @@ func (c *Cluster) updateStatusLocked(gvk schema.GroupVersionKind, obj Object) (O
 	// index entry, are those of the stored object.
 	c.store.replace(k, next)
 	c.emitLocked(Modified, k.gk, stored, next)
-	return copyObject(next), nil
+	return next, nil
 }
 
 // lookupForWrite returns the stored object obj updates, and checks obj's
@@ -250,18 +252,18 @@ func checkFinalizers(k objKey, stored, next Object) error {
 
 // commitLocked stores next in place of old under a new resourceVersion. If
 // next is marked for deletion and has no finalizers left, it is removed
-// instead, and its dependents are collected.
+// instead, and its dependents are collected. It returns next.
 func (c *Cluster) commitLocked(k objKey, old, next Object) Object {
 	next.SetResourceVersion(c.nextRV())
 	if next.GetDeletionTimestamp() != nil && len(next.GetFinalizers()) == 0 {
 		c.store.remove(k)
 		c.emitLocked(Deleted, k.gk, old, next)
 		c.collectGarbageLocked(next.GetUID())
-		return copyObject(next)
+		return next
 	}
 	c.store.put(k, next)
 	c.emitLocked(Modified, k.gk, old, next)
-	return copyObject(next)
+	return next
 }
 
 // nextRV advances the cluster-wide resourceVersion counter.

@@ -23,19 +23,31 @@ func (c *Controller) deployItems(ctx context.Context, exec *lsv1alpha1.Execution
 	return c.listDeployItems(ctx, exec, false)
 }
 
-// listDeployItems is deployItems; view gives read-only items that share
-// memory with the stored ones (fakecluster's UnsafeDisableDeepCopy): copy an
-// item before changing it.
+// listDeployItems is deployItems; view gives the stored items themselves
+// (fakecluster's ListShared), read-only: copy an item before changing it.
 func (c *Controller) listDeployItems(ctx context.Context, exec *lsv1alpha1.Execution, view bool) (map[string]*lsv1alpha1.DeployItem, error) {
-	list := &lsv1alpha1.DeployItemList{}
 	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: exec.Name})
-	opts := fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel, UnsafeDisableDeepCopy: view}
-	if err := c.cfg.Cluster.List(ctx, list, opts); err != nil {
-		return nil, fmt.Errorf("list deploy items: %w", err)
+	opts := fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel}
+	var found []*lsv1alpha1.DeployItem
+	if view {
+		shared, err := c.cfg.Cluster.ListShared(ctx, &lsv1alpha1.DeployItemList{}, opts)
+		if err != nil {
+			return nil, fmt.Errorf("list deploy items: %w", err)
+		}
+		for _, obj := range shared {
+			found = append(found, obj.(*lsv1alpha1.DeployItem))
+		}
+	} else {
+		list := &lsv1alpha1.DeployItemList{}
+		if err := c.cfg.Cluster.List(ctx, list, opts); err != nil {
+			return nil, fmt.Errorf("list deploy items: %w", err)
+		}
+		for i := range list.Items {
+			found = append(found, &list.Items[i])
+		}
 	}
-	out := make(map[string]*lsv1alpha1.DeployItem, len(list.Items))
-	for i := range list.Items {
-		di := &list.Items[i]
+	out := make(map[string]*lsv1alpha1.DeployItem, len(found))
+	for _, di := range found {
 		out[di.Labels[lsv1alpha1.ExecutionManagedNameLabel]] = di
 	}
 	return out, nil

@@ -27,9 +27,9 @@ func (c *Controller) children(ctx context.Context, inst *lsv1alpha1.Installation
 	return c.readChildren(ctx, inst, false)
 }
 
-// childrenView is children for reading only: the objects share memory with
-// the stored ones (fakecluster's UnsafeDisableDeepCopy), so nothing they
-// reach may be changed. The Progressing phase looks at the children on every
+// childrenView is children for reading only: the objects are the stored
+// ones (fakecluster's ListShared and GetUnsafe), so nothing they reach may be
+// changed. The Progressing phase looks at the children on every
 // change of any of them; not copying them is most of what it costs.
 func (c *Controller) childrenView(ctx context.Context, inst *lsv1alpha1.Installation) ([]child, error) {
 	return c.readChildren(ctx, inst, true)
@@ -67,16 +67,37 @@ func (c *Controller) subinstallations(ctx context.Context, inst *lsv1alpha1.Inst
 // listSubinstallations is subinstallations; view gives read-only objects
 // (see childrenView).
 func (c *Controller) listSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, view bool) ([]*lsv1alpha1.Installation, error) {
-	list := &lsv1alpha1.InstallationList{}
-	opts := fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID, UnsafeDisableDeepCopy: view}
-	if err := c.cfg.Cluster.List(ctx, list, opts); err != nil {
+	out, err := listInstallations(ctx, c.cfg.Cluster, fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}, view)
+	if err != nil {
 		return nil, fmt.Errorf("list subinstallations: %w", err)
 	}
-	out := make([]*lsv1alpha1.Installation, 0, len(list.Items))
-	for i := range list.Items {
-		out = append(out, &list.Items[i])
-	}
 	orderByCache(out, inst.Status.SubInstCache)
+	return out, nil
+}
+
+// listInstallations returns the installations opts selects: copies, or with
+// shared true the stored objects themselves, which must not be changed (see
+// fakecluster.Cluster.ListShared).
+func listInstallations(ctx context.Context, c *fakecluster.Cluster, opts fakecluster.ListOptions, shared bool) ([]*lsv1alpha1.Installation, error) {
+	if shared {
+		found, err := c.ListShared(ctx, &lsv1alpha1.InstallationList{}, opts)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]*lsv1alpha1.Installation, len(found))
+		for i, obj := range found {
+			out[i] = obj.(*lsv1alpha1.Installation)
+		}
+		return out, nil
+	}
+	list := &lsv1alpha1.InstallationList{}
+	if err := c.List(ctx, list, opts); err != nil {
+		return nil, err
+	}
+	out := make([]*lsv1alpha1.Installation, len(list.Items))
+	for i := range list.Items {
+		out[i] = &list.Items[i]
+	}
 	return out, nil
 }
 

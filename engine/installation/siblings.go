@@ -19,23 +19,23 @@ import (
 // root in the namespace. It lists them all: use related for predecessors and
 // successors.
 func siblings(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
-	return siblingsWhere(ctx, c, inst, nil)
+	return siblingsWhere(ctx, c, inst, nil, false)
 }
 
-// siblingsWhere returns the siblings of inst, narrowed by the field match f.
-func siblingsWhere(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, f *fakecluster.FieldMatch) ([]*lsv1alpha1.Installation, error) {
-	list := &lsv1alpha1.InstallationList{}
+// siblingsWhere returns the siblings of inst, narrowed by the field match f:
+// copies, or with shared true the stored objects, which must not be changed.
+func siblingsWhere(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, f *fakecluster.FieldMatch, shared bool) ([]*lsv1alpha1.Installation, error) {
 	opts := fakecluster.ListOptions{Namespace: inst.Namespace, Field: f}
 	owner := fakecluster.ControllerOf(inst)
 	if owner != nil && owner.Kind == "Installation" {
 		opts.OwnerUID = owner.UID
 	}
-	if err := c.List(ctx, list, opts); err != nil {
+	found, err := listInstallations(ctx, c, opts, shared)
+	if err != nil {
 		return nil, fmt.Errorf("list siblings: %w", err)
 	}
 	var out []*lsv1alpha1.Installation
-	for i := range list.Items {
-		s := &list.Items[i]
+	for _, s := range found {
 		if s.UID == inst.UID || dataflow.IsRoot(s) != dataflow.IsRoot(inst) {
 			continue
 		}
@@ -48,11 +48,12 @@ func siblingsWhere(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1
 }
 
 // related returns the siblings of inst found under any of refs in index,
-// each once, sorted by name.
+// each once, sorted by name. They are the stored objects (see
+// fakecluster.Cluster.ListShared): read them, never change them.
 func related(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, index string, refs []string) ([]*lsv1alpha1.Installation, error) {
 	seen := map[string]*lsv1alpha1.Installation{}
 	for _, ref := range refs {
-		sibs, err := siblingsWhere(ctx, c, inst, &fakecluster.FieldMatch{Index: index, Value: scope(inst, ref)})
+		sibs, err := siblingsWhere(ctx, c, inst, &fakecluster.FieldMatch{Index: index, Value: scope(inst, ref)}, true)
 		if err != nil {
 			return nil, err
 		}
