@@ -47,9 +47,14 @@ type Dir struct {
 	// reusedLines is how many object lines the last Save copied from the
 	// file it replaced, for tests.
 	reusedLines int
+	// reusedEvents is reusedLines for event lines.
+	reusedEvents int
 	// loaded is the state file as Load read it or Save wrote it last: Save
 	// copies lines only from that very file (see previousObjects).
 	loaded os.FileInfo
+	// loadedEvents are the events Load decoded from loaded, one a line of
+	// its events section; nil when it read the file another way.
+	loadedEvents []Event
 }
 
 // tempFile is the part of *os.File that Save uses.

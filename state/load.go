@@ -39,12 +39,16 @@ func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read state: %w", err)
 	}
-	snap, err := decodeSplit(data, lines, scheme)
+	snap, byLine, err := decodeSplit(data, lines, scheme)
 	if err != nil {
 		return nil, fmt.Errorf("read state %s: %w (%s)", show(path), err, resetHint)
 	}
+	d.loaded, d.loadedEvents = nil, nil
 	if statErr == nil {
 		d.loaded = info
+		if byLine {
+			d.loadedEvents = snap.Events
+		}
 	}
 	return snap, nil
 }
@@ -53,26 +57,28 @@ func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
 // (one element a line, decoded in parallel); a file that is valid JSON in
 // another layout, e.g. reformatted by hand, is decoded as a whole instead.
 func decode(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
-	return decodeSplit(data, splitLines(data), scheme)
+	snap, _, err := decodeSplit(data, splitLines(data), scheme)
+	return snap, err
 }
 
-// decodeSplit is decode of data split into lines already.
-func decodeSplit(data []byte, lines []line, scheme *runtime.Scheme) (*Snapshot, error) {
+// decodeSplit is decode of data split into lines already. byLine reports
+// that the file is in Save's layout and was decoded one element a line.
+func decodeSplit(data []byte, lines []line, scheme *runtime.Scheme) (snap *Snapshot, byLine bool, err error) {
 	l, ok := splitSections(lines, len(sectionNames))
 	if !ok {
-		return decodeDocument(data, scheme)
+		snap, err = decodeDocument(data, scheme)
+		return snap, false, err
 	}
-	snap, err := l.decode(scheme)
-	if err == nil {
-		return snap, nil
+	if snap, err = l.decode(scheme); err == nil {
+		return snap, true, nil
 	}
 	// Lines that fit the layout may still be one valid document laid out
 	// differently; only if that fails too is the file broken. The line-based
 	// error is reported, since it names the line.
 	if snap, err2 := decodeDocument(data, scheme); err2 == nil {
-		return snap, nil
+		return snap, false, nil
 	}
-	return nil, err
+	return nil, false, err
 }
 
 // decodeHeader decodes the first line's fields and checks the version.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -118,5 +119,53 @@ func TestSaveReusesOnlyTheFileItLoaded(t *testing.T) {
 	}
 	if d.reusedLines != len(loaded.Objects) {
 		t.Errorf("copied %d lines of %d from the file d saved", d.reusedLines, len(loaded.Objects))
+	}
+}
+
+// TestSaveReusesUnchangedEvents: the events loaded that start the timeline
+// saved are copied from the file, those after it (and one that differs)
+// are encoded, and the file is what a save that encodes all writes. Events
+// of a file read as a whole document, or after a save, are not copied.
+func TestSaveReusesUnchangedEvents(t *testing.T) {
+	d := tempDir(t)
+	loaded := savedInStoreOrder(t, d, bigSnapshot(20))
+	n := len(loaded.Events)
+	events := slices.Clone(loaded.Events)
+	events[5].Message = "changed"
+	events = append(events, Event{Time: epoch, Kind: "Installation", Namespace: "default", Name: "new", Type: EventCreated})
+	loaded.Events = events
+	if err := d.Save(loaded, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if want := n - 1; d.reusedEvents != want {
+		t.Errorf("%d event lines copied, want %d", d.reusedEvents, want)
+	}
+	got := readState(t, d)
+	if err := d.Save(loaded, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if d.reusedEvents != 0 {
+		t.Errorf("a second save copied %d event lines; it keeps no events", d.reusedEvents)
+	}
+	fresh := tempDir(t) // a folder of its own: d's path is relative
+	if err := fresh.Save(loaded, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if want := readState(t, fresh); got != want {
+		t.Fatalf("a save that copied event lines differs from one that encoded all:\n%s\n---\n%s", got, want)
+	}
+
+	// The same content laid out as one document is read as a whole.
+	whole := tempDir(t)
+	snap := savedInStoreOrder(t, whole, bigSnapshot(3))
+	writeState(t, whole, strings.ReplaceAll(readState(t, whole), ",\n", ", "))
+	if _, err := whole.Load(testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if err := whole.Save(snap, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if whole.reusedEvents != 0 || whole.reusedLines != 0 {
+		t.Errorf("copied %d event and %d object lines from a file not in Save's layout", whole.reusedEvents, whole.reusedLines)
 	}
 }

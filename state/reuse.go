@@ -13,14 +13,19 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 )
 
-// previousObjects reads, in order, the object lines of the state file a
-// Save replaces, so that Save writes the line of an object that has not
-// changed since (same kind, namespace, name, uid and resourceVersion: every
-// write gives an object a new resourceVersion) as it was, instead of
+// previousObjects reads, in order, the event and object lines of the state
+// file a Save replaces, so that Save writes the line of an object that has
+// not changed since (same kind, namespace, name, uid and resourceVersion:
+// every write gives an object a new resourceVersion) as it was, instead of
 // encoding the object again. A line Save wrote decodes to its object and
 // encodes back to itself (TestListStoredIsList, and the check of every
 // script's state), so the file is the same either way; encoding was most
 // of the time of saving 100,000 objects of which a run changed a few.
+//
+// Events are copied the same way: the timeline only grows, so the events
+// the file held, decoded one a line when it was loaded, are the start of
+// the timeline saved; an event equal to the one loaded from line i of the
+// events section is written as that line.
 type previousObjects struct {
 	f      *os.File
 	r      *bufio.Reader
@@ -30,6 +35,13 @@ type previousObjects struct {
 	ok     bool // line is an object line whose header was read
 	long   []byte
 	reused int
+
+	// inEvents is true while the lines read are those of the events
+	// section, event is the number of the next one.
+	inEvents bool
+	event    int
+	// reusedEvents is how many event lines Save copied.
+	reusedEvents int
 }
 
 // openPrevious opens the state file at path and reads up to its objects,
@@ -55,11 +67,61 @@ func openPrevious(path string, loaded os.FileInfo) *previousObjects {
 			p.close()
 			return nil
 		}
-		if string(line) == `"objects":[` {
-			p.next()
+		if string(line) == `"events":[` {
+			p.inEvents = true
 			return p
 		}
 	}
+}
+
+// toObjects reads on to the start of the objects section and the first
+// object line, unless it is there already; ok stays false if there is no
+// such section.
+func (p *previousObjects) toObjects() {
+	if !p.inEvents {
+		return
+	}
+	p.inEvents = false
+	for {
+		line, err := p.readLine()
+		if err != nil {
+			return
+		}
+		if string(line) == `"objects":[` {
+			p.next()
+			return
+		}
+	}
+}
+
+// reuseEvent returns, for event i of the timeline to be saved, the line of
+// the previous file's events section that holds it, appended to arena, and
+// the arena; nil when it must be encoded. loaded are the events decoded
+// from that section, one a line. Events must come in order.
+func (p *previousObjects) reuseEvent(i int, e *Event, loaded []Event, arena []byte) ([]byte, []byte) {
+	if !p.inEvents || i >= len(loaded) || i != p.event {
+		return nil, arena
+	}
+	line, err := p.readLine()
+	if err != nil {
+		p.inEvents = false
+		return nil, arena
+	}
+	p.event++
+	line = bytes.TrimSuffix(line, []byte(","))
+	if len(line) < 2 || line[0] != '{' || line[len(line)-1] != '}' {
+		// Not an event line: the section ended early, so the file is not
+		// the one loaded. Nothing more is copied from it.
+		p.inEvents = false
+		return nil, arena
+	}
+	if *e != loaded[i] {
+		return nil, arena
+	}
+	start := len(arena)
+	arena = append(arena, line...)
+	p.reusedEvents++
+	return arena[start:len(arena):len(arena)], arena
 }
 
 // readLine returns the next line without its line end, valid until the
@@ -148,11 +210,24 @@ func (p *previousObjects) objectReuser(scheme *runtime.Scheme, objs []fakecluste
 	if p == nil {
 		return nil
 	}
+	p.toObjects()
 	return func(i int, arena []byte) ([]byte, []byte) {
 		gvks, _, err := scheme.ObjectKinds(objs[i])
 		if err != nil {
 			return nil, arena // encoding it reports the error
 		}
 		return p.reuse(gvks[0].GroupKind(), objs[i], arena)
+	}
+}
+
+// eventReuser returns writeLines' reuse for the events of snap, given the
+// events loaded from the previous file: nil when there is no previous file
+// or nothing was loaded from its lines.
+func (p *previousObjects) eventReuser(events, loaded []Event) func(i int, arena []byte) ([]byte, []byte) {
+	if p == nil || len(loaded) == 0 {
+		return nil
+	}
+	return func(i int, arena []byte) ([]byte, []byte) {
+		return p.reuseEvent(i, &events[i], loaded, arena)
 	}
 }

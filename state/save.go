@@ -44,26 +44,34 @@ var sectionNames = [...]string{"timers", "events", "objects"}
 // only, since it holds Secrets. The caller holds the lock (see Lock).
 //
 // The line of an object that has not changed since d loaded or saved the
-// state file (same kind, name, uid and resourceVersion) is copied from the
-// file it replaces rather than encoded again (see previousObjects).
+// state file (same kind, name, uid and resourceVersion), and the line of
+// every event d loaded that starts the timeline unchanged, is copied from
+// the file it replaces rather than encoded again (see previousObjects).
 func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
 	path := d.file(stateFileName)
 	prev := openPrevious(path, d.loaded)
 	defer prev.close()
-	err := d.writeAtomic(func(w io.Writer) error { return encode(w, snap, scheme, prev) })
+	err := d.writeAtomic(func(w io.Writer) error { return encode(w, snap, scheme, prev, d.loadedEvents) })
 	if prev != nil {
-		d.reusedLines = prev.reused
+		d.reusedLines, d.reusedEvents = prev.reused, prev.reusedEvents
 	}
 	if err == nil {
-		d.loaded, _ = os.Stat(path)
+		// The events of the new file are not kept: a command saves once,
+		// and keeping them would hold the whole timeline while the file
+		// is read back for the output.
+		d.loaded, d.loadedEvents = nil, nil
+		if info, statErr := os.Stat(path); statErr == nil {
+			d.loaded = info
+		}
 	}
 	return err
 }
 
 // encode writes the state file: a header line, then each section as a JSON
-// array with one element a line. prev, when not nil, gives the lines of
+// array with one element a line. loadedEvents are the events prev's file
+// held, one a line, if known. prev, when not nil, gives the lines of
 // unchanged objects.
-func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousObjects) error {
+func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousObjects, loadedEvents []Event) error {
 	h, err := json.Marshal(header{Version: formatVersion, Seed: snap.Seed, Rand: snap.Rand, Clock: snap.Clock, ComponentRoots: snap.ComponentRoots})
 	if err != nil {
 		return fmt.Errorf("encode header: %w", err)
@@ -78,7 +86,7 @@ func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousO
 		},
 		func() error {
 			return writeLines(w, len(snap.Events), func(i int) (any, error) { return &snap.Events[i], nil },
-				func(i int) string { return fmt.Sprintf("event %d", i) }, nil)
+				func(i int) string { return fmt.Sprintf("event %d", i) }, prev.eventReuser(snap.Events, loadedEvents))
 		},
 		func() error {
 			return writeLines(w, len(snap.Objects), func(i int) (any, error) { return wireObject(scheme, snap.Objects[i]) },
