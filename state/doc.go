@@ -72,6 +72,12 @@
 // first, is shown as it was edited; one that is not valid JSON is an error
 // naming the object.
 //
+// Save copies lines from the file it replaces, when that is the very file
+// the Dir loaded or saved: the line of every object whose kind, name, uid
+// and resourceVersion are unchanged, and the line of every loaded event
+// that still starts the timeline. So an object or event line edited by hand
+// into other valid JSON is kept as edited until its object changes.
+//
 // A file edited by hand may use any JSON layout; Load then decodes it as a
 // whole, which is slower, and the next Save writes it back in this layout.
 // A state file that cannot be read or decoded is an error naming the file and
