@@ -176,11 +176,12 @@ func encodeLine(buf *bytes.Buffer, elem func(i int) (any, error), line []byte, i
 		if err != nil {
 			return err
 		}
-		if line, err = fastjson.Marshal(v); err != nil {
+		if err := fastjson.MarshalTo(buf, v); err != nil {
 			return err
 		}
+	} else {
+		buf.Write(line)
 	}
-	buf.Write(line)
 	if last {
 		buf.WriteByte('\n')
 	} else {

@@ -39,6 +39,23 @@ func Marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
+// MarshalTo appends to buf what Marshal returns for v, without a slice of
+// its own for the bytes: encoding many values one after the other into one
+// buffer then allocates nothing per value. On error buf is as it was.
+func MarshalTo(buf *bytes.Buffer, v any) error {
+	n := buf.Len()
+	if jsonv2.MarshalWrite(buf, v, compact) == nil {
+		return nil
+	}
+	buf.Truncate(n)
+	data, err := Marshal(v)
+	if err != nil {
+		return err
+	}
+	buf.Write(data)
+	return nil
+}
+
 // unmarshal decodes as encoding/json does (jsonv1's defaults), with
 // metav1.Time read the way its UnmarshalJSON reads it but without the detour
 // through encoding/json that costs a fifth of decoding a Kubernetes object.

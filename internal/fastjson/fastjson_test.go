@@ -50,6 +50,13 @@ func TestMarshalIsEncodingJSONWithoutHTMLEscaping(t *testing.T) {
 		if string(got)+"\n" != want.String() {
 			t.Errorf("%T:\ngot  %s\nwant %s", v, got, want.String())
 		}
+		buf := bytes.NewBufferString("before,")
+		if err := fastjson.MarshalTo(buf, v); err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != "before,"+string(got) {
+			t.Errorf("%T: MarshalTo appended %s, want %s", v, buf.String(), got)
+		}
 	}
 }
 
@@ -94,5 +101,9 @@ func TestErrorsAreEncodingJSONs(t *testing.T) {
 	_, wantErr := json.Marshal(map[string]any{"f": func() {}})
 	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 		t.Errorf("Marshal error %v, want %v", gotErr, wantErr)
+	}
+	buf := bytes.NewBufferString("kept")
+	if err := fastjson.MarshalTo(buf, map[string]any{"a": 1, "f": func() {}}); fmt.Sprint(err) != fmt.Sprint(wantErr) || buf.String() != "kept" {
+		t.Errorf("MarshalTo: buffer %q, error %v; want the buffer as it was and %v", buf.String(), err, wantErr)
 	}
 }
