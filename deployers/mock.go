@@ -72,12 +72,16 @@ var mockScheme = func() *runtime.Scheme {
 	return s
 }()
 
+// mockDecoder decodes to the mock's internal version. Made once: a codec
+// factory per deploy item was a twentieth of a big run's allocations.
+var mockDecoder = serializer.NewCodecFactory(mockScheme).UniversalDecoder()
+
 // decodeMockConfig decodes the item's config as Landscaper's mock does: to
 // the internal version (apiVersion and kind may be missing, unknown fields
 // are ignored, an unknown kind is an error), then converted to v1alpha1.
 func decodeMockConfig(di *lsv1alpha1.DeployItem) (*mockv1alpha1.ProviderConfiguration, error) {
 	internal := mockapi.SchemeGroupVersion.WithKind("ProviderConfiguration")
-	obj, _, err := serializer.NewCodecFactory(mockScheme).UniversalDecoder().Decode(di.Spec.Configuration.Raw, &internal, nil)
+	obj, _, err := mockDecoder.Decode(di.Spec.Configuration.Raw, &internal, nil)
 	if err != nil {
 		return nil, fmt.Errorf("unable to decode to internal type: %w", err)
 	}

@@ -143,6 +143,32 @@ func TestChangedIsSemanticEquality(t *testing.T) {
 			t.Fatalf("%d: specChanged %v, semantic inequality %v", i, got, want)
 		}
 	}
+	// The job fields decide for executions and deploy items too.
+	for i := range 200 {
+		ea, eb := &lsv1alpha1.Execution{}, &lsv1alpha1.Execution{}
+		da, db := &lsv1alpha1.DeployItem{}, &lsv1alpha1.DeployItem{}
+		fill.Fill(ea)
+		fill.Fill(da)
+		ea.DeepCopyInto(eb)
+		da.DeepCopyInto(db)
+		switch i % 4 {
+		case 0:
+			eb.Status.JobIDFinished += "x"
+			db.Status.Phase += "x"
+		case 1:
+			eb.Status.ObservedGeneration++
+			db.Status.JobID += "x"
+		case 2:
+			fill.Fill(eb)
+			fill.Fill(db)
+		}
+		if got, want := statusChanged(ea, eb), !semantic.DeepEqual(ea.Status, eb.Status); got != want {
+			t.Fatalf("%d: execution statusChanged %v, semantic inequality %v", i, got, want)
+		}
+		if got, want := statusChanged(da, db), !semantic.DeepEqual(da.Status, db.Status); got != want {
+			t.Fatalf("%d: deploy item statusChanged %v, semantic inequality %v", i, got, want)
+		}
+	}
 }
 
 // TestCopyObjectIntoIsCopy: copyObjectInto gives what copyObject gives,
