@@ -49,11 +49,12 @@ type Dir struct {
 	reusedLines int
 	// reusedEvents is reusedLines for event lines.
 	reusedEvents int
-	// loaded is the state file as Load read it or Save wrote it last: Save
-	// copies lines only from that very file (see previousObjects).
+	// loaded is the state file as Load read it, one element a line, or as
+	// Save wrote it last: Save copies lines only from that very file (see
+	// previousObjects). Nil when Load had to read the file as a whole.
 	loaded os.FileInfo
 	// loadedEvents are the events Load decoded from loaded, one a line of
-	// its events section; nil when it read the file another way.
+	// its events section.
 	loadedEvents []Event
 }
 

@@ -43,12 +43,11 @@ func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read state %s: %w (%s)", show(path), err, resetHint)
 	}
+	// Save copies lines only from a file whose every line it has decoded
+	// alone: one laid out otherwise may hold more than an element a line.
 	d.loaded, d.loadedEvents = nil, nil
-	if statErr == nil {
-		d.loaded = info
-		if byLine {
-			d.loadedEvents = snap.Events
-		}
+	if statErr == nil && byLine {
+		d.loaded, d.loadedEvents = info, snap.Events
 	}
 	return snap, nil
 }

@@ -80,21 +80,6 @@ func TestSaveReusesUnchangedLines(t *testing.T) {
 	}
 }
 
-func TestSingleValue(t *testing.T) {
-	for line, want := range map[string]bool{
-		`{"a":"b\"},{"}`:            true,
-		`{"a":"b\\"},{"c":1}`:       false,
-		`{"a":[1,{"b":null}]}`:      true,
-		`{"a":1}{"b":2}`:            false,
-		`{"a":"x"`:                  false,
-		`{"kind":"A"},{"kind":"B"}`: false,
-	} {
-		if got := singleValue([]byte(line)); got != want {
-			t.Errorf("singleValue(%s) = %v, want %v", line, got, want)
-		}
-	}
-}
-
 func TestSaveReusesOnlyTheFileItLoaded(t *testing.T) {
 	d := tempDir(t)
 	loaded := savedInStoreOrder(t, d, bigSnapshot(5))

@@ -44,10 +44,11 @@ type previousObjects struct {
 	reusedEvents int
 }
 
-// openPrevious opens the state file at path and reads up to its objects,
+// openPrevious opens the state file at path and reads up to its events,
 // or returns nil when there is none, when it is not the file loaded (the
-// file Load read or Save wrote, unchanged since), or when it is not in
-// Save's layout.
+// file Load read one element a line, or Save wrote, unchanged since: each
+// of its element lines holds one value and nothing else), or when it is not
+// in Save's layout.
 func openPrevious(path string, loaded os.FileInfo) *previousObjects {
 	if loaded == nil {
 		return nil
@@ -187,14 +188,6 @@ func (p *previousObjects) reuse(gk schema.GroupKind, obj fakecluster.Object, are
 		}
 	}
 	return nil, arena
-}
-
-// singleValue reports whether line is one balanced JSON value and nothing
-// else. The file it comes from was loaded, so it is valid JSON; a line of
-// a file whose layout Load had to read as a whole may hold more.
-func singleValue(line []byte) bool {
-	s := byteScanner{b: line}
-	return s.skipValue(0) && len(s.b) == 0
 }
 
 // close closes the file, if any.

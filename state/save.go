@@ -168,9 +168,6 @@ func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i i
 // not nil, else the bytes of an encoding/json Encoder that keeps <, > and &
 // readable, by package fastjson.
 func encodeLine(buf *bytes.Buffer, elem func(i int) (any, error), line []byte, i int, last bool) error {
-	if line != nil && !singleValue(line) {
-		line = nil // a line of a file laid out by hand, with more than the object
-	}
 	if line == nil {
 		v, err := elem(i)
 		if err != nil {
