@@ -14,9 +14,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/internal/semantic"
+	"github.com/lscli/lscli/landscaper/template"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -60,8 +60,10 @@ func (c *Controller) itemExports(ctx context.Context, di *lsv1alpha1.DeployItem)
 	if err := c.cfg.Cluster.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, secret); err != nil {
 		return nil, err
 	}
+	// Decoded as sigs.k8s.io/yaml does, as Landscaper does; the same
+	// exports of a blueprint rolled out many times are decoded once.
 	var data map[string]any
-	if err := yaml.Unmarshal(secret.Data[lsv1alpha1.DataObjectSecretDataKey], &data); err != nil {
+	if err := template.DecodeYAML(secret.Data[lsv1alpha1.DataObjectSecretDataKey], &data); err != nil {
 		return nil, err
 	}
 	return data, nil

@@ -17,6 +17,7 @@ func TestDecodeYAMLMatchesYAML(t *testing.T) {
 		"subinstallations:\n- apiVersion: landscaper.gardener.cloud/v1alpha1\n  kind: InstallationTemplate\n  name: 1.0\n  blueprint: {ref: cd://x}\n",
 		"exports: {a: 1, b: [true, null, 2.5], c: {d: e}}\nstate: {x: 1}\n",
 		"{}",
+		`{"n": 12345678901234567890, "f": 0.1, "e": 1e300, "s": "\u00e9<&>", "l": [1, {"a": null}], "t": "2025-01-01"}`,
 	}
 	type deployItems struct {
 		DeployItems []struct {
@@ -36,6 +37,7 @@ func TestDecodeYAMLMatchesYAML(t *testing.T) {
 	for _, text := range texts {
 		for _, newOut := range []func() any{
 			func() any { return &deployItems{} }, func() any { return &subinsts{} }, func() any { return &generic{} },
+			func() any { var m map[string]any; return &m }, // as exports are read
 		} {
 			want := newOut()
 			wantErr := yaml.Unmarshal([]byte(text), want)
