@@ -158,6 +158,29 @@ func (c *Cluster) ListShared(ctx context.Context, list ObjectList, opts ListOpti
 	return found, err
 }
 
+// Select returns the objects List would put into list, as pointers of type
+// T: copies, or with shared true the stored objects themselves (see
+// ListShared), which must not be changed. It saves the caller a list to
+// take pointers from.
+func Select[T Object](ctx context.Context, c *Cluster, list ObjectList, opts ListOptions, shared bool) ([]T, error) {
+	found, err := c.ListShared(ctx, list, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, len(found))
+	for i, obj := range found {
+		if !shared {
+			obj = copyObject(obj)
+		}
+		t, ok := obj.(T)
+		if !ok {
+			return nil, fmt.Errorf("list %T: found a %T, want a %T", list, obj, out[i])
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
 // find returns the kind of list's items, the stored objects matching opts
 // in List's order, and the resourceVersion they were found at.
 func (c *Cluster) find(ctx context.Context, list ObjectList, opts ListOptions) (schema.GroupVersionKind, []Object, uint64, error) {

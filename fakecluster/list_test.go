@@ -2,6 +2,7 @@ package fakecluster
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -280,4 +281,47 @@ func toObjects[T any, PT interface {
 		out[i] = PT(&items[i])
 	}
 	return out
+}
+
+// TestSelectIsList: Select gives the objects List gives, in List's order:
+// copies that share nothing with the store, or with shared the stored
+// objects themselves; a type that is not the list's kind is an error.
+func TestSelectIsList(t *testing.T) {
+	ctx := context.Background()
+	c, _, _ := listFixture(t)
+	sel := labels.SelectorFromSet(labels.Set{"app": "web"})
+	opts := ListOptions{LabelSelector: sel}
+	want := &lsv1alpha1.InstallationList{}
+	if err := c.List(ctx, want, opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, shared := range []bool{false, true} {
+		got, err := Select[*lsv1alpha1.Installation](ctx, c, &lsv1alpha1.InstallationList{}, opts, shared)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want.Items) {
+			t.Fatalf("shared %v: %d objects, List gives %d", shared, len(got), len(want.Items))
+		}
+		for i, obj := range got {
+			if !reflect.DeepEqual(*obj, want.Items[i]) {
+				t.Errorf("shared %v, %d: %s/%s, List gives %s/%s", shared, i, obj.Namespace, obj.Name, want.Items[i].Namespace, want.Items[i].Name)
+			}
+			stored := &lsv1alpha1.Installation{}
+			if err := c.GetUnsafe(ctx, types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}, stored); err != nil {
+				t.Fatal(err)
+			}
+			if same := sameMap(obj.Labels, stored.Labels); same != shared {
+				t.Errorf("shared %v, %s: shares its labels with the store: %v", shared, obj.Name, same)
+			}
+		}
+	}
+	if _, err := Select[*lsv1alpha1.Target](ctx, c, &lsv1alpha1.InstallationList{}, opts, true); err == nil {
+		t.Error("selecting Targets from an InstallationList: no error")
+	}
+}
+
+// sameMap reports whether a and b are the same map (not only equal ones).
+func sameMap(a, b map[string]string) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

@@ -51,7 +51,7 @@ type Dir struct {
 	reusedEvents int
 	// loaded is the state file as Load read it, one element a line, or as
 	// Save wrote it last: Save copies lines only from that very file (see
-	// previousObjects). Nil when Load had to read the file as a whole.
+	// previousFile). Nil when Load had to read the file as a whole.
 	loaded os.FileInfo
 	// loadedEvents are the events Load decoded from loaded, one a line of
 	// its events section.

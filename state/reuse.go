@@ -13,7 +13,7 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 )
 
-// previousObjects reads, in order, the event and object lines of the state
+// previousFile reads, in order, the event and object lines of the state
 // file a Save replaces, so that Save writes the line of an object that has
 // not changed since (same kind, namespace, name, uid and resourceVersion:
 // every write gives an object a new resourceVersion) as it was, instead of
@@ -26,7 +26,7 @@ import (
 // the file held, decoded one a line when it was loaded, are the start of
 // the timeline saved; an event equal to the one loaded from line i of the
 // events section is written as that line.
-type previousObjects struct {
+type previousFile struct {
 	f      *os.File
 	r      *bufio.Reader
 	heads  headerReader
@@ -49,7 +49,7 @@ type previousObjects struct {
 // file Load read one element a line, or Save wrote, unchanged since: each
 // of its element lines holds one value and nothing else), or when it is not
 // in Save's layout.
-func openPrevious(path string, loaded os.FileInfo) *previousObjects {
+func openPrevious(path string, loaded os.FileInfo) *previousFile {
 	if loaded == nil {
 		return nil
 	}
@@ -61,7 +61,7 @@ func openPrevious(path string, loaded os.FileInfo) *previousObjects {
 		_ = f.Close()
 		return nil
 	}
-	p := &previousObjects{f: f, r: bufio.NewReaderSize(f, 1<<20)}
+	p := &previousFile{f: f, r: bufio.NewReaderSize(f, 1<<20)}
 	for {
 		line, err := p.readLine()
 		if err != nil {
@@ -78,7 +78,7 @@ func openPrevious(path string, loaded os.FileInfo) *previousObjects {
 // toObjects reads on to the start of the objects section and the first
 // object line, unless it is there already; ok stays false if there is no
 // such section.
-func (p *previousObjects) toObjects() {
+func (p *previousFile) toObjects() {
 	if !p.inEvents {
 		return
 	}
@@ -99,7 +99,7 @@ func (p *previousObjects) toObjects() {
 // the previous file's events section that holds it, appended to arena, and
 // the arena; nil when it must be encoded. loaded are the events decoded
 // from that section, one a line. Events must come in order.
-func (p *previousObjects) reuseEvent(i int, e *Event, loaded []Event, arena []byte) ([]byte, []byte) {
+func (p *previousFile) reuseEvent(i int, e *Event, loaded []Event, arena []byte) ([]byte, []byte) {
 	if !p.inEvents || i >= len(loaded) || i != p.event {
 		return nil, arena
 	}
@@ -127,7 +127,7 @@ func (p *previousObjects) reuseEvent(i int, e *Event, loaded []Event, arena []by
 
 // readLine returns the next line without its line end, valid until the
 // next call.
-func (p *previousObjects) readLine() ([]byte, error) {
+func (p *previousFile) readLine() ([]byte, error) {
 	line, err := p.r.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		p.long = append(p.long[:0], line...)
@@ -145,7 +145,7 @@ func (p *previousObjects) readLine() ([]byte, error) {
 
 // next moves to the next object line; ok is false at the section's end or
 // at a line that is not as Save writes objects.
-func (p *previousObjects) next() {
+func (p *previousFile) next() {
 	p.ok = false
 	line, err := p.readLine()
 	if err != nil {
@@ -166,7 +166,7 @@ func (p *previousObjects) next() {
 // previous file if it has not changed since, appended to arena, and the
 // arena; nil when it must be encoded. Objects must come in the API
 // server's order, as they are saved.
-func (p *previousObjects) reuse(gk schema.GroupKind, obj fakecluster.Object, arena []byte) ([]byte, []byte) {
+func (p *previousFile) reuse(gk schema.GroupKind, obj fakecluster.Object, arena []byte) ([]byte, []byte) {
 	for p.ok {
 		c := fakecluster.CompareKeys(schema.GroupKind{Group: groupOf(p.head.APIVersion), Kind: p.head.Kind},
 			p.head.Namespace, p.head.Name, gk, obj.GetNamespace(), obj.GetName())
@@ -191,7 +191,7 @@ func (p *previousObjects) reuse(gk schema.GroupKind, obj fakecluster.Object, are
 }
 
 // close closes the file, if any.
-func (p *previousObjects) close() {
+func (p *previousFile) close() {
 	if p != nil {
 		_ = p.f.Close()
 	}
@@ -199,7 +199,7 @@ func (p *previousObjects) close() {
 
 // objectReuser returns writeLines' reuse for the objects of snap: nil when
 // there is no previous file.
-func (p *previousObjects) objectReuser(scheme *runtime.Scheme, objs []fakecluster.Object) func(i int, arena []byte) ([]byte, []byte) {
+func (p *previousFile) objectReuser(scheme *runtime.Scheme, objs []fakecluster.Object) func(i int, arena []byte) ([]byte, []byte) {
 	if p == nil {
 		return nil
 	}
@@ -216,7 +216,7 @@ func (p *previousObjects) objectReuser(scheme *runtime.Scheme, objs []fakecluste
 // eventReuser returns writeLines' reuse for the events of snap, given the
 // events loaded from the previous file: nil when there is no previous file
 // or nothing was loaded from its lines.
-func (p *previousObjects) eventReuser(events, loaded []Event) func(i int, arena []byte) ([]byte, []byte) {
+func (p *previousFile) eventReuser(events, loaded []Event) func(i int, arena []byte) ([]byte, []byte) {
 	if p == nil || len(loaded) == 0 {
 		return nil
 	}

@@ -46,7 +46,7 @@ var sectionNames = [...]string{"timers", "events", "objects"}
 // The line of an object that has not changed since d loaded or saved the
 // state file (same kind, name, uid and resourceVersion), and the line of
 // every event d loaded that starts the timeline unchanged, is copied from
-// the file it replaces rather than encoded again (see previousObjects).
+// the file it replaces rather than encoded again (see previousFile).
 func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
 	path := d.file(stateFileName)
 	prev := openPrevious(path, d.loaded)
@@ -71,7 +71,7 @@ func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
 // array with one element a line. loadedEvents are the events prev's file
 // held, one a line, if known. prev, when not nil, gives the lines of
 // unchanged objects.
-func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousObjects, loadedEvents []Event) error {
+func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousFile, loadedEvents []Event) error {
 	h, err := json.Marshal(header{Version: formatVersion, Seed: snap.Seed, Rand: snap.Rand, Clock: snap.Clock, ComponentRoots: snap.ComponentRoots})
 	if err != nil {
 		return fmt.Errorf("encode header: %w", err)
@@ -128,7 +128,7 @@ const roundSize = 2048
 // whatever the size of the state. elem returns the value to encode for
 // element i; name names it in errors. reuse, when not nil, is asked first,
 // one element after the other, for a line to write as it is instead (see
-// previousObjects); it appends the line to the round's arena.
+// previousFile); it appends the line to the round's arena.
 func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string,
 	reuse func(i int, arena []byte) ([]byte, []byte)) error {
 	bufs := make([]bytes.Buffer, parallel.Workers())

@@ -28,23 +28,9 @@ func (c *Controller) deployItems(ctx context.Context, exec *lsv1alpha1.Execution
 func (c *Controller) listDeployItems(ctx context.Context, exec *lsv1alpha1.Execution, view bool) (map[string]*lsv1alpha1.DeployItem, error) {
 	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: exec.Name})
 	opts := fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel}
-	var found []*lsv1alpha1.DeployItem
-	if view {
-		shared, err := c.cfg.Cluster.ListShared(ctx, &lsv1alpha1.DeployItemList{}, opts)
-		if err != nil {
-			return nil, fmt.Errorf("list deploy items: %w", err)
-		}
-		for _, obj := range shared {
-			found = append(found, obj.(*lsv1alpha1.DeployItem))
-		}
-	} else {
-		list := &lsv1alpha1.DeployItemList{}
-		if err := c.cfg.Cluster.List(ctx, list, opts); err != nil {
-			return nil, fmt.Errorf("list deploy items: %w", err)
-		}
-		for i := range list.Items {
-			found = append(found, &list.Items[i])
-		}
+	found, err := fakecluster.Select[*lsv1alpha1.DeployItem](ctx, c.cfg.Cluster, &lsv1alpha1.DeployItemList{}, opts, view)
+	if err != nil {
+		return nil, fmt.Errorf("list deploy items: %w", err)
 	}
 	out := make(map[string]*lsv1alpha1.DeployItem, len(found))
 	for _, di := range found {

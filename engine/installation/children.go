@@ -67,37 +67,12 @@ func (c *Controller) subinstallations(ctx context.Context, inst *lsv1alpha1.Inst
 // listSubinstallations is subinstallations; view gives read-only objects
 // (see childrenView).
 func (c *Controller) listSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, view bool) ([]*lsv1alpha1.Installation, error) {
-	out, err := listInstallations(ctx, c.cfg.Cluster, fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}, view)
+	opts := fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}
+	out, err := fakecluster.Select[*lsv1alpha1.Installation](ctx, c.cfg.Cluster, &lsv1alpha1.InstallationList{}, opts, view)
 	if err != nil {
 		return nil, fmt.Errorf("list subinstallations: %w", err)
 	}
 	orderByCache(out, inst.Status.SubInstCache)
-	return out, nil
-}
-
-// listInstallations returns the installations opts selects: copies, or with
-// shared true the stored objects themselves, which must not be changed (see
-// fakecluster.Cluster.ListShared).
-func listInstallations(ctx context.Context, c *fakecluster.Cluster, opts fakecluster.ListOptions, shared bool) ([]*lsv1alpha1.Installation, error) {
-	if shared {
-		found, err := c.ListShared(ctx, &lsv1alpha1.InstallationList{}, opts)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]*lsv1alpha1.Installation, len(found))
-		for i, obj := range found {
-			out[i] = obj.(*lsv1alpha1.Installation)
-		}
-		return out, nil
-	}
-	list := &lsv1alpha1.InstallationList{}
-	if err := c.List(ctx, list, opts); err != nil {
-		return nil, err
-	}
-	out := make([]*lsv1alpha1.Installation, len(list.Items))
-	for i := range list.Items {
-		out[i] = &list.Items[i]
-	}
 	return out, nil
 }
 

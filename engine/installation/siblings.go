@@ -30,7 +30,7 @@ func siblingsWhere(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1
 	if owner != nil && owner.Kind == "Installation" {
 		opts.OwnerUID = owner.UID
 	}
-	found, err := listInstallations(ctx, c, opts, shared)
+	found, err := fakecluster.Select[*lsv1alpha1.Installation](ctx, c, &lsv1alpha1.InstallationList{}, opts, shared)
 	if err != nil {
 		return nil, fmt.Errorf("list siblings: %w", err)
 	}
