@@ -7,7 +7,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/lscli/lscli/internal/semantic"
 )
 
@@ -125,37 +124,14 @@ func specChanged(a, b Object) bool {
 // statusChanged reports whether the status of a and b differs. It is false
 // for kinds without a status subresource, whose status is part of the spec.
 func statusChanged(a, b Object) bool {
-	if jobFieldsDiffer(a, b) {
-		return true
+	if equal, ok := landscaperStatusEqual(a, b); ok {
+		return !equal
 	}
 	i := infoOf(a).status
 	if i < 0 {
 		return false
 	}
 	return !fieldsEqual(structOf(a).Field(i), structOf(b).Field(i))
-}
-
-// jobFieldsDiffer reports whether the phase, job IDs or observed generation
-// of two Landscaper objects of the same kind differ: then their statuses
-// differ, semantically too (strings and integers are equal only when they
-// are the same), and most status writes change one of them. False says
-// nothing.
-func jobFieldsDiffer(a, b Object) bool {
-	switch x := a.(type) {
-	case *lsv1alpha1.Installation:
-		y, ok := b.(*lsv1alpha1.Installation)
-		return ok && (x.Status.InstallationPhase != y.Status.InstallationPhase || x.Status.JobID != y.Status.JobID ||
-			x.Status.JobIDFinished != y.Status.JobIDFinished || x.Status.ObservedGeneration != y.Status.ObservedGeneration)
-	case *lsv1alpha1.Execution:
-		y, ok := b.(*lsv1alpha1.Execution)
-		return ok && (x.Status.ExecutionPhase != y.Status.ExecutionPhase || x.Status.JobID != y.Status.JobID ||
-			x.Status.JobIDFinished != y.Status.JobIDFinished || x.Status.ObservedGeneration != y.Status.ObservedGeneration)
-	case *lsv1alpha1.DeployItem:
-		y, ok := b.(*lsv1alpha1.DeployItem)
-		return ok && (x.Status.Phase != y.Status.Phase || x.Status.JobID != y.Status.JobID ||
-			x.Status.JobIDFinished != y.Status.JobIDFinished || x.Status.ObservedGeneration != y.Status.ObservedGeneration)
-	}
-	return false
 }
 
 // metaChanged reports whether the ObjectMeta of a and b differs.
