@@ -31,7 +31,7 @@ const opExports = "CollectAndUpdateExports"
 // Any error (a missing Secret, exports that are not an object) is returned
 // for the caller to fail the execution.
 func (c *Controller) collectExports(ctx context.Context, exec *lsv1alpha1.Execution) error {
-	items, _, err := c.executionItems(ctx, exec)
+	items, _, err := c.listExecutionItems(ctx, exec, true) // only read
 	if err != nil {
 		return err
 	}
@@ -56,8 +56,8 @@ func (c *Controller) itemExports(ctx context.Context, di *lsv1alpha1.DeployItem)
 		return nil, nil
 	}
 	ref := di.Status.ExportReference
-	secret := &corev1.Secret{}
-	if err := c.cfg.Cluster.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, secret); err != nil {
+	secret := &corev1.Secret{} // only read: its data is decoded into new values
+	if err := c.cfg.Cluster.GetUnsafe(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, secret); err != nil {
 		return nil, err
 	}
 	// Decoded as sigs.k8s.io/yaml does, as Landscaper does; the same
