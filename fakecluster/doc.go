@@ -10,6 +10,13 @@
 //	err := c.Create(ctx, &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{
 //		Namespace: "default", GenerateName: "app-"}})
 //
+// Every object handed out is the caller's own copy, as a client of a real
+// API server gets (Get, List, and the object a write fills in). Stored
+// objects are never changed in place, so readers on hot paths may take them
+// as they are, read-only: GetUnsafe, ListShared and Select with shared
+// (controller-runtime's UnsafeDisableDeepCopy, without even the shallow
+// copy into a list).
+//
 // RestoreOwned is Restore of objects just decoded, which it keeps instead
 // of copying. Fork gives a copy to do independent work on, on another
 // goroutine, and Adopt takes that work's objects back, with the
