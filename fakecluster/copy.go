@@ -32,35 +32,38 @@ func copyObject(obj Object) Object {
 // does, but without the intermediate object for the kinds the controllers
 // read and write most. A type mismatch is an error.
 func copyObjectInto(dst, src Object) error {
-	switch d := dst.(type) {
-	case *lsv1alpha1.Installation:
-		if s, ok := src.(*lsv1alpha1.Installation); ok && d != nil {
-			copyInstallationInto(d, s)
-			return nil
-		}
-	case *lsv1alpha1.Execution:
-		if s, ok := src.(*lsv1alpha1.Execution); ok && d != nil {
-			s.DeepCopyInto(d) // starts with *d = *s: nothing of d is left
-			return nil
-		}
-	case *lsv1alpha1.DeployItem:
-		if s, ok := src.(*lsv1alpha1.DeployItem); ok && d != nil {
-			s.DeepCopyInto(d)
-			return nil
-		}
-	case *lsv1alpha1.DataObject:
-		if s, ok := src.(*lsv1alpha1.DataObject); ok && d != nil {
-			copyDataObjectInto(d, s)
-			return nil
-		}
-	case *lsv1alpha1.Target:
-		if s, ok := src.(*lsv1alpha1.Target); ok && d != nil {
-			copyTargetInto(d, s)
-			return nil
-		}
+	if copyAs[lsv1alpha1.Installation](dst, src, copyInstallationInto) ||
+		copyAs[lsv1alpha1.Execution](dst, src, copyExecutionInto) ||
+		copyAs[lsv1alpha1.DeployItem](dst, src, copyDeployItemInto) ||
+		copyAs[lsv1alpha1.DataObject](dst, src, copyDataObjectInto) ||
+		copyAs[lsv1alpha1.Target](dst, src, copyTargetInto) {
+		return nil
 	}
 	return copyInto(dst, copyObject(src))
 }
+
+// copyAs copies src into dst with copyInto when both are *T (dst not nil),
+// and reports whether it did.
+func copyAs[T any, P interface {
+	*T
+	Object
+}](dst, src Object, copyInto func(out, in *T)) bool {
+	d, ok := dst.(P)
+	if !ok || d == nil {
+		return false
+	}
+	s, ok := src.(P)
+	if ok {
+		copyInto(d, s)
+	}
+	return ok
+}
+
+// copyExecutionInto is a deep copy of in into out.
+func copyExecutionInto(out, in *lsv1alpha1.Execution) { in.DeepCopyInto(out) }
+
+// copyDeployItemInto is a deep copy of in into out.
+func copyDeployItemInto(out, in *lsv1alpha1.DeployItem) { in.DeepCopyInto(out) }
 
 // copyInstallation copies in, sharing the raw JSON of an inline blueprint.
 func copyInstallation(in *lsv1alpha1.Installation) *lsv1alpha1.Installation {
@@ -119,9 +122,9 @@ func setListItems(list ObjectList, found []Object, deep bool) bool {
 	case *lsv1alpha1.InstallationList:
 		l.Items = fillItems(found, deep, copyInstallationInto)
 	case *lsv1alpha1.ExecutionList:
-		l.Items = fillItems(found, deep, func(out, in *lsv1alpha1.Execution) { in.DeepCopyInto(out) })
+		l.Items = fillItems(found, deep, copyExecutionInto)
 	case *lsv1alpha1.DeployItemList:
-		l.Items = fillItems(found, deep, func(out, in *lsv1alpha1.DeployItem) { in.DeepCopyInto(out) })
+		l.Items = fillItems(found, deep, copyDeployItemInto)
 	case *lsv1alpha1.DataObjectList:
 		l.Items = fillItems(found, deep, copyDataObjectInto)
 	case *lsv1alpha1.TargetList:

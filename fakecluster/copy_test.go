@@ -115,12 +115,7 @@ func TestSetListItemsIsSetList(t *testing.T) {
 // gives semantic equality of the fields themselves, for random objects,
 // equal ones and ones that differ in one field.
 func TestChangedIsSemanticEquality(t *testing.T) {
-	fill := randfill.NewWithSeed(3).NilChance(0.3).NumElements(0, 2).Funcs(
-		func(t *metav1.Time, c randfill.Continue) { *t = metav1.Unix(c.Int63()%1e9, 0) },
-		func(a *lsv1alpha1.AnyJSON, c randfill.Continue) { *a = lsv1alpha1.NewAnyJSON([]byte(`{"k":1}`)) },
-		func(r *runtime.RawExtension, c randfill.Continue) { r.Raw = []byte(`{"k":2}`) },
-		func(v *any, c randfill.Continue) { *v = c.String(0) },
-	)
+	fill := objectFiller(3, 0.3, 0)
 	for i := range 200 {
 		a, b := &lsv1alpha1.Installation{}, &lsv1alpha1.Installation{}
 		fill.Fill(a)
@@ -176,12 +171,7 @@ func TestChangedIsSemanticEquality(t *testing.T) {
 // itself and of one it leaves to copyObject; changing dst's metadata
 // afterwards leaves src as it was; and a type mismatch is an error.
 func TestCopyObjectIntoIsCopy(t *testing.T) {
-	fill := randfill.NewWithSeed(5).NilChance(0.2).NumElements(1, 2).Funcs(
-		func(t *metav1.Time, c randfill.Continue) { *t = metav1.Unix(c.Int63()%1e9, 0) },
-		func(a *lsv1alpha1.AnyJSON, c randfill.Continue) { *a = lsv1alpha1.NewAnyJSON([]byte(`{"k":1}`)) },
-		func(r *runtime.RawExtension, c randfill.Continue) { r.Raw = []byte(`{"k":2}`) },
-		func(v *any, c randfill.Continue) { *v = c.String(0) },
-	)
+	fill := objectFiller(5, 0.2, 1)
 	kinds := []func() Object{
 		func() Object { return &lsv1alpha1.Installation{} },
 		func() Object { return &lsv1alpha1.Execution{} },
@@ -224,4 +214,16 @@ func TestCopyObjectIntoIsCopy(t *testing.T) {
 	if err := copyObjectInto(nilInst, &lsv1alpha1.Installation{}); err == nil {
 		t.Error("copying into a nil *Installation: no error")
 	}
+}
+
+// objectFiller fills whole Landscaper and core objects at random: slices
+// and maps of minElems to 2 elements, pointers nil by nilChance, times to
+// the second, raw JSON that is valid.
+func objectFiller(seed int64, nilChance float64, minElems int) *randfill.Filler {
+	return randfill.NewWithSeed(seed).NilChance(nilChance).NumElements(minElems, 2).Funcs(
+		func(t *metav1.Time, c randfill.Continue) { *t = metav1.Unix(c.Int63()%1e9, 0) },
+		func(a *lsv1alpha1.AnyJSON, c randfill.Continue) { *a = lsv1alpha1.NewAnyJSON([]byte(`{"k":1}`)) },
+		func(r *runtime.RawExtension, c randfill.Continue) { r.Raw = []byte(`{"k":2}`) },
+		func(v *any, c randfill.Continue) { *v = c.String(0) },
+	)
 }
