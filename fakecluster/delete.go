@@ -77,7 +77,7 @@ func (c *Cluster) collectGarbageLocked(uid types.UID) {
 	for len(queue) > 0 {
 		owner := queue[0]
 		queue = queue[1:]
-		for _, k := range sortedKeys(c.store.owners[owner]) {
+		for _, k := range c.store.ownedBy(owner) {
 			dep, ok := c.store.get(k)
 			if !ok || c.hasOwnerLocked(dep) {
 				continue

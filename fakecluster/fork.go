@@ -39,7 +39,8 @@ func (c *Cluster) Adopt(objs []Object, rv uint64) error {
 			return fmt.Errorf("adopt %s/%s: %w", obj.GetNamespace(), obj.GetName(), err)
 		}
 		obj.GetObjectKind().SetGroupVersionKind(gvk)
-		c.store.put(keyOf(gvk, obj), obj)
+		// Indexed when next listed: a dry run's take-over is mostly its end.
+		c.store.putUnindexed(keyOf(gvk, obj), obj)
 	}
 	c.rv = max(c.rv, rv)
 	return nil

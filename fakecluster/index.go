@@ -46,6 +46,7 @@ func (s *store) addIndexer(gk schema.GroupKind, name string, fn IndexFunc) error
 		s.indexers[gk] = map[string]IndexFunc{}
 	}
 	s.indexers[gk][name] = fn
+	s.indexPending() // the new index is filled below; the others need them
 	for ns, byName := range s.objects[gk] {
 		for n, obj := range byName {
 			s.indexFields(objKey{gk: gk, namespace: ns, name: n}, obj, addKey[fieldKey])

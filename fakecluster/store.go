@@ -41,6 +41,9 @@ type store struct {
 	// kind + index + value to the objects found under it.
 	indexers map[schema.GroupKind]map[string]IndexFunc
 	fields   map[fieldKey]*keySet
+	// pending are the keys of objects stored by putUnindexed, whose owner,
+	// label and field entries are made when an index is next read.
+	pending []objKey
 }
 
 func newStore() *store {
@@ -65,6 +68,37 @@ func (s *store) put(k objKey, obj Object) {
 	if old, ok := s.get(k); ok {
 		s.unindex(k, old)
 	}
+	s.set(k, obj)
+	s.index(k, obj)
+}
+
+// putUnindexed is put, but the owner, label and field index entries of obj
+// are made only when an index is next read (indexPending): taking over many
+// objects that nothing lists afterwards (the end of a dry run) does not
+// build them. Its uid is indexed at once.
+func (s *store) putUnindexed(k objKey, obj Object) {
+	if old, ok := s.get(k); ok {
+		s.unindex(k, old)
+	}
+	s.set(k, obj)
+	s.uids[obj.GetUID()] = k
+	s.pending = append(s.pending, k)
+}
+
+// indexPending makes the index entries putUnindexed left out, for the
+// objects stored under those keys now. Indexing is idempotent, so an
+// object indexed since, or twice, is fine; one removed since is skipped.
+func (s *store) indexPending() {
+	for _, k := range s.pending {
+		if obj, ok := s.get(k); ok {
+			s.index(k, obj)
+		}
+	}
+	s.pending = nil
+}
+
+// set stores obj under k in the object map, without touching the indexes.
+func (s *store) set(k objKey, obj Object) {
 	byNS := s.objects[k.gk]
 	if byNS == nil {
 		byNS = map[string]map[string]Object{}
@@ -76,7 +110,6 @@ func (s *store) put(k objKey, obj Object) {
 		byNS[k.namespace] = byName
 	}
 	byName[k.name] = obj
-	s.index(k, obj)
 }
 
 // replace stores obj under k in place of an object whose metadata and spec
@@ -152,6 +185,7 @@ func removeKey[K comparable](m map[K]*keySet, idx K, k objKey) {
 // List by field, owner or label does not visit objects the other filters
 // would drop anyway. The caller still has to filter (see matches).
 func (s *store) candidates(gk schema.GroupKind, opts ListOptions) []Object {
+	s.indexPending()
 	var set *keySet
 	useSet := false
 	narrow := func(candidate *keySet) {
@@ -179,6 +213,13 @@ func (s *store) candidates(gk schema.GroupKind, opts ListOptions) []Object {
 		out = append(out, mapValues(byName)...)
 	}
 	return out
+}
+
+// ownedBy returns the keys of the objects with an owner reference to uid,
+// sorted.
+func (s *store) ownedBy(uid types.UID) []objKey {
+	s.indexPending()
+	return sortedKeys(s.owners[uid])
 }
 
 // fromKeys returns the objects of kind gk named in set.
