@@ -34,11 +34,6 @@ type ListOptions struct {
 	// Field limits the list to objects found under a value of an index
 	// registered with Cluster.AddIndex. Nil means no such limit.
 	Field *FieldMatch
-	// UnsafeDisableDeepCopy, as in controller-runtime, fills the list with
-	// shallow copies that share maps, slices and pointers with the stored
-	// objects: read them, never change what they reach. False (the default)
-	// gives deep copies.
-	UnsafeDisableDeepCopy bool
 }
 
 // Reader knows how to read and list objects. Everything it returns is a copy:

@@ -130,14 +130,10 @@ func (c *Cluster) List(ctx context.Context, list ObjectList, opts ListOptions) e
 	}
 	// The stored objects are never changed in place, so they are copied
 	// outside the lock.
-	if !setListItems(list, found, !opts.UnsafeDisableDeepCopy) {
+	if !setListItems(list, found) {
 		items := make([]runtime.Object, len(found))
 		for i, obj := range found {
-			if opts.UnsafeDisableDeepCopy {
-				items[i] = obj
-			} else {
-				items[i] = copyObject(obj)
-			}
+			items[i] = copyObject(obj)
 		}
 		if err := meta.SetList(list, items); err != nil {
 			return fmt.Errorf("list %s: %w", gvk.Kind, err)
@@ -147,23 +143,15 @@ func (c *Cluster) List(ctx context.Context, list ObjectList, opts ListOptions) e
 	return nil
 }
 
-// ListShared returns the stored objects List would copy into list, in the
-// same order, without copying them, not even shallowly as
-// UnsafeDisableDeepCopy does. The cluster never changes a stored object in
-// place, so they stay as they are; the caller must not change anything
-// reachable from them. list is only read for its kind. It is for read-only
-// looks on hot paths.
-func (c *Cluster) ListShared(ctx context.Context, list ObjectList, opts ListOptions) ([]Object, error) {
-	_, found, _, err := c.find(ctx, list, opts)
-	return found, err
-}
-
-// Select returns the objects List would put into list, as pointers of type
-// T: copies, or with shared true the stored objects themselves (see
-// ListShared), which must not be changed. It saves the caller a list to
-// take pointers from.
+// Select returns the objects List would put into list, in the same order,
+// as pointers of type T: copies, or with shared true the stored objects
+// themselves, not even copied shallowly (what controller-runtime's
+// UnsafeDisableDeepCopy gives, and cheaper). The cluster never changes a
+// stored object in place, so shared ones stay as they are; the caller must
+// not change anything reachable from them. list is only read for its kind.
+// Shared is for read-only looks on hot paths.
 func Select[T Object](ctx context.Context, c *Cluster, list ObjectList, opts ListOptions, shared bool) ([]T, error) {
-	found, err := c.ListShared(ctx, list, opts)
+	_, found, _, err := c.find(ctx, list, opts)
 	if err != nil {
 		return nil, err
 	}

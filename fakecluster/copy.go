@@ -114,21 +114,21 @@ func copyTargetInto(out, in *lsv1alpha1.Target) {
 }
 
 // setListItems sets the items of list, for the list kinds the controllers
-// read most, to copies of found (as copyObject copies), or to shallow
-// copies when deep is false, without the reflection of meta.SetList. It
-// reports false, changing nothing, for other kinds of list.
-func setListItems(list ObjectList, found []Object, deep bool) bool {
+// read most, to copies of found (as copyObject copies), without the
+// reflection of meta.SetList. It reports false, changing nothing, for other
+// kinds of list.
+func setListItems(list ObjectList, found []Object) bool {
 	switch l := list.(type) {
 	case *lsv1alpha1.InstallationList:
-		l.Items = fillItems(found, deep, copyInstallationInto)
+		l.Items = fillItems(found, copyInstallationInto)
 	case *lsv1alpha1.ExecutionList:
-		l.Items = fillItems(found, deep, copyExecutionInto)
+		l.Items = fillItems(found, copyExecutionInto)
 	case *lsv1alpha1.DeployItemList:
-		l.Items = fillItems(found, deep, copyDeployItemInto)
+		l.Items = fillItems(found, copyDeployItemInto)
 	case *lsv1alpha1.DataObjectList:
-		l.Items = fillItems(found, deep, copyDataObjectInto)
+		l.Items = fillItems(found, copyDataObjectInto)
 	case *lsv1alpha1.TargetList:
-		l.Items = fillItems(found, deep, copyTargetInto)
+		l.Items = fillItems(found, copyTargetInto)
 	default:
 		return false
 	}
@@ -136,16 +136,11 @@ func setListItems(list ObjectList, found []Object, deep bool) bool {
 }
 
 // fillItems returns a slice of the objects found, each copied into its
-// element by copyInto, or copied shallowly when deep is false.
-func fillItems[T any](found []Object, deep bool, copyInto func(out, in *T)) []T {
+// element by copyInto.
+func fillItems[T any](found []Object, copyInto func(out, in *T)) []T {
 	items := make([]T, len(found))
 	for i, obj := range found {
-		in := any(obj).(*T)
-		if deep {
-			copyInto(&items[i], in)
-		} else {
-			items[i] = *in
-		}
+		copyInto(&items[i], any(obj).(*T))
 	}
 	return items
 }

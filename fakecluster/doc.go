@@ -13,7 +13,7 @@
 // Every object handed out is the caller's own copy, as a client of a real
 // API server gets (Get, List, and the object a write fills in). Stored
 // objects are never changed in place, so readers on hot paths may take them
-// as they are, read-only: GetUnsafe, ListShared and Select with shared
+// as they are, read-only: GetUnsafe and Select with shared
 // (controller-runtime's UnsafeDisableDeepCopy, without even the shallow
 // copy into a list).
 //

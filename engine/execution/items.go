@@ -24,7 +24,7 @@ func (c *Controller) deployItems(ctx context.Context, exec *lsv1alpha1.Execution
 }
 
 // listDeployItems is deployItems; view gives the stored items themselves
-// (fakecluster's ListShared), read-only: copy an item before changing it.
+// (fakecluster's Select), read-only: copy an item before changing it.
 func (c *Controller) listDeployItems(ctx context.Context, exec *lsv1alpha1.Execution, view bool) (map[string]*lsv1alpha1.DeployItem, error) {
 	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: exec.Name})
 	opts := fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel}

@@ -28,7 +28,7 @@ func (c *Controller) children(ctx context.Context, inst *lsv1alpha1.Installation
 }
 
 // childrenView is children for reading only: the objects are the stored
-// ones (fakecluster's ListShared and GetUnsafe), so nothing they reach may be
+// ones (fakecluster's Select and GetUnsafe), so nothing they reach may be
 // changed. The Progressing phase looks at the children on every
 // change of any of them; not copying them is most of what it costs.
 func (c *Controller) childrenView(ctx context.Context, inst *lsv1alpha1.Installation) ([]child, error) {

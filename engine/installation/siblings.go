@@ -49,7 +49,7 @@ func siblingsWhere(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1
 
 // related returns the siblings of inst found under any of refs in index,
 // each once, sorted by name. They are the stored objects (see
-// fakecluster.Cluster.ListShared): read them, never change them.
+// fakecluster.Select): read them, never change them.
 func related(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, index string, refs []string) ([]*lsv1alpha1.Installation, error) {
 	seen := map[string]*lsv1alpha1.Installation{}
 	for _, ref := range refs {
