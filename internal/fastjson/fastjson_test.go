@@ -32,6 +32,14 @@ func values() []any {
 		&lsv1alpha1.DeployItem{ObjectMeta: meta, Spec: lsv1alpha1.DeployItemSpec{Configuration: &runtime.RawExtension{Raw: []byte(`{"a": [1, 2]}`)}}},
 		&corev1.Secret{ObjectMeta: meta, Data: map[string][]byte{"k": []byte("\x00\xff<>")}, StringData: map[string]string{"s": "é"}},
 		map[string]any{"f": 1.0, "i": 12345678901234567890.0, "s": "<&>", "n": nil, "l": []any{true, "x"}},
+		// Numbers decoded with UseNumber, as schemas are: encoding/json
+		// writes them as the numbers they hold, not as strings.
+		[]any{json.Number("1"), json.Number("-1.5e300"), json.Number("123456789012345678901234567890")},
+		&struct {
+			N json.Number  `json:"n"`
+			E json.Number  `json:"e"`
+			P *json.Number `json:"p"`
+		}{N: "0.25"},
 	}
 }
 
@@ -95,6 +103,22 @@ func TestErrorsAreEncodingJSONs(t *testing.T) {
 		gotErr, wantErr := fastjson.Unmarshal([]byte(data), &got), json.Unmarshal([]byte(data), &want)
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %+v, %v; want %+v, %v", data, got, gotErr, want, wantErr)
+		}
+	}
+	for _, data := range []string{`{"n":"12"}`, `{"n":"x"}`, `{"n":null}`, `{"n":true}`} {
+		var got, want struct {
+			N json.Number `json:"n"`
+		}
+		gotErr, wantErr := fastjson.Unmarshal([]byte(data), &got), json.Unmarshal([]byte(data), &want)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || got != want {
+			t.Errorf("%s: %+v, %v; want %+v, %v", data, got, gotErr, want, wantErr)
+		}
+	}
+	for _, bad := range []json.Number{"x", "1 ", "01", "\"1\""} {
+		_, gotErr := fastjson.Marshal([]any{bad})
+		_, wantErr := json.Marshal([]any{bad})
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("Marshal(json.Number(%q)) error %v, want %v", bad, gotErr, wantErr)
 		}
 	}
 	_, gotErr := fastjson.Marshal(map[string]any{"f": func() {}})
