@@ -2,18 +2,15 @@ package cmd
 
 import (
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/tree"
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"github.com/muesli/termenv"
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/action/dryrun"
 	"github.com/lscli/lscli/cmd/output"
+	"github.com/lscli/lscli/internal/parallel"
 	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
@@ -28,30 +25,29 @@ func renderTree(roots []*dryrun.Installation, st output.Styles) string {
 	if len(roots) == 0 {
 		return noRootInstallations
 	}
-	d := &renderDrawer{st: st, r: lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))}
-	parts := make([]string, 0, len(roots))
-	for _, root := range roots {
-		parts = append(parts, d.finish(d.installation(root, true)))
-	}
-	return trimLines(strings.Join(parts, "\n\n")) + "\n"
+	parts := make([]string, len(roots))
+	// The roots' trees are apart: each chunk of them is drawn on a core of
+	// its own and joined in order.
+	_ = parallel.ForChunks(len(roots), 16, func(_, lo, hi int) error {
+		d := &renderDrawer{st: st}
+		var b strings.Builder
+		for i := lo; i < hi; i++ {
+			b.Reset()
+			output.DrawTree(&b, d.installation(roots[i], true))
+			parts[i] = b.String()
+		}
+		return nil
+	})
+	return strings.Join(parts, "\n\n") + "\n"
 }
 
 // renderDrawer builds the trees of render.
 type renderDrawer struct {
 	st output.Styles
-	r  *lipgloss.Renderer
-}
-
-// finish styles a tree and renders it.
-func (d *renderDrawer) finish(t *tree.Tree) string {
-	return t.RootStyle(d.r.NewStyle()).ItemStyle(d.r.NewStyle()).EnumeratorStyle(d.r.NewStyle()).
-		Enumerator(func(c tree.Children, i int) string { return tree.DefaultEnumerator(c, i) + " " }).
-		Indenter(func(c tree.Children, i int) string { return tree.DefaultIndenter(c, i) + " " }).
-		String()
 }
 
 // installation is the subtree of one installation.
-func (d *renderDrawer) installation(n *dryrun.Installation, root bool) *tree.Tree {
+func (d *renderDrawer) installation(n *dryrun.Installation, root bool) *output.TreeNode {
 	name := n.Object.Namespace + "/" + n.Object.Name
 	var details []string
 	if !root {
@@ -65,42 +61,42 @@ func (d *renderDrawer) installation(n *dryrun.Installation, root bool) *tree.Tre
 	if len(details) > 0 {
 		label += "  " + d.st.Faint(strings.Join(details, ", "))
 	}
-	t := tree.Root(label)
+	t := &output.TreeNode{Label: label}
 	if n.Skipped != "" {
-		return t.Child(d.st.Yellow("skipped") + ": " + n.Skipped)
+		return t.Add(output.Leaf(d.st.Yellow("skipped") + ": " + n.Skipped))
 	}
 	if n.Imports != nil && len(n.Imports.Values) > 0 {
-		t.Child(d.values("Imports", n.Imports.Values))
+		t.Add(d.values("Imports", n.Imports.Values))
 	}
 	for _, sub := range n.Subinstallations {
-		t.Child(d.installation(sub, false))
+		t.Add(d.installation(sub, false))
 	}
 	for _, di := range n.DeployItems {
-		t.Child(d.deployItem(di))
+		t.Add(output.Leaf(d.deployItem(di)))
 	}
 	if n.Exports != nil && (len(n.Exports.Data)+len(n.Exports.Targets)) > 0 {
-		t.Child(d.exports(n))
+		t.Add(d.exports(n))
 	}
 	prefix := "installation " + n.Object.Namespace + "/" + n.Object.Name + ": "
 	if n.Err != nil {
-		t.Child(d.st.Red("error") + ": " + strings.TrimPrefix(n.Err.Error(), prefix))
+		t.Add(output.Leaf(d.st.Red("error") + ": " + strings.TrimPrefix(n.Err.Error(), prefix)))
 	}
 	if n.Unchecked != nil {
-		t.Child(d.st.Yellow("not checked") + ": " + strings.TrimPrefix(n.Unchecked.Error(), prefix))
+		t.Add(output.Leaf(d.st.Yellow("not checked") + ": " + strings.TrimPrefix(n.Unchecked.Error(), prefix)))
 	}
 	return t
 }
 
 // values is a section of named values, sorted by name.
-func (d *renderDrawer) values(title string, vals map[string]any) *tree.Tree {
-	t := tree.Root(d.st.Bold(title))
+func (d *renderDrawer) values(title string, vals map[string]any) *output.TreeNode {
+	t := &output.TreeNode{Label: d.st.Bold(title)}
 	keys := make([]string, 0, len(vals))
 	for k := range vals {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		t.Child(keyValue(k, vals[k]))
+		t.Add(output.Leaf(keyValue(k, vals[k])))
 	}
 	return t
 }
@@ -130,8 +126,8 @@ func (d *renderDrawer) deployItem(di dryrun.DeployItem) string {
 }
 
 // exports is the exports section of an installation.
-func (d *renderDrawer) exports(n *dryrun.Installation) *tree.Tree {
-	t := tree.Root(d.st.Bold("Exports"))
+func (d *renderDrawer) exports(n *dryrun.Installation) *output.TreeNode {
+	t := &output.TreeNode{Label: d.st.Bold("Exports")}
 	ctx := dataflow.ContextOf(n.Object)
 	ns := n.Object.Namespace
 	for _, e := range n.Exports.Data {
@@ -140,7 +136,7 @@ func (d *renderDrawer) exports(n *dryrun.Installation) *tree.Tree {
 		if name != e.DataRef {
 			obj += fmt.Sprintf(" (dataRef %s)", e.DataRef)
 		}
-		t.Child(keyValue(obj, e.Value))
+		t.Add(output.Leaf(keyValue(obj, e.Value)))
 	}
 	for _, e := range n.Exports.Targets {
 		name := dataflow.ObjectName(ctx, e.Target)
@@ -148,7 +144,7 @@ func (d *renderDrawer) exports(n *dryrun.Installation) *tree.Tree {
 		if name != e.Target {
 			details = fmt.Sprintf("target %s, %s", e.Target, details)
 		}
-		t.Child(fmt.Sprintf("%s → Target %s/%s (%s)", e.Name, ns, name, details))
+		t.Add(output.Leaf(fmt.Sprintf("%s → Target %s/%s (%s)", e.Name, ns, name, details)))
 	}
 	return t
 }
@@ -162,7 +158,7 @@ func keyValue(key string, v any) string {
 		}
 		return key + ": " + s
 	}
-	data, err := yaml.Marshal(v)
+	data, err := output.MarshalYAML(v)
 	if err != nil {
 		return fmt.Sprintf("%s: %v", key, v)
 	}
@@ -238,13 +234,4 @@ func decodeJSON(raw []byte) (any, error) {
 	var v any
 	err := yaml.Unmarshal(raw, &v)
 	return v, err
-}
-
-// trimLines removes trailing spaces, which lipgloss pads multi-line items with.
-func trimLines(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n")
 }

@@ -26,7 +26,6 @@ func NewRenderer(w io.Writer, color bool) *lipgloss.Renderer {
 // Styles colors parts of the output. Its helpers return text unchanged when
 // color is off. The zero value (and NewStyles(nil)) is plain text.
 type Styles struct {
-	r     *lipgloss.Renderer
 	color bool
 
 	green, red, yellow, faint, bold style
@@ -55,7 +54,6 @@ func NewStyles(r *lipgloss.Renderer) Styles {
 		return Styles{}
 	}
 	return Styles{
-		r:      r,
 		color:  r.ColorProfile() != termenv.Ascii,
 		green:  newStyle(r.NewStyle().Foreground(lipgloss.Color("2"))),
 		red:    newStyle(r.NewStyle().Foreground(lipgloss.Color("1"))),
@@ -107,14 +105,4 @@ func (s Styles) apply(st style, text string) string {
 		return st.Render(text)
 	}
 	return st.open + text + st.close
-}
-
-// renderer returns the renderer for layout styles (tree branches). It never
-// is the package-level default renderer, which reads os.Stdout and the
-// process environment.
-func (s Styles) renderer() *lipgloss.Renderer {
-	if s.r != nil {
-		return s.r
-	}
-	return NewRenderer(io.Discard, false)
 }

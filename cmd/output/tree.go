@@ -5,13 +5,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/tree"
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/parallel"
 )
 
 // NoInstallations is what Tree prints for a landscape without
@@ -56,24 +55,40 @@ func Tree(objs []fakecluster.Object, st Styles, opts TreeOptions) string {
 	if len(f.nodes) == 0 {
 		return NoInstallations
 	}
-	d := drawer{st: st, opts: opts, r: st.renderer(), visited: make(map[*node]bool, len(f.nodes))}
+	d := drawer{st: st, opts: opts}
 	var b strings.Builder
-	drawAll := func(nodes []*node) {
-		for _, n := range nodes {
-			if d.visited[n] {
-				continue
-			}
-			if b.Len() > 0 {
-				b.WriteString("\n\n")
-			}
-			b.WriteString(d.draw(n))
+	// The roots' subtrees are apart (every node has one parent): they are
+	// drawn on all cores and joined in order.
+	roots := f.roots()
+	parts := make([]string, len(roots))
+	_ = parallel.ForChunks(len(roots), 16, func(_, lo, hi int) error {
+		var tb strings.Builder
+		for i := lo; i < hi; i++ {
+			tb.Reset()
+			DrawTree(&tb, d.build(roots[i], rootJobIDOf(roots[i])))
+			parts[i] = tb.String()
 		}
+		return nil
+	})
+	for _, p := range parts {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(p)
 	}
-	drawAll(f.roots())
-	// Objects owning each other in a cycle are no root's descendants.
-	drawAll(f.unvisited(d.visited))
+	// Objects owning each other in a cycle are no root's descendants;
+	// drawing one of them draws the others, so these go one by one.
+	for _, n := range f.unvisited() {
+		if n.drawn {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		DrawTree(&b, d.build(n, rootJobIDOf(n)))
+	}
 	b.WriteByte('\n')
-	return trimTrailingSpaces(b.String())
+	return b.String()
 }
 
 // node is one object of the tree and its children, in display order.
@@ -88,6 +103,8 @@ type node struct {
 	// among the objects (or which sits in an ownership cycle).
 	parent *node
 	orphan bool
+	// drawn is set when the node is drawn, by the one drawer of its tree.
+	drawn bool
 }
 
 // forest indexes the objects once, by UID and by namespace/name, so that
@@ -216,10 +233,10 @@ func (f *forest) roots() []*node {
 }
 
 // unvisited returns the nodes not drawn yet, sorted.
-func (f *forest) unvisited(visited map[*node]bool) []*node {
+func (f *forest) unvisited() []*node {
 	var rest []*node
 	for _, n := range f.nodes {
-		if !visited[n] {
+		if !n.drawn {
 			rest = append(rest, n)
 		}
 	}
@@ -237,60 +254,27 @@ func compareNodes(a, b *node) int {
 	)
 }
 
-// drawer turns nodes into lipgloss trees. It draws each node once.
+// drawer turns nodes into trees to draw. It draws each node once.
 type drawer struct {
-	st      Styles
-	opts    TreeOptions
-	r       *lipgloss.Renderer
-	visited map[*node]bool
+	st   Styles
+	opts TreeOptions
 }
 
-// draw renders the tree rooted at n.
-func (d *drawer) draw(n *node) string {
-	rootJobID, _ := statusOf(n.obj)
-	t := d.build(n, rootJobID.jobID)
-	// Styles without properties: lipgloss renders them on a fast path, and
-	// never with the package-level default renderer. The space after the
-	// branch is part of the enumerator for the same reason.
-	r := d.r
-	return t.
-		RootStyle(r.NewStyle()).
-		ItemStyle(r.NewStyle()).
-		EnumeratorStyle(r.NewStyle()).
-		Enumerator(enumerator).
-		Indenter(indenter).
-		String()
+// rootJobIDOf is the job ID a tree's nodes are compared with.
+func rootJobIDOf(n *node) string {
+	s, _ := statusOf(n.obj)
+	return s.jobID
 }
 
-// enumerator draws branches like tree.DefaultEnumerator, followed by a space.
-func enumerator(children tree.Children, index int) string {
-	return tree.DefaultEnumerator(children, index) + " "
-}
-
-// indenter continues branches like tree.DefaultIndenter, followed by a space.
-func indenter(children tree.Children, index int) string {
-	return tree.DefaultIndenter(children, index) + " "
-}
-
-func (d *drawer) build(n *node, rootJobID string) *tree.Tree {
-	d.visited[n] = true
-	t := tree.Root(d.label(n, rootJobID))
+// build makes the tree of n and its descendants not drawn yet, and marks
+// them drawn.
+func (d *drawer) build(n *node, rootJobID string) *TreeNode {
+	n.drawn = true
+	t := &TreeNode{Label: d.label(n, rootJobID)}
 	for _, c := range n.children {
-		if !d.visited[c] {
-			t.Child(d.build(c, rootJobID))
+		if !c.drawn {
+			t.Add(d.build(c, rootJobID))
 		}
 	}
 	return t
-}
-
-// trimTrailingSpaces removes the spaces lipgloss pads multi-line items with.
-func trimTrailingSpaces(s string) string {
-	if !strings.Contains(s, " \n") {
-		return s
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n")
 }

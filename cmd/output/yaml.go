@@ -6,8 +6,21 @@ import (
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/lscli/lscli/internal/fastjson"
 	yamlv2 "go.yaml.in/yaml/v2"
 )
+
+// MarshalYAML returns the bytes of sigs.k8s.io/yaml's Marshal(v) (v
+// encoded as JSON, then converted to YAML) in half the time: the JSON goes
+// through jsonToYAML instead of the YAML parser. Values printed as YAML in
+// trees and tables use it (TestMarshalYAMLIsSigsYAML).
+func MarshalYAML(v any) ([]byte, error) {
+	data, err := fastjson.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling into JSON: %w", err)
+	}
+	return jsonToYAML(data)
+}
 
 // jsonToYAML is sigs.k8s.io/yaml's JSONToYAML for the JSON lscli's encoder
 // writes, twice as fast: the JSON is read by a JSON decoder instead of the
