@@ -58,6 +58,8 @@ var benchCommands = []lscliCommand{
 	{name: "reconcile", args: func(dir, state string) []string { return []string{"reconcile", dir, "--state", state, "-o", "json"} }},
 	{name: "validate", args: func(dir, state string) []string { return []string{"validate", dir} }},
 	{name: "render", args: func(dir, state string) []string { return []string{"render", dir, "-o", "json"} }},
+	// render's default output, a tree per root with every value as YAML.
+	{name: "render-tree", args: func(dir, state string) []string { return []string{"render", dir} }},
 	{name: "reconcile-one-changed", prepared: true, change: changeOneRoot,
 		args: func(dir, state string) []string { return []string{"reconcile", dir, "--state", state, "-o", "json"} }},
 	{name: "get", prepared: true, args: func(dir, state string) []string { return []string{"get", "--state", state, "-o", "json"} }},
@@ -67,8 +69,8 @@ var benchCommands = []lscliCommand{
 
 // BenchmarkCommands runs lscli's commands on generated landscapes (package
 // internal/benchland) of both shapes at 1,000 and 10,000 installations:
-// reconcile into a new state, validate, render, re-reconcile with one root
-// changed, and get, tree and events on the reconciled state. It reports
+// reconcile into a new state, validate, render (-o json and the tree),
+// re-reconcile with one root changed, and get, tree and events on the reconciled state. It reports
 // allocations of an in-process run and, from one run in a child process,
 // its wall time and peak RSS. Figures are in docs/performance.md.
 //

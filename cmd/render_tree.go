@@ -10,6 +10,7 @@ import (
 
 	"github.com/lscli/lscli/action/dryrun"
 	"github.com/lscli/lscli/cmd/output"
+	"github.com/lscli/lscli/internal/fastjson"
 	"github.com/lscli/lscli/internal/parallel"
 	"github.com/lscli/lscli/landscaper/dataflow"
 )
@@ -229,9 +230,16 @@ func targetMapSummary(m map[string]any) (string, bool) {
 	return "\n  " + strings.Join(parts, "\n  "), true
 }
 
-// decodeJSON decodes raw JSON into a generic value.
+// decodeJSON decodes raw JSON into a generic value, as sigs.k8s.io/yaml's
+// Unmarshal does (numbers as float64), by the JSON decoder; what that
+// refuses goes through the YAML parser, as it did before
+// (TestDecodeJSONIsYAMLUnmarshal).
 func decodeJSON(raw []byte) (any, error) {
 	var v any
+	if fastjson.Unmarshal(raw, &v) == nil {
+		return v, nil
+	}
+	v = nil
 	err := yaml.Unmarshal(raw, &v)
 	return v, err
 }
