@@ -65,6 +65,7 @@ var benchCommands = []lscliCommand{
 	{name: "get", prepared: true, args: func(dir, state string) []string { return []string{"get", "--state", state, "-o", "json"} }},
 	{name: "tree", prepared: true, args: func(dir, state string) []string { return []string{"tree", benchland.RootName(0), "--state", state} }},
 	{name: "events", prepared: true, args: func(dir, state string) []string { return []string{"events", "--state", state} }},
+	{name: "events-json", prepared: true, args: func(dir, state string) []string { return []string{"events", "--state", state, "-o", "json"} }},
 }
 
 // BenchmarkCommands runs lscli's commands on generated landscapes (package

@@ -1,11 +1,15 @@
 package output
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/lscli/lscli/internal/fastjson"
 	"github.com/lscli/lscli/internal/parallel"
 	"github.com/lscli/lscli/state"
 )
@@ -88,17 +92,31 @@ func eventDetail(e state.Event) cell {
 // has exactly the JSON shape of state.Event, with its time in UTC (RFC 3339
 // with a Z). An empty timeline is "[]".
 func EventsJSON(events []state.Event, w io.Writer) error {
-	sorted := slices.Clone(oldestFirst(events))
-	for i := range sorted {
-		sorted[i].Time = sorted[i].Time.UTC()
-	}
-	data, err := marshalJSON(sorted, "    ")
-	if err != nil {
-		return fmt.Errorf("encode events: %w", err)
-	}
-	_, err = w.Write(data)
-	return err
+	sorted := oldestFirst(events)
+	return writeItems(len(sorted), w, eventsList, func(i int, dst, scratch []byte) ([]byte, []byte, error) {
+		e := sorted[i]
+		e.Time = e.Time.UTC()
+		buf := bytes.NewBuffer(scratch[:0])
+		err := fastjson.MarshalTo(buf, &e)
+		if err == nil {
+			dst, err = jsontext.AppendFormat(dst, buf.Bytes(), eventIndent)
+		}
+		if err != nil {
+			return dst, buf.Bytes(), fmt.Errorf("encode event %d: %w", i, err)
+		}
+		return dst, buf.Bytes(), nil
+	})
 }
+
+// eventsList is the form of encoding/json's indented array of events:
+// each event on its own, in parallel, indented as an element.
+var eventsList = listForm{empty: "[]\n", head: "[", tail: "\n]\n", first: "\n    ", next: ",\n    "}
+
+// eventIndent makes jsontext.AppendFormat indent an event as an element
+// of an array indented by 4 spaces.
+var eventIndent = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true),
+	jsontext.PreserveRawStrings(true), jsontext.Multiline(true), jsontext.SpaceAfterColon(true),
+	jsontext.WithIndentPrefix("    "), jsontext.WithIndent("    "))
 
 // oldestFirst returns events sorted by time, events at the same instant in
 // their order: events itself when the timeline is in order already, as a

@@ -139,3 +139,39 @@ func TestEventsOddPhase(t *testing.T) {
 		t.Errorf("Events =\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestEventsJSONStreams: the streamed events are the bytes encoding/json's
+// indenting encoder gives for the whole sorted timeline in UTC, for more
+// events than a round, with strings JSON escapes (or, for <, > and &, does
+// not), times with and without fractions and in other zones, and events
+// out of order.
+func TestEventsJSONStreams(t *testing.T) {
+	strs := []string{"", "plain", "<&>", "quote \" back \\", "line\nbreak\ttab", "\u2028é☃", "\x01"}
+	var events []state.Event
+	for i := range listRound*2 + 7 {
+		at := epoch.Add(time.Duration(i%97) * 1500 * time.Millisecond)
+		if i%5 == 0 {
+			at = at.In(time.FixedZone("X", -7*3600))
+		}
+		events = append(events, state.Event{Time: at, Kind: "Installation", Namespace: strs[i%2], Name: strs[i%len(strs)],
+			Type: state.EventPhaseChanged, Phase: strs[(i+1)%len(strs)], JobID: strs[(i+2)%len(strs)], Message: strs[(i+3)%len(strs)]})
+	}
+	for _, n := range []int{1, 2, len(events)} {
+		want := oldestFirst(events[:n])
+		want = append([]state.Event(nil), want...)
+		for i := range want {
+			want[i].Time = want[i].Time.UTC()
+		}
+		wantBytes, err := marshalJSON(want, "    ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := EventsJSON(events[:n], &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != string(wantBytes) {
+			t.Fatalf("%d events:\n got %s\nwant %s", n, got.String(), wantBytes)
+		}
+	}
+}
