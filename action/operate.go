@@ -43,7 +43,9 @@ func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOpti
 		return nil, err
 	}
 	defer ss.close()
-	objs := ss.cluster().Objects()
+	// The stored objects, not copies: finding the object and its root only
+	// reads them, and act gets a copy of its own.
+	objs := ss.cluster().SharedObjects()
 	obj, err := FindOne(objs, op.kind, op.name, op.namespace)
 	if err != nil {
 		return nil, err
@@ -67,7 +69,7 @@ func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOpti
 			return idleRun(ctx, ss, roots, why)
 		}
 	}
-	if err := op.act(ctx, ss.cluster(), obj); err != nil {
+	if err := op.act(ctx, ss.cluster(), obj.DeepCopyObject().(fakecluster.Object)); err != nil {
 		return nil, err
 	}
 	return runAndSave(ctx, ss, roots, opts)
