@@ -91,11 +91,15 @@ func rootOf(objs []fakecluster.Object, obj fakecluster.Object) fakecluster.Objec
 	for _, o := range objs {
 		byUID[o.GetUID()] = o
 	}
+	// Controllers that own each other in a cycle (a state file edited by
+	// hand) have no root: the walk stops where it would come round again.
+	seen := map[types.UID]bool{obj.GetUID(): true}
 	for {
 		ref := metav1.GetControllerOf(obj)
-		if ref == nil || byUID[ref.UID] == nil {
+		if ref == nil || byUID[ref.UID] == nil || seen[ref.UID] {
 			return obj
 		}
+		seen[ref.UID] = true
 		obj = byUID[ref.UID]
 	}
 }
