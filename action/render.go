@@ -23,6 +23,10 @@ type Render struct {
 	// ExportsFile holds the deploy item exports to assume (--exports): a YAML
 	// map from "<installation path>/<deploy item name>" globs to exports.
 	ExportsFile string
+	// WithoutObjects says the caller does not read the dry run's objects
+	// (RenderResult.Objects stays nil), which spares taking them over; see
+	// dryrun.Render.
+	WithoutObjects bool
 }
 
 // NewRender returns the render action over cfg.
@@ -80,7 +84,7 @@ func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
 	}
 	defer reg.Close()
 	r := &dryrun.Render{Blueprints: a.cfg.Blueprints, Components: reg, Exports: rules, Seed: a.cfg.Seed, StartTime: a.cfg.startTime(), Limits: a.cfg.Limits,
-		ChartCheck: checkChart(a.cfg, reg)}
+		ChartCheck: checkChart(a.cfg, reg), WithoutObjects: a.WithoutObjects}
 	res, err := r.Run(ctx, ls)
 	if err != nil {
 		return nil, err

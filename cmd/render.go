@@ -21,6 +21,8 @@ var renderFormats = []string{"tree", "wide", "yaml", "json"}
 type renderOptions struct {
 	// ExportsFile holds the deploy item exports to assume (--exports).
 	ExportsFile string
+	// withoutObjects: the command does not print the dry run's objects.
+	withoutObjects bool
 }
 
 func newRenderCmd(f *factory) *cobra.Command {
@@ -71,6 +73,8 @@ func addRenderFlags(cmd *cobra.Command, opts *renderOptions) {
 
 // renderRun renders the landscape and prints it.
 func (f *factory) renderRun(ctx context.Context, s *settings, paths []string, opts *renderOptions) error {
+	// Only -o yaml and -o json print the dry run's objects.
+	opts.withoutObjects = s.Output != "yaml" && s.Output != "json"
 	res, err := f.dryRun(ctx, s, paths, opts)
 	if err != nil {
 		return err
@@ -98,7 +102,7 @@ func (f *factory) dryRun(ctx context.Context, s *settings, paths []string, opts 
 		return nil, err
 	}
 	a := action.NewRender(cfg)
-	a.Paths, a.Namespace, a.ExportsFile = paths, s.Namespace, opts.ExportsFile
+	a.Paths, a.Namespace, a.ExportsFile, a.WithoutObjects = paths, s.Namespace, opts.ExportsFile, opts.withoutObjects
 	return a.Run(ctx)
 }
 

@@ -33,6 +33,7 @@ Exit code 0 when the input is valid, 2 when it is not.`,
 
 // validateRun loads and renders the landscape and reports what is wrong.
 func (f *factory) validateRun(ctx context.Context, s *settings, paths []string, opts *renderOptions) error {
+	opts.withoutObjects = true // validate prints counts and problems
 	res, err := f.dryRun(ctx, s, paths, opts)
 	if err != nil {
 		return err

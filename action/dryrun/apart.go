@@ -24,8 +24,10 @@ const minApart = 16
 // resourceVersions renderInOrder would have given them, so that the result
 // is the same, byte for byte. ok is false, and nothing has changed, when a
 // root exports, when two roots wrote the same object, or when a render
-// deleted one: renderInOrder renders the roots then.
-func (w *walker) renderApart(ctx context.Context, insts []*lsv1alpha1.Installation) ([]*Installation, bool) {
+// deleted one: renderInOrder renders the roots then. Without takeOver the
+// objects stay on the forks (nothing will read them) and only the
+// resourceVersion counter moves on as the take-over would move it.
+func (w *walker) renderApart(ctx context.Context, insts []*lsv1alpha1.Installation, takeOver bool) ([]*Installation, bool) {
 	workers := w.r.Workers
 	if workers == 0 {
 		workers = parallel.Workers()
@@ -64,15 +66,9 @@ func (w *walker) renderApart(ctx context.Context, insts []*lsv1alpha1.Installati
 	for i := range renders {
 		r := &renders[i]
 		shift := w.c.ResourceVersion() - r.start
-		objs := make([]fakecluster.Object, 0, len(r.order))
-		for _, k := range r.order {
-			// The fork stored the object, and nothing else holds it: the
-			// fork is dropped after this.
-			obj := r.last[k]
-			obj.SetResourceVersion(shiftRV(obj.GetResourceVersion(), r.start, shift))
-			objs = append(objs, obj)
-		}
-		if err := w.c.Adopt(objs, r.end+shift); err != nil {
+		if !takeOver {
+			_ = w.c.Adopt(nil, r.end+shift) // no objects: nothing can fail
+		} else if err := w.c.Adopt(r.shifted(shift), r.end+shift); err != nil {
 			w.problem(err) // the fork stored them, so the kinds are known
 		}
 		shiftNodes(r.node, r.start, shift)
@@ -81,6 +77,20 @@ func (w *walker) renderApart(ctx context.Context, insts []*lsv1alpha1.Installati
 		nodes[i] = r.node
 	}
 	return nodes, true
+}
+
+// shifted returns the objects the render wrote, in the order first
+// written, with the resourceVersions it gave shifted by shift (see
+// shiftRV). The fork stored them, and nothing else holds them: the fork is
+// dropped after the take-over.
+func (r *apartRender) shifted(shift uint64) []fakecluster.Object {
+	objs := make([]fakecluster.Object, 0, len(r.order))
+	for _, k := range r.order {
+		obj := r.last[k]
+		obj.SetResourceVersion(shiftRV(obj.GetResourceVersion(), r.start, shift))
+		objs = append(objs, obj)
+	}
+	return objs
 }
 
 // apartRender is the render of one root on a fork: its result, the fork's

@@ -179,3 +179,62 @@ func TestApartHold(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderWithoutObjectsIsRender: a dry run whose caller does not read
+// the objects (validate, render's tree) finds the same roots, problems and
+// warnings, in two namespaces rendered apart, of which the first is taken
+// over and the last is not.
+func TestRenderWithoutObjectsIsRender(t *testing.T) {
+	dir := t.TempDir()
+	if err := benchland.Chained.Write(dir, 20); err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := strings.ReplaceAll(string(data), "namespace: bench", "namespace: other")
+		if other == string(data) {
+			t.Fatalf("%s: no namespace to change", f)
+		}
+		if err := os.WriteFile(strings.TrimSuffix(f, ".yaml")+"-other.yaml", []byte(other), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	extra := inlineRoot("inst-00003-fails", failingRoot) + "---\n" + inlineRoot("inst-00007-unchecked", uncheckedRoot)
+	if err := os.WriteFile(filepath.Join(dir, "extra.yaml"), []byte(extra), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(r *Render) *Result {
+		t.Helper()
+		ls, err := (&landscape.Loader{FS: os.DirFS(dir)}).Load(".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := r.Run(context.Background(), ls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.rendersApart != 2 {
+			t.Fatalf("roots rendered apart in %d namespaces, want 2", r.rendersApart)
+		}
+		return res
+	}
+	want := run(&Render{Workers: 3})
+	got := run(&Render{Workers: 3, WithoutObjects: true})
+	if got.Objects != nil {
+		t.Fatalf("%d objects without objects", len(got.Objects))
+	}
+	if len(want.Problems) == 0 || len(want.Warnings) == 0 {
+		t.Fatalf("the landscape should have problems and warnings: %d, %d", len(want.Problems), len(want.Warnings))
+	}
+	want.Objects = nil
+	if w, g := dump(t, want), dump(t, got); w != g {
+		t.Fatalf("without objects:\n%s\nwith objects:\n%s", g, w)
+	}
+}

@@ -42,6 +42,11 @@ type Render struct {
 	StartTime time.Time
 	// Limits bound the templates; zero fields mean the defaults.
 	Limits limits.Limits
+	// WithoutObjects says the caller does not read Result.Objects (validate,
+	// render's tree): Result.Objects stays nil, and the objects of the last
+	// namespace's roots rendered apart are not taken over from the forks
+	// they were rendered on, since nothing reads them afterwards.
+	WithoutObjects bool
 	// Workers is how many root installations are rendered at once where
 	// they are independent (see renderApart): 0 means one per core, 1
 	// renders them one after the other. The result is the same.
@@ -132,8 +137,10 @@ func (r *Render) Run(ctx context.Context, ls *landscape.Landscape) (*Result, err
 		return nil, err
 	}
 	w.renderRoots(ctx, roots)
-	// The dry run's cluster is dropped: its objects need no copies.
-	w.res.Objects = cfg.Cluster.SharedObjects()
+	if !r.WithoutObjects {
+		// The dry run's cluster is dropped: its objects need no copies.
+		w.res.Objects = cfg.Cluster.SharedObjects()
+	}
 	return w.res, nil
 }
 

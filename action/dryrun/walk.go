@@ -51,14 +51,17 @@ func (w *walker) roots(ctx context.Context) ([][]*lsv1alpha1.Installation, error
 
 // renderRoots renders the roots of each namespace.
 func (w *walker) renderRoots(ctx context.Context, groups [][]*lsv1alpha1.Installation) {
-	for _, insts := range groups {
+	for g, insts := range groups {
 		for _, inst := range insts {
 			inst.Status.JobID = w.ids.JobID("Installation", inst.Namespace, inst.Name, string(inst.UID), inst.Status.JobID)
 			if err := w.c.UpdateStatus(ctx, inst); err != nil {
 				w.problem(fmt.Errorf("installation %s/%s: start job: %w", inst.Namespace, inst.Name, err))
 			}
 		}
-		if nodes, ok := w.renderApart(ctx, insts); ok {
+		// Nothing reads the dry run's objects after the last namespace
+		// when the caller does not want them.
+		takeOver := !w.r.WithoutObjects || g < len(groups)-1
+		if nodes, ok := w.renderApart(ctx, insts, takeOver); ok {
 			w.res.Roots = append(w.res.Roots, nodes...)
 			continue
 		}
