@@ -90,26 +90,27 @@ func (c *Cluster) restoreOne(s *store, obj Object, owned bool) (Object, uint64, 
 	}
 	next.GetObjectKind().SetGroupVersionKind(gvk)
 	k := keyOf(gvk, next)
-	desc := fmt.Sprintf("%s %s/%s", gvk.Kind, k.namespace, k.name)
+	desc := func() string { return fmt.Sprintf("%s %s/%s", gvk.Kind, k.namespace, k.name) }
 	if k.name == "" || (k.namespace == "" && !clusterScoped[k.gk]) {
-		return nil, 0, fmt.Errorf("%s: name and namespace are required", desc)
+		return nil, 0, fmt.Errorf("%s: name and namespace are required", desc())
 	}
 	next.SetNamespace(k.namespace)
 	if _, dup := s.get(k); dup {
-		return nil, 0, fmt.Errorf("%s: duplicate object", desc)
+		return nil, 0, fmt.Errorf("%s: duplicate object", desc())
 	}
 	rv, err := parseRV(next.GetResourceVersion())
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", desc, err)
+		return nil, 0, fmt.Errorf("%s: %w", desc(), err)
 	}
 	if next.GetUID() == "" {
 		next.SetUID(c.newUID(k.gk, next, 0))
 	}
 	if other, dup := s.uids[next.GetUID()]; dup {
 		return nil, 0, fmt.Errorf("%s: uid %s is also the uid of %s %s/%s",
-			desc, next.GetUID(), other.gk.Kind, other.namespace, other.name)
+			desc(), next.GetUID(), other.gk.Kind, other.namespace, other.name)
 	}
-	s.put(k, next)
+	// Indexed when an index is next read, on all cores (indexPending).
+	s.putUnindexed(k, next)
 	return next, rv, nil
 }
 

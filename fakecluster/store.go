@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lscli/lscli/internal/parallel"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/selection"
@@ -88,14 +89,46 @@ func (s *store) putUnindexed(k objKey, obj Object) {
 // indexPending makes the index entries putUnindexed left out, for the
 // objects stored under those keys now. Indexing is idempotent, so an
 // object indexed since, or twice, is fine; one removed since is skipped.
+// Many pending objects (a restored state, a dry run's take-over) are
+// indexed on all cores, each index by a goroutine of its own: the indexes
+// are apart, and each is filled in the order of the keys, as one by one.
 func (s *store) indexPending() {
-	for _, k := range s.pending {
-		if obj, ok := s.get(k); ok {
-			s.index(k, obj)
+	if len(s.pending) < minParallelIndex {
+		for _, k := range s.pending {
+			if obj, ok := s.get(k); ok {
+				s.index(k, obj)
+			}
+		}
+		s.pending = nil
+		return
+	}
+	objs := make([]Object, len(s.pending))
+	for i, k := range s.pending {
+		objs[i], _ = s.get(k)
+	}
+	each := func(index func(k objKey, obj Object)) {
+		for i, k := range s.pending {
+			if objs[i] != nil {
+				index(k, objs[i])
+			}
 		}
 	}
+	parallel.Go(3, func(w int) {
+		switch w {
+		case 0:
+			each(func(k objKey, obj Object) { s.uids[obj.GetUID()] = k; s.indexOwners(k, obj) })
+		case 1:
+			each(s.indexLabels)
+		case 2:
+			each(func(k objKey, obj Object) { s.indexFields(k, obj, addKey[fieldKey]) })
+		}
+	})
 	s.pending = nil
 }
+
+// minParallelIndex is the fewest pending objects indexPending indexes on
+// more than one core.
+const minParallelIndex = 4096
 
 // set stores obj under k in the object map, without touching the indexes.
 func (s *store) set(k objKey, obj Object) {
@@ -138,13 +171,23 @@ func (s *store) remove(k objKey) (Object, bool) {
 
 func (s *store) index(k objKey, obj Object) {
 	s.uids[obj.GetUID()] = k
+	s.indexOwners(k, obj)
+	s.indexLabels(k, obj)
+	s.indexFields(k, obj, addKey[fieldKey])
+}
+
+// indexOwners adds k under the UIDs of obj's owners.
+func (s *store) indexOwners(k objKey, obj Object) {
 	for _, ref := range obj.GetOwnerReferences() {
 		addKey(s.owners, ref.UID, k)
 	}
+}
+
+// indexLabels adds k under obj's labels.
+func (s *store) indexLabels(k objKey, obj Object) {
 	for key, value := range obj.GetLabels() {
 		addKey(s.labels, labelKey{gk: k.gk, key: key, value: value}, k)
 	}
-	s.indexFields(k, obj, addKey[fieldKey])
 }
 
 func (s *store) unindex(k objKey, obj Object) {

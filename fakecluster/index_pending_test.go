@@ -1,0 +1,78 @@
+package fakecluster
+
+import (
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"testing"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// TestIndexPendingIsIndex: objects indexed later (putUnindexed, then
+// indexPending), on all cores when there are many, have the index entries
+// of objects indexed as they are stored: uids, owners, labels and fields,
+// also for a key stored twice, one replaced and one removed meanwhile.
+func TestIndexPendingIsIndex(t *testing.T) {
+	gk := schema.GroupKind{Group: lsv1alpha1.SchemeGroupVersion.Group, Kind: "Installation"}
+	byContext := func(obj Object) []string { return []string{obj.(*lsv1alpha1.Installation).Spec.Context} }
+	for _, n := range []int{10, minParallelIndex + 100} {
+		objs := make([]*lsv1alpha1.Installation, n)
+		for i := range objs {
+			o := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("i%05d", i), Namespace: fmt.Sprintf("ns%d", i%3),
+				UID: types.UID(fmt.Sprintf("u%05d", i)), Labels: map[string]string{"app": fmt.Sprint(i % 7), "n": fmt.Sprint(i)}}}
+			if i > 0 {
+				o.OwnerReferences = []metav1.OwnerReference{{UID: types.UID(fmt.Sprintf("u%05d", i/2))}, {UID: "shared"}}
+			}
+			o.Spec.Context = fmt.Sprint("ctx", i%5)
+			objs[i] = o
+		}
+		fill := func(put func(s *store, k objKey, obj Object)) *store {
+			s := newStore()
+			s.indexers[gk] = map[string]IndexFunc{"context": byContext}
+			for _, o := range objs {
+				put(s, keyOf(gk.WithVersion("v1alpha1"), o), o)
+			}
+			// The same key again, one replaced, one removed.
+			put(s, keyOf(gk.WithVersion("v1alpha1"), objs[1]), objs[1])
+			replaced := objs[2].DeepCopy()
+			replaced.Labels = map[string]string{"app": "other"}
+			put(s, keyOf(gk.WithVersion("v1alpha1"), replaced), replaced)
+			s.remove(keyOf(gk.WithVersion("v1alpha1"), objs[3]))
+			return s
+		}
+		want := fill(func(s *store, k objKey, obj Object) { s.put(k, obj) })
+		got := fill(func(s *store, k objKey, obj Object) { s.putUnindexed(k, obj) })
+		got.indexPending()
+		if !reflect.DeepEqual(got.uids, want.uids) {
+			t.Errorf("%d objects: uids differ", n)
+		}
+		if g, w := setsOf(got.owners), setsOf(want.owners); !reflect.DeepEqual(g, w) {
+			t.Errorf("%d objects: owner index differs", n)
+		}
+		if g, w := setsOf(got.labels), setsOf(want.labels); !reflect.DeepEqual(g, w) {
+			t.Errorf("%d objects: label index differs", n)
+		}
+		if g, w := setsOf(got.fields), setsOf(want.fields); !reflect.DeepEqual(g, w) {
+			t.Errorf("%d objects: field index differs", n)
+		}
+		if len(got.pending) != 0 {
+			t.Errorf("%d objects: %d still pending", n, len(got.pending))
+		}
+	}
+}
+
+// setsOf is an index with each set as its sorted keys, empty sets left out.
+func setsOf[K comparable](m map[K]*keySet) map[K][]objKey {
+	out := map[K][]objKey{}
+	for _, k := range slices.Collect(maps.Keys(m)) {
+		if keys := sortedKeys(m[k]); len(keys) > 0 {
+			out[k] = keys
+		}
+	}
+	return out
+}
