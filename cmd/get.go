@@ -62,9 +62,9 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, select
 			return invalidf("invalid --selector %q: %v", selector, err)
 		}
 	}
-	if s.Output == output.FormatJSON {
+	if s.Output == output.FormatJSON || s.Output == output.FormatYAML {
 		if stored, ok := a.RunStored(ctx, args); ok {
-			if err := output.ListStored(stored, f.streams.Out); !errors.Is(err, output.ErrNotStoredForm) {
+			if err := output.ListStored(stored, s.Output, f.streams.Out); !errors.Is(err, output.ErrNotStoredForm) {
 				return err
 			}
 		}

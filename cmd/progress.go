@@ -60,9 +60,9 @@ func (f *factory) runConfiguration(s *settings) (cfg *action.Configuration, done
 	if cfg, err = configuration(s); err != nil {
 		return nil, nil, err
 	}
-	// -o json prints the saved objects from their lines in the state file
+	// -o json and -o yaml print the saved objects from their lines in the state file
 	// (see report), which Save has just encoded.
-	cfg.StoredObjects = s.Output == output.FormatJSON
+	cfg.StoredObjects = s.Output == output.FormatJSON || s.Output == output.FormatYAML
 	if !f.streams.IsStderrTTY() {
 		return cfg, func() {}, nil
 	}

@@ -40,7 +40,7 @@ func (f *factory) printRun(s *settings, run *action.Run) error {
 	if s.Namespace != "" {
 		stored = slices.DeleteFunc(slices.Clone(stored), func(o state.StoredObject) bool { return o.Namespace != s.Namespace })
 	}
-	return output.ListStored(stored, f.streams.Out)
+	return output.ListStored(stored, s.Output, f.streams.Out)
 }
 
 // notes tells on ErrOut what a run left for later (automatic reconciles) and

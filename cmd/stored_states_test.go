@@ -34,12 +34,14 @@ func checkStoredStates(t testscript.T, dir string) {
 		if !ok {
 			return nil
 		}
-		var want, got bytes.Buffer
-		if err := output.List(decoded, output.FormatJSON, &want); err != nil {
-			return nil
-		}
-		if err := output.ListStored(stored, &got); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
-			t.Fatal("get -o json of ", path, " from the stored lines differs from the decoded objects (err ", err, ")")
+		for _, format := range []string{output.FormatJSON, output.FormatYAML} {
+			var want, got bytes.Buffer
+			if err := output.List(decoded, format, &want); err != nil {
+				return nil
+			}
+			if err := output.ListStored(stored, format, &got); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Fatal("get -o ", format, " of ", path, " from the stored lines differs from the decoded objects (err ", err, ")")
+			}
 		}
 		return nil
 	})

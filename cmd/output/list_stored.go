@@ -17,10 +17,12 @@ import (
 // List, which shows them.
 var ErrNotStoredForm = errors.New("object not in the state file's form")
 
-// ListStored writes objs as List(decoded, FormatJSON, w) writes the objects
-// they decode to, without decoding them: the JSON of each is re-indented as
-// a list item, with apiVersion moved before kind. It is for `get -o json`
-// of many objects, where decoding and encoding again was most of the time.
+// ListStored writes objs as List(decoded, format, w) writes the objects
+// they decode to, without decoding them: for FormatJSON the JSON of each is
+// re-indented as a list item, with apiVersion moved before kind; for
+// FormatYAML it is converted as List converts the JSON it encodes. It is
+// for `get -o json|yaml` of many objects, where decoding and encoding again
+// was most of the time.
 //
 // That the two are the same bytes rests on encoding an object, decoding
 // it and encoding it again giving the first encoding, for every kind a
@@ -29,7 +31,7 @@ var ErrNotStoredForm = errors.New("object not in the state file's form")
 // "apiVersion", ListStored writes nothing and returns ErrNotStoredForm.
 // JSON that does not parse is an error naming the object, after the items
 // before its chunk were written.
-func ListStored(objs []state.StoredObject, w io.Writer) error {
+func ListStored(objs []state.StoredObject, format string, w io.Writer) error {
 	sorted := sortListOrder(objs, func(o state.StoredObject) (string, string, string) { return o.Kind, o.Namespace, o.Name })
 	parts := make([]storedParts, len(sorted))
 	for i, o := range sorted {
@@ -38,9 +40,19 @@ func ListStored(objs []state.StoredObject, w io.Writer) error {
 			return fmt.Errorf("%s %s: %w", o.Kind, qualified(o.Namespace, o.Name), ErrNotStoredForm)
 		}
 	}
-	return writeItems(len(sorted), w, jsonList, func(i int, dst, scratch []byte) ([]byte, []byte, error) {
+	form := jsonList
+	if format == FormatYAML {
+		form = yamlList
+	}
+	return writeItems(len(sorted), w, form, func(i int, dst, scratch []byte) ([]byte, []byte, error) {
 		o, p := sorted[i], parts[i]
-		scratch = append(scratch[:0], `{"apiVersion":"`...)
+		if format == FormatYAML {
+			// As writeYAMLList: the item as the one element of a sequence.
+			scratch = append(scratch[:0], '[')
+		} else {
+			scratch = scratch[:0]
+		}
+		scratch = append(scratch, `{"apiVersion":"`...)
 		scratch = append(scratch, p.apiVersion...)
 		scratch = append(scratch, `","kind":"`...)
 		scratch = append(scratch, o.Kind...)
@@ -49,6 +61,13 @@ func ListStored(objs []state.StoredObject, w io.Writer) error {
 			scratch = append(scratch, ',')
 		}
 		scratch = append(scratch, p.rest...)
+		if format == FormatYAML {
+			y, err := jsonToYAML(append(scratch, ']'))
+			if err != nil {
+				return dst, scratch, fmt.Errorf("convert %s %s to YAML: %w", o.Kind, qualified(o.Namespace, o.Name), err)
+			}
+			return append(dst, y...), scratch, nil
+		}
 		out, err := jsontext.AppendFormat(dst, scratch, listItemIndent)
 		if err != nil {
 			return dst, scratch, fmt.Errorf("%s %s: %w", o.Kind, qualified(o.Namespace, o.Name), err)

@@ -129,8 +129,9 @@ func randomObjects(scheme *runtime.Scheme, fill *randfill.Filler, perKind int) [
 }
 
 // TestListStoredIsList checks what ListStored rests on: for random objects
-// of every kind a state file can hold, re-indenting their stored lines
-// gives the bytes of decoding the lines and listing the objects.
+// of every kind a state file can hold, re-indenting their stored lines (or
+// converting them to YAML) gives the bytes of decoding the lines and
+// listing the objects, as JSON and as YAML.
 func TestListStoredIsList(t *testing.T) {
 	scheme := fakecluster.NewScheme()
 	objs := randomObjects(scheme, randfill.NewWithSeed(1).NilChance(0.2).NumElements(0, 3).Funcs(fillFuncs()...), 8)
@@ -154,21 +155,23 @@ func TestListStoredIsList(t *testing.T) {
 	if !ok {
 		t.Fatal("a kind of the scheme is not known")
 	}
-	var want, got bytes.Buffer
-	if err := List(decoded, FormatJSON, &want); err != nil {
-		t.Fatal(err)
-	}
-	if err := ListStored(stored, &got); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got.Bytes(), want.Bytes()) {
-		wl, gl := strings.Split(want.String(), "\n"), strings.Split(got.String(), "\n")
-		for i := range min(len(wl), len(gl)) {
-			if wl[i] != gl[i] {
-				t.Fatalf("%d objects of %d kinds: line %d differs:\nList:       %s\nListStored: %s", len(objs), len(storedKinds(scheme)), i+1, wl[i], gl[i])
-			}
+	for _, format := range []string{FormatJSON, FormatYAML} {
+		var want, got bytes.Buffer
+		if err := List(decoded, format, &want); err != nil {
+			t.Fatal(err)
 		}
-		t.Fatalf("List wrote %d lines, ListStored %d", len(wl), len(gl))
+		if err := ListStored(stored, format, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			wl, gl := strings.Split(want.String(), "\n"), strings.Split(got.String(), "\n")
+			for i := range min(len(wl), len(gl)) {
+				if wl[i] != gl[i] {
+					t.Fatalf("-o %s, %d objects of %d kinds: line %d differs:\nList:       %s\nListStored: %s", format, len(objs), len(storedKinds(scheme)), i+1, wl[i], gl[i])
+				}
+			}
+			t.Fatalf("-o %s: List wrote %d lines, ListStored %d", format, len(wl), len(gl))
+		}
 	}
 	if n := len(storedKinds(scheme)); n < 25 {
 		t.Errorf("only %d kinds tried", n)

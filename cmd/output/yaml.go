@@ -26,13 +26,16 @@ func MarshalYAML(v any) ([]byte, error) {
 // writes, twice as fast: the JSON is read by a JSON decoder instead of the
 // YAML parser, into the values the YAML parser would give (a number is an
 // int if it is one, else a uint64, else a float64), which the same YAML
-// encoder then writes. TestYAMLListStreams checks the bytes against
-// JSONToYAML.
+// encoder then writes, or fastYAML where it can. TestYAMLListStreams
+// checks the bytes against JSONToYAML.
 func jsonToYAML(data []byte) ([]byte, error) {
 	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
 	v, err := readYAMLValue(dec)
 	if err != nil {
 		return nil, err
+	}
+	if out, ok := fastYAML(make([]byte, 0, 2*len(data)), v); ok {
+		return out, nil
 	}
 	return yamlv2.Marshal(v)
 }
