@@ -63,6 +63,7 @@ var benchCommands = []lscliCommand{
 	{name: "reconcile-one-changed", prepared: true, change: changeOneRoot,
 		args: func(dir, state string) []string { return []string{"reconcile", dir, "--state", state, "-o", "json"} }},
 	{name: "get", prepared: true, args: func(dir, state string) []string { return []string{"get", "--state", state, "-o", "json"} }},
+	{name: "get-yaml", prepared: true, args: func(dir, state string) []string { return []string{"get", "--state", state, "-o", "yaml"} }},
 	{name: "tree", prepared: true, args: func(dir, state string) []string { return []string{"tree", benchland.RootName(0), "--state", state} }},
 	{name: "events", prepared: true, args: func(dir, state string) []string { return []string{"events", "--state", state} }},
 	{name: "events-json", prepared: true, args: func(dir, state string) []string { return []string{"events", "--state", state, "-o", "json"} }},
