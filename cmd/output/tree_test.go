@@ -2,6 +2,7 @@ package output
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -200,9 +201,29 @@ func TestTreeBig(t *testing.T) {
 	if testing.Short() {
 		t.Skip("big landscape")
 	}
-	got := Tree(bigLandscape(), colorStyles(), TreeOptions{})
+	objs := bigLandscape()
+	got := Tree(objs, colorStyles(), TreeOptions{})
 	if n, want := strings.Count(got, "\n"), 50_000+99; n != want {
 		t.Errorf("tree has %d lines, want %d", n, want)
+	}
+	// The roots are drawn on all cores: the trees come in the roots' order,
+	// each as Tree draws it alone. bigLandscape holds 500 objects a root.
+	type rooted struct{ key, tree string }
+	var trees []rooted
+	for r := 0; r < len(objs); r += 500 {
+		root := objs[r]
+		trees = append(trees, rooted{root.GetNamespace() + "/" + root.GetName(), Tree(objs[r:r+500], colorStyles(), TreeOptions{})})
+	}
+	slices.SortFunc(trees, func(a, b rooted) int { return strings.Compare(a.key, b.key) })
+	var want strings.Builder
+	for i, tr := range trees {
+		if i > 0 {
+			want.WriteString("\n")
+		}
+		want.WriteString(tr.tree)
+	}
+	if got != want.String() {
+		t.Error("the tree of all roots is not the trees of each root, in order")
 	}
 }
 
