@@ -11,8 +11,16 @@
 //   - [Table] is the kubectl-like `lscli get` view: one aligned table per kind.
 //   - [List] writes objects as a Kubernetes List in JSON or YAML
 //     (`-o json|yaml`), in Landscaper's API shape, with an Execution's
-//     deploy items in clear.
+//     deploy items in clear; [ListStored] writes the same bytes from the
+//     state file's lines, without decoding them.
 //   - [Events] and [EventsJSON] show the timeline (`lscli events`).
+//   - [DrawTree] draws any tree of labels as lipgloss's tree draws it, and
+//     [MarshalYAML] writes a value as sigs.k8s.io/yaml does (render's tree).
+//
+// Long outputs are written on all cores where the order allows (trees root
+// by root, List items and events a round at a time), and YAML is written
+// directly where yaml.v2 would write the same bytes (fastYAML), else by
+// yaml.v2: the bytes are those of the plain way in every case.
 //
 // Empty input renders as a sentence, not as nothing: [NoInstallations],
 // [NoObjects] and [NoEvents]. The machine formats render empty input as an
