@@ -11,32 +11,81 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	kruntime "k8s.io/apimachinery/pkg/runtime"
 )
 
 // compact makes jsonv2 encode as encoding/json does, without escaping <, >
-// and & (as an Encoder with SetEscapeHTML(false)), for API objects: their
-// types hold no interface values, so no encoding/json Number.
+// and & (as an Encoder with SetEscapeHTML(false)), for values whose type
+// cannot hold an encoding/json Number.
 var compact = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false))
 
-// compactAny is compact for any other value, which may hold an
-// encoding/json Number (a value decoded with UseNumber). Looking up the
-// Number marshaler costs a tenth of encoding an object, so API objects,
-// the state's bulk, go without it.
+// compactAny is compact for values that may hold an encoding/json Number
+// (a value decoded with UseNumber, in an interface or a field of its own).
+// Looking the Number marshaler up for every value costs a tenth of encoding
+// an object, so values whose type cannot hold one go without it.
 var compactAny = jsonv2.JoinOptions(compact, jsonv2.WithMarshalers(jsonv2.MarshalToFunc(marshalNumber)))
 
 // optionsFor returns the encoding options for v.
 func optionsFor(v any) jsonv2.Options {
-	if _, ok := v.(kruntime.Object); ok {
-		return compact
+	if mayHoldNumber(reflect.TypeOf(v)) {
+		return compactAny
 	}
-	return compactAny
+	return compact
+}
+
+// numberHolders caches mayHoldNumber by type.
+var numberHolders sync.Map // reflect.Type → bool
+
+// mayHoldNumber reports whether a value of type t may hold an encoding/json
+// Number where encoding/json encodes it: t is one, or an interface, or
+// holds one in an element or an exported field that is encoded. API
+// objects hold none (RawExtension's Object field is not encoded).
+func mayHoldNumber(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	if known, ok := numberHolders.Load(t); ok {
+		return known.(bool)
+	}
+	holds := holdsNumber(t, map[reflect.Type]bool{})
+	numberHolders.Store(t, holds)
+	return holds
+}
+
+func holdsNumber(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch {
+	case t == reflect.TypeFor[json.Number]():
+		return true
+	case t.Kind() == reflect.Interface:
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return holdsNumber(t.Elem(), seen)
+	case reflect.Map:
+		return holdsNumber(t.Key(), seen) || holdsNumber(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() && !f.Anonymous || f.Tag.Get("json") == "-" {
+				continue
+			}
+			if holdsNumber(f.Type, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // marshalNumber writes an encoding/json Number as the number it holds (""
