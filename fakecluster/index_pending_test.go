@@ -76,3 +76,26 @@ func setsOf[K comparable](m map[K]*keySet) map[K][]objKey {
 	}
 	return out
 }
+
+// TestAllIsSorted: all lists every stored key in the order of sorting them
+// all by compareKeys, for few keys and for many (sorted on all cores), of
+// kinds that share a name across groups.
+func TestAllIsSorted(t *testing.T) {
+	kinds := []schema.GroupKind{{Group: "b", Kind: "Thing"}, {Group: "a", Kind: "Thing"}, {Kind: "Secret"}, {Group: "x", Kind: "Alpha"}}
+	for _, n := range []int{7, 3 * minParallelIndex} {
+		s := newStore()
+		var want []objKey
+		for i := range n {
+			k := objKey{gk: kinds[i%len(kinds)], namespace: fmt.Sprintf("ns%d", i%3), name: fmt.Sprintf("n%x", (i*7919)%n)}
+			if _, dup := s.get(k); dup {
+				continue
+			}
+			s.set(k, &lsv1alpha1.DataObject{})
+			want = append(want, k)
+		}
+		slices.SortFunc(want, compareKeys)
+		if got := s.all(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%d keys: all is not in compareKeys' order", n)
+		}
+	}
+}
