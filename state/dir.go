@@ -49,6 +49,9 @@ type Dir struct {
 	reusedLines int
 	// reusedEvents is reusedLines for event lines.
 	reusedEvents int
+	// copiedBytes is how many bytes the last Save copied from the file it
+	// replaced as ranges of lines (see fileWriter), for tests.
+	copiedBytes int64
 	// loaded is the state file as Load read it, one element a line, or as
 	// Save wrote it last: Save copies lines only from that very file (see
 	// previousFile). Nil when Load had to read the file as a whole.

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lscli/lscli/fakecluster"
 )
 
 func TestReadLinesSplitsAsSplitLines(t *testing.T) {
@@ -68,15 +70,94 @@ func TestSaveReusesUnchangedLines(t *testing.T) {
 	if err := d.Save(loaded, testScheme()); err != nil {
 		t.Fatal(err)
 	}
+	got := readState(t, d) // before tempDir moves to another folder: d's path is relative
 	fresh := tempDir(t)
 	if err := fresh.Save(loaded, testScheme()); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := readState(t, d), readState(t, fresh); got != want {
+	if want := readState(t, fresh); got != want {
 		t.Fatalf("a save that copied lines differs from one that encoded all:\n%s\n---\n%s", got, want)
 	}
 	if want := len(loaded.Objects) - 2; d.reusedLines != want {
 		t.Errorf("%d lines copied, want %d", d.reusedLines, want)
+	}
+	if d.copiedBytes == 0 {
+		t.Error("no lines were copied as ranges of the file")
+	}
+}
+
+// TestSaveCopiesRunsOfLines: a save that copies runs of unchanged lines
+// from the file it replaces writes the file a save that encodes everything
+// writes, over several rounds of lines, with objects changed, removed and
+// added at the start, in the middle, at round ends and at the end of the
+// section, and new events after the loaded ones.
+func TestSaveCopiesRunsOfLines(t *testing.T) {
+	d := tempDir(t)
+	loaded := savedInStoreOrder(t, d, bigSnapshot(800)) // 4,800 objects, 19,200 events
+	objs := loaded.Objects
+	if len(objs) < 2*roundSize {
+		t.Fatalf("%d objects do not fill two rounds", len(objs))
+	}
+	for _, i := range []int{0, 1, roundSize - 1, roundSize, roundSize + 1, 3000, len(objs) - 2, len(objs) - 1} {
+		objs[i].SetLabels(map[string]string{"changed": "yes"})
+		objs[i].SetResourceVersion("99999")
+	}
+	objs = slices.Delete(objs, 100, 103)
+	extra := dataObject(900000)
+	extra.SetResourceVersion("99998")
+	objs = slices.Insert(objs, 500, fakecluster.Object(extra))
+	c := fakecluster.New(fakecluster.Options{Scheme: testScheme()})
+	if err := c.Restore(objs); err != nil {
+		t.Fatal(err)
+	}
+	loaded.Objects = c.Objects() // in the API server's order, as a run saves them
+	loaded.Events = append(slices.Clone(loaded.Events), Event{Time: epoch, Kind: "DataObject", Namespace: "default", Name: "new", Type: EventCreated})
+	if err := d.Save(loaded, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if d.copiedBytes == 0 || d.reusedLines == 0 || d.reusedEvents == 0 {
+		t.Fatalf("copied %d bytes, %d object and %d event lines; want some of each", d.copiedBytes, d.reusedLines, d.reusedEvents)
+	}
+	got := readState(t, d) // before tempDir moves to another folder: d's path is relative
+	fresh := tempDir(t)
+	if err := fresh.Save(loaded, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if want := readState(t, fresh); got != want {
+		gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+		for i := range min(len(gl), len(wl)) {
+			if gl[i] != wl[i] {
+				t.Fatalf("line %d differs:\ncopied:  %.200q\nencoded: %.200q", i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("copied %d lines, encoded %d", len(gl), len(wl))
+	}
+}
+
+// TestSaveCopiesNoCarriageReturns: from a file whose lines end in "\r\n"
+// (edited on Windows, still one element a line), the unchanged lines are
+// copied one by one, without their "\r".
+func TestSaveCopiesNoCarriageReturns(t *testing.T) {
+	d := tempDir(t)
+	snap := savedInStoreOrder(t, d, bigSnapshot(5))
+	writeState(t, d, strings.ReplaceAll(readState(t, d), "\n", "\r\n"))
+	loaded, err := d.Load(testScheme())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Save(loaded, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	got := readState(t, d) // before tempDir moves to another folder: d's path is relative
+	fresh := tempDir(t)
+	if err := fresh.Save(snap, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if want := readState(t, fresh); got != want {
+		t.Fatalf("a save from a file with CRLF line ends differs from one that encoded all:\n%q\n---\n%q", got, want)
+	}
+	if d.reusedLines == 0 || d.copiedBytes == 0 {
+		t.Errorf("reused %d lines and copied %d bytes; the file's lines should be copied", d.reusedLines, d.copiedBytes)
 	}
 }
 

@@ -36,6 +36,18 @@ type previousFile struct {
 	long   []byte
 	reused int
 
+	// copyFrom is a second handle on the file, from which Save copies
+	// ranges of lines (see fileWriter). pos is the offset of the next
+	// line readLine reads; lineAt is where the last line read starts, and
+	// comma says it ended with exactly ",\n". at and atComma are those of
+	// line.
+	copyFrom *os.File
+	pos      int64
+	lineAt   int64
+	comma    bool
+	at       int64
+	atComma  bool
+
 	// inEvents is true while the lines read are those of the events
 	// section, event is the number of the next one.
 	inEvents bool
@@ -62,6 +74,13 @@ func openPrevious(path string, loaded os.FileInfo) *previousFile {
 		return nil
 	}
 	p := &previousFile{f: f, r: bufio.NewReaderSize(f, 1<<20)}
+	if c, err := os.Open(path); err == nil {
+		if info, err := c.Stat(); err == nil && os.SameFile(info, loaded) {
+			p.copyFrom = c
+		} else {
+			_ = c.Close()
+		}
+	}
 	for {
 		line, err := p.readLine()
 		if err != nil {
@@ -97,16 +116,16 @@ func (p *previousFile) toObjects() {
 
 // reuseEvent returns, for event i of the timeline to be saved, the line of
 // the previous file's events section that holds it, appended to arena, and
-// the arena; nil when it must be encoded. loaded are the events decoded
+// the arena; no text when it must be encoded. loaded are the events decoded
 // from that section, one a line. Events must come in order.
-func (p *previousFile) reuseEvent(i int, e *Event, loaded []Event, arena []byte) ([]byte, []byte) {
+func (p *previousFile) reuseEvent(i int, e *Event, loaded []Event, arena []byte) (reusedLine, []byte) {
 	if !p.inEvents || i >= len(loaded) || i != p.event {
-		return nil, arena
+		return reusedLine{}, arena
 	}
 	line, err := p.readLine()
 	if err != nil {
 		p.inEvents = false
-		return nil, arena
+		return reusedLine{}, arena
 	}
 	p.event++
 	line = bytes.TrimSuffix(line, []byte(","))
@@ -114,15 +133,24 @@ func (p *previousFile) reuseEvent(i int, e *Event, loaded []Event, arena []byte)
 		// Not an event line: the section ended early, so the file is not
 		// the one loaded. Nothing more is copied from it.
 		p.inEvents = false
-		return nil, arena
+		return reusedLine{}, arena
 	}
 	if *e != loaded[i] {
-		return nil, arena
+		return reusedLine{}, arena
 	}
 	start := len(arena)
 	arena = append(arena, line...)
 	p.reusedEvents++
-	return arena[start:len(arena):len(arena)], arena
+	return reusedLine{text: arena[start:len(arena):len(arena)], at: p.lineAt, comma: p.comma}, arena
+}
+
+// reusedLine is a line Save copies from the file it replaces: its text,
+// where the text starts in that file, and whether the file has exactly
+// ",\n" after it.
+type reusedLine struct {
+	text  []byte
+	at    int64
+	comma bool
 }
 
 // readLine returns the next line without its line end, valid until the
@@ -140,6 +168,8 @@ func (p *previousFile) readLine() ([]byte, error) {
 	if err != nil && !(errors.Is(err, io.EOF) && len(line) > 0) {
 		return nil, err
 	}
+	p.lineAt, p.pos = p.pos, p.pos+int64(len(line))
+	p.comma = bytes.HasSuffix(line, []byte(",\n")) && !bytes.HasSuffix(line, []byte(",\r\n"))
 	return bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), nil
 }
 
@@ -160,54 +190,66 @@ func (p *previousFile) next() {
 		return
 	}
 	p.line, p.ok = line, true
+	p.at, p.atComma = p.lineAt, p.comma
 }
 
 // reuse returns, for obj (of kind gk) to be saved, the line it had in the
 // previous file if it has not changed since, appended to arena, and the
-// arena; nil when it must be encoded. Objects must come in the API
+// arena; no text when it must be encoded. Objects must come in the API
 // server's order, as they are saved.
-func (p *previousFile) reuse(gk schema.GroupKind, obj fakecluster.Object, arena []byte) ([]byte, []byte) {
+func (p *previousFile) reuse(gk schema.GroupKind, obj fakecluster.Object, arena []byte) (reusedLine, []byte) {
 	for p.ok {
 		c := fakecluster.CompareKeys(schema.GroupKind{Group: groupOf(p.head.APIVersion), Kind: p.head.Kind},
 			p.head.Namespace, p.head.Name, gk, obj.GetNamespace(), obj.GetName())
 		if c > 0 {
-			return nil, arena // a new object
+			return reusedLine{}, arena // a new object
 		}
 		same := c == 0 && p.head.UID == obj.GetUID() && p.head.resourceVersion == obj.GetResourceVersion()
-		line := p.line
 		if same {
 			start := len(arena)
-			arena = append(arena, line...)
+			arena = append(arena, p.line...)
+			r := reusedLine{text: arena[start:len(arena):len(arena)], at: p.at, comma: p.atComma}
 			p.reused++
 			p.next()
-			return arena[start:len(arena):len(arena)], arena
+			return r, arena
 		}
 		p.next()
 		if c == 0 {
-			return nil, arena // changed
+			return reusedLine{}, arena // changed
 		}
 	}
-	return nil, arena
+	return reusedLine{}, arena
+}
+
+// source is the file Save may copy ranges of lines from, or nil.
+func (p *previousFile) source() *os.File {
+	if p == nil {
+		return nil
+	}
+	return p.copyFrom
 }
 
 // close closes the file, if any.
 func (p *previousFile) close() {
 	if p != nil {
 		_ = p.f.Close()
+		if p.copyFrom != nil {
+			_ = p.copyFrom.Close()
+		}
 	}
 }
 
 // objectReuser returns writeLines' reuse for the objects of snap: nil when
 // there is no previous file.
-func (p *previousFile) objectReuser(scheme *runtime.Scheme, objs []fakecluster.Object) func(i int, arena []byte) ([]byte, []byte) {
+func (p *previousFile) objectReuser(scheme *runtime.Scheme, objs []fakecluster.Object) func(i int, arena []byte) (reusedLine, []byte) {
 	if p == nil {
 		return nil
 	}
 	p.toObjects()
-	return func(i int, arena []byte) ([]byte, []byte) {
+	return func(i int, arena []byte) (reusedLine, []byte) {
 		gvks, _, err := scheme.ObjectKinds(objs[i])
 		if err != nil {
-			return nil, arena // encoding it reports the error
+			return reusedLine{}, arena // encoding it reports the error
 		}
 		return p.reuse(gvks[0].GroupKind(), objs[i], arena)
 	}
@@ -216,11 +258,11 @@ func (p *previousFile) objectReuser(scheme *runtime.Scheme, objs []fakecluster.O
 // eventReuser returns writeLines' reuse for the events of snap, given the
 // events loaded from the previous file: nil when there is no previous file
 // or nothing was loaded from its lines.
-func (p *previousFile) eventReuser(events, loaded []Event) func(i int, arena []byte) ([]byte, []byte) {
+func (p *previousFile) eventReuser(events, loaded []Event) func(i int, arena []byte) (reusedLine, []byte) {
 	if p == nil || len(loaded) == 0 {
 		return nil
 	}
-	return func(i int, arena []byte) ([]byte, []byte) {
+	return func(i int, arena []byte) (reusedLine, []byte) {
 		return p.reuseEvent(i, &events[i], loaded, arena)
 	}
 }

