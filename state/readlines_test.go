@@ -57,6 +57,28 @@ func TestReadLinesMissingFile(t *testing.T) {
 	}
 }
 
+// sameAsFreshSave fails t unless the state file d saved is the file a
+// save of snap into a new folder writes, which encodes every element. It
+// reads d's file first: d's path is relative, and tempDir moves to the new
+// folder.
+func sameAsFreshSave(t *testing.T, d *Dir, snap *Snapshot) {
+	t.Helper()
+	got := readState(t, d)
+	fresh := tempDir(t)
+	if err := fresh.Save(snap, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if want := readState(t, fresh); got != want {
+		gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+		for i := range min(len(gl), len(wl)) {
+			if gl[i] != wl[i] {
+				t.Fatalf("line %d differs from a save that encoded all:\nsaved:   %.200q\nencoded: %.200q", i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("saved %d lines, a save that encoded all %d", len(gl), len(wl))
+	}
+}
+
 func TestSaveReusesUnchangedLines(t *testing.T) {
 	d := tempDir(t)
 	loaded := savedInStoreOrder(t, d, bigSnapshot(20))
@@ -70,14 +92,7 @@ func TestSaveReusesUnchangedLines(t *testing.T) {
 	if err := d.Save(loaded, testScheme()); err != nil {
 		t.Fatal(err)
 	}
-	got := readState(t, d) // before tempDir moves to another folder: d's path is relative
-	fresh := tempDir(t)
-	if err := fresh.Save(loaded, testScheme()); err != nil {
-		t.Fatal(err)
-	}
-	if want := readState(t, fresh); got != want {
-		t.Fatalf("a save that copied lines differs from one that encoded all:\n%s\n---\n%s", got, want)
-	}
+	sameAsFreshSave(t, d, loaded)
 	if want := len(loaded.Objects) - 2; d.reusedLines != want {
 		t.Errorf("%d lines copied, want %d", d.reusedLines, want)
 	}
@@ -118,20 +133,7 @@ func TestSaveCopiesRunsOfLines(t *testing.T) {
 	if d.copiedBytes == 0 || d.reusedLines == 0 || d.reusedEvents == 0 {
 		t.Fatalf("copied %d bytes, %d object and %d event lines; want some of each", d.copiedBytes, d.reusedLines, d.reusedEvents)
 	}
-	got := readState(t, d) // before tempDir moves to another folder: d's path is relative
-	fresh := tempDir(t)
-	if err := fresh.Save(loaded, testScheme()); err != nil {
-		t.Fatal(err)
-	}
-	if want := readState(t, fresh); got != want {
-		gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				t.Fatalf("line %d differs:\ncopied:  %.200q\nencoded: %.200q", i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("copied %d lines, encoded %d", len(gl), len(wl))
-	}
+	sameAsFreshSave(t, d, loaded)
 }
 
 // TestSaveCopiesNoCarriageReturns: from a file whose lines end in "\r\n"
@@ -148,14 +150,7 @@ func TestSaveCopiesNoCarriageReturns(t *testing.T) {
 	if err := d.Save(loaded, testScheme()); err != nil {
 		t.Fatal(err)
 	}
-	got := readState(t, d) // before tempDir moves to another folder: d's path is relative
-	fresh := tempDir(t)
-	if err := fresh.Save(snap, testScheme()); err != nil {
-		t.Fatal(err)
-	}
-	if want := readState(t, fresh); got != want {
-		t.Fatalf("a save from a file with CRLF line ends differs from one that encoded all:\n%q\n---\n%q", got, want)
-	}
+	sameAsFreshSave(t, d, snap)
 	if d.reusedLines == 0 || d.copiedBytes == 0 {
 		t.Errorf("reused %d lines and copied %d bytes; the file's lines should be copied", d.reusedLines, d.copiedBytes)
 	}
