@@ -9,7 +9,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
-	"sigs.k8s.io/yaml"
 )
 
 // ClusterTable shows the objects of a simulated target cluster for
@@ -102,7 +101,7 @@ func ClusterObject(o *unstructured.Unstructured, format string, w io.Writer) err
 		return fmt.Errorf("encode %s %s: %w", o.GetKind(), o.GetName(), err)
 	}
 	if format == FormatYAML {
-		if data, err = yaml.JSONToYAML(data); err != nil {
+		if data, err = jsonToYAML(data); err != nil {
 			return fmt.Errorf("convert %s %s to YAML: %w", o.GetKind(), o.GetName(), err)
 		}
 	}

@@ -15,7 +15,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/fastjson"
@@ -63,7 +62,7 @@ func writeList(list kubeList, format string, w io.Writer) error {
 		return fmt.Errorf("encode list: %w", err)
 	}
 	if format == FormatYAML {
-		if data, err = yaml.JSONToYAML(data); err != nil {
+		if data, err = jsonToYAML(data); err != nil {
 			return fmt.Errorf("convert list to YAML: %w", err)
 		}
 	}

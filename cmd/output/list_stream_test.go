@@ -8,6 +8,7 @@ import (
 	"time"
 
 	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -40,8 +41,8 @@ func TestJSONListStreams(t *testing.T) {
 	}
 }
 
-// wholeList is the List of objs in format as the encoders write it whole,
-// the reference for the streaming writers.
+// wholeList is the List of objs in format as encoding/json and
+// sigs.k8s.io/yaml write it whole, the reference for lscli's writers.
 func wholeList(t *testing.T, objs []fakecluster.Object, format string) *bytes.Buffer {
 	t.Helper()
 	list := kubeList{APIVersion: "v1", Kind: "List", Items: []json.RawMessage{}}
@@ -52,11 +53,17 @@ func wholeList(t *testing.T, objs []fakecluster.Object, format string) *bytes.Bu
 		}
 		list.Items = append(list.Items, item)
 	}
-	var want bytes.Buffer
-	if err := writeList(list, format, &want); err != nil {
+	data, err := marshalJSON(list, "    ")
+	if err != nil {
 		t.Fatal(err)
 	}
-	return &want
+	if format == FormatYAML {
+		// sigs.k8s.io/yaml itself, the reference for lscli's conversion.
+		if data, err = yaml.JSONToYAML(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bytes.NewBuffer(data)
 }
 
 // TestMarshalCompactIsEncodingJSON: the fast encoder gives encoding/json's

@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/kubectl/pkg/cmd/get"
-	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/fakecluster"
 )
@@ -117,7 +116,7 @@ func printOne(o fakecluster.Object, format string, w io.Writer) error {
 	buf.WriteByte('\n')
 	data := buf.Bytes()
 	if format == FormatYAML {
-		if data, err = yaml.JSONToYAML(data); err != nil {
+		if data, err = jsonToYAML(data); err != nil {
 			return fmt.Errorf("convert to YAML: %w", err)
 		}
 	}

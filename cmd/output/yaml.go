@@ -3,7 +3,9 @@ package output
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/lscli/lscli/internal/fastjson"
@@ -23,11 +25,13 @@ func MarshalYAML(v any) ([]byte, error) {
 }
 
 // jsonToYAML is sigs.k8s.io/yaml's JSONToYAML for the JSON lscli's encoder
-// writes, twice as fast: the JSON is read by a JSON decoder instead of the
-// YAML parser, into the values the YAML parser would give (a number is an
-// int if it is one, else a uint64, else a float64), which the same YAML
-// encoder then writes, or fastYAML where it can. TestYAMLListStreams
-// checks the bytes against JSONToYAML.
+// writes, faster and always the same bytes for the same value: the JSON is
+// read by a JSON decoder instead of the YAML parser, into the values the
+// YAML parser would give (a number is an int if it is one, else a uint64,
+// else a float64), which fastYAML writes where it can, else the same YAML
+// encoder with the mappings in key order (see inKeyOrder). Every YAML lscli
+// prints goes through it. TestYAMLListStreams checks the bytes against
+// JSONToYAML.
 func jsonToYAML(data []byte) ([]byte, error) {
 	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
 	v, err := readYAMLValue(dec)
@@ -37,7 +41,45 @@ func jsonToYAML(data []byte) ([]byte, error) {
 	if out, ok := fastYAML(make([]byte, 0, 2*len(data)), v); ok {
 		return out, nil
 	}
-	return yamlv2.Marshal(v)
+	return yamlv2.Marshal(inKeyOrder(v))
+}
+
+// inKeyOrder returns v with each of its mappings as a yaml.v2 MapSlice
+// whose keys are in yaml.v2's order, which yaml.v2 writes as it writes the
+// mapping. yaml.v2 sorts a mapping's keys itself, but its comparison of
+// runs of digits is no order for some sets of keys ("0o17" < "1.5" < "007"
+// < "0o17"), so that its output for them depends on the order Go's map
+// hands the keys out; sorted here from the keys in byte order, the same
+// input always gives the same bytes, and every other mapping the bytes
+// yaml.v2 gives (TestInKeyOrderIsYAMLv2).
+func inKeyOrder(v any) any {
+	switch v := v.(type) {
+	case map[any]any:
+		keys := make([][]rune, 0, len(v))
+		byKey := make(map[string]any, len(v))
+		for k, item := range v {
+			s, ok := k.(string)
+			if !ok {
+				return v // JSON has only string keys; leave anything else to yaml.v2
+			}
+			keys = append(keys, []rune(s))
+			byKey[s] = item
+		}
+		slices.SortFunc(keys, func(a, b []rune) int { return strings.Compare(string(a), string(b)) })
+		slices.SortStableFunc(keys, compareBy[rune])
+		out := make(yamlv2.MapSlice, len(keys))
+		for i, k := range keys {
+			out[i] = yamlv2.MapItem{Key: string(k), Value: inKeyOrder(byKey[string(k)])}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, item := range v {
+			out[i] = inKeyOrder(item)
+		}
+		return out
+	}
+	return v
 }
 
 // readYAMLValue reads the next JSON value of dec as the YAML parser would

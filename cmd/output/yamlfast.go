@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // The YAML lscli prints is go.yaml.in/yaml/v2's (sigs.k8s.io/yaml's), and
@@ -431,21 +432,18 @@ func sortYAMLKeys(keys []string, withDigits int) bool {
 	if len(keys) > maxCheckedKeys {
 		return false
 	}
-	slices.SortFunc(keys, func(a, b string) int {
-		switch {
-		case yamlKeyLess(a, b):
-			return -1
-		case yamlKeyLess(b, a):
-			return 1
-		}
-		return 0
-	})
-	for i := range keys {
-		for j := i + 1; j < len(keys); j++ {
-			if !yamlKeyLess(keys[i], keys[j]) || yamlKeyLess(keys[j], keys[i]) {
+	bs := make([][]byte, len(keys))
+	for i, k := range keys {
+		bs[i] = []byte(k)
+	}
+	slices.SortFunc(bs, compareBy[byte])
+	for i := range bs {
+		for j := i + 1; j < len(bs); j++ {
+			if !keyLess(bs[i], bs[j]) || keyLess(bs[j], bs[i]) {
 				return false
 			}
 		}
+		keys[i] = string(bs[i])
 	}
 	return true
 }
@@ -492,16 +490,19 @@ func keyRank(c byte) int {
 	return int(c)
 }
 
-// yamlKeyLess is yaml.v2's comparison of two string keys of ASCII
-// characters: letters by code point and after anything else, runs of
-// digits by their value (an int64, which a long run overflows, as in
-// yaml.v2), and a run with leading zeros after the same value without.
-func yamlKeyLess(a, b string) bool {
+// keyLess is yaml.v2's comparison of two string keys, given as their
+// bytes (ASCII keys) or runes: letters by code point and after anything
+// else, runs of digits by their value (an int64, which a long run
+// overflows, as in yaml.v2), and a run with leading zeros after the same
+// value without.
+func keyLess[C byte | rune](a, b []C) bool {
+	letter := func(c C) bool { return unicode.IsLetter(rune(c)) }
+	digit := func(c C) bool { return unicode.IsDigit(rune(c)) }
 	for i := 0; i < len(a) && i < len(b); i++ {
 		if a[i] == b[i] {
 			continue
 		}
-		al, bl := isLetter(a[i]), isLetter(b[i])
+		al, bl := letter(a[i]), letter(b[i])
 		if al && bl {
 			return a[i] < b[i]
 		}
@@ -510,7 +511,7 @@ func yamlKeyLess(a, b string) bool {
 		}
 		var an, bn int64
 		if a[i] == '0' || b[i] == '0' {
-			for j := i - 1; j >= 0 && isDigit(a[j]); j-- {
+			for j := i - 1; j >= 0 && digit(a[j]); j-- {
 				if a[j] != '0' {
 					an, bn = 1, 1
 					break
@@ -518,10 +519,10 @@ func yamlKeyLess(a, b string) bool {
 			}
 		}
 		ai, bi := i, i
-		for ; ai < len(a) && isDigit(a[ai]); ai++ {
+		for ; ai < len(a) && digit(a[ai]); ai++ {
 			an = an*10 + int64(a[ai]-'0')
 		}
-		for ; bi < len(b) && isDigit(b[bi]); bi++ {
+		for ; bi < len(b) && digit(b[bi]); bi++ {
 			bn = bn*10 + int64(b[bi]-'0')
 		}
 		if an != bn {
@@ -533,6 +534,17 @@ func yamlKeyLess(a, b string) bool {
 		return a[i] < b[i]
 	}
 	return len(a) < len(b)
+}
+
+// compareBy turns keyLess into a comparison for sorting.
+func compareBy[C byte | rune](a, b []C) int {
+	switch {
+	case keyLess(a, b):
+		return -1
+	case keyLess(b, a):
+		return 1
+	}
+	return 0
 }
 
 func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }

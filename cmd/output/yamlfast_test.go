@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -233,4 +234,91 @@ func TestFastYAMLLiterals(t *testing.T) {
 		t.Errorf("fastYAML wrote %d of 20000 documents with literals", written)
 	}
 	t.Logf("fastYAML wrote %d of 20000 documents with literals", written)
+}
+
+// consistentKeys reports whether yaml.v2's key comparison orders the keys
+// of every mapping in v: some order of them agrees with it on every pair.
+func consistentKeys(v any) bool {
+	switch v := v.(type) {
+	case map[any]any:
+		var keys [][]rune
+		for k, item := range v {
+			keys = append(keys, []rune(k.(string)))
+			if !consistentKeys(item) {
+				return false
+			}
+		}
+		slices.SortFunc(keys, compareBy[rune])
+		for i := range keys {
+			for j := i + 1; j < len(keys); j++ {
+				if !keyLess(keys[i], keys[j]) || keyLess(keys[j], keys[i]) {
+					return false
+				}
+			}
+		}
+	case []any:
+		for _, item := range v {
+			if !consistentKeys(item) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestInKeyOrderIsYAMLv2: yaml.v2 writes a value with its mappings in key
+// order as it writes the value, for random values whose keys it orders
+// (non-ASCII ones among them); and for keys it does not order, the same
+// value always gives the same bytes, where yaml.v2 alone does not.
+func TestInKeyOrderIsYAMLv2(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	checked := 0
+	for range 3000 {
+		m := map[any]any{}
+		for range 1 + r.IntN(6) {
+			m[randomYAMLString(r, yamlAtoms)] = randomYAMLValue(r, yamlAtoms, 3)
+		}
+		if !consistentKeys(m) {
+			continue
+		}
+		checked++
+		want, err := yamlv2.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := yamlv2.Marshal(inKeyOrder(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%#v:\n got %q\nwant %q", m, got, want)
+		}
+	}
+	if checked < 1000 {
+		t.Errorf("only %d values checked", checked)
+	}
+
+	circle := map[string]any{"0o17": "é", "1.5": 2, "007": 3, "a": "x"}
+	first, err := jsonToYAML(mustJSON(circle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := map[string]bool{}
+	for range 200 {
+		got, err := jsonToYAML(mustJSON(circle))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, first) {
+			t.Fatalf("the same value gave\n%s\nand\n%s", first, got)
+		}
+		y, err := yamlv2.Marshal(circle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain[string(y)] = true
+	}
+	if len(plain) < 2 {
+		t.Log("yaml.v2 happened to give one order in 200 tries")
+	}
 }
