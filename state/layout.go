@@ -92,18 +92,26 @@ func splitSection(lines []line, open, end string) (elems, rest []line, ok bool) 
 		return nil, nil, false
 	}
 	elems = lines[:n:n]
-	for i := range elems {
+	// Check every line before stripping any comma: lines that are not a
+	// section's (a first try at the end marker that ran past the section)
+	// must be left as they were for the next try.
+	element := func(i int) ([]byte, bool) {
 		t := elems[i].text
 		if i < n-1 {
 			if !bytes.HasSuffix(t, []byte(",")) {
-				return nil, nil, false
+				return nil, false
 			}
 			t = t[:len(t)-1]
 		}
-		if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
+		return t, len(t) >= 2 && t[0] == '{' && t[len(t)-1] == '}'
+	}
+	for i := range elems {
+		if _, ok := element(i); !ok {
 			return nil, nil, false
 		}
-		elems[i].text = t
+	}
+	for i := range elems {
+		elems[i].text, _ = element(i)
 	}
 	return elems, lines[n+1:], true
 }
