@@ -12,6 +12,7 @@ import (
 	"github.com/lscli/lscli/cmd/output"
 	"github.com/lscli/lscli/internal/fastjson"
 	"github.com/lscli/lscli/internal/parallel"
+	"github.com/lscli/lscli/internal/yamlout"
 	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
@@ -159,7 +160,7 @@ func keyValue(key string, v any) string {
 		}
 		return key + ": " + s
 	}
-	data, err := output.MarshalYAML(v)
+	data, err := yamlout.Marshal(v)
 	if err != nil {
 		return fmt.Sprintf("%s: %v", key, v)
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/lscli/lscli/internal/yamlout"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 )
@@ -101,7 +102,7 @@ func ClusterObject(o *unstructured.Unstructured, format string, w io.Writer) err
 		return fmt.Errorf("encode %s %s: %w", o.GetKind(), o.GetName(), err)
 	}
 	if format == FormatYAML {
-		if data, err = jsonToYAML(data); err != nil {
+		if data, err = yamlout.FromJSON(data); err != nil {
 			return fmt.Errorf("convert %s %s to YAML: %w", o.GetKind(), o.GetName(), err)
 		}
 	}

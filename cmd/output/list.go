@@ -19,6 +19,7 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/fastjson"
 	"github.com/lscli/lscli/internal/parallel"
+	"github.com/lscli/lscli/internal/yamlout"
 )
 
 // The formats List writes.
@@ -62,7 +63,7 @@ func writeList(list kubeList, format string, w io.Writer) error {
 		return fmt.Errorf("encode list: %w", err)
 	}
 	if format == FormatYAML {
-		if data, err = jsonToYAML(data); err != nil {
+		if data, err = yamlout.FromJSON(data); err != nil {
 			return fmt.Errorf("convert list to YAML: %w", err)
 		}
 	}
@@ -179,7 +180,7 @@ func writeYAMLList(objs []fakecluster.Object, w io.Writer) error {
 			return dst, scratch, fmt.Errorf("encode %s %s: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
 		}
 		scratch = append(append(append(scratch[:0], '['), item...), ']')
-		y, err := jsonToYAML(scratch)
+		y, err := yamlout.FromJSON(scratch)
 		if err != nil {
 			return dst, scratch, fmt.Errorf("convert %s %s to YAML: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
 		}

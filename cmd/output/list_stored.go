@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/lscli/lscli/internal/yamlout"
 	"github.com/lscli/lscli/state"
 )
 
@@ -62,7 +63,7 @@ func ListStored(objs []state.StoredObject, format string, w io.Writer) error {
 		}
 		scratch = append(scratch, p.rest...)
 		if format == FormatYAML {
-			y, err := jsonToYAML(append(scratch, ']'))
+			y, err := yamlout.FromJSON(append(scratch, ']'))
 			if err != nil {
 				return dst, scratch, fmt.Errorf("convert %s %s to YAML: %w", o.Kind, qualified(o.Namespace, o.Name), err)
 			}

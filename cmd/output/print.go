@@ -13,6 +13,7 @@ import (
 	"k8s.io/kubectl/pkg/cmd/get"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/yamlout"
 )
 
 // The formats Print writes besides FormatJSON and FormatYAML, as kubectl
@@ -116,7 +117,7 @@ func printOne(o fakecluster.Object, format string, w io.Writer) error {
 	buf.WriteByte('\n')
 	data := buf.Bytes()
 	if format == FormatYAML {
-		if data, err = jsonToYAML(data); err != nil {
+		if data, err = yamlout.FromJSON(data); err != nil {
 			return fmt.Errorf("convert to YAML: %w", err)
 		}
 	}

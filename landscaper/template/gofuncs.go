@@ -11,6 +11,7 @@ import (
 	"github.com/Masterminds/sprig/v3"
 	"sigs.k8s.io/yaml"
 
+	"github.com/lscli/lscli/internal/yamlout"
 	"github.com/lscli/lscli/landscaper/template/funcs"
 )
 
@@ -110,10 +111,12 @@ func (r *goRun) readDir(p string) ([]fs.FileInfo, error) {
 	return infos, nil
 }
 
-// toYAML marshals v as YAML without the trailing newline; like Landscaper's,
-// it returns "" when v cannot be marshalled.
+// toYAML marshals v as YAML without the trailing newline, as Landscaper's
+// does (sigs.k8s.io/yaml), but always the same bytes for the same value
+// (package yamlout); like Landscaper's, it returns "" when v cannot be
+// marshalled.
 func toYAML(v any) string {
-	data, err := yaml.Marshal(v)
+	data, err := yamlout.Marshal(v)
 	if err != nil {
 		return ""
 	}

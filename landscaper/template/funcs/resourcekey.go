@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+	"github.com/lscli/lscli/internal/yamlout"
 	"sigs.k8s.io/yaml"
 )
 
@@ -51,7 +52,7 @@ func (c *Components) ResourceKey(args ...any) (string, error) {
 	}
 	id := globalResourceIdentity{Resource: res.GetIdentity()}
 	id.Component.Name, id.Component.Version = cd.GetName(), cd.GetVersion()
-	data, err := yaml.Marshal(id)
+	data, err := yamlout.Marshal(id)
 	if err != nil {
 		return "", err
 	}
