@@ -11,7 +11,6 @@ import (
 	"github.com/lscli/lscli/action/dryrun"
 	"github.com/lscli/lscli/cmd/output"
 	"github.com/lscli/lscli/internal/fastjson"
-	"github.com/lscli/lscli/internal/parallel"
 	"github.com/lscli/lscli/internal/yamlout"
 	"github.com/lscli/lscli/landscaper/dataflow"
 )
@@ -27,20 +26,8 @@ func renderTree(roots []*dryrun.Installation, st output.Styles) string {
 	if len(roots) == 0 {
 		return noRootInstallations
 	}
-	parts := make([]string, len(roots))
-	// The roots' trees are apart: each chunk of them is drawn on a core of
-	// its own and joined in order.
-	_ = parallel.ForChunks(len(roots), 16, func(_, lo, hi int) error {
-		d := &renderDrawer{st: st}
-		var b strings.Builder
-		for i := lo; i < hi; i++ {
-			b.Reset()
-			output.DrawTree(&b, d.installation(roots[i], true))
-			parts[i] = b.String()
-		}
-		return nil
-	})
-	return strings.Join(parts, "\n\n") + "\n"
+	d := &renderDrawer{st: st}
+	return output.DrawTrees(len(roots), func(i int) *output.TreeNode { return d.installation(roots[i], true) }) + "\n"
 }
 
 // renderDrawer builds the trees of render.

@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
-	"github.com/lscli/lscli/internal/parallel"
 )
 
 // NoInstallations is what Tree prints for a landscape without
@@ -57,25 +56,9 @@ func Tree(objs []fakecluster.Object, st Styles, opts TreeOptions) string {
 	}
 	d := drawer{st: st, opts: opts}
 	var b strings.Builder
-	// The roots' subtrees are apart (every node has one parent): they are
-	// drawn on all cores and joined in order.
+	// The roots' subtrees are apart (every node has one parent).
 	roots := f.roots()
-	parts := make([]string, len(roots))
-	_ = parallel.ForChunks(len(roots), 16, func(_, lo, hi int) error {
-		var tb strings.Builder
-		for i := lo; i < hi; i++ {
-			tb.Reset()
-			DrawTree(&tb, d.build(roots[i], rootJobIDOf(roots[i])))
-			parts[i] = tb.String()
-		}
-		return nil
-	})
-	for _, p := range parts {
-		if b.Len() > 0 {
-			b.WriteString("\n\n")
-		}
-		b.WriteString(p)
-	}
+	b.WriteString(DrawTrees(len(roots), func(i int) *TreeNode { return d.build(roots[i], rootJobIDOf(roots[i])) }))
 	// Objects owning each other in a cycle are no root's descendants;
 	// drawing one of them draws the others, so these go one by one.
 	for _, n := range f.unvisited() {

@@ -2,6 +2,8 @@ package output
 
 import (
 	"strings"
+
+	"github.com/lscli/lscli/internal/parallel"
 )
 
 // TreeNode is a node of a tree DrawTree draws: a label, which may have
@@ -47,6 +49,24 @@ func DrawTree(b *strings.Builder, root *TreeNode) {
 		writeLabel(b, "", "", root.Label, &first)
 	}
 	drawChildren(b, root.Children, "", &first)
+}
+
+// DrawTrees draws the n trees tree(0) … tree(n-1) with DrawTree, on all
+// cores (tree must be safe to call at the same time for different i), and
+// returns them in order, a blank line between two, without a newline at
+// the end.
+func DrawTrees(n int, tree func(i int) *TreeNode) string {
+	parts := make([]string, n)
+	_ = parallel.ForChunks(n, 16, func(_, lo, hi int) error {
+		var b strings.Builder
+		for i := lo; i < hi; i++ {
+			b.Reset()
+			DrawTree(&b, tree(i))
+			parts[i] = b.String()
+		}
+		return nil
+	})
+	return strings.Join(parts, "\n\n")
 }
 
 // drawChildren writes nodes, the children of a node whose lines start with
