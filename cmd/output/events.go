@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/lscli/lscli/internal/fastjson"
 	"github.com/lscli/lscli/internal/parallel"
@@ -112,11 +111,8 @@ func EventsJSON(events []state.Event, w io.Writer) error {
 // each event on its own, in parallel, indented as an element.
 var eventsList = listForm{empty: "[]\n", head: "[", tail: "\n]\n", first: "\n    ", next: ",\n    "}
 
-// eventIndent makes jsontext.AppendFormat indent an event as an element
-// of an array indented by 4 spaces.
-var eventIndent = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true),
-	jsontext.PreserveRawStrings(true), jsontext.Multiline(true), jsontext.SpaceAfterColon(true),
-	jsontext.WithIndentPrefix("    "), jsontext.WithIndent("    "))
+// eventIndent indents an event as an element of an array indented by 4.
+var eventIndent = indentAt("    ")
 
 // oldestFirst returns events sorted by time, events at the same instant in
 // their order: events itself when the timeline is in order already, as a

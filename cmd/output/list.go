@@ -49,11 +49,7 @@ func List(objs []fakecluster.Object, format string, w io.Writer) error {
 	if format != FormatJSON && format != FormatYAML {
 		return fmt.Errorf("unknown output format %q (allowed: %s, %s)", format, FormatJSON, FormatYAML)
 	}
-	sorted := sortObjects(objs)
-	if format == FormatJSON {
-		return writeJSONList(sorted, w)
-	}
-	return writeYAMLList(sorted, w)
+	return writeObjectList(sortObjects(objs), format, w)
 }
 
 // writeList writes list as JSON (indented by 4 spaces, like kubectl) or YAML.
@@ -75,20 +71,29 @@ func writeList(list kubeList, format string, w io.Writer) error {
 // before it writes them.
 const listRound = 512
 
-// writeJSONList streams objs to w as a Kubernetes List in JSON, indented by
-// 4 spaces like kubectl: the bytes encoding/json's indenting encoder gives,
-// but each item is encoded and indented once, in parallel, and written as
-// soon as its chunk is done.
-func writeJSONList(objs []fakecluster.Object, w io.Writer) error {
-	return writeItems(len(objs), w, jsonList, func(i int, dst, _ []byte) ([]byte, []byte, error) {
+// writeObjectList streams objs to w as a Kubernetes List in format: the
+// bytes encoding/json's indenting encoder gives (and sigs.k8s.io/yaml for
+// the whole List), but each item is encoded and converted once, in
+// parallel, and written as soon as its round is done, so that the output
+// is never in memory twice.
+func writeObjectList(objs []fakecluster.Object, format string, w io.Writer) error {
+	form := jsonList
+	if format == FormatYAML {
+		form = yamlList
+	}
+	return writeItems(len(objs), w, form, func(i int, dst, _ []byte) ([]byte, []byte, error) {
 		item, err := marshalItem(objs[i])
-		if err == nil {
-			dst, err = jsontext.AppendFormat(dst, item, listItemIndent)
-		}
 		if err != nil {
 			return dst, nil, fmt.Errorf("encode %s %s: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
 		}
-		return dst, nil, nil
+		out, err := appendListItem(dst, item, format)
+		switch {
+		case err != nil && format == FormatYAML:
+			return dst, nil, fmt.Errorf("convert %s %s to YAML: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
+		case err != nil:
+			return dst, nil, fmt.Errorf("encode %s %s: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
+		}
+		return out, nil, nil
 	})
 }
 
@@ -169,25 +174,6 @@ func writeItems(n int, w io.Writer, form listForm, item itemFunc) error {
 	return err
 }
 
-// writeYAMLList streams objs to w as a Kubernetes List in YAML: the bytes
-// sigs.k8s.io/yaml gives for the whole List, each item converted on its own
-// (as the one element of a sequence, which puts it at the column it has in
-// the List) and in parallel, so that the output is never in memory twice.
-func writeYAMLList(objs []fakecluster.Object, w io.Writer) error {
-	return writeItems(len(objs), w, yamlList, func(i int, dst, scratch []byte) ([]byte, []byte, error) {
-		item, err := marshalItem(objs[i])
-		if err != nil {
-			return dst, scratch, fmt.Errorf("encode %s %s: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
-		}
-		scratch = append(append(append(scratch[:0], '['), item...), ']')
-		y, err := yamlout.FromJSON(scratch)
-		if err != nil {
-			return dst, scratch, fmt.Errorf("convert %s %s to YAML: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
-		}
-		return append(dst, y...), scratch, nil
-	})
-}
-
 // marshalItem encodes o with apiVersion and kind first, as kubectl shows
 // them (TypeMeta's own field order is kind, apiVersion).
 func marshalItem(o fakecluster.Object) (json.RawMessage, error) {
@@ -253,11 +239,29 @@ func marshalJSON(v any, indent string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// listItemIndent makes jsontext.AppendFormat indent a List item as
-// json.Indent(dst, item, "        ", "    ") does, in one pass.
-var listItemIndent = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true),
-	jsontext.PreserveRawStrings(true), jsontext.Multiline(true), jsontext.SpaceAfterColon(true),
-	jsontext.WithIndentPrefix("        "), jsontext.WithIndent("    "))
+// indentAt makes jsontext.AppendFormat indent compact JSON as
+// json.Indent(dst, src, prefix, "    ") does, in one pass: an element of a
+// list whose elements are indented by prefix.
+func indentAt(prefix string) jsonv2.Options {
+	return jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true),
+		jsontext.PreserveRawStrings(true), jsontext.Multiline(true), jsontext.SpaceAfterColon(true),
+		jsontext.WithIndentPrefix(prefix), jsontext.WithIndent("    "))
+}
+
+// listItemIndent indents an item of a List, which kubectl indents by 8.
+var listItemIndent = indentAt("        ")
+
+// appendListItem appends item, an object's compact JSON, to dst as an item
+// of a List in format: indented (see listItemIndent), or converted to YAML
+// as the one element of a sequence, which puts it at the column it has in
+// the List.
+func appendListItem(dst, item []byte, format string) ([]byte, error) {
+	if format == FormatYAML {
+		y, err := yamlout.FromJSONItem(item)
+		return append(dst, y...), err
+	}
+	return jsontext.AppendFormat(dst, item, listItemIndent)
+}
 
 // marshalCompact encodes v as marshalJSON(v, "") does.
 func marshalCompact(v any) ([]byte, error) { return fastjson.Marshal(v) }

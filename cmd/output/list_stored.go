@@ -7,9 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/lscli/lscli/internal/yamlout"
 	"github.com/lscli/lscli/state"
 )
 
@@ -47,13 +44,7 @@ func ListStored(objs []state.StoredObject, format string, w io.Writer) error {
 	}
 	return writeItems(len(sorted), w, form, func(i int, dst, scratch []byte) ([]byte, []byte, error) {
 		o, p := sorted[i], parts[i]
-		if format == FormatYAML {
-			// As writeYAMLList: the item as the one element of a sequence.
-			scratch = append(scratch[:0], '[')
-		} else {
-			scratch = scratch[:0]
-		}
-		scratch = append(scratch, `{"apiVersion":"`...)
+		scratch = append(scratch[:0], `{"apiVersion":"`...)
 		scratch = append(scratch, p.apiVersion...)
 		scratch = append(scratch, `","kind":"`...)
 		scratch = append(scratch, o.Kind...)
@@ -62,15 +53,11 @@ func ListStored(objs []state.StoredObject, format string, w io.Writer) error {
 			scratch = append(scratch, ',')
 		}
 		scratch = append(scratch, p.rest...)
-		if format == FormatYAML {
-			y, err := yamlout.FromJSON(append(scratch, ']'))
-			if err != nil {
-				return dst, scratch, fmt.Errorf("convert %s %s to YAML: %w", o.Kind, qualified(o.Namespace, o.Name), err)
-			}
-			return append(dst, y...), scratch, nil
-		}
-		out, err := jsontext.AppendFormat(dst, scratch, listItemIndent)
-		if err != nil {
+		out, err := appendListItem(dst, scratch, format)
+		switch {
+		case err != nil && format == FormatYAML:
+			return dst, scratch, fmt.Errorf("convert %s %s to YAML: %w", o.Kind, qualified(o.Namespace, o.Name), err)
+		case err != nil:
 			return dst, scratch, fmt.Errorf("%s %s: %w", o.Kind, qualified(o.Namespace, o.Name), err)
 		}
 		return out, scratch, nil

@@ -56,3 +56,15 @@ func TestMarshalIsSigsYAML(t *testing.T) {
 		}
 	}
 }
+
+// TestFromJSONItemIsOneElementArray: an item is written as FromJSON writes
+// the array that holds it alone.
+func TestFromJSONItemIsOneElementArray(t *testing.T) {
+	for _, item := range []string{`{"b":1,"a":"x"}`, `{"s":"line\nline\n","l":[1,{"k":"v"}]}`, `"é"`, `[]`, `{}`, `null`, `{"0o17":1,"1.5":2,"007":3}`} {
+		got, gerr := FromJSONItem([]byte(item))
+		want, werr := FromJSON([]byte("[" + item + "]"))
+		if (gerr != nil) != (werr != nil) || !bytes.Equal(got, want) {
+			t.Errorf("%s:\n got %q, %v\nwant %q, %v", item, got, gerr, want, werr)
+		}
+	}
+}

@@ -45,10 +45,24 @@ func Marshal(v any) ([]byte, error) {
 // TestYAMLListStreams (package cmd/output) checks the bytes against
 // JSONToYAML.
 func FromJSON(data []byte) ([]byte, error) {
+	return fromJSON(data, false)
+}
+
+// FromJSONItem is FromJSON of the JSON array that holds data as its one
+// element, without writing that array: a value written as an item of a
+// sequence at the start of a line, as the items of a YAML List are.
+func FromJSONItem(data []byte) ([]byte, error) {
+	return fromJSON(data, true)
+}
+
+func fromJSON(data []byte, item bool) ([]byte, error) {
 	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
 	v, err := readYAMLValue(dec)
 	if err != nil {
 		return nil, err
+	}
+	if item {
+		v = []any{v}
 	}
 	if out, ok := fastYAML(make([]byte, 0, 2*len(data)), v); ok {
 		return out, nil
