@@ -20,7 +20,7 @@ import (
 func TestIndexPendingIsIndex(t *testing.T) {
 	gk := schema.GroupKind{Group: lsv1alpha1.SchemeGroupVersion.Group, Kind: "Installation"}
 	byContext := func(obj Object) []string { return []string{obj.(*lsv1alpha1.Installation).Spec.Context} }
-	for _, n := range []int{10, minParallelIndex + 100} {
+	for _, n := range []int{10, minParallel + 100} {
 		objs := make([]*lsv1alpha1.Installation, n)
 		for i := range objs {
 			o := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("i%05d", i), Namespace: fmt.Sprintf("ns%d", i%3),
@@ -82,7 +82,7 @@ func setsOf[K comparable](m map[K]*keySet) map[K][]objKey {
 // kinds that share a name across groups.
 func TestAllIsSorted(t *testing.T) {
 	kinds := []schema.GroupKind{{Group: "b", Kind: "Thing"}, {Group: "a", Kind: "Thing"}, {Kind: "Secret"}, {Group: "x", Kind: "Alpha"}}
-	for _, n := range []int{7, 3 * minParallelIndex} {
+	for _, n := range []int{7, 3 * minParallel} {
 		s := newStore()
 		var want []objKey
 		for i := range n {

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -96,7 +95,7 @@ func (s *store) putUnindexed(k objKey, obj Object) {
 // indexed on all cores, each index by a goroutine of its own: the indexes
 // are apart, and each is filled in the order of the keys, as one by one.
 func (s *store) indexPending() {
-	if len(s.pending) < minParallelIndex {
+	if len(s.pending) < minParallel {
 		for _, k := range s.pending {
 			if obj, ok := s.get(k); ok {
 				s.index(k, obj)
@@ -129,9 +128,9 @@ func (s *store) indexPending() {
 	s.pending = nil
 }
 
-// minParallelIndex is the fewest pending objects indexPending indexes on
-// more than one core.
-const minParallelIndex = 4096
+// minParallel is the fewest objects the store indexes (indexPending) or
+// sorts (all) on more than one core.
+const minParallel = 4096
 
 // set stores obj under k in the object map, without touching the indexes.
 func (s *store) set(k objKey, obj Object) {
@@ -304,18 +303,16 @@ func (s *store) all() []objKey {
 			n += len(names)
 		}
 	}
-	sortNames := func(b bucket) { slices.Sort(b.names) }
-	if n >= minParallelIndex && parallel.Workers() > 1 {
-		var next atomic.Int64
-		parallel.Go(parallel.Workers(), func(int) {
-			for i := int(next.Add(1) - 1); i < len(buckets); i = int(next.Add(1) - 1) {
-				sortNames(buckets[i])
-			}
-		})
-	} else {
-		for _, b := range buckets {
-			sortNames(b)
+	sortNames := func(_, lo, hi int) error {
+		for _, b := range buckets[lo:hi] {
+			slices.Sort(b.names)
 		}
+		return nil
+	}
+	if n < minParallel {
+		_ = sortNames(0, 0, len(buckets))
+	} else {
+		_ = parallel.ForChunks(len(buckets), 1, sortNames)
 	}
 	keys := make([]objKey, 0, n)
 	for _, b := range buckets {
