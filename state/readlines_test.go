@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/linediff"
 )
 
 func TestReadLinesSplitsAsSplitLines(t *testing.T) {
@@ -68,14 +69,8 @@ func sameAsFreshSave(t *testing.T, d *Dir, snap *Snapshot) {
 	if err := fresh.Save(snap, testScheme()); err != nil {
 		t.Fatal(err)
 	}
-	if want := readState(t, fresh); got != want {
-		gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				t.Fatalf("line %d differs from a save that encoded all:\nsaved:   %.200q\nencoded: %.200q", i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("saved %d lines, a save that encoded all %d", len(gl), len(wl))
+	if d := linediff.Describe("saved", got, "encoded", readState(t, fresh)); d != "" {
+		t.Fatal("the save differs from one that encoded all: ", d)
 	}
 }
 

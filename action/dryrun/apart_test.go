@@ -10,6 +10,7 @@ import (
 
 	"github.com/lscli/lscli/internal/benchland"
 	"github.com/lscli/lscli/internal/fastjson"
+	"github.com/lscli/lscli/internal/linediff"
 	"github.com/lscli/lscli/landscape"
 )
 
@@ -130,17 +131,9 @@ func TestRenderApartIsRenderInOrder(t *testing.T) {
 			if len(want.Problems) == 0 || len(want.Warnings) == 0 {
 				t.Fatalf("the landscape should have problems and warnings: %d, %d", len(want.Problems), len(want.Warnings))
 			}
-			w, g := dump(t, want), dump(t, got)
-			if w == g {
-				return
+			if d := linediff.Describe("in order", dump(t, want), "apart", dump(t, got)); d != "" {
+				t.Fatal(d)
 			}
-			wl, gl := strings.Split(w, "\n"), strings.Split(g, "\n")
-			for i := range min(len(wl), len(gl)) {
-				if wl[i] != gl[i] {
-					t.Fatalf("line %d differs:\nin order: %.400s\napart:    %.400s", i+1, wl[i], gl[i])
-				}
-			}
-			t.Fatalf("in order %d lines, apart %d", len(wl), len(gl))
 		})
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/randfill"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/linediff"
 	"github.com/lscli/lscli/state"
 )
 
@@ -163,14 +164,8 @@ func TestListStoredIsList(t *testing.T) {
 		if err := ListStored(stored, format, &got); err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got.Bytes(), want.Bytes()) {
-			wl, gl := strings.Split(want.String(), "\n"), strings.Split(got.String(), "\n")
-			for i := range min(len(wl), len(gl)) {
-				if wl[i] != gl[i] {
-					t.Fatalf("-o %s, %d objects of %d kinds: line %d differs:\nList:       %s\nListStored: %s", format, len(objs), len(storedKinds(scheme)), i+1, wl[i], gl[i])
-				}
-			}
-			t.Fatalf("-o %s: List wrote %d lines, ListStored %d", format, len(wl), len(gl))
+		if d := linediff.Describe("List", want.String(), "ListStored", got.String()); d != "" {
+			t.Fatalf("-o %s, %d objects of %d kinds: %s", format, len(objs), len(storedKinds(scheme)), d)
 		}
 	}
 	if n := len(storedKinds(scheme)); n < 25 {
@@ -208,14 +203,8 @@ func TestYAMLListStreams(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := wholeList(t, objs[:n], FormatYAML)
-		if got.String() != want.String() {
-			wl, gl := strings.Split(want.String(), "\n"), strings.Split(got.String(), "\n")
-			for i := range min(len(wl), len(gl)) {
-				if wl[i] != gl[i] {
-					t.Fatalf("%d objects: line %d differs:\nwhole:    %q\nstreamed: %q", n, i+1, wl[i], gl[i])
-				}
-			}
-			t.Fatalf("%d objects: whole %d lines, streamed %d", n, len(wl), len(gl))
+		if d := linediff.Describe("whole", want.String(), "streamed", got.String()); d != "" {
+			t.Fatalf("%d objects: %s", n, d)
 		}
 	}
 }
