@@ -20,8 +20,9 @@ func (e *Engine) Snapshot() (*state.Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("save random source: %w", err)
 	}
-	snap := &state.Snapshot{Seed: e.cfg.IDs.Seed(), Rand: rnd, Clock: e.cfg.Clock.Now(), Events: e.Events(),
+	snap := &state.Snapshot{Seed: e.cfg.IDs.Seed(), Rand: rnd, Clock: e.cfg.Clock.Now(),
 		Objects: e.cfg.Cluster.SharedObjects(), Timers: e.loop.Timers()}
+	snap.Events, snap.Recorded = e.timeline.parts()
 	return snap, nil
 }
 

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/lscli/lscli/state"
+import (
+	"slices"
+
+	"github.com/lscli/lscli/state"
+)
 
 // timelineBlock is how many entries a block of the timeline holds. A run of
 // 10,000 installations records about 350,000 entries.
@@ -31,6 +35,13 @@ func (t *timeline) add(entries []state.Event) {
 		entries = entries[k:]
 		t.n += k
 	}
+}
+
+// parts returns the entries recorded, oldest first, without joining them:
+// the joined ones and the blocks recorded after them. Neither may be changed;
+// entries recorded later do not change them.
+func (t *timeline) parts() (done []state.Event, blocks [][]state.Event) {
+	return t.done, slices.Clone(t.blocks)
 }
 
 // all returns every entry recorded, oldest first. The slice is the

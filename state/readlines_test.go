@@ -2,6 +2,7 @@ package state
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -223,5 +224,48 @@ func TestSaveReusesUnchangedEvents(t *testing.T) {
 	}
 	if whole.reusedEvents != 0 || whole.reusedLines != 0 {
 		t.Errorf("copied %d event and %d object lines from a file not in Save's layout", whole.reusedEvents, whole.reusedLines)
+	}
+}
+
+// A timeline handed over in blocks (Events, then Recorded) saves the same
+// bytes as the same timeline in one slice, whether Save encodes every event
+// or copies the unchanged ones from the file it loaded; event lines are
+// copied from Events and from the blocks alike.
+func TestSaveWritesRecordedBlocksInOrder(t *testing.T) {
+	d := tempDir(t)
+	loaded := savedInStoreOrder(t, d, bigSnapshot(20))
+	all := slices.Clone(loaded.Events)
+	for i := range 30 {
+		all = append(all, Event{Time: epoch, Kind: "Installation", Namespace: "default", Name: fmt.Sprintf("new-%d", i), Type: EventCreated})
+	}
+	// Split after the first loaded event, so that unchanged loaded events
+	// sit in blocks too; blocks of 1, 0, 7 and the rest.
+	head, rest := all[:1], all[1:]
+	blocks := [][]Event{rest[:1], rest[1:1], rest[1:8], rest[8:]}
+	split := *loaded
+	split.Events, split.Recorded = head, blocks
+	if err := d.Save(&split, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if want := len(loaded.Events); d.reusedEvents != want {
+		t.Errorf("%d event lines copied, want %d", d.reusedEvents, want)
+	}
+	got := readState(t, d)
+
+	joined := *loaded
+	joined.Events = all
+	fresh := tempDir(t)
+	if err := fresh.Save(&joined, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	if d := linediff.Describe("from blocks", got, "from one slice", readState(t, fresh)); d != "" {
+		t.Fatal("the timeline saved from blocks differs from it saved from one slice: ", d)
+	}
+	back, err := fresh.Load(testScheme())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Events, all) || back.Recorded != nil {
+		t.Fatalf("loaded %d events and %d blocks, want the %d saved in one slice", len(back.Events), len(back.Recorded), len(all))
 	}
 }

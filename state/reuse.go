@@ -258,11 +258,11 @@ func (p *previousFile) objectReuser(scheme *runtime.Scheme, objs []fakecluster.O
 // eventReuser returns writeLines' reuse for the events of snap, given the
 // events loaded from the previous file: nil when there is no previous file
 // or nothing was loaded from its lines.
-func (p *previousFile) eventReuser(events, loaded []Event) func(i int, arena []byte) (reusedLine, []byte) {
+func (p *previousFile) eventReuser(events eventIndex, loaded []Event) func(i int, arena []byte) (reusedLine, []byte) {
 	if p == nil || len(loaded) == 0 {
 		return nil
 	}
 	return func(i int, arena []byte) (reusedLine, []byte) {
-		return p.reuseEvent(i, &events[i], loaded, arena)
+		return p.reuseEvent(i, events.at(i), loaded, arena)
 	}
 }

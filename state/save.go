@@ -91,8 +91,9 @@ func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousF
 				func(i int) string { return fmt.Sprintf("timer %d", i) }, nil, nil)
 		},
 		func() error {
-			return writeLines(w, len(snap.Events), func(i int) (any, error) { return &snap.Events[i], nil },
-				func(i int) string { return fmt.Sprintf("event %d", i) }, prev.eventReuser(snap.Events, loadedEvents), prev.source())
+			events := snap.eventIndex()
+			return writeLines(w, events.n, func(i int) (any, error) { return events.at(i), nil },
+				func(i int) string { return fmt.Sprintf("event %d", i) }, prev.eventReuser(events, loadedEvents), prev.source())
 		},
 		func() error {
 			return writeLines(w, len(snap.Objects), func(i int) (any, error) { return wireObject(scheme, snap.Objects[i]) },
