@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -212,10 +213,17 @@ func TestCopyObjectIntoIsCopy(t *testing.T) {
 
 // objectFiller fills whole Landscaper and core objects at random: slices
 // and maps of minElems to 2 elements, pointers nil by nilChance, times to
-// the second, raw JSON that is valid.
+// the second, raw JSON that is valid, and typed objects (a component
+// reference's repository context) whose raw JSON and decoded value agree, as
+// they do when decoded.
 func objectFiller(seed int64, nilChance float64, minElems int) *randfill.Filler {
 	return randfill.NewWithSeed(seed).NilChance(nilChance).NumElements(minElems, 2).Funcs(
 		func(t *metav1.Time, c randfill.Continue) { *t = metav1.Unix(c.Int63()%1e9, 0) },
+		func(u *cdv2.UnstructuredTypedObject, c randfill.Continue) {
+			if err := u.UnmarshalJSON(fmt.Appendf(nil, `{"type":"t","k":%d}`, c.Intn(9))); err != nil {
+				panic(err)
+			}
+		},
 		func(a *lsv1alpha1.AnyJSON, c randfill.Continue) { *a = lsv1alpha1.NewAnyJSON([]byte(`{"k":1}`)) },
 		func(r *runtime.RawExtension, c randfill.Continue) { r.Raw = []byte(`{"k":2}`) },
 		func(v *any, c randfill.Continue) { *v = c.String(0) },

@@ -3,6 +3,7 @@ package fakecluster
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -125,9 +126,27 @@ func mutateLeaf(v reflect.Value, n int) bool {
 				v.SetString(v.String() + "x")
 				return true
 			}
-		case reflect.Int, reflect.Int64:
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			if hit() {
 				v.SetInt(v.Int() + 1)
+				return true
+			}
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			if hit() {
+				v.SetUint(v.Uint() + 1)
+				return true
+			}
+		case reflect.Float32, reflect.Float64:
+			if hit() {
+				v.SetFloat(v.Float() + 1)
+				return true
+			}
+		case reflect.Map:
+			if v.Type().Key().Kind() == reflect.String && hit() {
+				if v.IsNil() {
+					v.Set(reflect.MakeMap(v.Type()))
+				}
+				v.SetMapIndex(reflect.ValueOf("mutated").Convert(v.Type().Key()), reflect.New(v.Type().Elem()).Elem())
 				return true
 			}
 		case reflect.Bool:
@@ -150,6 +169,14 @@ func mutateLeaf(v reflect.Value, n int) bool {
 				}
 			}
 		case reflect.Slice:
+			if v.Type().Elem().Kind() == reflect.Uint8 {
+				// Raw bytes, which copies may share: replaced, never changed in place.
+				if hit() {
+					v.SetBytes(append(slices.Clone(v.Bytes()), 'x'))
+					return true
+				}
+				return false
+			}
 			if hit() {
 				v.Set(reflect.Append(v, reflect.New(v.Type().Elem()).Elem()))
 				return true

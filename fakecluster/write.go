@@ -37,12 +37,29 @@ func (c *Cluster) UpdateStatus(ctx context.Context, obj Object) error {
 
 // lockedOp is a write done under the lock. It returns the stored result
 // itself, which nobody may change (the store never changes a stored object
-// in place); write copies it into the caller's object after the lock.
-type lockedOp func(gvk schema.GroupVersionKind, obj Object) (Object, error)
+// in place), and how the result came from obj; write makes the caller's
+// object a copy of it after the lock.
+type lockedOp func(gvk schema.GroupVersionKind, obj Object) (Object, resultOrigin, error)
 
-// write runs op under the lock, delivers the events it caused and copies the
-// result into obj. The copy is made after the lock, straight into obj: the
-// result is a stored object, and stored objects never change.
+// resultOrigin says what a write's result has of the object written, so
+// that write copies back only what may differ (see copyResultInto).
+type resultOrigin int
+
+const (
+	// storedResult: the result may differ from the object written anywhere.
+	storedResult resultOrigin = iota
+	// createdResult: the result is a copy of the object written (as
+	// copyObject copies) in which the server set its fields (see
+	// setCreatedFields).
+	createdResult
+	// statusResult: the result's status is a copy of the object written's.
+	statusResult
+)
+
+// write runs op under the lock, delivers the events it caused and makes obj
+// a copy of the result. The copy is made after the lock, straight into obj
+// (the result is a stored object, and stored objects never change), and
+// only of what obj does not hold already (see copyResultInto).
 func (c *Cluster) write(ctx context.Context, verb string, obj Object, op lockedOp) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -52,35 +69,39 @@ func (c *Cluster) write(ctx context.Context, verb string, obj Object, op lockedO
 		return fmt.Errorf("%s %s/%s: %w", verb, obj.GetNamespace(), obj.GetName(), err)
 	}
 	c.mu.Lock()
-	result, err := op(gvk, obj)
+	result, origin, err := op(gvk, obj)
 	c.mu.Unlock()
 	c.deliver()
 	if err != nil {
 		return err
 	}
-	return copyObjectInto(obj, result)
+	if origin == createdResult {
+		setCreatedFields(obj, result)
+		return nil
+	}
+	return copyResultInto(obj, result, origin == statusResult)
 }
 
-func (c *Cluster) createLocked(gvk schema.GroupVersionKind, obj Object) (Object, error) {
+func (c *Cluster) createLocked(gvk schema.GroupVersionKind, obj Object) (Object, resultOrigin, error) {
 	next := copyObject(obj)
 	if err := validateCreate(gvk.GroupKind(), next); err != nil {
-		return nil, err
+		return nil, storedResult, err
 	}
 	if next.GetName() == "" {
 		if err := c.generateNameLocked(gvk.GroupKind(), next); err != nil {
-			return nil, err
+			return nil, storedResult, err
 		}
 	}
 	k := keyOf(gvk, next)
 	if _, exists := c.store.get(k); exists {
-		return nil, apierrors.NewAlreadyExists(groupResource(k.gk), k.name)
+		return nil, storedResult, apierrors.NewAlreadyExists(groupResource(k.gk), k.name)
 	}
 	next.GetObjectKind().SetGroupVersionKind(gvk)
 	next.SetGeneration(1)
 	next.SetCreationTimestamp(c.timestamp())
 	uid, err := c.newUIDLocked(k.gk, next)
 	if err != nil {
-		return nil, fmt.Errorf("create %s %s/%s: %w", gvk.Kind, k.namespace, k.name, err)
+		return nil, storedResult, fmt.Errorf("create %s %s/%s: %w", gvk.Kind, k.namespace, k.name, err)
 	}
 	next.SetUID(uid)
 	next.SetDeletionTimestamp(nil)
@@ -88,7 +109,7 @@ func (c *Cluster) createLocked(gvk schema.GroupVersionKind, obj Object) (Object,
 	next.SetResourceVersion(c.nextRV())
 	c.store.put(k, next)
 	c.emitLocked(Added, k.gk, nil, next)
-	return next, nil
+	return next, createdResult, nil
 }
 
 // validateCreate checks what the API server checks before it creates obj. It
@@ -148,40 +169,40 @@ func (c *Cluster) newUIDLocked(gk schema.GroupKind, obj Object) (types.UID, erro
 	return "", fmt.Errorf("no unused uid in %d attempts", nameAttempts)
 }
 
-func (c *Cluster) updateLocked(gvk schema.GroupVersionKind, obj Object) (Object, error) {
+func (c *Cluster) updateLocked(gvk schema.GroupVersionKind, obj Object) (Object, resultOrigin, error) {
 	k, stored, err := c.lookupForWrite(gvk, obj)
 	if err != nil {
-		return nil, err
+		return nil, storedResult, err
 	}
 	next := copyObject(obj)
 	keepServerFields(next, stored)
 	if err := checkFinalizers(k, stored, next); err != nil {
-		return nil, err
+		return nil, storedResult, err
 	}
 	if hasStatus(next) {
 		copyStatus(next, stored)
 	}
 	changed := specChanged(next, stored)
 	if !changed && !metaChanged(next, stored) {
-		return stored, nil
+		return stored, storedResult, nil
 	}
 	if changed {
 		next.SetGeneration(stored.GetGeneration() + 1)
 	}
-	return c.commitLocked(k, stored, next), nil
+	return c.commitLocked(k, stored, next), storedResult, nil
 }
 
-func (c *Cluster) updateStatusLocked(gvk schema.GroupVersionKind, obj Object) (Object, error) {
+func (c *Cluster) updateStatusLocked(gvk schema.GroupVersionKind, obj Object) (Object, resultOrigin, error) {
 	if !hasStatus(obj) {
-		return nil, apierrors.NewBadRequest(fmt.Sprintf("%s %s/%s: kind %s has no status subresource",
+		return nil, storedResult, apierrors.NewBadRequest(fmt.Sprintf("%s %s/%s: kind %s has no status subresource",
 			gvk.Kind, obj.GetNamespace(), obj.GetName(), gvk.Kind))
 	}
 	k, stored, err := c.lookupForWrite(gvk, obj)
 	if err != nil {
-		return nil, err
+		return nil, storedResult, err
 	}
 	if !statusChanged(obj, stored) {
-		return stored, nil
+		return stored, storedResult, nil
 	}
 	next := withStatusOf(stored, obj)
 	next.SetResourceVersion(c.nextRV())
@@ -189,7 +210,7 @@ func (c *Cluster) updateStatusLocked(gvk schema.GroupVersionKind, obj Object) (O
 	// index entry, are those of the stored object.
 	c.store.replace(k, next)
 	c.emitLocked(Modified, k.gk, stored, next)
-	return next, nil
+	return next, statusResult, nil
 }
 
 // lookupForWrite returns the stored object obj updates, and checks obj's
