@@ -12,6 +12,8 @@ import (
 
 // typeInfo describes the top-level fields of one Go object type.
 type typeInfo struct {
+	// typeMeta is the index of the embedded metav1.TypeMeta, or -1.
+	typeMeta int
 	// meta is the index of the embedded metav1.ObjectMeta, or -1.
 	meta int
 	// status is the index of the Status field, or -1 when the type has no
@@ -42,7 +44,7 @@ func infoOf(obj Object) *typeInfo {
 }
 
 func newTypeInfo(t reflect.Type) *typeInfo {
-	ti := &typeInfo{meta: -1, status: -1}
+	ti := &typeInfo{typeMeta: -1, meta: -1, status: -1}
 	if t.Kind() != reflect.Struct {
 		return ti
 	}
@@ -50,7 +52,7 @@ func newTypeInfo(t reflect.Type) *typeInfo {
 		f := t.Field(i)
 		switch {
 		case f.Type == typeTypeMeta:
-			continue
+			ti.typeMeta = i
 		case f.Type == typeObjectMeta:
 			ti.meta = i
 		case f.Name == "Status" && f.Type.Kind() == reflect.Struct:

@@ -53,23 +53,21 @@ func setServerFields(obj, result Object, skipStatus bool) bool {
 		return false
 	}
 	dv, sv := structOf(obj), structOf(result)
-	for i := range dv.NumField() {
-		if i == ti.meta || dv.Type().Field(i).Type == typeTypeMeta || skipStatus && i == ti.status {
-			continue
-		}
+	for _, i := range ti.spec {
 		if !equalApart(dv.Field(i), sv.Field(i)) {
 			return false
 		}
+	}
+	if ti.status >= 0 && !skipStatus && !equalApart(dv.Field(ti.status), sv.Field(ti.status)) {
+		return false
 	}
 	dm := dv.Field(ti.meta).Addr().Interface().(*metav1.ObjectMeta)
 	sm := sv.Field(ti.meta).Addr().Interface().(*metav1.ObjectMeta)
 	if !metaEqualApartButServerFields(dm, sm) {
 		return false
 	}
-	for i := range dv.NumField() {
-		if dv.Type().Field(i).Type == typeTypeMeta {
-			dv.Field(i).Set(sv.Field(i))
-		}
+	if ti.typeMeta >= 0 {
+		dv.Field(ti.typeMeta).Set(sv.Field(ti.typeMeta))
 	}
 	dm.Name, dm.GenerateName, dm.Namespace, dm.SelfLink = sm.Name, sm.GenerateName, sm.Namespace, sm.SelfLink
 	dm.UID, dm.ResourceVersion, dm.Generation = sm.UID, sm.ResourceVersion, sm.Generation
