@@ -2,6 +2,7 @@ package state
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -268,4 +269,65 @@ func TestSaveWritesRecordedBlocksInOrder(t *testing.T) {
 	if !reflect.DeepEqual(back.Events, all) || back.Recorded != nil {
 		t.Fatalf("loaded %d events and %d blocks, want the %d saved in one slice", len(back.Events), len(back.Recorded), len(all))
 	}
+}
+
+// writeLines stops at the first element that does not encode, and at the
+// first failed write, in any round, with the error of either, while the
+// round before it is still being written or the one after encoded.
+func TestWriteLinesStopsAtErrors(t *testing.T) {
+	n := 3*roundSize + 5
+	bad := 2*roundSize + 3
+	elem := func(i int) (any, error) {
+		if i == bad {
+			return nil, errors.New("cannot encode")
+		}
+		return i, nil
+	}
+	name := func(i int) string { return fmt.Sprintf("element %d", i) }
+	var out bytes.Buffer
+	err := writeLines(&out, n, elem, name, nil, nil)
+	if err == nil || err.Error() != fmt.Sprintf("element %d: cannot encode", bad) {
+		t.Fatalf("writeLines: %v, want the error of element %d", err, bad)
+	}
+
+	failing := &failAfter{n: 3000}
+	err = writeLines(failing, n, func(i int) (any, error) { return i, nil }, name, nil, nil)
+	if !errors.Is(err, errDiskFull) {
+		t.Fatalf("writeLines to a writer that fails: %v", err)
+	}
+	if failing.calls > 1 {
+		t.Errorf("writeLines wrote %d more times after a write failed", failing.calls-1)
+	}
+
+	out.Reset()
+	if err := writeLines(&out, n, func(i int) (any, error) { return i, nil }, name, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for i := range n {
+		fmt.Fprintf(&want, "%d", i)
+		if i < n-1 {
+			want.WriteString(",\n")
+		} else {
+			want.WriteString("\n")
+		}
+	}
+	if d := linediff.Describe("written", out.String(), "expected", want.String()); d != "" {
+		t.Fatal(d)
+	}
+}
+
+// failAfter fails every write once n bytes are written, counting the failed
+// writes.
+type failAfter struct {
+	n, written, calls int
+}
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if f.written+len(p) > f.n {
+		f.calls++
+		return 0, errDiskFull
+	}
+	f.written += len(p)
+	return len(p), nil
 }

@@ -131,61 +131,101 @@ const roundSize = 2048
 
 // writeLines writes n elements as compact JSON to w, one a line, with a comma
 // after every one but the last. It encodes a round of elements in parallel
-// into buffers that it reuses for the next round, so memory stays small
-// whatever the size of the state. elem returns the value to encode for
-// element i; name names it in errors. reuse, when not nil, is asked first,
-// one element after the other, for a line to write as it is instead (see
-// previousFile); it appends the line to the round's arena. When w is a
-// *fileWriter and src the file those lines come from, lines that follow
-// each other there (with ",\n" between them) are copied from src in one
-// range instead of being written.
+// into buffers, and writes them while it encodes the next round into a
+// second set; the two sets take turns, so memory stays small whatever the
+// size of the state. elem returns the value to encode for element i; name
+// names it in errors. reuse, when not nil, is asked first, one element after
+// the other, for a line to write as it is instead (see previousFile); it
+// appends the line to the round's arena. When w is a *fileWriter and src the
+// file those lines come from, lines that follow each other there (with ",\n"
+// between them) are copied from src in one range instead of being written.
+// reuse reads the previous file through a handle of its own, so it may run
+// while the round before is copied from src.
 func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string,
 	reuse func(i int, arena []byte) (reusedLine, []byte), src *os.File) error {
 	fw, _ := w.(*fileWriter)
 	copying := fw != nil && src != nil && reuse != nil
-	bufs := make([]bytes.Buffer, parallel.Workers())
-	reused := make([]reusedLine, min(roundSize, n))
-	ends := make([]int, min(roundSize, n))
-	var arena []byte
+	free := make(chan *round, 2)
+	for range 2 {
+		free <- &round{bufs: make([]bytes.Buffer, parallel.Workers()),
+			reused: make([]reusedLine, min(roundSize, n)), ends: make([]int, min(roundSize, n))}
+	}
+	encoded := make(chan *round)
+	written := make(chan error, 1)
+	go func() {
+		var err error
+		for r := range encoded {
+			if err == nil {
+				err = r.write(w, fw, src, copying)
+			}
+			free <- r
+		}
+		written <- err
+	}()
 	for lo := 0; lo < n; lo += roundSize {
-		hi := min(lo+roundSize, n)
-		if reuse != nil {
-			arena = arena[:0]
-			for i := lo; i < hi; i++ {
-				reused[i-lo], arena = reuse(i, arena)
-			}
-		}
-		ranges := parallel.Chunks(lo, hi, minChunk)
-		err := parallel.Run(ranges, func(c, clo, chi int) error {
-			bufs[c].Reset()
-			for i := clo; i < chi; i++ {
-				line := reused[i-lo].text
-				if copying && line != nil {
-					line = []byte{} // copied from src: only the line end here
-				}
-				if err := encodeLine(&bufs[c], elem, line, i, i == n-1); err != nil {
-					return fmt.Errorf("%s: %w", name(i), err)
-				}
-				ends[i-lo] = bufs[c].Len()
-			}
-			return nil
-		})
-		if err != nil {
+		r := <-free
+		if err := r.encode(lo, min(lo+roundSize, n), n, elem, name, reuse, copying); err != nil {
+			close(encoded)
+			<-written
 			return err
 		}
-		if !copying {
-			for c := range ranges {
-				if _, err := w.Write(bufs[c].Bytes()); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		if err := writeRound(fw, src, bufs, ranges, reused[:hi-lo], ends[:hi-lo], lo); err != nil {
-			return err
+		encoded <- r
+	}
+	close(encoded)
+	return <-written
+}
+
+// round is one round of writeLines: the elements lo to hi, encoded into one
+// buffer per chunk of ranges, with the lines reused from the previous file
+// (their text in arena) and where each element ends in its chunk's buffer.
+type round struct {
+	lo, hi int
+	ranges [][2]int
+	bufs   []bytes.Buffer
+	reused []reusedLine
+	ends   []int
+	arena  []byte
+}
+
+// encode fills r with the elements lo to hi of n (see writeLines).
+func (r *round) encode(lo, hi, n int, elem func(i int) (any, error), name func(i int) string,
+	reuse func(i int, arena []byte) (reusedLine, []byte), copying bool) error {
+	r.lo, r.hi = lo, hi
+	if reuse != nil {
+		r.arena = r.arena[:0]
+		for i := lo; i < hi; i++ {
+			r.reused[i-lo], r.arena = reuse(i, r.arena)
 		}
 	}
-	return nil
+	r.ranges = parallel.Chunks(lo, hi, minChunk)
+	return parallel.Run(r.ranges, func(c, clo, chi int) error {
+		r.bufs[c].Reset()
+		for i := clo; i < chi; i++ {
+			line := r.reused[i-lo].text
+			if copying && line != nil {
+				line = []byte{} // copied from src: only the line end here
+			}
+			if err := encodeLine(&r.bufs[c], elem, line, i, i == n-1); err != nil {
+				return fmt.Errorf("%s: %w", name(i), err)
+			}
+			r.ends[i-lo] = r.bufs[c].Len()
+		}
+		return nil
+	})
+}
+
+// write writes the encoded round to w, copying reused lines from src when
+// copying (see writeRound).
+func (r *round) write(w io.Writer, fw *fileWriter, src *os.File, copying bool) error {
+	if !copying {
+		for c := range r.ranges {
+			if _, err := w.Write(r.bufs[c].Bytes()); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return writeRound(fw, src, r.bufs, r.ranges, r.reused[:r.hi-r.lo], r.ends[:r.hi-r.lo], r.lo)
 }
 
 // writeRound writes a round of writeLines that copies lines from src: the
