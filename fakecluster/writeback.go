@@ -29,7 +29,7 @@ func copyResultInto(obj, result Object, statusCopied bool) error {
 // of obj (as copyObject copies) in which the server set its kind, name (from
 // generateName), namespace (cleared for cluster-scoped kinds), uid,
 // resourceVersion, generation and creation time, and cleared the deletion
-// fields. TestCreatedObjectIsStored checks that nothing else differs.
+// fields. TestWrittenObjectIsStored checks that nothing else differs.
 func setCreatedFields(obj, result Object) {
 	obj.GetObjectKind().SetGroupVersionKind(result.GetObjectKind().GroupVersionKind())
 	obj.SetName(result.GetName())
