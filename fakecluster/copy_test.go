@@ -167,14 +167,7 @@ func TestChangedIsSemanticEquality(t *testing.T) {
 // afterwards leaves src as it was; and a type mismatch is an error.
 func TestCopyObjectIntoIsCopy(t *testing.T) {
 	fill := objectFiller(5, 0.2, 1)
-	kinds := []func() Object{
-		func() Object { return &lsv1alpha1.Installation{} },
-		func() Object { return &lsv1alpha1.Execution{} },
-		func() Object { return &lsv1alpha1.DeployItem{} },
-		func() Object { return &lsv1alpha1.DataObject{} },
-		func() Object { return &lsv1alpha1.Target{} },
-		func() Object { return &corev1.Secret{} },
-	}
+	kinds := writtenKinds
 	for i := range 300 {
 		src, dst := kinds[i%len(kinds)](), kinds[i%len(kinds)]()
 		fill.Fill(src)

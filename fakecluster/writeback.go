@@ -31,15 +31,8 @@ func copyResultInto(obj, result Object, statusCopied bool) error {
 // resourceVersion, generation and creation time, and cleared the deletion
 // fields. TestWrittenObjectIsStored checks that nothing else differs.
 func setCreatedFields(obj, result Object) {
-	obj.GetObjectKind().SetGroupVersionKind(result.GetObjectKind().GroupVersionKind())
+	keepServerFields(obj, result)
 	obj.SetName(result.GetName())
-	obj.SetNamespace(result.GetNamespace())
-	obj.SetUID(result.GetUID())
-	obj.SetResourceVersion(result.GetResourceVersion())
-	obj.SetGeneration(result.GetGeneration())
-	obj.SetCreationTimestamp(result.GetCreationTimestamp())
-	obj.SetDeletionTimestamp(nil)
-	obj.SetDeletionGracePeriodSeconds(nil)
 }
 
 // setServerFields sets the server's fields of obj's metadata (see
