@@ -22,6 +22,16 @@ type typeInfo struct {
 	// spec lists the indexes of every field that counts for
 	// metadata.generation: all but TypeMeta, ObjectMeta and Status.
 	spec []int
+	// specApart and statusApart compare the spec fields and the status of
+	// two objects (see equalApart), by their offsets.
+	specApart   []fieldApart
+	statusApart fieldApart
+}
+
+// fieldApart is the apartFunc of one field at its offset in the object.
+type fieldApart struct {
+	offset uintptr
+	apart  apartFunc
 }
 
 var (
@@ -59,7 +69,12 @@ func newTypeInfo(t reflect.Type) *typeInfo {
 			ti.status = i
 		default:
 			ti.spec = append(ti.spec, i)
+			ti.specApart = append(ti.specApart, fieldApart{offset: f.Offset, apart: apartFuncFor(f.Type)})
 		}
+	}
+	if ti.status >= 0 {
+		f := t.Field(ti.status)
+		ti.statusApart = fieldApart{offset: f.Offset, apart: apartFuncFor(f.Type)}
 	}
 	return ti
 }

@@ -3,7 +3,9 @@ package fakecluster
 import (
 	"bytes"
 	"reflect"
+	"sync"
 	"time"
+	"unsafe"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -46,12 +48,13 @@ func setServerFields(obj, result Object, skipStatus bool) bool {
 		return false
 	}
 	dv, sv := structOf(obj), structOf(result)
-	for _, i := range ti.spec {
-		if !equalApart(dv.Field(i), sv.Field(i)) {
+	a, b := dv.Addr().UnsafePointer(), sv.Addr().UnsafePointer()
+	for _, f := range ti.specApart {
+		if !f.apart(unsafe.Add(a, f.offset), unsafe.Add(b, f.offset)) {
 			return false
 		}
 	}
-	if ti.status >= 0 && !skipStatus && !equalApart(dv.Field(ti.status), sv.Field(ti.status)) {
+	if ti.status >= 0 && !skipStatus && !ti.statusApart.apart(unsafe.Add(a, ti.statusApart.offset), unsafe.Add(b, ti.statusApart.offset)) {
 		return false
 	}
 	dm := dv.Field(ti.meta).Addr().Interface().(*metav1.ObjectMeta)
@@ -69,17 +72,34 @@ func setServerFields(obj, result Object, skipStatus bool) bool {
 }
 
 // metaEqualApartButServerFields reports whether the fields of a and b that
-// hold memory of their own (maps, slices, pointers) are equal and apart
-// (see equalApart). The plain fields, which setServerFields sets, are not
-// compared. TestObjectMetaFieldsAreKnown keeps the two lists complete.
+// hold memory of their own (maps, slices, pointers: metaComparedFields) are
+// equal and apart (see equalApart). The plain fields, which setServerFields
+// sets, are not compared. TestObjectMetaFieldsAreKnown keeps the two lists
+// complete.
 func metaEqualApartButServerFields(a, b *metav1.ObjectMeta) bool {
-	return equalApart(reflect.ValueOf(&a.DeletionTimestamp).Elem(), reflect.ValueOf(&b.DeletionTimestamp).Elem()) &&
-		equalApart(reflect.ValueOf(&a.DeletionGracePeriodSeconds).Elem(), reflect.ValueOf(&b.DeletionGracePeriodSeconds).Elem()) &&
-		stringMapsEqualApart(a.Labels, b.Labels) && stringMapsEqualApart(a.Annotations, b.Annotations) &&
-		equalApart(reflect.ValueOf(&a.OwnerReferences).Elem(), reflect.ValueOf(&b.OwnerReferences).Elem()) &&
-		equalApart(reflect.ValueOf(&a.Finalizers).Elem(), reflect.ValueOf(&b.Finalizers).Elem()) &&
-		equalApart(reflect.ValueOf(&a.ManagedFields).Elem(), reflect.ValueOf(&b.ManagedFields).Elem())
+	pa, pb := unsafe.Pointer(a), unsafe.Pointer(b)
+	for _, f := range metaApart() {
+		if !f.apart(unsafe.Add(pa, f.offset), unsafe.Add(pb, f.offset)) {
+			return false
+		}
+	}
+	return true
 }
+
+// metaComparedFields are the fields of ObjectMeta a write's copy-back
+// compares; it sets the others.
+var metaComparedFields = []string{"DeletionTimestamp", "DeletionGracePeriodSeconds", "Labels", "Annotations",
+	"OwnerReferences", "Finalizers", "ManagedFields"}
+
+// metaApart compares metaComparedFields.
+var metaApart = sync.OnceValue(func() []fieldApart {
+	var out []fieldApart
+	for _, name := range metaComparedFields {
+		f, _ := typeObjectMeta.FieldByName(name)
+		out = append(out, fieldApart{offset: f.Offset, apart: apartFuncFor(f.Type)})
+	}
+	return out
+})
 
 // stringMapsEqualApart is equalApart for map[string]string, without
 // reflection.

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
+	"unsafe"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
@@ -48,7 +50,7 @@ func TestEqualApartIsDeepEqual(t *testing.T) {
 		default:
 			b = reflect.New(structOf(a).Type()).Interface().(Object)
 			structOf(b).Set(structOf(a))
-			if equalApart(structOf(a), structOf(b)) {
+			if equalApart(structOf(a), structOf(b)) || compiledApart(a, b) {
 				t.Fatalf("%T: a shallow copy, which shares maps and slices, is equal and apart", a)
 			}
 			continue
@@ -56,6 +58,9 @@ func TestEqualApartIsDeepEqual(t *testing.T) {
 		want := reflect.DeepEqual(a, b)
 		if got := equalApart(structOf(a), structOf(b)); got != want {
 			t.Fatalf("%T, case %d: equalApart %v, reflect.DeepEqual %v:\n%+v\n%+v", a, i%4, got, want, a, b)
+		}
+		if got := compiledApart(a, b); got != want {
+			t.Fatalf("%T, case %d: apartFuncFor %v, reflect.DeepEqual %v:\n%+v\n%+v", a, i%4, got, want, a, b)
 		}
 		if want {
 			equal++
@@ -66,12 +71,83 @@ func TestEqualApartIsDeepEqual(t *testing.T) {
 	}
 }
 
+// compiledApart compares two objects of one type with apartFuncFor.
+func compiledApart(a, b Object) bool {
+	return apartFuncFor(structOf(a).Type())(reflect.ValueOf(a).UnsafePointer(), reflect.ValueOf(b).UnsafePointer())
+}
+
+// node is a type that refers to itself, with a map and an interface, for
+// apartFuncFor.
+type node struct {
+	Name  string
+	Next  *node
+	Kids  []node
+	Attrs map[string]any
+	Any   any
+	Arr   [2]int16
+	Flag  bool
+	Ratio float32
+	When  metav1.Time
+}
+
+// TestApartFuncForIsEqualApart: on a type that refers to itself (through a
+// pointer and a slice) and holds maps, interfaces, arrays and small numbers,
+// apartFuncFor says what equalApart says, for copies that are equal and
+// apart, that differ in one place, and that share something.
+func TestApartFuncForIsEqualApart(t *testing.T) {
+	mk := func() *node {
+		return &node{Name: "a", Next: &node{Name: "b", Kids: []node{{Name: "c", Attrs: map[string]any{"k": []any{1.0, "x"}}}}},
+			Kids: []node{{Any: map[string]any{"z": nil}}, {Arr: [2]int16{1, -2}, Flag: true, Ratio: 0.5}}, Attrs: map[string]any{},
+			When: metav1.Unix(1e9, 5)}
+	}
+	apart := apartFuncFor(reflect.TypeFor[node]())
+	check := func(name string, a, b *node, want bool) {
+		t.Helper()
+		if got := equalApart(reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()); got != want {
+			t.Errorf("%s: equalApart %v, want %v", name, got, want)
+		}
+		if got := apart(unsafe.Pointer(a), unsafe.Pointer(b)); got != want {
+			t.Errorf("%s: apartFuncFor %v, want %v", name, got, want)
+		}
+	}
+	check("equal", mk(), mk(), true)
+	changes := map[string]func(n *node){
+		"name deep":      func(n *node) { n.Next.Kids[0].Name = "C" },
+		"map value":      func(n *node) { n.Next.Kids[0].Attrs["k"] = []any{1.0, "y"} },
+		"interface":      func(n *node) { n.Kids[0].Any = map[string]any{"z": 0.0} },
+		"array":          func(n *node) { n.Kids[1].Arr[1] = 2 },
+		"bool":           func(n *node) { n.Kids[1].Flag = false },
+		"float":          func(n *node) { n.Kids[1].Ratio = 0.25 },
+		"nil and empty":  func(n *node) { n.Attrs = nil },
+		"pointer to nil": func(n *node) { n.Next = nil },
+		"shorter":        func(n *node) { n.Kids = n.Kids[:1] },
+		"time":           func(n *node) { n.When = metav1.NewTime(n.When.Add(time.Second)) },
+		"time nanos":     func(n *node) { n.When = metav1.NewTime(n.When.Add(1)) },
+		"time zone":      func(n *node) { n.When = metav1.NewTime(n.When.In(time.FixedZone("x", 3600))) },
+	}
+	for name, change := range changes {
+		b := mk()
+		change(b)
+		check(name, mk(), b, false)
+	}
+	shared := mk()
+	b := mk()
+	b.Next = shared.Next
+	check("shared pointer", shared, b, false)
+	b = mk()
+	b.Kids = shared.Kids
+	check("shared slice", shared, b, false)
+	b = mk()
+	b.Attrs = shared.Attrs
+	check("shared map", shared, b, false)
+}
+
 // TestObjectMetaFieldsAreKnown: every field of ObjectMeta is either one that
 // setServerFields sets or one metaEqualApartButServerFields compares, so a
 // field added to apimachinery cannot be left behind by a write's copy.
 func TestObjectMetaFieldsAreKnown(t *testing.T) {
 	set := []string{"Name", "GenerateName", "Namespace", "SelfLink", "UID", "ResourceVersion", "Generation", "CreationTimestamp"}
-	compared := []string{"DeletionTimestamp", "DeletionGracePeriodSeconds", "Labels", "Annotations", "OwnerReferences", "Finalizers", "ManagedFields"}
+	compared := metaComparedFields
 	var fields []string
 	for f := range reflect.TypeFor[metav1.ObjectMeta]().Fields() {
 		fields = append(fields, f.Name)
