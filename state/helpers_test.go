@@ -137,18 +137,21 @@ func requireErrorContains(t *testing.T, err error, parts ...string) {
 }
 
 // faultyTemp is a temporary file that fails on the first operation named in
-// fail ("write", "sync" or "close") after writing failAfter bytes.
+// fail ("write", "sync" or "close") after writing failAfter bytes. failed
+// counts the writes that failed.
 type faultyTemp struct {
 	*os.File
 	fail      string
 	failAfter int
 	written   int
+	failed    int
 }
 
 func (f *faultyTemp) Write(p []byte) (int, error) {
 	if f.fail == "write" && f.written+len(p) > f.failAfter {
 		n, _ := f.File.Write(p[:f.failAfter-f.written])
 		f.written += n
+		f.failed++
 		return n, &os.PathError{Op: "write", Path: filepath.ToSlash(f.Name()), Err: errDiskFull}
 	}
 	n, err := f.File.Write(p)

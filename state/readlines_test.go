@@ -290,13 +290,18 @@ func TestWriteLinesStopsAtErrors(t *testing.T) {
 		t.Fatalf("writeLines: %v, want the error of element %d", err, bad)
 	}
 
-	failing := &failAfter{n: 3000}
+	f, err := os.CreateTemp(t.TempDir(), "lines")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	failing := &faultyTemp{File: f, fail: "write", failAfter: 3000}
 	err = writeLines(failing, n, func(i int) (any, error) { return i, nil }, name, nil, nil)
 	if !errors.Is(err, errDiskFull) {
 		t.Fatalf("writeLines to a writer that fails: %v", err)
 	}
-	if failing.calls > 1 {
-		t.Errorf("writeLines wrote %d more times after a write failed", failing.calls-1)
+	if failing.failed > 1 {
+		t.Errorf("writeLines wrote %d more times after a write failed", failing.failed-1)
 	}
 
 	out.Reset()
@@ -315,19 +320,4 @@ func TestWriteLinesStopsAtErrors(t *testing.T) {
 	if d := linediff.Describe("written", out.String(), "expected", want.String()); d != "" {
 		t.Fatal(d)
 	}
-}
-
-// failAfter fails every write once n bytes are written, counting the failed
-// writes.
-type failAfter struct {
-	n, written, calls int
-}
-
-func (f *failAfter) Write(p []byte) (int, error) {
-	if f.written+len(p) > f.n {
-		f.calls++
-		return 0, errDiskFull
-	}
-	f.written += len(p)
-	return len(p), nil
 }
