@@ -62,6 +62,7 @@ type eventIndex struct {
 	n      int
 }
 
+// eventIndex returns the eventIndex of s's timeline.
 func (s *Snapshot) eventIndex() eventIndex {
 	x := eventIndex{head: s.Events, blocks: s.Recorded, starts: make([]int, len(s.Recorded)), n: len(s.Events)}
 	for b, block := range s.Recorded {
