@@ -52,13 +52,11 @@ type Dir struct {
 	// copiedBytes is how many bytes the last Save copied from the file it
 	// replaced as ranges of lines (see fileWriter), for tests.
 	copiedBytes int64
-	// loaded is the state file as Load read it, one element a line, or as
-	// Save wrote it last: Save copies lines only from that very file (see
-	// previousFile). Nil when Load had to read the file as a whole.
-	loaded os.FileInfo
-	// loadedEvents are the events Load decoded from loaded, one a line of
-	// its events section.
-	loadedEvents []Event
+	// previous are the lines of the state file as Load read it, one
+	// element a line, or as Save wrote it last: Save copies lines only from
+	// that very file (see previousFile). Nil when Load had to read the
+	// file as a whole.
+	previous *fileLines
 }
 
 // tempFile is the part of *os.File that Save uses.

@@ -39,15 +39,20 @@ func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read state: %w", err)
 	}
-	snap, byLine, err := decodeSplit(data, lines, scheme)
+	snap, l, err := decodeSplit(data, lines, scheme)
 	if err != nil {
 		return nil, fmt.Errorf("read state %s: %w (%s)", show(path), err, resetHint)
 	}
 	// Save copies lines only from a file whose every line it has decoded
 	// alone: one laid out otherwise may hold more than an element a line.
-	d.loaded, d.loadedEvents = nil, nil
-	if statErr == nil && byLine {
-		d.loaded, d.loadedEvents = info, snap.Events
+	// What identifies the objects is taken before Restore fills in what
+	// they lack.
+	d.previous = nil
+	if statErr == nil && l != nil {
+		d.previous = &fileLines{info: info, objects: objectLines(data, l.sections[2], snap.Objects)}
+		if events, ok := elementLines(data, l.sections[1]); ok {
+			d.previous.events, d.previous.eventValues = events, snap.Events
+		}
 	}
 	return snap, nil
 }
@@ -60,24 +65,24 @@ func decode(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
 	return snap, err
 }
 
-// decodeSplit is decode of data split into lines already. byLine reports
-// that the file is in Save's layout and was decoded one element a line.
-func decodeSplit(data []byte, lines []line, scheme *runtime.Scheme) (snap *Snapshot, byLine bool, err error) {
+// decodeSplit is decode of data split into lines already. byLine, when not
+// nil, is the file in Save's layout, which was decoded one element a line.
+func decodeSplit(data []byte, lines []line, scheme *runtime.Scheme) (snap *Snapshot, byLine *layout, err error) {
 	l, ok := splitSections(lines, len(sectionNames))
 	if !ok {
 		snap, err = decodeDocument(data, scheme)
-		return snap, false, err
+		return snap, nil, err
 	}
 	if snap, err = l.decode(scheme); err == nil {
-		return snap, true, nil
+		return snap, l, nil
 	}
 	// Lines that fit the layout may still be one valid document laid out
 	// differently; only if that fails too is the file broken. The line-based
 	// error is reported, since it names the line.
 	if snap, err2 := decodeDocument(data, scheme); err2 == nil {
-		return snap, false, nil
+		return snap, nil, nil
 	}
-	return nil, false, err
+	return nil, nil, err
 }
 
 // decodeHeader decodes the first line's fields and checks the version.

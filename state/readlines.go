@@ -22,6 +22,11 @@ func readLines(path string) ([]byte, []line, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
+	return readOpenLines(f)
+}
+
+// readOpenLines is readLines of a file open at its start.
+func readOpenLines(f *os.File) ([]byte, []line, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return nil, nil, err

@@ -133,6 +133,72 @@ func TestSaveCopiesRunsOfLines(t *testing.T) {
 	sameAsFreshSave(t, d, loaded)
 }
 
+// TestSaveReadsLinesItCannotCopy: writing to something that is not a
+// file, the unchanged lines are read from the file replaced, at the places
+// Load found them, and the result is what encoding everything writes.
+func TestSaveReadsLinesItCannotCopy(t *testing.T) {
+	d := tempDir(t)
+	loaded := savedInStoreOrder(t, d, bigSnapshot(400)) // 2,400 objects: two rounds
+	for _, i := range []int{0, roundSize, len(loaded.Objects) - 1} {
+		loaded.Objects[i].SetLabels(map[string]string{"changed": "yes"})
+		loaded.Objects[i].SetResourceVersion("99999")
+	}
+	loaded.Events = slices.Clone(loaded.Events) // the engine never changes loaded events
+	loaded.Events[1].Message = "changed"
+	prev := openPrevious(d.file(stateFileName), d.previous)
+	if prev == nil {
+		t.Fatal("the file loaded is not known as the previous file")
+	}
+	defer prev.close()
+	var got, want bytes.Buffer
+	if err := encode(&got, loaded, testScheme(), prev); err != nil {
+		t.Fatal(err)
+	}
+	if err := encode(&want, loaded, testScheme(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := linediff.Describe("reusing", got.String(), "encoding", want.String()); d != "" {
+		t.Fatal("reading lines from the previous file wrote another file: ", d)
+	}
+	if prev.reused != len(loaded.Objects)-3 || prev.reusedEvents != len(loaded.Events)-1 {
+		t.Errorf("reused %d object and %d event lines, want %d and %d", prev.reused, prev.reusedEvents, len(loaded.Objects)-3, len(loaded.Events)-1)
+	}
+}
+
+// TestSaveEncodesWhatRestoreCompleted: an object whose line lacks a uid or
+// resourceVersion gets them from Restore, so its line is not the object
+// any more and is encoded, even though Load took what identifies it from
+// that very line.
+func TestSaveEncodesWhatRestoreCompleted(t *testing.T) {
+	d := tempDir(t)
+	savedInStoreOrder(t, d, bigSnapshot(3))
+	lines := strings.Split(readState(t, d), "\n")
+	first := slices.Index(lines, `"objects":[`) + 1
+	for i, field := range []string{`"uid":"`, `"resourceVersion":"`} {
+		l := lines[first+i]
+		at := strings.Index(l, field)
+		end := at + len(field) + strings.IndexByte(l[at+len(field):], '"') + 1
+		lines[first+i] = l[:at] + l[end+1:] // the field and the comma after it
+	}
+	writeState(t, d, strings.Join(lines, "\n"))
+	loaded, err := d.Load(testScheme())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := fakecluster.New(fakecluster.Options{Scheme: testScheme()})
+	if err := c.RestoreOwned(loaded.Objects); err != nil {
+		t.Fatal(err)
+	}
+	loaded.Objects = c.Objects()
+	if err := d.Save(loaded, testScheme()); err != nil {
+		t.Fatal(err)
+	}
+	sameAsFreshSave(t, d, loaded)
+	if want := len(loaded.Objects) - 2; d.reusedLines != want {
+		t.Errorf("%d lines copied, want %d (all but the two completed)", d.reusedLines, want)
+	}
+}
+
 // TestSaveCopiesNoCarriageReturns: from a file whose lines end in "\r\n"
 // (edited on Windows, still one element a line), the unchanged lines are
 // copied one by one, without their "\r".

@@ -1,268 +1,259 @@
 package state
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
-	"io"
 	"os"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
 )
 
-// previousFile reads, in order, the event and object lines of the state
-// file a Save replaces, so that Save writes the line of an object that has
-// not changed since (same kind, namespace, name, uid and resourceVersion:
-// every write gives an object a new resourceVersion) as it was, instead of
-// encoding the object again. A line Save wrote decodes to its object and
-// encodes back to itself (TestListStoredIsList, and the check of every
-// script's state), so the file is the same either way; encoding was most
-// of the time of saving 100,000 objects of which a run changed a few.
+// previousFile is the state file a Save replaces, when it is the very file
+// its Dir loaded one element a line, or saved, unchanged since. Save writes
+// the line of an object that has not changed since (same kind, namespace,
+// name, uid and resourceVersion: every write gives an object a new
+// resourceVersion) as it was, instead of encoding the object again. A line
+// Save wrote decodes to its object and encodes back to itself
+// (TestListStoredIsList, and the check of every script's state), so the
+// file is the same either way; encoding was most of the time of saving
+// 100,000 objects of which a run changed a few.
 //
 // Events are copied the same way: the timeline only grows, so the events
 // the file held, decoded one a line when it was loaded, are the start of
 // the timeline saved; an event equal to the one loaded from line i of the
 // events section is written as that line.
+//
+// Where the lines are comes from what Load read (fileLines), so Save does
+// not read the file again: it copies the lines from it (see fileWriter).
 type previousFile struct {
-	f      *os.File
-	r      *bufio.Reader
-	heads  headerReader
-	line   []byte // the current object line, without its comma
-	head   ObjectHeader
-	ok     bool // line is an object line whose header was read
-	long   []byte
-	reused int
-
-	// copyFrom is a second handle on the file, from which Save copies
-	// ranges of lines (see fileWriter). pos is the offset of the next
-	// line readLine reads; lineAt is where the last line read starts, and
-	// comma says it ended with exactly ",\n". at and atComma are those of
-	// line.
-	copyFrom *os.File
-	pos      int64
-	lineAt   int64
-	comma    bool
-	at       int64
-	atComma  bool
-
-	// inEvents is true while the lines read are those of the events
-	// section, event is the number of the next one.
-	inEvents bool
-	event    int
-	// reusedEvents is how many event lines Save copied.
-	reusedEvents int
+	// f is the file, opened again and checked to be the one loaded.
+	f     *os.File
+	lines *fileLines
+	// next is the first object line reuse has not passed.
+	next int
+	// reused and reusedEvents count the object and event lines reused.
+	reused, reusedEvents int
 }
 
-// openPrevious opens the state file at path and reads up to its events,
-// or returns nil when there is none, when it is not the file loaded (the
-// file Load read one element a line, or Save wrote, unchanged since: each
-// of its element lines holds one value and nothing else), or when it is not
-// in Save's layout.
-func openPrevious(path string, loaded os.FileInfo) *previousFile {
-	if loaded == nil {
+// fileLines are the element lines of a state file in Save's layout, as
+// Load (or a scan after Save) found them: where each one is, and what
+// identifies the objects and events on them.
+type fileLines struct {
+	// info is the file the lines are from.
+	info os.FileInfo
+	// unscanned says the lines are not known yet (the file Save wrote
+	// last): they are found from the objects' headers when needed.
+	unscanned bool
+	// objects are the object lines, in file order.
+	objects []objectLine
+	// events are the event lines, in file order, and eventValues the
+	// events decoded from them; both are nil when the events are not known.
+	events      []fileLine
+	eventValues []Event
+}
+
+// fileLine is where an element of a section is in the state file: its
+// offset and length, without the comma after it. Two elements of a section
+// two bytes apart have exactly ",\n" between them (splitSection requires a
+// comma after every element but the last), so a run of such lines is
+// copied in one range.
+type fileLine struct {
+	at int64
+	n  int
+}
+
+// objectLine is the line of an object in the state file, with what
+// identifies the object decoded from it.
+type objectLine struct {
+	fileLine
+	gk              schema.GroupKind
+	namespace, name string
+	uid             types.UID
+	resourceVersion string
+}
+
+// elementLines returns where the elements of a section (lines whose text
+// is part of data, commas stripped by splitSection) are in data, and false
+// when one of them is not part of data.
+func elementLines(data []byte, elems []line) ([]fileLine, bool) {
+	out := make([]fileLine, len(elems))
+	for i, l := range elems {
+		at := cap(data) - cap(l.text)
+		if len(l.text) == 0 || at < 0 || at+len(l.text) > len(data) || &data[at] != &l.text[0] {
+			return nil, false
+		}
+		out[i] = fileLine{at: int64(at), n: len(l.text)}
+	}
+	return out, true
+}
+
+// objectLines returns the object lines of a layout split from data, each
+// with what identifies the object decoded from it (objs, in the same
+// order), or nil when their places in data are not known.
+func objectLines(data []byte, elems []line, objs []fakecluster.Object) []objectLine {
+	places, ok := elementLines(data, elems)
+	if !ok || len(objs) != len(elems) {
+		return nil
+	}
+	out := make([]objectLine, len(objs))
+	for i, obj := range objs {
+		out[i] = objectLine{fileLine: places[i], gk: obj.GetObjectKind().GroupVersionKind().GroupKind(),
+			namespace: obj.GetNamespace(), name: obj.GetName(), uid: obj.GetUID(), resourceVersion: obj.GetResourceVersion()}
+	}
+	return out
+}
+
+// headerLines is objectLines for objects known by their headers.
+func headerLines(data []byte, elems []line, heads []ObjectHeader) []objectLine {
+	places, ok := elementLines(data, elems)
+	if !ok || len(heads) != len(elems) {
+		return nil
+	}
+	out := make([]objectLine, len(heads))
+	for i, h := range heads {
+		out[i] = objectLine{fileLine: places[i], gk: schema.GroupKind{Group: groupOf(h.APIVersion), Kind: h.Kind},
+			namespace: h.Namespace, name: h.Name, uid: h.UID, resourceVersion: h.resourceVersion}
+	}
+	return out
+}
+
+// openPrevious opens the state file at path, or returns nil when there is
+// none, or when it is not the file lines are from (replaced or changed
+// since), or lines is nil.
+func openPrevious(path string, lines *fileLines) *previousFile {
+	if lines == nil || lines.info == nil {
 		return nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
 	}
-	if info, err := f.Stat(); err != nil || !os.SameFile(info, loaded) || info.Size() != loaded.Size() || !info.ModTime().Equal(loaded.ModTime()) {
+	info, err := f.Stat()
+	if err != nil || !os.SameFile(info, lines.info) || info.Size() != lines.info.Size() || !info.ModTime().Equal(lines.info.ModTime()) {
 		_ = f.Close()
 		return nil
 	}
-	p := &previousFile{f: f, r: bufio.NewReaderSize(f, 1<<20)}
-	if c, err := os.Open(path); err == nil {
-		if info, err := c.Stat(); err == nil && os.SameFile(info, loaded) {
-			p.copyFrom = c
-		} else {
-			_ = c.Close()
-		}
-	}
-	for {
-		line, err := p.readLine()
-		if err != nil {
-			p.close()
+	if lines.unscanned {
+		if lines = scanLines(f, info); lines == nil {
+			_ = f.Close()
 			return nil
 		}
-		if string(line) == `"events":[` {
-			p.inEvents = true
-			return p
-		}
 	}
+	return &previousFile{f: f, lines: lines}
 }
 
-// toObjects reads on to the start of the objects section and the first
-// object line, unless it is there already; ok stays false if there is no
-// such section.
-func (p *previousFile) toObjects() {
-	if !p.inEvents {
-		return
+// scanLines reads the object lines of the state file f, open at its start,
+// from their headers, as a View does: nil when the file is not as Save
+// writes it.
+func scanLines(f *os.File, info os.FileInfo) *fileLines {
+	data, lines, err := readOpenLines(f)
+	if err != nil || int64(len(data)) != info.Size() {
+		return nil
 	}
-	p.inEvents = false
-	for {
-		line, err := p.readLine()
-		if err != nil {
-			return
-		}
-		if string(line) == `"objects":[` {
-			p.next()
-			return
-		}
+	l, ok := splitSections(lines, len(sectionNames))
+	if !ok {
+		return nil
 	}
+	v := &View{layout: l}
+	if !v.readHeaders() {
+		return nil
+	}
+	objects := headerLines(data, l.sections[2], v.headers)
+	if objects == nil && len(l.sections[2]) > 0 {
+		return nil
+	}
+	return &fileLines{info: info, objects: objects}
+}
+
+// reusedLine is a line Save copies from the file it replaces (when ok):
+// where it is there, and its text when the writer cannot copy ranges.
+type reusedLine struct {
+	fileLine
+	ok   bool
+	text []byte
 }
 
 // reuseEvent returns, for event i of the timeline to be saved, the line of
-// the previous file's events section that holds it, appended to arena, and
-// the arena; no text when it must be encoded. loaded are the events decoded
-// from that section, one a line. Events must come in order.
-func (p *previousFile) reuseEvent(i int, e *Event, loaded []Event, arena []byte) (reusedLine, []byte) {
-	if !p.inEvents || i >= len(loaded) || i != p.event {
-		return reusedLine{}, arena
+// the previous file's events section that holds it, if any.
+func (p *previousFile) reuseEvent(i int, e *Event) reusedLine {
+	if i >= len(p.lines.events) || i >= len(p.lines.eventValues) || *e != p.lines.eventValues[i] {
+		return reusedLine{}
 	}
-	line, err := p.readLine()
-	if err != nil {
-		p.inEvents = false
-		return reusedLine{}, arena
-	}
-	p.event++
-	line = bytes.TrimSuffix(line, []byte(","))
-	if len(line) < 2 || line[0] != '{' || line[len(line)-1] != '}' {
-		// Not an event line: the section ended early, so the file is not
-		// the one loaded. Nothing more is copied from it.
-		p.inEvents = false
-		return reusedLine{}, arena
-	}
-	if *e != loaded[i] {
-		return reusedLine{}, arena
-	}
-	start := len(arena)
-	arena = append(arena, line...)
 	p.reusedEvents++
-	return reusedLine{text: arena[start:len(arena):len(arena)], at: p.lineAt, comma: p.comma}, arena
-}
-
-// reusedLine is a line Save copies from the file it replaces: its text,
-// where the text starts in that file, and whether the file has exactly
-// ",\n" after it.
-type reusedLine struct {
-	text  []byte
-	at    int64
-	comma bool
-}
-
-// readLine returns the next line without its line end, valid until the
-// next call.
-func (p *previousFile) readLine() ([]byte, error) {
-	line, err := p.r.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		p.long = append(p.long[:0], line...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			line, err = p.r.ReadSlice('\n')
-			p.long = append(p.long, line...)
-		}
-		line = p.long
-	}
-	if err != nil && !(errors.Is(err, io.EOF) && len(line) > 0) {
-		return nil, err
-	}
-	p.lineAt, p.pos = p.pos, p.pos+int64(len(line))
-	p.comma = bytes.HasSuffix(line, []byte(",\n")) && !bytes.HasSuffix(line, []byte(",\r\n"))
-	return bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), nil
-}
-
-// next moves to the next object line; ok is false at the section's end or
-// at a line that is not as Save writes objects.
-func (p *previousFile) next() {
-	p.ok = false
-	line, err := p.readLine()
-	if err != nil {
-		return
-	}
-	line = bytes.TrimSuffix(line, []byte(","))
-	if len(line) < 2 || line[0] != '{' || line[len(line)-1] != '}' {
-		return
-	}
-	p.head = ObjectHeader{}
-	if !p.heads.scanHeader(line, &p.head) || !p.heads.complete(&p.head) {
-		return
-	}
-	p.line, p.ok = line, true
-	p.at, p.atComma = p.lineAt, p.comma
+	return reusedLine{fileLine: p.lines.events[i], ok: true}
 }
 
 // reuse returns, for obj (of kind gk) to be saved, the line it had in the
-// previous file if it has not changed since, appended to arena, and the
-// arena; no text when it must be encoded. Objects must come in the API
+// previous file if it has not changed since. Objects must come in the API
 // server's order, as they are saved.
-func (p *previousFile) reuse(gk schema.GroupKind, obj fakecluster.Object, arena []byte) (reusedLine, []byte) {
-	for p.ok {
-		c := fakecluster.CompareKeys(schema.GroupKind{Group: groupOf(p.head.APIVersion), Kind: p.head.Kind},
-			p.head.Namespace, p.head.Name, gk, obj.GetNamespace(), obj.GetName())
+func (p *previousFile) reuse(gk schema.GroupKind, obj fakecluster.Object) reusedLine {
+	objs := p.lines.objects
+	for ; p.next < len(objs); p.next++ {
+		l := &objs[p.next]
+		c := fakecluster.CompareKeys(l.gk, l.namespace, l.name, gk, obj.GetNamespace(), obj.GetName())
 		if c > 0 {
-			return reusedLine{}, arena // a new object
+			return reusedLine{} // a new object
 		}
-		same := c == 0 && p.head.UID == obj.GetUID() && p.head.resourceVersion == obj.GetResourceVersion()
-		if same {
-			start := len(arena)
-			arena = append(arena, p.line...)
-			r := reusedLine{text: arena[start:len(arena):len(arena)], at: p.at, comma: p.atComma}
-			p.reused++
-			p.next()
-			return r, arena
+		if c < 0 {
+			continue // an object removed since
 		}
-		p.next()
-		if c == 0 {
-			return reusedLine{}, arena // changed
+		p.next++
+		if l.uid == "" || l.resourceVersion == "" || l.uid != obj.GetUID() || l.resourceVersion != obj.GetResourceVersion() {
+			return reusedLine{} // changed
 		}
+		p.reused++
+		return reusedLine{fileLine: l.fileLine, ok: true}
 	}
-	return reusedLine{}, arena
+	return reusedLine{}
 }
 
-// source is the file Save may copy ranges of lines from, or nil.
+// text appends the text of l, a line of the previous file, to arena.
+func (p *previousFile) text(l fileLine, arena []byte) ([]byte, []byte, error) {
+	start := len(arena)
+	arena = append(arena, make([]byte, l.n)...)
+	if _, err := p.f.ReadAt(arena[start:], l.at); err != nil {
+		return nil, arena[:start], err
+	}
+	return arena[start:len(arena):len(arena)], arena, nil
+}
+
+// source is the file Save copies ranges of lines from, or nil.
 func (p *previousFile) source() *os.File {
 	if p == nil {
 		return nil
 	}
-	return p.copyFrom
+	return p.f
 }
 
 // close closes the file, if any.
 func (p *previousFile) close() {
 	if p != nil {
 		_ = p.f.Close()
-		if p.copyFrom != nil {
-			_ = p.copyFrom.Close()
-		}
 	}
 }
 
 // objectReuser returns writeLines' reuse for the objects of snap: nil when
 // there is no previous file.
-func (p *previousFile) objectReuser(scheme *runtime.Scheme, objs []fakecluster.Object) func(i int, arena []byte) (reusedLine, []byte) {
-	if p == nil {
+func (p *previousFile) objectReuser(scheme *runtime.Scheme, objs []fakecluster.Object) func(i int) reusedLine {
+	if p == nil || len(p.lines.objects) == 0 {
 		return nil
 	}
-	p.toObjects()
-	return func(i int, arena []byte) (reusedLine, []byte) {
+	return func(i int) reusedLine {
 		gvks, _, err := scheme.ObjectKinds(objs[i])
 		if err != nil {
-			return reusedLine{}, arena // encoding it reports the error
+			return reusedLine{} // encoding it reports the error
 		}
-		return p.reuse(gvks[0].GroupKind(), objs[i], arena)
+		return p.reuse(gvks[0].GroupKind(), objs[i])
 	}
 }
 
-// eventReuser returns writeLines' reuse for the events of snap, given the
-// events loaded from the previous file: nil when there is no previous file
-// or nothing was loaded from its lines.
-func (p *previousFile) eventReuser(events eventIndex, loaded []Event) func(i int, arena []byte) (reusedLine, []byte) {
-	if p == nil || len(loaded) == 0 {
+// eventReuser returns writeLines' reuse for the events of snap: nil when
+// there is no previous file or its events are not known.
+func (p *previousFile) eventReuser(events eventIndex) func(i int) reusedLine {
+	if p == nil || len(p.lines.events) == 0 {
 		return nil
 	}
-	return func(i int, arena []byte) (reusedLine, []byte) {
-		return p.reuseEvent(i, events.at(i), loaded, arena)
-	}
+	return func(i int) reusedLine { return p.reuseEvent(i, events.at(i)) }
 }

@@ -49,35 +49,35 @@ var sectionNames = [...]string{"timers", "events", "objects"}
 // the file it replaces rather than encoded again (see previousFile).
 func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
 	path := d.file(stateFileName)
-	prev := openPrevious(path, d.loaded)
+	prev := openPrevious(path, d.previous)
 	defer prev.close()
 	d.copiedBytes = 0
 	err := d.writeAtomic(func(w io.Writer) error {
 		if fw, ok := w.(*fileWriter); ok {
 			defer func() { d.copiedBytes = fw.copied }()
 		}
-		return encode(w, snap, scheme, prev, d.loadedEvents)
+		return encode(w, snap, scheme, prev)
 	})
 	if prev != nil {
 		d.reusedLines, d.reusedEvents = prev.reused, prev.reusedEvents
 	}
 	if err == nil {
-		// The events of the new file are not kept: a command saves once,
-		// and keeping them would hold the whole timeline while the file
-		// is read back for the output.
-		d.loaded, d.loadedEvents = nil, nil
+		// The lines of the new file are found only if it is saved again
+		// (a command saves once); its events are not kept, which would
+		// hold the whole timeline while the file is read back for the
+		// output.
+		d.previous = nil
 		if info, statErr := os.Stat(path); statErr == nil {
-			d.loaded = info
+			d.previous = &fileLines{info: info, unscanned: true}
 		}
 	}
 	return err
 }
 
 // encode writes the state file: a header line, then each section as a JSON
-// array with one element a line. loadedEvents are the events prev's file
-// held, one a line, if known. prev, when not nil, gives the lines of
-// unchanged objects.
-func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousFile, loadedEvents []Event) error {
+// array with one element a line. prev, when not nil, gives the lines of
+// unchanged objects and events.
+func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousFile) error {
 	h, err := json.Marshal(header{Version: formatVersion, Seed: snap.Seed, Rand: snap.Rand, Clock: snap.Clock, ComponentRoots: snap.ComponentRoots})
 	if err != nil {
 		return fmt.Errorf("encode header: %w", err)
@@ -93,11 +93,11 @@ func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousF
 		func() error {
 			events := snap.eventIndex()
 			return writeLines(w, events.n, func(i int) (any, error) { return events.at(i), nil },
-				func(i int) string { return fmt.Sprintf("event %d", i) }, prev.eventReuser(events, loadedEvents), prev.source())
+				func(i int) string { return fmt.Sprintf("event %d", i) }, prev.eventReuser(events), prev)
 		},
 		func() error {
 			return writeLines(w, len(snap.Objects), func(i int) (any, error) { return wireObject(scheme, snap.Objects[i]) },
-				func(i int) string { return describe(scheme, snap.Objects[i]) }, prev.objectReuser(scheme, snap.Objects), prev.source())
+				func(i int) string { return describe(scheme, snap.Objects[i]) }, prev.objectReuser(scheme, snap.Objects), prev)
 		},
 	}
 	for s, name := range sectionNames {
@@ -135,16 +135,18 @@ const roundSize = 2048
 // second set; the two sets take turns, so memory stays small whatever the
 // size of the state. elem returns the value to encode for element i; name
 // names it in errors. reuse, when not nil, is asked first, one element after
-// the other, for a line to write as it is instead (see previousFile); it
-// appends the line to the round's arena. When w is a *fileWriter and src the
-// file those lines come from, lines that follow each other there (with ",\n"
-// between them) are copied from src in one range instead of being written.
-// reuse reads the previous file through a handle of its own, so it may run
-// while the round before is copied from src.
+// the other, for a line of prev, the file being replaced, to write as it is
+// instead (see previousFile). When w is a *fileWriter, lines that follow
+// each other in prev (with ",\n" between them) are copied from it in one
+// range instead of being written; otherwise their text is read from prev
+// into the round's arena.
 func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string,
-	reuse func(i int, arena []byte) (reusedLine, []byte), src *os.File) error {
+	reuse func(i int) reusedLine, prev *previousFile) error {
+	if prev == nil {
+		reuse = nil
+	}
 	fw, _ := w.(*fileWriter)
-	copying := fw != nil && src != nil && reuse != nil
+	copying := fw != nil && reuse != nil
 	free := make(chan *round, 2)
 	for range 2 {
 		free <- &round{bufs: make([]bytes.Buffer, parallel.Workers()),
@@ -156,7 +158,7 @@ func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i i
 		var err error
 		for r := range encoded {
 			if err == nil {
-				err = r.write(w, fw, src, copying)
+				err = r.write(w, fw, prev.source(), copying)
 			}
 			free <- r
 		}
@@ -164,7 +166,7 @@ func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i i
 	}()
 	for lo := 0; lo < n; lo += roundSize {
 		r := <-free
-		if err := r.encode(lo, min(lo+roundSize, n), n, elem, name, reuse, copying); err != nil {
+		if err := r.encode(lo, min(lo+roundSize, n), n, elem, name, reuse, prev, copying); err != nil {
 			close(encoded)
 			<-written
 			return err
@@ -177,7 +179,8 @@ func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i i
 
 // round is one round of writeLines: the elements lo to hi, encoded into one
 // buffer per chunk of ranges, with the lines reused from the previous file
-// (their text in arena) and where each element ends in its chunk's buffer.
+// (their text in arena when they are not copied) and where each element
+// ends in its chunk's buffer.
 type round struct {
 	lo, hi int
 	ranges [][2]int
@@ -189,21 +192,30 @@ type round struct {
 
 // encode fills r with the elements lo to hi of n (see writeLines).
 func (r *round) encode(lo, hi, n int, elem func(i int) (any, error), name func(i int) string,
-	reuse func(i int, arena []byte) (reusedLine, []byte), copying bool) error {
+	reuse func(i int) reusedLine, prev *previousFile, copying bool) error {
 	r.lo, r.hi = lo, hi
 	if reuse != nil {
 		r.arena = r.arena[:0]
 		for i := lo; i < hi; i++ {
-			r.reused[i-lo], r.arena = reuse(i, r.arena)
+			l := reuse(i)
+			if l.ok && !copying {
+				var err error
+				if l.text, r.arena, err = prev.text(l.fileLine, r.arena); err != nil {
+					l = reusedLine{} // encoded instead
+				}
+			}
+			r.reused[i-lo] = l
 		}
 	}
 	r.ranges = parallel.Chunks(lo, hi, minChunk)
 	return parallel.Run(r.ranges, func(c, clo, chi int) error {
 		r.bufs[c].Reset()
 		for i := clo; i < chi; i++ {
-			line := r.reused[i-lo].text
-			if copying && line != nil {
-				line = []byte{} // copied from src: only the line end here
+			var line []byte
+			if l := r.reused[i-lo]; l.ok && copying {
+				line = []byte{} // copied from the file: only the line end here
+			} else if l.ok {
+				line = l.text
 			}
 			if err := encodeLine(&r.bufs[c], elem, line, i, i == n-1); err != nil {
 				return fmt.Errorf("%s: %w", name(i), err)
@@ -240,7 +252,7 @@ func writeRound(fw *fileWriter, src *os.File, bufs []bytes.Buffer, ranges [][2]i
 		cur, start := 0, 0 // the next byte of buf to write; where element i starts in buf
 		for i := r[0] - lo; i < r[1]-lo; i++ {
 			end := ends[i]
-			if l := reused[i]; l.text != nil {
+			if l := reused[i]; l.ok {
 				if _, err := fw.Write(buf[cur:start]); err != nil {
 					return err
 				}
@@ -248,8 +260,8 @@ func writeRound(fw *fileWriter, src *os.File, bufs []bytes.Buffer, ranges [][2]i
 				if runAt < 0 {
 					runAt = l.at
 				}
-				runEnd = l.at + int64(len(l.text))
-				if next := i + 1; next < len(reused) && reused[next].text != nil && l.comma && reused[next].at == runEnd+2 {
+				runEnd = l.at + int64(l.n)
+				if next := i + 1; next < len(reused) && reused[next].ok && reused[next].at == runEnd+2 {
 					cur = end // the run goes on: src has the line end
 				} else {
 					if err := fw.copyRange(src, runAt, runEnd-runAt); err != nil {
