@@ -13,6 +13,7 @@ import (
 	"k8s.io/kubectl/pkg/cmd/get"
 
 	"github.com/lscli/lscli/fakecluster"
+	_ "github.com/lscli/lscli/internal/kubectli18n" // before package get translates its help texts
 	"github.com/lscli/lscli/internal/yamlout"
 )
 

@@ -180,7 +180,7 @@ func (c *Cluster) namespaced(gvk schema.GroupVersionKind) bool {
 	if k, ok := c.served[gvk]; ok {
 		return k.namespaced
 	}
-	return !clusterScoped[gvk.GroupKind()]
+	return !clusterScoped()[gvk.GroupKind()]
 }
 
 // scope clears the namespace of a cluster-scoped object and, when create is

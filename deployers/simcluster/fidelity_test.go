@@ -30,8 +30,8 @@ func TestScopeFromClientGo(t *testing.T) {
 		{schema.GroupKind{Group: "apps", Kind: "Deployment"}, false},
 	}
 	for _, tt := range tests {
-		if got := clusterScoped[tt.gk]; got != tt.want {
-			t.Errorf("clusterScoped[%s] = %v, want %v", tt.gk, got, tt.want)
+		if got := clusterScoped()[tt.gk]; got != tt.want {
+			t.Errorf("clusterScoped()[%s] = %v, want %v", tt.gk, got, tt.want)
 		}
 	}
 }

@@ -107,7 +107,7 @@ func decodeSaved(data []byte) (runtime.Object, error) {
 	if !isBuiltin(gvk) {
 		return u, nil
 	}
-	typed, err := builtin.New(gvk)
+	typed, err := builtin().New(gvk)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package simcluster
 
 import (
 	"fmt"
+	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -24,13 +25,15 @@ func newScheme() *runtime.Scheme {
 	return s
 }
 
-// builtin is the scheme of built-in kinds. It is never changed: the fake
-// client registers custom resource kinds in a scheme of its own.
-var builtin = newScheme()
+// builtin returns the scheme of built-in kinds, made when first needed (it
+// took a tenth of lscli's start, and most commands simulate no cluster).
+// It is never changed: the fake client registers custom resource kinds in a
+// scheme of its own.
+var builtin = sync.OnceValue(newScheme)
 
 // isBuiltin reports whether gvk is a kind the cluster serves without a CRD.
 func isBuiltin(gvk schema.GroupVersionKind) bool {
-	return builtin.Recognizes(gvk) && !isListKind(gvk)
+	return builtin().Recognizes(gvk) && !isListKind(gvk)
 }
 
 // isListKind reports whether gvk names a list kind (e.g. ConfigMapList).
@@ -40,13 +43,13 @@ func isListKind(gvk schema.GroupVersionKind) bool {
 
 // builtinMapper returns a RESTMapper for the built-in kinds with their scope.
 func builtinMapper() *meta.DefaultRESTMapper {
-	m := meta.NewDefaultRESTMapper(builtin.PrioritizedVersionsAllGroups())
-	for gvk := range builtin.AllKnownTypes() {
+	m := meta.NewDefaultRESTMapper(builtin().PrioritizedVersionsAllGroups())
+	for gvk := range builtin().AllKnownTypes() {
 		if gvk.Version == runtime.APIVersionInternal || isListKind(gvk) || gvk.Kind == "WatchEvent" {
 			continue
 		}
 		scope := meta.RESTScopeNamespace
-		if clusterScoped[gvk.GroupKind()] {
+		if clusterScoped()[gvk.GroupKind()] {
 			scope = meta.RESTScopeRoot
 		}
 		m.Add(gvk, scope)

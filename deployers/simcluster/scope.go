@@ -2,6 +2,7 @@ package simcluster
 
 import (
 	"reflect"
+	"sync"
 
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -15,8 +16,9 @@ import (
 // with a namespace (CoreV1().ConfigMaps(namespace)), a cluster-scoped one
 // without (CoreV1().Namespaces()), exactly as the generator made them from
 // the API's +genclient:nonNamespaced markers.
-var clusterScoped = scopesOf(builtin,
-	reflect.TypeFor[kubernetes.Interface](), reflect.TypeFor[apiextensionsclient.Interface]())
+var clusterScoped = sync.OnceValue(func() map[schema.GroupKind]bool {
+	return scopesOf(builtin(), reflect.TypeFor[kubernetes.Interface](), reflect.TypeFor[apiextensionsclient.Interface]())
+})
 
 // scopesOf walks the group clients of each clientset interface (AppsV1(),
 // CoreV1(), ...) and their resource clients, and returns the kinds of

@@ -139,7 +139,7 @@ func decodeSeedObject(js []byte) (seedObject, error) {
 	if !isBuiltin(gvk) {
 		return seedObject{obj: u}, nil
 	}
-	typed, err := builtin.New(gvk)
+	typed, err := builtin().New(gvk)
 	if err != nil {
 		return seedObject{}, fmt.Errorf(" (%s): %w", describe(u), err)
 	}
