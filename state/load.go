@@ -49,7 +49,8 @@ func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
 	// they lack.
 	d.previous = nil
 	if statErr == nil && l != nil {
-		d.previous = &fileLines{info: info, objects: objectLines(data, l.sections[2], snap.Objects)}
+		d.previous = &fileLines{info: info,
+			objects: objectLines(data, l.sections[2], func(i int) ObjectHeader { return headerOf(snap.Objects[i]) })}
 		if events, ok := elementLines(data, l.sections[1]); ok {
 			d.previous.events, d.previous.eventValues = events, snap.Events
 		}

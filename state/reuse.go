@@ -3,9 +3,9 @@ package state
 import (
 	"os"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
 )
@@ -64,14 +64,11 @@ type fileLine struct {
 	n  int
 }
 
-// objectLine is the line of an object in the state file, with what
-// identifies the object decoded from it.
+// objectLine is the line of an object in the state file, with the header
+// of the object on it (Owners are not needed).
 type objectLine struct {
 	fileLine
-	gk              schema.GroupKind
-	namespace, name string
-	uid             types.UID
-	resourceVersion string
+	ObjectHeader
 }
 
 // elementLines returns where the elements of a section (lines whose text
@@ -90,33 +87,30 @@ func elementLines(data []byte, elems []line) ([]fileLine, bool) {
 }
 
 // objectLines returns the object lines of a layout split from data, each
-// with what identifies the object decoded from it (objs, in the same
-// order), or nil when their places in data are not known.
-func objectLines(data []byte, elems []line, objs []fakecluster.Object) []objectLine {
+// with the header of the object on it (head(i) for element i), or nil
+// when their places in data are not known.
+func objectLines(data []byte, elems []line, head func(i int) ObjectHeader) []objectLine {
 	places, ok := elementLines(data, elems)
-	if !ok || len(objs) != len(elems) {
+	if !ok {
 		return nil
 	}
-	out := make([]objectLine, len(objs))
-	for i, obj := range objs {
-		out[i] = objectLine{fileLine: places[i], gk: obj.GetObjectKind().GroupVersionKind().GroupKind(),
-			namespace: obj.GetNamespace(), name: obj.GetName(), uid: obj.GetUID(), resourceVersion: obj.GetResourceVersion()}
+	out := make([]objectLine, len(elems))
+	for i := range elems {
+		out[i] = objectLine{fileLine: places[i], ObjectHeader: head(i)}
 	}
 	return out
 }
 
-// headerLines is objectLines for objects known by their headers.
-func headerLines(data []byte, elems []line, heads []ObjectHeader) []objectLine {
-	places, ok := elementLines(data, elems)
-	if !ok || len(heads) != len(elems) {
-		return nil
+// headerOf returns the header of a decoded object, without its owners.
+func headerOf(obj fakecluster.Object) ObjectHeader {
+	h := ObjectHeader{Namespace: obj.GetNamespace(), Name: obj.GetName(), UID: obj.GetUID(), resourceVersion: obj.GetResourceVersion()}
+	if tm, ok := obj.GetObjectKind().(*metav1.TypeMeta); ok {
+		h.APIVersion, h.Kind = tm.APIVersion, tm.Kind // the strings decoded, not new ones
+	} else {
+		gvk := obj.GetObjectKind().GroupVersionKind()
+		h.APIVersion, h.Kind = gvk.GroupVersion().String(), gvk.Kind
 	}
-	out := make([]objectLine, len(heads))
-	for i, h := range heads {
-		out[i] = objectLine{fileLine: places[i], gk: schema.GroupKind{Group: groupOf(h.APIVersion), Kind: h.Kind},
-			namespace: h.Namespace, name: h.Name, uid: h.UID, resourceVersion: h.resourceVersion}
-	}
-	return out
+	return h
 }
 
 // openPrevious opens the state file at path, or returns nil when there is
@@ -160,7 +154,7 @@ func scanLines(f *os.File, info os.FileInfo) *fileLines {
 	if !v.readHeaders() {
 		return nil
 	}
-	objects := headerLines(data, l.sections[2], v.headers)
+	objects := objectLines(data, l.sections[2], func(i int) ObjectHeader { return v.headers[i] })
 	if objects == nil && len(l.sections[2]) > 0 {
 		return nil
 	}
@@ -192,7 +186,8 @@ func (p *previousFile) reuse(gk schema.GroupKind, obj fakecluster.Object) reused
 	objs := p.lines.objects
 	for ; p.next < len(objs); p.next++ {
 		l := &objs[p.next]
-		c := fakecluster.CompareKeys(l.gk, l.namespace, l.name, gk, obj.GetNamespace(), obj.GetName())
+		c := fakecluster.CompareKeys(schema.GroupKind{Group: groupOf(l.APIVersion), Kind: l.Kind}, l.Namespace, l.Name,
+			gk, obj.GetNamespace(), obj.GetName())
 		if c > 0 {
 			return reusedLine{} // a new object
 		}
@@ -200,7 +195,7 @@ func (p *previousFile) reuse(gk schema.GroupKind, obj fakecluster.Object) reused
 			continue // an object removed since
 		}
 		p.next++
-		if l.uid == "" || l.resourceVersion == "" || l.uid != obj.GetUID() || l.resourceVersion != obj.GetResourceVersion() {
+		if l.UID == "" || l.resourceVersion == "" || l.UID != obj.GetUID() || l.resourceVersion != obj.GetResourceVersion() {
 			return reusedLine{} // changed
 		}
 		p.reused++
