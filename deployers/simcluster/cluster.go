@@ -59,17 +59,17 @@ type pendingFill struct {
 }
 
 func newCluster(set *Clusters, key string) *Cluster {
-	c := &Cluster{key: key, set: set, scheme: set.scheme, base: set.builtinMapper(),
+	c := &Cluster{key: key, set: set, scheme: set.scheme, base: builtinRESTMapper(),
 		served: served{}, pending: map[objectRef]pendingFill{}}
 	var store testing.ObjectTracker
 	if key == SelfKey && set.opts.Landscape != nil {
 		c.own = set.opts.Landscape
-		c.scheme, c.base = selfScheme(), meta.MultiRESTMapper{set.builtinMapper(), landscapeMapper()}
+		c.scheme, c.base = selfScheme(), meta.MultiRESTMapper{builtinRESTMapper(), landscapeMapper()}
 		store = newSelfStore(c.scheme, c.own)
 	} else {
 		store = testing.NewObjectTracker(c.scheme, serializer.NewCodecFactory(c.scheme).UniversalDecoder())
 	}
-	c.tracker = newTracker(c.scheme, set.converter(), set.opts.Now, set.opts.IDs, key, store)
+	c.tracker = newTracker(c.scheme, converter(), set.opts.Now, set.opts.IDs, key, store)
 	c.mapper = &dynamicMapper{RESTMapper: c.base}
 	c.tracker.hasStatus = func(gvk schema.GroupVersionKind) bool { return c.served[gvk].status }
 	c.build()

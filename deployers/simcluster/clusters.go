@@ -222,29 +222,15 @@ func (cs *Clusters) open(ctx context.Context, key string) (*Cluster, error) {
 	return c, nil
 }
 
-var (
-	builtinMapperOnce sync.Once
-	builtinMapperVal  meta.RESTMapper
-	converterOnce     sync.Once
-	converterVal      managedfields.TypeConverter
-)
+// builtinRESTMapper is the RESTMapper of the built-in kinds, built once.
+var builtinRESTMapper = sync.OnceValue(func() meta.RESTMapper { return builtinMapper() })
 
-// builtinMapper returns the RESTMapper of the built-in kinds, built once.
-func (cs *Clusters) builtinMapper() meta.RESTMapper {
-	builtinMapperOnce.Do(func() { builtinMapperVal = builtinMapper() })
-	return builtinMapperVal
-}
-
-// converter returns the type converter of the field manager, built once (it
+// converter is the type converter of the field manager, built once (it
 // parses the OpenAPI models of the built-in kinds): client-go's models, and
 // deduced types for anything else, as the fake client uses by default.
-func (cs *Clusters) converter() managedfields.TypeConverter {
-	converterOnce.Do(func() {
-		converterVal = multiConverter{applyconfigurations.NewTypeConverter(clientgoscheme.Scheme),
-			managedfields.NewDeducedTypeConverter()}
-	})
-	return converterVal
-}
+var converter = sync.OnceValue(func() managedfields.TypeConverter {
+	return multiConverter{applyconfigurations.NewTypeConverter(clientgoscheme.Scheme), managedfields.NewDeducedTypeConverter()}
+})
 
 // reader is Options.Landscape as a reader, nil when there is none.
 func (cs *Clusters) reader() fakecluster.Reader {
