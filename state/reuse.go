@@ -155,7 +155,7 @@ func scanLines(f *os.File, info os.FileInfo) *fileLines {
 		return nil
 	}
 	objects := objectLines(data, l.sections[2], func(i int) ObjectHeader { return v.headers[i] })
-	if objects == nil && len(l.sections[2]) > 0 {
+	if objects == nil {
 		return nil
 	}
 	return &fileLines{info: info, objects: objects}
