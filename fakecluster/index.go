@@ -45,11 +45,13 @@ func (s *store) addIndexer(gk schema.GroupKind, name string, fn IndexFunc) error
 	if s.indexers[gk] == nil {
 		s.indexers[gk] = map[string]IndexFunc{}
 	}
+	s.indexPending() // before the new index is registered, which is filled below
 	s.indexers[gk][name] = fn
-	s.indexPending() // the new index is filled below; the others need them
 	for ns, byName := range s.objects[gk] {
 		for n, obj := range byName {
-			s.indexFields(objKey{gk: gk, namespace: ns, name: n}, obj, addKey[fieldKey])
+			for _, v := range fieldValues(fn, obj) {
+				addKey(s.fields, fieldKey{gk: gk, index: name, value: v}, objKey{gk: gk, namespace: ns, name: n})
+			}
 		}
 	}
 	return nil
@@ -59,8 +61,13 @@ func (s *store) addIndexer(gk schema.GroupKind, name string, fn IndexFunc) error
 // of its kind.
 func (s *store) indexFields(k objKey, obj Object, op func(map[fieldKey]*keySet, fieldKey, objKey)) {
 	for name, fn := range s.indexers[k.gk] {
-		for _, v := range slices.Compact(slices.Sorted(slices.Values(fn(obj)))) {
+		for _, v := range fieldValues(fn, obj) {
 			op(s.fields, fieldKey{gk: k.gk, index: name, value: v}, k)
 		}
 	}
+}
+
+// fieldValues returns the values fn indexes obj under, sorted, each once.
+func fieldValues(fn IndexFunc, obj Object) []string {
+	return slices.Compact(slices.Sorted(slices.Values(fn(obj))))
 }

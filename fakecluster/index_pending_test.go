@@ -99,3 +99,78 @@ func TestAllIsSorted(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreIsPut: a restore, which fills the object map and builds the
+// owner and label indexes side by side once there are many objects, ends
+// with the store that storing the restored objects one by one gives. An
+// object without a uid gets the one it gets restored alone, and those
+// without a resourceVersion get the next ones after the highest loaded, in
+// their order.
+func TestRestoreIsPut(t *testing.T) {
+	for _, n := range []int{10, minParallel + 100} {
+		objs := func() []Object {
+			out := make([]Object, 0, n)
+			for i := range n {
+				o := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("i%05d", i), Namespace: fmt.Sprintf("ns%d", i%3),
+					Labels: map[string]string{"app": fmt.Sprint(i % 7), "n": fmt.Sprint(i)}}}
+				if i%5 != 0 {
+					o.UID = types.UID(fmt.Sprintf("u%05d", i))
+				}
+				if i%4 != 0 {
+					o.ResourceVersion = fmt.Sprint(2*i + 1)
+				}
+				if i > 0 {
+					o.OwnerReferences = []metav1.OwnerReference{{UID: types.UID(fmt.Sprintf("u%05d", i/2))}, {UID: "shared"}}
+				}
+				out = append(out, o)
+				if i%9 == 0 {
+					out = append(out, &lsv1alpha1.DataObject{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("d%05d", i), Namespace: "ns0",
+						UID: types.UID(fmt.Sprintf("d%05d", i)), Labels: map[string]string{"app": "1"}}})
+				}
+			}
+			return out
+		}
+		restored, _ := newTestCluster(t)
+		in := objs()
+		if err := restored.RestoreOwned(in); err != nil {
+			t.Fatal(err)
+		}
+		want := newStore()
+		for _, o := range restored.SharedObjects() {
+			gvk, err := restored.kindOf(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want.put(keyOf(gvk, o), o)
+		}
+		got := restored.store
+		if !reflect.DeepEqual(got.objects, want.objects) || !reflect.DeepEqual(got.uids, want.uids) {
+			t.Errorf("%d objects: object map or uids differ from storing them one by one", n)
+		}
+		if g, w := setsOf(got.owners), setsOf(want.owners); !reflect.DeepEqual(g, w) {
+			t.Errorf("%d objects: owner index differs", n)
+		}
+		if g, w := setsOf(got.labels), setsOf(want.labels); !reflect.DeepEqual(g, w) {
+			t.Errorf("%d objects: label index differs", n)
+		}
+		if len(got.pending) != 0 {
+			t.Errorf("%d objects: %d left pending", n, len(got.pending))
+		}
+		next := uint64(2*(n-1) + 1)
+		for i, o := range objs() {
+			alone, _ := newTestCluster(t)
+			if err := alone.Restore([]Object{o}); err != nil {
+				t.Fatal(err)
+			}
+			if uid := alone.SharedObjects()[0].GetUID(); in[i].GetUID() != uid {
+				t.Errorf("%d objects: object %d has uid %s, alone %s", n, i, in[i].GetUID(), uid)
+			}
+			if o.GetResourceVersion() == "" {
+				next++
+				if rv := in[i].GetResourceVersion(); rv != fmt.Sprint(next) {
+					t.Errorf("%d objects: object %d has resourceVersion %s, want %d", n, i, rv, next)
+				}
+			}
+		}
+	}
+}

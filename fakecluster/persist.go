@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/lscli/lscli/internal/parallel"
 )
 
 // Objects returns copies of every stored object, sorted by kind, namespace
@@ -51,67 +53,142 @@ func (c *Cluster) Restore(objs []Object) error { return c.restore(objs, false) }
 func (c *Cluster) RestoreOwned(objs []Object) error { return c.restore(objs, true) }
 
 // restore is Restore, or RestoreOwned when owned is true.
+//
+// What each object needs apart from the others (its kind, key and
+// resourceVersion, and the copy) is worked out on all cores first. The
+// object map is then filled in order, which finds duplicates and makes
+// the missing uids, while the owner and label indexes are built beside it
+// (TestRestoreIsPut compares the result with storing the objects one by
+// one). A failure reports the first object that fails, with the error
+// storing them one by one would give.
 func (c *Cluster) restore(objs []Object, owned bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.store.objects) != 0 {
 		return errors.New("restore: cluster is not empty")
 	}
-	s := newStore()
-	var maxRV uint64
-	var unversioned []Object
-	for i, obj := range objs {
-		next, rv, err := c.restoreOne(s, obj, owned)
-		if err != nil {
-			return fmt.Errorf("restore object %d: %w", i, err)
+	prepared := make([]restored, len(objs))
+	_ = parallel.ForChunks(len(objs), minParallel, func(_, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			prepared[i] = c.prepareRestore(objs[i], owned)
 		}
-		maxRV = max(maxRV, rv)
-		if rv == 0 {
-			unversioned = append(unversioned, next)
+		return nil
+	})
+	s := newStore()
+	var err error
+	index := func(each func(k objKey, obj Object)) {
+		for _, r := range prepared {
+			if r.err == nil {
+				each(r.key, r.obj)
+			}
 		}
 	}
+	if len(objs) < minParallel {
+		if err = c.fillRestored(s, prepared); err == nil {
+			index(func(k objKey, obj Object) { s.indexOwners(k, obj); s.indexLabels(k, obj) })
+		}
+	} else {
+		parallel.Go(3, func(w int) {
+			switch w {
+			case 0:
+				err = c.fillRestored(s, prepared)
+			case 1:
+				index(s.indexOwners)
+			case 2:
+				index(s.indexLabels)
+			}
+		})
+	}
+	if err != nil {
+		return err
+	}
+	var maxRV uint64
+	for _, r := range prepared {
+		maxRV = max(maxRV, r.rv)
+	}
 	c.store, c.rv = s, max(c.rv, maxRV)
-	for _, obj := range unversioned {
-		obj.SetResourceVersion(c.nextRV())
+	for _, r := range prepared {
+		if r.rv == 0 {
+			r.obj.SetResourceVersion(c.nextRV())
+		}
 	}
 	return nil
 }
 
-// restoreOne checks obj, stores a copy of it in s (obj itself when owned)
-// and returns what it stored and its resourceVersion (0 when it has none).
-func (c *Cluster) restoreOne(s *store, obj Object, owned bool) (Object, uint64, error) {
+// restored is what restore works out for one object apart from the
+// others.
+type restored struct {
+	obj Object // what is stored: the object, or a copy of it
+	key objKey
+	rv  uint64 // its resourceVersion, 0 when it has none
+	// err is why the object cannot be stored at all (an unknown kind, no
+	// name); rvErr is a resourceVersion that is not a number, found only
+	// after the duplicate check.
+	err, rvErr error
+}
+
+// desc names the object in restore's errors.
+func (r restored) desc() string {
+	return fmt.Sprintf("%s %s/%s", r.key.gk.Kind, r.key.namespace, r.key.name)
+}
+
+// prepareRestore checks obj on its own and returns what restore stores.
+func (c *Cluster) prepareRestore(obj Object, owned bool) restored {
 	gvk, err := c.kindOf(obj)
 	if err != nil {
-		return nil, 0, err
+		return restored{err: err}
 	}
 	next := obj
 	if !owned {
 		next = copyObject(obj)
 	}
 	next.GetObjectKind().SetGroupVersionKind(gvk)
-	k := keyOf(gvk, next)
-	desc := func() string { return fmt.Sprintf("%s %s/%s", gvk.Kind, k.namespace, k.name) }
-	if k.name == "" || (k.namespace == "" && !clusterScoped[k.gk]) {
-		return nil, 0, fmt.Errorf("%s: name and namespace are required", desc())
+	r := restored{obj: next, key: keyOf(gvk, next)}
+	if r.key.name == "" || (r.key.namespace == "" && !clusterScoped[r.key.gk]) {
+		r.err = fmt.Errorf("%s: name and namespace are required", r.desc())
+		return r
 	}
-	next.SetNamespace(k.namespace)
-	if _, dup := s.get(k); dup {
-		return nil, 0, fmt.Errorf("%s: duplicate object", desc())
+	next.SetNamespace(r.key.namespace)
+	if r.rv, err = parseRV(next.GetResourceVersion()); err != nil {
+		r.rvErr = fmt.Errorf("%s: %w", r.desc(), err)
 	}
-	rv, err := parseRV(next.GetResourceVersion())
-	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", desc(), err)
+	return r
+}
+
+// fillRestored puts the prepared objects into s's object map in order,
+// with the checks that need the objects before them (duplicate keys and
+// uids) and a uid for each object without one. It builds no index but the
+// uids'.
+func (c *Cluster) fillRestored(s *store, prepared []restored) error {
+	for i, r := range prepared {
+		if err := c.fillOne(s, r); err != nil {
+			return fmt.Errorf("restore object %d: %w", i, err)
+		}
 	}
-	if next.GetUID() == "" {
-		next.SetUID(c.newUID(k.gk, next, 0))
+	return nil
+}
+
+func (c *Cluster) fillOne(s *store, r restored) error {
+	if r.err != nil {
+		return r.err
 	}
-	if other, dup := s.uids[next.GetUID()]; dup {
-		return nil, 0, fmt.Errorf("%s: uid %s is also the uid of %s %s/%s",
-			desc(), next.GetUID(), other.gk.Kind, other.namespace, other.name)
+	if _, dup := s.get(r.key); dup {
+		return fmt.Errorf("%s: duplicate object", r.desc())
 	}
-	// Indexed when an index is next read, on all cores (indexPending).
-	s.putUnindexed(k, next)
-	return next, rv, nil
+	if r.rvErr != nil {
+		return r.rvErr
+	}
+	obj := r.obj
+	if obj.GetUID() == "" {
+		obj.SetUID(c.newUID(r.key.gk, obj, 0))
+	}
+	if other, dup := s.uids[obj.GetUID()]; dup {
+		return fmt.Errorf("%s: uid %s is also the uid of %s %s/%s",
+			r.desc(), obj.GetUID(), other.gk.Kind, other.namespace, other.name)
+	}
+	s.set(r.key, obj)
+	s.uids[obj.GetUID()] = r.key
+	return nil
 }
 
 func parseRV(rv string) (uint64, error) {

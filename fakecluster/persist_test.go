@@ -114,6 +114,17 @@ func TestRestoreErrors(t *testing.T) {
 		{name: "no namespace", objs: []Object{named("", "a", "1", "u1")}, errText: "name and namespace are required"},
 		{name: "bad resourceVersion", objs: []Object{named("ns", "a", "x", "u1")}, errText: `resourceVersion "x" is not a decimal number`},
 		{name: "unregistered type", objs: []Object{&unregistered{}}, errText: "no kind is registered"},
+		// The first object that fails is reported, with the check that
+		// comes first for it: the duplicate before its resourceVersion,
+		// a missing name before an earlier object's duplicate uid.
+		{name: "duplicate with a bad resourceVersion", objs: []Object{named("ns", "a", "1", "u1"), named("ns", "a", "x", "u2")},
+			errText: "restore object 1: Installation ns/a: duplicate object"},
+		{name: "bad resourceVersion before a duplicate", objs: []Object{named("ns", "a", "x", "u1"), named("ns", "a", "1", "u2")},
+			errText: `restore object 0: Installation ns/a: resourceVersion "x" is not a decimal number`},
+		{name: "duplicate uid before no name", objs: []Object{named("ns", "a", "1", "u1"), named("ns", "b", "2", "u1"), named("ns", "", "3", "u3")},
+			errText: "restore object 1: Installation ns/b: uid u1"},
+		{name: "no name before a duplicate uid", objs: []Object{named("ns", "a", "1", "u1"), named("ns", "", "3", "u3"), named("ns", "b", "2", "u1")},
+			errText: "restore object 1: Installation ns/: name and namespace are required"},
 		{name: "cluster not empty", seed: true, objs: nil, errText: "restore: cluster is not empty"},
 	}
 	for _, tt := range tests {
