@@ -122,6 +122,29 @@ func (c *Cluster) GetUnsafe(ctx context.Context, key types.NamespacedName, obj O
 	return copyInto(obj, stored)
 }
 
+// GetShared returns the stored object named key, of the type of like (whose
+// content is not read), itself: no copy at all. The cluster never changes a
+// stored object in place, so the caller may keep and read it, but must not
+// change anything of it, not even its top-level fields. It is for read-only
+// checks on the hottest paths, such as whether a wake-up has anything to do.
+func (c *Cluster) GetShared(ctx context.Context, key types.NamespacedName, like Object) (Object, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	gvk, err := c.kindOf(like)
+	if err != nil {
+		return nil, fmt.Errorf("get %s: %w", key, err)
+	}
+	k := newKey(gvk.GroupKind(), key.Namespace, key.Name)
+	c.mu.Lock()
+	stored, ok := c.store.get(k)
+	c.mu.Unlock()
+	if !ok {
+		return nil, apierrors.NewNotFound(groupResource(k.gk), key.Name)
+	}
+	return stored, nil
+}
+
 // List fills list with copies of the matching objects. See Reader.
 func (c *Cluster) List(ctx context.Context, list ObjectList, opts ListOptions) error {
 	gvk, found, rv, err := c.find(ctx, list, opts)

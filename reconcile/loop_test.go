@@ -171,6 +171,59 @@ func TestAsReconciler(t *testing.T) {
 	}
 }
 
+// idleTargets reconciles Targets and is idle for those of type "idle".
+type idleTargets struct {
+	idle       []*lsv1alpha1.Target // the objects Idle was given
+	reconciled []*lsv1alpha1.Target
+}
+
+func (r *idleTargets) Idle(tgt *lsv1alpha1.Target) bool {
+	r.idle = append(r.idle, tgt)
+	return tgt.Spec.Type == "idle"
+}
+
+func (r *idleTargets) Reconcile(_ context.Context, tgt *lsv1alpha1.Target) (reconcile.Result, error) {
+	r.reconciled = append(r.reconciled, tgt)
+	tgt.Labels = map[string]string{"changed": "by the reconciler"}
+	return reconcile.Result{}, nil
+}
+
+// TestAsReconcilerAsksIdlerFirst: an Idler is asked about the stored object
+// itself, without a copy; an idle object is not reconciled, and one that is
+// not is reconciled on a copy of its own, which the reconciler may change
+// without changing what is stored.
+func TestAsReconcilerAsksIdlerFirst(t *testing.T) {
+	c := fakecluster.New(fakecluster.Options{})
+	ctx := context.Background()
+	for name, typ := range map[string]string{"quiet": "idle", "busy": "work"} {
+		tgt := &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name}, Spec: lsv1alpha1.TargetSpec{Type: lsv1alpha1.TargetType(typ)}}
+		if err := c.Create(ctx, tgt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &idleTargets{}
+	adapter := reconcile.AsReconciler[*lsv1alpha1.Target](c, r)
+	for _, name := range []string{"quiet", "busy", "gone"} {
+		if res, err := adapter.Reconcile(ctx, types.NamespacedName{Namespace: "ns", Name: name}); err != nil || res != (reconcile.Result{}) {
+			t.Fatalf("%s: %+v, %v", name, res, err)
+		}
+	}
+	if len(r.idle) != 2 || len(r.reconciled) != 1 || r.reconciled[0].Name != "busy" {
+		t.Fatalf("asked Idle about %d objects and reconciled %d; want 2 and busy", len(r.idle), len(r.reconciled))
+	}
+	stored := c.SharedObjects()
+	if r.idle[0] != stored[0] && r.idle[0] != stored[1] {
+		t.Error("Idle was given a copy, not the stored object")
+	}
+	if r.reconciled[0] == stored[0] || r.reconciled[0] == stored[1] {
+		t.Fatal("Reconcile was given the stored object, not a copy")
+	}
+	got := &lsv1alpha1.Target{}
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "busy"}, got); err != nil || got.Labels != nil {
+		t.Errorf("the reconciler's change reached the store: %v, %v", got.Labels, err)
+	}
+}
+
 // TestLastError follows Landscaper's rules: op, reason and message of the
 // outermost Error, codes of the whole chain, and the times of UpdatedError.
 func TestLastError(t *testing.T) {

@@ -69,33 +69,35 @@ type Idler[T fakecluster.Object] interface {
 	Idle(obj T) bool
 }
 
-// UnsafeGetter reads an object without copying it (see
-// fakecluster.Cluster.GetUnsafe).
-type UnsafeGetter interface {
-	GetUnsafe(ctx context.Context, key types.NamespacedName, obj fakecluster.Object) error
+// SharedGetter hands out a stored object itself, without copying it (see
+// fakecluster.Cluster.GetShared).
+type SharedGetter interface {
+	GetShared(ctx context.Context, key types.NamespacedName, like fakecluster.Object) (fakecluster.Object, error)
 }
 
 // AsReconciler returns a Reconciler that reads the object named by the key
 // from c and passes it to r. An object that is gone is done: Result{} and no
 // error, as a deleted object needs nothing more. Any other read error is a
-// normal error, retried. When r is an Idler and c an UnsafeGetter, the
-// object is first looked at without a copy, and an idle one is done without
-// being read in full.
+// normal error, retried. When r is an Idler and c a SharedGetter, the
+// stored object is first looked at as it is, without a copy, and an idle
+// one is done without being read in full.
 func AsReconciler[T fakecluster.Object](c fakecluster.Reader, r ObjectReconciler[T]) Reconciler {
 	typ := reflect.TypeFor[T]()
 	if typ.Kind() != reflect.Pointer {
 		panic(fmt.Sprintf("reconcile.AsReconciler: %s is not a pointer type", typ)) // programmer error
 	}
 	idler, _ := r.(Idler[T])
-	peeker, _ := c.(UnsafeGetter)
+	shared, _ := c.(SharedGetter)
+	like := reflect.New(typ.Elem()).Interface().(T) // names the kind to GetShared; never read or written
 	return Func(func(ctx context.Context, key types.NamespacedName) (Result, error) {
-		obj := reflect.New(typ.Elem()).Interface().(T)
-		if idler != nil && peeker != nil {
-			if err := peeker.GetUnsafe(ctx, key, obj); err == nil && idler.Idle(obj) {
-				return Result{}, nil
+		if idler != nil && shared != nil {
+			if stored, err := shared.GetShared(ctx, key, like); err == nil {
+				if t, ok := stored.(T); ok && idler.Idle(t) {
+					return Result{}, nil
+				}
 			}
-			// The Get below overwrites every field of the view in obj.
 		}
+		obj := reflect.New(typ.Elem()).Interface().(T)
 		if err := c.Get(ctx, key, obj); err != nil {
 			if apierrors.IsNotFound(err) {
 				return Result{}, nil
