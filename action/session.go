@@ -80,8 +80,16 @@ func (ss *session) load() error {
 	}
 	c := ss.cfg
 	ecfg, err := engine.NewConfig(snap, c.Seed, c.Reseed && snap != nil && snap.Seed != c.Seed, c.startTime())
-	if err != nil {
-		return fmt.Errorf("load state %s: %w", c.StatePath, err)
+	// What the state file holds but the simulation cannot take is a fault
+	// of the file, reported as one.
+	var refused *fakecluster.RestoreError
+	switch {
+	case snap != nil && errors.As(err, &refused):
+		return ss.dir.ObjectError(refused.Index, refused.Err)
+	case snap != nil && err != nil:
+		return ss.dir.HeaderError(err)
+	case err != nil:
+		return fmt.Errorf("start the simulation: %w", err)
 	}
 	ecfg.Timeouts.Pickup = c.PickupTimeout
 	ecfg.Blueprints = c.Blueprints

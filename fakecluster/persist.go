@@ -162,11 +162,24 @@ func (c *Cluster) prepareRestore(obj Object, owned bool) restored {
 func (c *Cluster) fillRestored(s *store, prepared []restored) error {
 	for i, r := range prepared {
 		if err := c.fillOne(s, r); err != nil {
-			return fmt.Errorf("restore object %d: %w", i, err)
+			return &RestoreError{Index: i, Err: err}
 		}
 	}
 	return nil
 }
+
+// RestoreError is why Restore refused the object at Index of the objects
+// it was given: a duplicate, a uid or resourceVersion it cannot take, no
+// name or namespace, an unregistered type.
+type RestoreError struct {
+	Index int
+	Err   error
+}
+
+func (e *RestoreError) Error() string { return fmt.Sprintf("restore object %d: %v", e.Index, e.Err) }
+
+// Unwrap returns the reason.
+func (e *RestoreError) Unwrap() error { return e.Err }
 
 func (c *Cluster) fillOne(s *store, r restored) error {
 	if r.err != nil {

@@ -57,6 +57,9 @@ type Dir struct {
 	// that very file (see previousFile). Nil when Load had to read the
 	// file as a whole.
 	previous *fileLines
+	// objectLineNos are the line numbers of the objects the last Load
+	// returned, when the file has one element a line (see ObjectError).
+	objectLineNos []int
 }
 
 // tempFile is the part of *os.File that Save uses.

@@ -47,7 +47,13 @@ func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
 	// alone: one laid out otherwise may hold more than an element a line.
 	// What identifies the objects is taken before Restore fills in what
 	// they lack.
-	d.previous = nil
+	d.previous, d.objectLineNos = nil, nil
+	if l != nil {
+		d.objectLineNos = make([]int, len(l.sections[2]))
+		for i, ln := range l.sections[2] {
+			d.objectLineNos[i] = ln.no
+		}
+	}
 	if statErr == nil && l != nil {
 		d.previous = &fileLines{info: info,
 			objects: objectLines(data, l.sections[2], func(i int) ObjectHeader { return headerOf(snap.Objects[i]) })}
@@ -56,6 +62,32 @@ func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
 		}
 	}
 	return snap, nil
+}
+
+// ObjectError returns err, which says why object i of the snapshot d's
+// last Load returned cannot be used, as Load reports what it cannot use in
+// a state file: naming the file and the object's line (its index where the
+// file is laid out otherwise), with what to do about it.
+func (d *Dir) ObjectError(i int, err error) error {
+	where := fmt.Sprintf("objects[%d]", i)
+	if i >= 0 && i < len(d.objectLineNos) {
+		where = fmt.Sprintf("line %d", d.objectLineNos[i])
+	}
+	return d.loadedError(where, err)
+}
+
+// HeaderError is ObjectError for what the header of the file holds (the
+// seed, the random source, the clock).
+func (d *Dir) HeaderError(err error) error {
+	where := "the header"
+	if d.objectLineNos != nil {
+		where = "line 1"
+	}
+	return d.loadedError(where, err)
+}
+
+func (d *Dir) loadedError(where string, err error) error {
+	return fmt.Errorf("read state %s: %s: %w (%s)", show(d.file(stateFileName)), where, err, resetHint)
 }
 
 // decode parses a state file. The fast way relies on the layout Save writes

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -350,5 +351,35 @@ func TestSaveRemovesStaleTempFiles(t *testing.T) {
 	}
 	if names := listDir(t, d); !slices.Equal(names, []string{stateFileName}) {
 		t.Fatalf("folder holds %q, want only %s", names, stateFileName)
+	}
+}
+
+// TestObjectErrorNamesTheLine: an object Load returned but the simulation
+// cannot take (a duplicate, say) is reported as Load reports a bad line:
+// the file, the object's line (its index in a file laid out otherwise) and
+// what to do.
+func TestObjectErrorNamesTheLine(t *testing.T) {
+	scheme := testScheme()
+	d := tempDir(t)
+	if err := d.Save(sampleSnapshot(), scheme); err != nil {
+		t.Fatal(err)
+	}
+	saved := readState(t, d)
+	lines := strings.Split(saved, "\n")
+	second := slices.Index(lines, `"objects":[`) + 3 // line numbers count from 1
+	for _, tt := range []struct {
+		name, content, where string
+	}{
+		{name: "one object a line", content: saved, where: fmt.Sprintf("line %d: ", second)},
+		{name: "indented", content: strings.ReplaceAll(saved, "\n", "\n  "), where: "objects[1]: "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			writeState(t, d, tt.content)
+			if _, err := d.Load(scheme); err != nil {
+				t.Fatal(err)
+			}
+			err := d.ObjectError(1, errors.New("refused"))
+			requireErrorContains(t, err, "read state .lscli/state.json: "+tt.where+"refused ("+resetHint+")")
+		})
 	}
 }
