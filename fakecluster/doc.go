@@ -15,7 +15,8 @@
 // objects are never changed in place, so readers on hot paths may take them
 // as they are, read-only: GetUnsafe and Select with shared
 // (controller-runtime's UnsafeDisableDeepCopy, without even the shallow
-// copy into a list).
+// copy into a list), and GetShared, which hands out the stored object
+// itself.
 //
 // RestoreOwned is Restore of objects just decoded, which it keeps instead
 // of copying. Fork gives a copy to do independent work on, on another
