@@ -48,21 +48,28 @@ func TestIndexPendingIsIndex(t *testing.T) {
 		want := fill(func(s *store, k objKey, obj Object) { s.put(k, obj) })
 		got := fill(func(s *store, k objKey, obj Object) { s.putUnindexed(k, obj) })
 		got.indexPending()
-		if !reflect.DeepEqual(got.uids, want.uids) {
-			t.Errorf("%d objects: uids differ", n)
-		}
-		if g, w := setsOf(got.owners), setsOf(want.owners); !reflect.DeepEqual(g, w) {
-			t.Errorf("%d objects: owner index differs", n)
-		}
-		if g, w := setsOf(got.labels), setsOf(want.labels); !reflect.DeepEqual(g, w) {
-			t.Errorf("%d objects: label index differs", n)
-		}
-		if g, w := setsOf(got.fields), setsOf(want.fields); !reflect.DeepEqual(g, w) {
-			t.Errorf("%d objects: field index differs", n)
-		}
-		if len(got.pending) != 0 {
-			t.Errorf("%d objects: %d still pending", n, len(got.pending))
-		}
+		requireSameIndexes(t, fmt.Sprintf("%d objects", n), got, want)
+	}
+}
+
+// requireSameIndexes fails t unless got has want's uids and owner, label
+// and field indexes, and nothing left to index.
+func requireSameIndexes(t *testing.T, what string, got, want *store) {
+	t.Helper()
+	if !reflect.DeepEqual(got.uids, want.uids) {
+		t.Errorf("%s: uids differ", what)
+	}
+	if g, w := setsOf(got.owners), setsOf(want.owners); !reflect.DeepEqual(g, w) {
+		t.Errorf("%s: owner index differs", what)
+	}
+	if g, w := setsOf(got.labels), setsOf(want.labels); !reflect.DeepEqual(g, w) {
+		t.Errorf("%s: label index differs", what)
+	}
+	if g, w := setsOf(got.fields), setsOf(want.fields); !reflect.DeepEqual(g, w) {
+		t.Errorf("%s: field index differs", what)
+	}
+	if len(got.pending) != 0 {
+		t.Errorf("%s: %d still pending", what, len(got.pending))
 	}
 }
 
@@ -143,19 +150,10 @@ func TestRestoreIsPut(t *testing.T) {
 			}
 			want.put(keyOf(gvk, o), o)
 		}
-		got := restored.store
-		if !reflect.DeepEqual(got.objects, want.objects) || !reflect.DeepEqual(got.uids, want.uids) {
-			t.Errorf("%d objects: object map or uids differ from storing them one by one", n)
+		if !reflect.DeepEqual(restored.store.objects, want.objects) {
+			t.Errorf("%d objects: the object map differs from storing them one by one", n)
 		}
-		if g, w := setsOf(got.owners), setsOf(want.owners); !reflect.DeepEqual(g, w) {
-			t.Errorf("%d objects: owner index differs", n)
-		}
-		if g, w := setsOf(got.labels), setsOf(want.labels); !reflect.DeepEqual(g, w) {
-			t.Errorf("%d objects: label index differs", n)
-		}
-		if len(got.pending) != 0 {
-			t.Errorf("%d objects: %d left pending", n, len(got.pending))
-		}
+		requireSameIndexes(t, fmt.Sprintf("%d objects", n), restored.store, want)
 		next := uint64(2*(n-1) + 1)
 		for i, o := range objs() {
 			alone, _ := newTestCluster(t)
