@@ -1,6 +1,9 @@
 package state
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
 	"os"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -220,6 +223,73 @@ func (p *previousFile) source() *os.File {
 		return nil
 	}
 	return p.f
+}
+
+// holds reports whether the file p is holds snap byte for byte: whether
+// encoding snap gives its very bytes. Encoding it into a comparer writes
+// nothing: the lines of objects and events reused where they are in the
+// file are the same bytes by their places, and the rest (the header, the
+// timers, lines that changed) is compared with what the file has there. It
+// is tried only when the file has as many objects and events as snap.
+// Afterwards p must be rewound before it is used again.
+func (p *previousFile) holds(snap *Snapshot, scheme *runtime.Scheme) bool {
+	if p == nil || len(snap.Objects) != len(p.lines.objects) || snap.eventIndex().n != len(p.lines.events) {
+		return false
+	}
+	info, err := p.f.Stat()
+	if err != nil {
+		return false
+	}
+	c := &comparer{f: p.f, size: info.Size()}
+	w := &fileWriter{Writer: bufio.NewWriterSize(c, 64<<10), f: c}
+	if encode(w, snap, scheme, p) != nil || w.Flush() != nil {
+		return false
+	}
+	return c.at == c.size
+}
+
+// rewind makes p ready for another pass over the objects (see reuse).
+func (p *previousFile) rewind() {
+	if p != nil {
+		p.next, p.reused, p.reusedEvents = 0, 0, 0
+	}
+}
+
+// errDiffers stops a comparer at the first byte that differs.
+var errDiffers = errors.New("differs from the file")
+
+// comparer is a writer that compares what is written to it with the file
+// f, from its start, instead of writing anything.
+type comparer struct {
+	f        *os.File
+	at, size int64 // the next byte of f to compare; the size of f
+	old      []byte
+}
+
+// Write compares b with the next bytes of the file.
+func (c *comparer) Write(b []byte) (int, error) {
+	if c.at+int64(len(b)) > c.size {
+		return 0, errDiffers
+	}
+	if cap(c.old) < len(b) {
+		c.old = make([]byte, len(b))
+	}
+	old := c.old[:len(b)]
+	if _, err := c.f.ReadAt(old, c.at); err != nil || !bytes.Equal(old, b) {
+		return 0, errDiffers
+	}
+	c.at += int64(len(b))
+	return len(b), nil
+}
+
+// copyRange is fileWriter.copyRange for a comparer: a range of the file
+// itself, copied to where it is, is the same bytes.
+func (c *comparer) copyRange(src *os.File, off, n int64) error {
+	if src != c.f || off != c.at || off+n > c.size {
+		return errDiffers
+	}
+	c.at += n
+	return nil
 }
 
 // close closes the file, if any.
