@@ -81,19 +81,9 @@ func (c *Cluster) ResourceVersion() uint64 {
 
 // Get copies the object named key into obj. See Reader.
 func (c *Cluster) Get(ctx context.Context, key types.NamespacedName, obj Object) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	gvk, err := c.kindOf(obj)
+	stored, err := c.GetShared(ctx, key, obj)
 	if err != nil {
-		return fmt.Errorf("get %s: %w", key, err)
-	}
-	k := newKey(gvk.GroupKind(), key.Namespace, key.Name)
-	c.mu.Lock()
-	stored, ok := c.store.get(k)
-	c.mu.Unlock()
-	if !ok {
-		return apierrors.NewNotFound(groupResource(k.gk), key.Name)
+		return err
 	}
 	// Stored objects never change in place: the copy needs no lock.
 	return copyObjectInto(obj, stored)
@@ -105,19 +95,9 @@ func (c *Cluster) Get(ctx context.Context, key types.NamespacedName, obj Object)
 // read it but must not change anything reachable from it (assigning obj's own
 // top-level fields is fine). It is for read-only checks on hot paths.
 func (c *Cluster) GetUnsafe(ctx context.Context, key types.NamespacedName, obj Object) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	gvk, err := c.kindOf(obj)
+	stored, err := c.GetShared(ctx, key, obj)
 	if err != nil {
-		return fmt.Errorf("get %s: %w", key, err)
-	}
-	k := newKey(gvk.GroupKind(), key.Namespace, key.Name)
-	c.mu.Lock()
-	stored, ok := c.store.get(k)
-	c.mu.Unlock()
-	if !ok {
-		return apierrors.NewNotFound(groupResource(k.gk), key.Name)
+		return err
 	}
 	return copyInto(obj, stored)
 }
