@@ -236,11 +236,7 @@ func (p *previousFile) holds(snap *Snapshot, scheme *runtime.Scheme) bool {
 	if p == nil || len(snap.Objects) != len(p.lines.objects) || snap.eventIndex().n != len(p.lines.events) {
 		return false
 	}
-	info, err := p.f.Stat()
-	if err != nil {
-		return false
-	}
-	c := &comparer{f: p.f, size: info.Size()}
+	c := &comparer{f: p.f, size: p.lines.info.Size()} // openPrevious checked it is the file's
 	w := &fileWriter{Writer: bufio.NewWriterSize(c, 64<<10), f: c}
 	if encode(w, snap, scheme, p) != nil || w.Flush() != nil {
 		return false
@@ -282,14 +278,14 @@ func (c *comparer) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// copyRange is fileWriter.copyRange for a comparer: a range of the file
-// itself, copied to where it is, is the same bytes.
-func (c *comparer) copyRange(src *os.File, off, n int64) error {
+// copyRange passes a range of the file itself copied to where it is,
+// which is the same bytes.
+func (c *comparer) copyRange(src *os.File, off, n int64) (int64, error) {
 	if src != c.f || off != c.at || off+n > c.size {
-		return errDiffers
+		return 0, errDiffers
 	}
 	c.at += n
-	return nil
+	return n, nil
 }
 
 // close closes the file, if any.

@@ -296,9 +296,18 @@ func writeRound(fw *fileWriter, src *os.File, bufs []bytes.Buffer, ranges [][2]i
 // machine).
 type fileWriter struct {
 	*bufio.Writer
-	f io.Writer
+	f rangeWriter
 	// copied counts the bytes copied from other files.
 	copied int64
+}
+
+// rangeWriter is where a fileWriter writes: a file (fileSink), or a
+// comparer that only compares.
+type rangeWriter interface {
+	io.Writer
+	// copyRange appends n bytes of src, from offset off, and returns how
+	// many it appended.
+	copyRange(src *os.File, off, n int64) (int64, error)
 }
 
 // copyRange appends n bytes of src, from offset off, to the file.
@@ -306,18 +315,22 @@ func (w *fileWriter) copyRange(src *os.File, off, n int64) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	if c, ok := w.f.(*comparer); ok {
-		return c.copyRange(src, off, n)
-	}
-	if _, err := src.Seek(off, io.SeekStart); err != nil {
-		return err
-	}
-	copied, err := io.CopyN(w.f, src, n)
+	copied, err := w.f.copyRange(src, off, n)
 	w.copied += copied
 	if err == nil && copied != n {
 		err = io.ErrUnexpectedEOF
 	}
 	return err
+}
+
+// fileSink is a rangeWriter that writes to a file.
+type fileSink struct{ io.Writer }
+
+func (f fileSink) copyRange(src *os.File, off, n int64) (int64, error) {
+	if _, err := src.Seek(off, io.SeekStart); err != nil {
+		return 0, err
+	}
+	return io.CopyN(f.Writer, src, n)
 }
 
 // encodeLine appends element i and its line end to buf: line when it is
@@ -399,7 +412,7 @@ func (d *Dir) removeStaleTemps() {
 // writeSync writes f through a buffer, then syncs and closes it. write
 // gets a *fileWriter, which can also copy ranges of another file.
 func writeSync(f tempFile, write func(io.Writer) error) error {
-	bw := &fileWriter{Writer: bufio.NewWriterSize(f, 1<<20), f: f}
+	bw := &fileWriter{Writer: bufio.NewWriterSize(f, 1<<20), f: fileSink{f}}
 	if err := write(bw); err != nil {
 		return err
 	}

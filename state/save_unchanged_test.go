@@ -132,15 +132,15 @@ func TestComparerComparesByPlace(t *testing.T) {
 	if _, err := c.Write([]byte("012")); err != nil {
 		t.Fatalf("the file's own bytes: %v", err)
 	}
-	if err := c.copyRange(f, 3, 4); err != nil || c.at != 7 {
+	if _, err := c.copyRange(f, 3, 4); err != nil || c.at != 7 {
 		t.Fatalf("a range where it is: %v, at %d", err, c.at)
 	}
 	for name, step := range map[string]func(c *comparer) error{
 		"other bytes":                  func(c *comparer) error { _, err := c.Write([]byte("x")); return err },
 		"bytes beyond the end":         func(c *comparer) error { _, err := c.Write([]byte("7890")); return err },
-		"a range from elsewhere":       func(c *comparer) error { return c.copyRange(f, 6, 1) },
-		"a range of another open file": func(c *comparer) error { return c.copyRange(other, 7, 1) },
-		"a range beyond the end":       func(c *comparer) error { return c.copyRange(f, 7, 4) },
+		"a range from elsewhere":       func(c *comparer) error { _, err := c.copyRange(f, 6, 1); return err },
+		"a range of another open file": func(c *comparer) error { _, err := c.copyRange(other, 7, 1); return err },
+		"a range beyond the end":       func(c *comparer) error { _, err := c.copyRange(f, 7, 4); return err },
 	} {
 		probe := *c
 		if err := step(&probe); err != errDiffers {
