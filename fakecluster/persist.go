@@ -57,8 +57,8 @@ func (c *Cluster) RestoreOwned(objs []Object) error { return c.restore(objs, tru
 // What each object needs apart from the others (its kind, key and
 // resourceVersion, and the copy) is worked out on all cores first. The
 // object map is then filled in order, which finds duplicates and makes
-// the missing uids, while the owner and label indexes are built beside it
-// (TestRestoreIsPut compares the result with storing the objects one by
+// the missing uids, while the indexes are built beside it (indexApart;
+// TestRestoreIsPut compares the result with storing the objects one by
 // one). A failure reports the first object that fails, with the error
 // storing them one by one would give.
 func (c *Cluster) restore(objs []Object, owned bool) error {
@@ -76,29 +76,10 @@ func (c *Cluster) restore(objs []Object, owned bool) error {
 	})
 	s := newStore()
 	var err error
-	index := func(each func(k objKey, obj Object)) {
-		for _, r := range prepared {
-			if r.err == nil {
-				each(r.key, r.obj)
-			}
-		}
-	}
-	if len(objs) < minParallel {
-		if err = c.fillRestored(s, prepared); err == nil {
-			index(func(k objKey, obj Object) { s.indexOwners(k, obj); s.indexLabels(k, obj) })
-		}
-	} else {
-		parallel.Go(3, func(w int) {
-			switch w {
-			case 0:
-				err = c.fillRestored(s, prepared)
-			case 1:
-				index(s.indexOwners)
-			case 2:
-				index(s.indexLabels)
-			}
-		})
-	}
+	s.indexApart(len(prepared), func(i int) (objKey, Object, bool) {
+		r := prepared[i]
+		return r.key, r.obj, r.err == nil
+	}, func() { err = c.fillRestored(s, prepared) })
 	if err != nil {
 		return err
 	}

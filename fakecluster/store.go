@@ -89,46 +89,61 @@ func (s *store) putUnindexed(k objKey, obj Object) {
 }
 
 // indexPending makes the index entries putUnindexed left out, for the
-// objects stored under those keys now. Indexing is idempotent, so an
-// object indexed since, or twice, is fine; one removed since is skipped.
-// Many pending objects (a restored state, a dry run's take-over) are
-// indexed on all cores, each index by a goroutine of its own: the indexes
-// are apart, and each is filled in the order of the keys, as one by one.
+// objects stored under those keys now (their uids putUnindexed indexed at
+// once). Indexing is idempotent, so an object indexed since, or twice, is
+// fine; one removed since is skipped.
 func (s *store) indexPending() {
-	if len(s.pending) < minParallel {
-		for _, k := range s.pending {
-			if obj, ok := s.get(k); ok {
-				s.index(k, obj)
-			}
-		}
-		s.pending = nil
-		return
+	if len(s.pending) == 0 {
+		return // every List asks
 	}
 	objs := make([]Object, len(s.pending))
 	for i, k := range s.pending {
 		objs[i], _ = s.get(k)
 	}
-	each := func(index func(k objKey, obj Object)) {
-		for i, k := range s.pending {
-			if objs[i] != nil {
-				index(k, objs[i])
-			}
-		}
-	}
-	parallel.Go(3, func(w int) {
-		switch w {
-		case 0:
-			each(func(k objKey, obj Object) { s.uids[obj.GetUID()] = k; s.indexOwners(k, obj) })
-		case 1:
-			each(s.indexLabels)
-		case 2:
-			each(func(k objKey, obj Object) { s.indexFields(k, obj, addKey[fieldKey]) })
-		}
-	})
+	s.indexApart(len(objs), func(i int) (objKey, Object, bool) { return s.pending[i], objs[i], objs[i] != nil }, nil)
 	s.pending = nil
 }
 
-// minParallel is the fewest objects the store indexes (indexPending) or
+// indexApart makes the owner, label and field index entries of n objects,
+// at(i) giving the key and object of the i-th (false to leave it out), and
+// runs beside, when not nil, which must not touch those indexes. Many
+// objects (a restored state, a dry run's take-over) are indexed on all
+// cores, each index by a goroutine of its own, and beside on another: the
+// indexes are apart, and each is filled in the order of i, as one by one.
+func (s *store) indexApart(n int, at func(i int) (objKey, Object, bool), beside func()) {
+	each := func(index func(k objKey, obj Object)) {
+		for i := range n {
+			if k, obj, ok := at(i); ok {
+				index(k, obj)
+			}
+		}
+	}
+	indexes := []func(k objKey, obj Object){s.indexOwners, s.indexLabels,
+		func(k objKey, obj Object) { s.indexFields(k, obj, addKey[fieldKey]) }}
+	if n < minParallel {
+		if beside != nil {
+			beside()
+		}
+		each(func(k objKey, obj Object) {
+			for _, index := range indexes {
+				index(k, obj)
+			}
+		})
+		return
+	}
+	if beside != nil {
+		indexes = append(indexes, nil)
+	}
+	parallel.Go(len(indexes), func(w int) {
+		if indexes[w] == nil {
+			beside()
+			return
+		}
+		each(indexes[w])
+	})
+}
+
+// minParallel is the fewest objects the store indexes (indexApart) or
 // sorts (all) on more than one core.
 const minParallel = 4096
 
