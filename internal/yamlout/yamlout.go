@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/lscli/lscli/internal/fastjson"
@@ -56,7 +57,10 @@ func FromJSONItem(data []byte) ([]byte, error) {
 }
 
 func fromJSON(data []byte, item bool) ([]byte, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
+	dec := decoders.Get().(*jsontext.Decoder)
+	defer decoders.Put(dec)
+	// A bytes.Buffer is read in place, not copied into the decoder's buffer.
+	dec.Reset(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
 	v, err := readYAMLValue(dec)
 	if err != nil {
 		return nil, err
@@ -69,6 +73,11 @@ func fromJSON(data []byte, item bool) ([]byte, error) {
 	}
 	return yamlv2.Marshal(inKeyOrder(v))
 }
+
+// decoders holds the JSON decoders of fromJSON: a Decoder is a large
+// struct, and allocating one for each small value (a deploy item's
+// configuration in a tree) cost more than reading the value.
+var decoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
 
 // inKeyOrder returns v with each of its mappings as a yaml.v2 MapSlice
 // whose keys are in yaml.v2's order, which yaml.v2 writes as it writes the
