@@ -52,12 +52,15 @@ func LastError(old *lsv1alpha1.Error, err error, op, reason string, now time.Tim
 	if err == nil {
 		return nil
 	}
-	operation, message := op, err.Error()
+	var operation, message string
 	var e *Error
 	if errors.As(err, &e) {
 		operation, reason, message = e.Operation, e.Reason, e.Message
-	} else if t := AsTerminal(err); t != nil && t.Reason != "" {
-		reason = t.Reason
+	} else {
+		operation, message = op, err.Error()
+		if t := AsTerminal(err); t != nil && t.Reason != "" {
+			reason = t.Reason
+		}
 	}
 	return UpdatedError(old, operation, reason, message, CollectCodes(err), now)
 }

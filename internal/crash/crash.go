@@ -71,6 +71,9 @@ func FromPanic(component string, r any) *Error {
 
 // As returns the *Error in err's chain, or nil.
 func As(err error) *Error {
+	if err == nil {
+		return nil // most steps: no target to put on the heap
+	}
 	var ce *Error
 	if errors.As(err, &ce) {
 		return ce
