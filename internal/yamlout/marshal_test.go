@@ -68,3 +68,32 @@ func TestFromJSONItemIsOneElementArray(t *testing.T) {
 		}
 	}
 }
+
+// TestFromJSONAfterAFailure: a decoder taken back after a failure, or used
+// by many goroutines in turn, converts the next JSON as a new one does.
+func TestFromJSONAfterAFailure(t *testing.T) {
+	const good = `{"b":[1,"x"],"a":{"c":null}}`
+	want, err := yaml.JSONToYAML([]byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := 0; i < 100; i++ {
+				for _, bad := range []string{`{"a":`, `[1,2`, `{"a":1}}`[:6], `nul`} {
+					if _, err := FromJSON([]byte(bad)); err == nil {
+						t.Errorf("%s: no error", bad)
+					}
+				}
+				if got, err := FromJSON([]byte(good)); err != nil || !bytes.Equal(got, want) {
+					t.Errorf("after failures: got %q, %v; want %q", got, err, want)
+				}
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+}
