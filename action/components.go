@@ -90,7 +90,6 @@ func checkTemplatesOnly(ls *landscape.Landscape, paths []string) error {
 	if len(tpls) == 0 {
 		return nil
 	}
-	return Invalidf("%s: no Landscaper objects, only templates such as %s, which lscli does not read: "+
-		"fill in their ${...} variables with envsubst into *.yaml files first (see docs/components.md)",
-		strings.Join(paths, ", "), strings.Join(tpls, ", "))
+	return Invalidf("%s: no Landscaper objects, only templates such as %s, which lscli does not read: %s",
+		strings.Join(paths, ", "), strings.Join(tpls, ", "), landscape.TemplateHint)
 }

@@ -3,6 +3,7 @@ package landscape
 import (
 	"bytes"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -60,23 +61,40 @@ func isFile(fsys fs.FS, name string) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
+// TemplateHint says what to do with the *.yaml.tpl files of a landscape
+// folder (see TemplateFiles).
+const TemplateHint = "fill in their ${...} variables with envsubst into *.yaml files first (see docs/components.md)"
+
 // TemplateFiles returns the *.yaml.tpl and *.yml.tpl files in the folders
-// paths name (walked as Load walks them), at most max. The guided tour
-// keeps its objects in such files, for envsubst; lscli does not read them.
+// paths name, at most max, skipping hidden folders. The guided tour keeps
+// its objects in such files, for envsubst; lscli does not read them.
 func TemplateFiles(paths []string, max int) []string {
 	var out []string
 	for _, p := range paths {
-		_ = filepath.WalkDir(p, func(name string, d fs.DirEntry, err error) error {
-			switch {
-			case err != nil || len(out) >= max:
-				return fs.SkipDir
-			case d.IsDir() && name != p && strings.HasPrefix(d.Name(), "."):
-				return fs.SkipDir
-			case !d.IsDir() && (strings.HasSuffix(name, ".yaml.tpl") || strings.HasSuffix(name, ".yml.tpl")):
-				out = append(out, filepath.ToSlash(name))
-			}
-			return nil
-		})
+		if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			continue
+		}
+		for _, name := range templatesIn(os.DirFS(p), ".", max-len(out)) {
+			out = append(out, path.Join(filepath.ToSlash(p), name))
+		}
 	}
+	return out
+}
+
+// templatesIn returns the names of up to max *.yaml.tpl and *.yml.tpl
+// files below the folder dir of fsys, skipping hidden folders.
+func templatesIn(fsys fs.FS, dir string, max int) []string {
+	var out []string
+	_ = fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil || len(out) >= max:
+			return fs.SkipDir
+		case d.IsDir() && name != dir && strings.HasPrefix(d.Name(), "."):
+			return fs.SkipDir
+		case !d.IsDir() && (strings.HasSuffix(name, ".yaml.tpl") || strings.HasSuffix(name, ".yml.tpl")):
+			out = append(out, name)
+		}
+		return nil
+	})
 	return out
 }

@@ -192,6 +192,13 @@ func (ld *load) collect(f file) []file {
 	}
 	files := walk(f)
 	if len(files) == 0 {
+		if tpls := templatesIn(f.fsys, f.name, 3); len(tpls) > 0 {
+			for i, name := range tpls {
+				tpls[i] = f.child(name).display
+			}
+			return []file{f.withProblem("has no *.yaml or *.yml files, only templates such as " + strings.Join(tpls, ", ") +
+				", which lscli does not read: " + TemplateHint)}
+		}
 		return []file{f.withProblem("has no *.yaml or *.yml files (hidden, blueprint and helm chart folders are skipped)")}
 	}
 	return ld.unread(files)

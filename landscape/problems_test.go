@@ -42,6 +42,14 @@ func TestLoadProblems(t *testing.T) {
 		paths: []string{"d"},
 		want:  []string{"d: has no *.yaml or *.yml files (hidden, blueprint and helm chart folders are skipped)"},
 	}, {
+		name: "directory with only templates, as the guided tour's hello-world",
+		files: map[string]string{"d/installation/installation.yaml.tpl": "name: ${name}", "d/installation/target.yml.tpl": "x",
+			"d/.hidden/a.yaml.tpl": "x", "d/chart/Chart.yaml": "apiVersion: v2\nname: app\n", "d/chart/templates/cm.yaml": "{{ if }}"},
+		paths: []string{"d"},
+		want: []string{"d: has no *.yaml or *.yml files, only templates such as d/installation/installation.yaml.tpl, " +
+			"d/installation/target.yml.tpl, which lscli does not read: fill in their ${...} variables with envsubst " +
+			"into *.yaml files first (see docs/components.md)"},
+	}, {
 		name:  "blueprint folder",
 		files: map[string]string{"bp/blueprint.yaml": lsAPI + "kind: Blueprint\n"},
 		paths: []string{"bp"},
