@@ -22,7 +22,8 @@ type Relation struct {
 
 // Describe shows one object as `kubectl describe` does: a "Key: value"
 // header (name, namespace, kind, labels, annotations, generation), for the
-// kinds with a phase the status (phase, job IDs, last error, conditions),
+// kinds with a phase the status (phase, job IDs, last error, a deploy
+// item's first error where it differs, conditions),
 // then the related objects with their phases and the object's events,
 // oldest first. It is a pure function.
 func Describe(obj fakecluster.Object, related []Relation, events []state.Event, st Styles) string {
@@ -38,7 +39,11 @@ func Describe(obj fakecluster.Object, related []Relation, events []state.Event, 
 		field("Phase", st.Phase(orDash(s.phase)))
 		field("Job ID", orDash(s.jobID))
 		field("Job finished", orDash(s.jobIDFinished)+jobState(s))
-		describeLastError(&b, s.lastError, st)
+		describeError(&b, "Last error", s.lastError, st)
+		if e := s.firstError; e != nil && (s.lastError == nil || e.Operation != s.lastError.Operation ||
+			e.Reason != s.lastError.Reason || e.Message != s.lastError.Message) {
+			describeError(&b, "First error", e, st)
+		}
 		describeConditions(&b, conditionsOf(obj), st)
 	}
 	if obj.GetDeletionTimestamp() != nil {
@@ -82,13 +87,15 @@ func jobState(s status) string {
 	return ""
 }
 
-// describeLastError writes the Last Error section.
-func describeLastError(b *strings.Builder, e *lsv1alpha1.Error, st Styles) {
+// describeError writes the section title of an error: Last error, or a
+// deploy item's First error (of its job, kept while later errors replace
+// the last one).
+func describeError(b *strings.Builder, title string, e *lsv1alpha1.Error, st Styles) {
 	if e == nil {
-		b.WriteString(header("Last error", st) + "<none>\n")
+		b.WriteString(header(title, st) + "<none>\n")
 		return
 	}
-	b.WriteString(st.Bold("Last error:") + "\n")
+	b.WriteString(st.Bold(title+":") + "\n")
 	fmt.Fprintf(b, "  Operation:  %s\n", orDash(e.Operation))
 	fmt.Fprintf(b, "  Reason:     %s\n", orDash(e.Reason))
 	fmt.Fprintf(b, "  Message:    %s\n", strings.ReplaceAll(orDash(e.Message), "\n", "\n              "))

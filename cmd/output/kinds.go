@@ -129,6 +129,9 @@ type status struct {
 	jobIDFinished      string
 	observedGeneration int64
 	lastError          *lsv1alpha1.Error
+	// firstError is a deploy item's first error of its job, which its
+	// deployer keeps while later errors replace lastError.
+	firstError *lsv1alpha1.Error
 }
 
 // statusOf returns the status of an Installation, Execution or DeployItem,
@@ -137,15 +140,26 @@ func statusOf(obj runtime.Object) (status, bool) {
 	switch o := obj.(type) {
 	case *lsv1alpha1.Installation:
 		s := o.Status
-		return status{string(s.InstallationPhase), s.JobID, s.JobIDFinished, s.ObservedGeneration, s.LastError}, true
+		return status{string(s.InstallationPhase), s.JobID, s.JobIDFinished, s.ObservedGeneration, s.LastError, nil}, true
 	case *lsv1alpha1.Execution:
 		s := o.Status
-		return status{string(s.ExecutionPhase), s.JobID, s.JobIDFinished, s.ObservedGeneration, s.LastError}, true
+		return status{string(s.ExecutionPhase), s.JobID, s.JobIDFinished, s.ObservedGeneration, s.LastError, nil}, true
 	case *lsv1alpha1.DeployItem:
 		s := o.Status
-		return status{string(s.Phase), s.JobID, s.JobIDFinished, s.ObservedGeneration, s.LastError}, true
+		return status{string(s.Phase), s.JobID, s.JobIDFinished, s.ObservedGeneration, s.LastError, s.FirstError}, true
 	}
 	return status{}, false
+}
+
+// maskedCause returns a deploy item's first error when its last error is a
+// timeout that replaced it: the deployer retried the first error until the
+// timeout ended the job, so the first error says why. It is nil otherwise.
+func (s status) maskedCause() *lsv1alpha1.Error {
+	if s.firstError == nil || s.lastError == nil || s.firstError.Message == s.lastError.Message ||
+		!slices.Contains(s.lastError.Codes, lsv1alpha1.ErrorTimeout) {
+		return nil
+	}
+	return s.firstError
 }
 
 // running reports whether the object works on a job it has not finished.

@@ -11,7 +11,8 @@ import (
 const shortJobID = 8
 
 // label is the text of one tree node: the headline and, when the object has
-// a last error, a second line with it.
+// a last error, a second line with it; a deploy item whose job a timeout
+// ended shows the first error of the job as well, which says why.
 func (d *drawer) label(n *node, rootJobID string) string {
 	st := d.st
 	s, _ := statusOf(n.obj)
@@ -38,6 +39,9 @@ func (d *drawer) label(n *node, rootJobID string) string {
 	}
 	if s.lastError != nil {
 		b.WriteString("\n" + st.Red("Last error:") + " " + s.lastError.Message)
+	}
+	if e := s.maskedCause(); e != nil {
+		b.WriteString("\n" + st.Red("First error:") + " " + e.Message)
 	}
 	return b.String()
 }
