@@ -150,7 +150,8 @@ func (ld *load) define(at location, obj fakecluster.Object) string {
 	kind := obj.GetObjectKind().GroupVersionKind().Kind
 	key := objectKey{kind: kind, namespace: obj.GetNamespace(), name: obj.GetName()}
 	if first, ok := ld.defined[key]; ok {
-		return fmt.Sprintf("defined twice in namespace %q: first in %s", key.namespace, first)
+		return fmt.Sprintf("defined twice in namespace %q: first in %s "+
+			"(a landscape holds each object once: rename one, or name the files to apply, as with kubectl apply -f)", key.namespace, first)
 	}
 	ld.defined[key] = at
 	return ""

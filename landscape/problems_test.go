@@ -13,6 +13,9 @@ const (
 	inline = "  blueprint:\n    inline:\n      filesystem:\n        blueprint.yaml: |\n          kind: Blueprint\n"
 )
 
+// rename is the hint of a duplicate object.
+const rename = " (a landscape holds each object once: rename one, or name the files to apply, as with kubectl apply -f)"
+
 // installation returns an Installation named name with spec lines after the
 // blueprint.
 func installation(name, spec string) string {
@@ -197,8 +200,8 @@ func TestLoadProblems(t *testing.T) {
 				"---\n" + obj("v1", "ConfigMap", "x"),
 		},
 		want: []string{
-			`b.yaml: document 2: DataObject "w": defined twice in namespace "default": first in a.yaml: document 2`,
-			`b.yaml: document 3: DataObject "x": defined twice in namespace "default": first in a.yaml: document 1`,
+			`b.yaml: document 2: DataObject "w": defined twice in namespace "default": first in a.yaml: document 2` + rename,
+			`b.yaml: document 3: DataObject "x": defined twice in namespace "default": first in a.yaml: document 1` + rename,
 		},
 	}, {
 		name: "every problem of a document and of every file",
