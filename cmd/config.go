@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lscli/lscli/internal/suggest"
+
 	"sigs.k8s.io/yaml"
 )
 
@@ -172,7 +174,7 @@ func configError(path string, data []byte, err error) error {
 	if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
 		key := m[1]
 		msg := fmt.Sprintf("%s%s: unknown key %q", path, lineOf(data, key), key)
-		if near := closest(key, configKeys()); near != "" {
+		if near := suggest.Closest(key, configKeys()); near != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", near)
 		}
 		return fmt.Errorf("%s; the keys are %s", msg, strings.Join(configKeys(), ", "))
@@ -190,37 +192,4 @@ func lineOf(data []byte, key string) string {
 		}
 	}
 	return ""
-}
-
-// closest returns the candidate nearest to s in edit distance, when it is
-// near enough to be a misspelling of it.
-func closest(s string, candidates []string) string {
-	best, bestDist := "", 3
-	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(c)); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }

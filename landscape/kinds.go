@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lscli/lscli/internal/suggest"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -74,12 +76,15 @@ func lookupKind(apiVersion, kind string) (kindInfo, string) {
 	if why, ok := notObjects[kind]; ok {
 		return kindInfo{}, fmt.Sprintf("unknown kind %q: %s", kind, why)
 	}
-	for _, k := range kinds {
-		if strings.EqualFold(k.gvk.Kind, kind) {
-			return kindInfo{}, fmt.Sprintf("unknown kind %q (did you mean %q?)", kind, k.gvk.Kind)
-		}
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.gvk.Kind
 	}
-	return kindInfo{}, fmt.Sprintf("unknown kind %q (known: %s)", kind, knownKinds())
+	if near := suggest.Closest(kind, names); near != "" {
+		return kindInfo{}, fmt.Sprintf("unknown kind %q (did you mean %q?)", kind, near)
+	}
+	return kindInfo{}, fmt.Sprintf("unknown kind %q (known: %s): lscli applies only these; "+
+		"keep other manifests out of the folders it reads, or name the files to apply", kind, knownKinds())
 }
 
 // knownKinds lists the kinds by apiVersion, like
