@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lscli/lscli/internal/suggest"
-
 	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/internal/suggest"
 )
 
 // configFile is the config file, lscli.yaml. It is the one place that lists

@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lscli/lscli/internal/suggest"
-
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/suggest"
 )
 
 // kindInfo describes a kind that a landscape file may hold.

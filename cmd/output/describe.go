@@ -40,8 +40,7 @@ func Describe(obj fakecluster.Object, related []Relation, events []state.Event, 
 		field("Job ID", orDash(s.jobID))
 		field("Job finished", orDash(s.jobIDFinished)+jobState(s))
 		describeError(&b, "Last error", s.lastError, st)
-		if e := s.firstError; e != nil && (s.lastError == nil || e.Operation != s.lastError.Operation ||
-			e.Reason != s.lastError.Reason || e.Message != s.lastError.Message) {
+		if e := s.otherFirstError(); e != nil {
 			describeError(&b, "First error", e, st)
 		}
 		describeConditions(&b, conditionsOf(obj), st)
@@ -87,9 +86,9 @@ func jobState(s status) string {
 	return ""
 }
 
-// describeError writes the section title of an error: Last error, or a
-// deploy item's First error (of its job, kept while later errors replace
-// the last one).
+// describeError writes the section of an error under title: "Last error",
+// or a deploy item's "First error" (of its job, kept while later errors
+// replace the last one).
 func describeError(b *strings.Builder, title string, e *lsv1alpha1.Error, st Styles) {
 	if e == nil {
 		b.WriteString(header(title, st) + "<none>\n")

@@ -151,15 +151,25 @@ func statusOf(obj runtime.Object) (status, bool) {
 	return status{}, false
 }
 
+// otherFirstError returns a deploy item's first error of its job when it
+// is another error than the last one (operation, reason or message), else
+// nil.
+func (s status) otherFirstError() *lsv1alpha1.Error {
+	f, l := s.firstError, s.lastError
+	if f == nil || l != nil && f.Operation == l.Operation && f.Reason == l.Reason && f.Message == l.Message {
+		return nil
+	}
+	return f
+}
+
 // maskedCause returns a deploy item's first error when its last error is a
 // timeout that replaced it: the deployer retried the first error until the
 // timeout ended the job, so the first error says why. It is nil otherwise.
 func (s status) maskedCause() *lsv1alpha1.Error {
-	if s.firstError == nil || s.lastError == nil || s.firstError.Message == s.lastError.Message ||
-		!slices.Contains(s.lastError.Codes, lsv1alpha1.ErrorTimeout) {
+	if s.lastError == nil || !slices.Contains(s.lastError.Codes, lsv1alpha1.ErrorTimeout) {
 		return nil
 	}
-	return s.firstError
+	return s.otherFirstError()
 }
 
 // running reports whether the object works on a job it has not finished.
