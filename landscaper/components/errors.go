@@ -23,9 +23,10 @@ type NotFoundError struct {
 func (e *NotFoundError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "component %s (%s) is in no local source: lscli reads no registry", e.Key, e.Repo)
-	if len(e.Searched) > 0 {
+	switch {
+	case len(e.Searched) > 0:
 		fmt.Fprintf(&b, ". Searched: %s", strings.Join(e.Searched, "; "))
-	} else {
+	case len(e.Failed) == 0:
 		b.WriteString(". No component constructor, component archive or descriptor was found in the landscape folders")
 	}
 	if len(e.Failed) > 0 {

@@ -133,7 +133,7 @@ func (r *Registry) find(repo Repo, key source.Key, inline, fallback source.Sourc
 	if v, err := s.in(inlineIndex(inline), key); v != nil || err != nil {
 		return v, r.annotate(err)
 	}
-	if v, err := r.findMapped(repo, key); v != nil || err != nil {
+	if v, err := r.findMapped(&s, repo, key); v != nil || err != nil {
 		return v, err
 	}
 	x, err := r.repoIndex(repo)
@@ -186,8 +186,9 @@ func inlineIndex(s source.Source) *index {
 
 // findMapped looks key up in the config file's components map: an entry by
 // name (with or without version) must hold it; entries by repository are
-// searched, longest first.
-func (r *Registry) findMapped(repo Repo, key source.Key) (*source.Version, error) {
+// searched, longest first, and what they hold or could not read goes into
+// s, as for the other sources.
+func (r *Registry) findMapped(s *search, repo Repo, key source.Key) (*source.Version, error) {
 	if r == nil {
 		return nil, nil
 	}
@@ -212,7 +213,7 @@ func (r *Registry) findMapped(repo Repo, key source.Key) (*source.Version, error
 		if err != nil {
 			return nil, fmt.Errorf("%s: components[%q]: %w", r.configFile(), k, err)
 		}
-		if v, err := x.find(key); err != nil || v != nil {
+		if v, err := s.in(x, key); err != nil || v != nil {
 			return v, r.annotate(err)
 		}
 	}

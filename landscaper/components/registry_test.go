@@ -292,3 +292,49 @@ func TestHostRootConfinement(t *testing.T) {
 		t.Fatalf("a link out of the landscape must not be read: %v", err)
 	}
 }
+
+// TestRepositoryMappingSaysWhatItFound: a component that a folder mapped by
+// repository does not hold is not found, with what that folder holds and
+// what of it could not be read (here a constructor whose input leaves the
+// folder, as when the guided tour's commands folder is mapped alone).
+func TestRepositoryMappingSaysWhatItFound(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "tour", "commands", "component-constructor.yaml"),
+		"name: example.com/root\nversion: 1.0.0\nprovider: {name: x}\nresources:\n"+
+			"- {name: blueprint, type: landscaper.gardener.cloud/blueprint, input: {type: dir, path: ../blueprint}}\n")
+	writeFile(t, filepath.Join(dir, "tour", "blueprint", "blueprint.yaml"), "kind: Blueprint\n")
+	writeFile(t, filepath.Join(dir, "other", "component-descriptor.yaml"),
+		"meta: {schemaVersion: v2}\ncomponent: {name: example.com/other, version: 2.0.0, provider: x, repositoryContexts: [{type: local}]}\n")
+	for _, tt := range []struct {
+		name, folder string
+		want         []string
+		notWant      string
+	}{{
+		name:    "a constructor that cannot be read",
+		folder:  filepath.Join(dir, "tour", "commands"),
+		want:    []string{"Could not read: component constructor ", "path ../blueprint leaves "},
+		notWant: "No component constructor",
+	}, {
+		name:   "another component",
+		folder: filepath.Join(dir, "other"),
+		want:   []string{"Searched: component archive ", "(holds example.com/other:2.0.0)"},
+	}} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{Components: map[string]string{"registry.example/landscaper": tt.folder}, File: "lscli.yaml"}
+			r := NewFromRoots(cfg, nil, source.Root{})
+			_, err := r.Lookup(Request{Repo: repoContext(t, ociContext), Name: "example.com/root", Version: "1.0.0"})
+			var nf *NotFoundError
+			if !errors.As(err, &nf) {
+				t.Fatalf("want a NotFoundError, got %v", err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error has no %q: %v", w, err)
+				}
+			}
+			if tt.notWant != "" && strings.Contains(err.Error(), tt.notWant) {
+				t.Errorf("error says %q: %v", tt.notWant, err)
+			}
+		})
+	}
+}
