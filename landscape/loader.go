@@ -19,6 +19,7 @@ import (
 	"github.com/lscli/lscli/internal/limits"
 	"github.com/lscli/lscli/internal/parallel"
 	"github.com/lscli/lscli/internal/safefs"
+	"github.com/lscli/lscli/landscaper/components/source"
 )
 
 // Loader reads landscapes. The zero value reads from the host filesystem into
@@ -217,7 +218,7 @@ func walk(dir file) []file {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
-		case !d.IsDir() && isYAMLFile(name) && d.Name() != configFileName:
+		case !d.IsDir() && isYAMLFile(name) && d.Name() != source.ConfigFileName:
 			files = append(files, dir.child(name))
 		}
 		return nil
@@ -243,10 +244,6 @@ func (ld *load) unread(files []file) []file {
 	}
 	return fresh
 }
-
-// configFileName is the name of lscli's configuration file, which a walk
-// skips: it sits in the working directory, often next to the landscape.
-const configFileName = "lscli.yaml"
 
 // isYAMLFile tells whether a walk should read the file name.
 func isYAMLFile(name string) bool {

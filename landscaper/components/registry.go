@@ -2,6 +2,7 @@ package components
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -164,9 +165,20 @@ func (s *search) in(x *index, key source.Key) (*source.Version, error) {
 	}
 	v, err := x.find(key)
 	if v == nil && err == nil {
-		s.searched, s.failed = append(s.searched, x.held()...), append(s.failed, x.failed...)
+		s.searched, s.failed = appendNew(s.searched, x.held()), appendNew(s.failed, x.failed)
 	}
 	return v, err
+}
+
+// appendNew appends the items of more that list does not hold yet: a
+// folder both mapped and read as a landscape folder is named once.
+func appendNew(list, more []string) []string {
+	for _, m := range more {
+		if !slices.Contains(list, m) {
+			list = append(list, m)
+		}
+	}
+	return list
 }
 
 // annotate adds the config file to errors that suggest a line of it.

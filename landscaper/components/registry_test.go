@@ -338,3 +338,20 @@ func TestRepositoryMappingSaysWhatItFound(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchNamesASourceOnce: a folder that is both a landscape folder and
+// mapped by repository is named once in what a lookup searched.
+func TestSearchNamesASourceOnce(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "component-descriptor.yaml"),
+		"meta: {schemaVersion: v2}\ncomponent: {name: example.com/other, version: 2.0.0, provider: x, repositoryContexts: [{type: local}]}\n")
+	r, err := New(Config{Components: map[string]string{"registry.example/landscaper": dir}, File: "lscli.yaml"}, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	_, err = r.Lookup(Request{Repo: repoContext(t, ociContext), Name: "example.com/root", Version: "1.0.0"})
+	if err == nil || strings.Count(err.Error(), "(holds example.com/other:2.0.0)") != 1 {
+		t.Fatalf("want the folder named once: %v", err)
+	}
+}

@@ -30,6 +30,11 @@ type Found struct {
 	Charts []Chart
 }
 
+// ConfigFileName is the name of lscli's config file. Walks of landscape and
+// component folders skip it: it often sits next to the landscape, and its
+// components: key would read as a component constructor's.
+const ConfigFileName = "lscli.yaml"
+
 // Discover walks root and returns the component sources and helm charts in
 // it: component archive folders (with component-descriptor.yaml), CTF
 // folders (with artifact-index.json), component archives and CTFs as
@@ -37,7 +42,7 @@ type Found struct {
 // files (*.yaml, *.yml, any name; descriptors next to a blobs folder serve
 // their blobs from it), and helm chart folders and archives. Hidden entries,
 // blobs folders and blueprint folders are skipped. Nothing is parsed beyond
-// what tells the kind.
+// what tells the kind. The config file is skipped.
 func Discover(root Root) Found {
 	var found Found
 	_ = fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
@@ -54,7 +59,7 @@ func Discover(root Root) Found {
 			return nil
 		case d.IsDir():
 			return found.dir(root, p)
-		case d.Type().IsRegular():
+		case d.Type().IsRegular() && d.Name() != ConfigFileName:
 			found.file(root, p)
 		}
 		return nil

@@ -20,6 +20,9 @@ func TestDiscover(t *testing.T) {
 	files["installation/installation.yaml"] = &fstest.MapFile{Data: []byte("apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Installation\n")}
 	files[".lscli/state.yaml"] = &fstest.MapFile{Data: []byte(cd)}
 	files["blueprint/cd.yaml"] = &fstest.MapFile{Data: []byte(cd)}
+	// lscli's config file, whose components: key sniffs as a constructor's.
+	files["lscli.yaml"] = &fstest.MapFile{Data: []byte("components:\n  registry.example/x: .\n")}
+	files["sub/lscli.yaml"] = &fstest.MapFile{Data: []byte("components:\n  registry.example/x: .\n")}
 
 	found := Discover(mapRoot(files))
 	var origins []string
