@@ -90,6 +90,5 @@ func checkTemplatesOnly(ls *landscape.Landscape, paths []string) error {
 	if len(tpls) == 0 {
 		return nil
 	}
-	return Invalidf("%s: no Landscaper objects, only templates such as %s, which lscli does not read: %s",
-		strings.Join(paths, ", "), strings.Join(tpls, ", "), landscape.TemplateHint)
+	return Invalidf("%s: no Landscaper objects, %s", strings.Join(paths, ", "), landscape.OnlyTemplates(tpls))
 }

@@ -157,11 +157,15 @@ type RestoreError struct {
 	Err   error
 }
 
+// Error names the object by its index, and why.
 func (e *RestoreError) Error() string { return fmt.Sprintf("restore object %d: %v", e.Index, e.Err) }
 
 // Unwrap returns the reason.
 func (e *RestoreError) Unwrap() error { return e.Err }
 
+// fillOne stores one prepared object in s's object map and uid index, or
+// says why it cannot: its own error first, then a duplicate key, a bad
+// resourceVersion and a duplicate uid, the order storing it alone checks.
 func (c *Cluster) fillOne(s *store, r restored) error {
 	if r.err != nil {
 		return r.err

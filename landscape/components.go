@@ -61,9 +61,12 @@ func isFile(fsys fs.FS, name string) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
-// TemplateHint says what to do with the *.yaml.tpl files of a landscape
-// folder (see TemplateFiles).
-const TemplateHint = "fill in their ${...} variables with envsubst into *.yaml files first (see docs/components.md)"
+// OnlyTemplates says that a landscape folder holds the templates tpls
+// (see TemplateFiles) where objects were wanted, and what to do with them.
+func OnlyTemplates(tpls []string) string {
+	return "only templates such as " + strings.Join(tpls, ", ") + ", which lscli does not read: " +
+		"fill in their ${...} variables with envsubst into *.yaml files first (see docs/components.md)"
+}
 
 // TemplateFiles returns the *.yaml.tpl and *.yml.tpl files in the folders
 // paths name, at most max, skipping hidden folders. The guided tour keeps

@@ -197,8 +197,7 @@ func (ld *load) collect(f file) []file {
 			for i, name := range tpls {
 				tpls[i] = f.child(name).display
 			}
-			return []file{f.withProblem("has no *.yaml or *.yml files, only templates such as " + strings.Join(tpls, ", ") +
-				", which lscli does not read: " + TemplateHint)}
+			return []file{f.withProblem("has no *.yaml or *.yml files, " + OnlyTemplates(tpls))}
 		}
 		return []file{f.withProblem("has no *.yaml or *.yml files (hidden, blueprint and helm chart folders are skipped)")}
 	}

@@ -231,24 +231,19 @@ func (p *previousFile) source() *os.File {
 // file are the same bytes by their places, and the rest (the header, the
 // timers, lines that changed) is compared with what the file has there. It
 // is tried only when the file has as many objects and events as snap.
-// Afterwards p must be rewound before it is used again.
+// When it does not hold snap, p is left as it was, ready to be written
+// from; when it does, p counts the lines reused.
 func (p *previousFile) holds(snap *Snapshot, scheme *runtime.Scheme) bool {
 	if p == nil || len(snap.Objects) != len(p.lines.objects) || snap.eventIndex().n != len(p.lines.events) {
 		return false
 	}
 	c := &comparer{f: p.f, size: p.lines.info.Size()} // openPrevious checked it is the file's
 	w := &fileWriter{Writer: bufio.NewWriterSize(c, 64<<10), f: c}
-	if encode(w, snap, scheme, p) != nil || w.Flush() != nil {
+	if encode(w, snap, scheme, p) != nil || w.Flush() != nil || c.at != c.size {
+		p.next, p.reused, p.reusedEvents = 0, 0, 0 // another pass over the objects (see reuse)
 		return false
 	}
-	return c.at == c.size
-}
-
-// rewind makes p ready for another pass over the objects (see reuse).
-func (p *previousFile) rewind() {
-	if p != nil {
-		p.next, p.reused, p.reusedEvents = 0, 0, 0
-	}
+	return true
 }
 
 // errDiffers stops a comparer at the first byte that differs.

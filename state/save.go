@@ -60,7 +60,6 @@ func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
 		d.removeStaleTemps()
 		return nil
 	}
-	prev.rewind()
 	err := d.writeAtomic(func(w io.Writer) error {
 		if fw, ok := w.(*fileWriter); ok {
 			defer func() { d.copiedBytes = fw.copied }()
@@ -151,9 +150,6 @@ const roundSize = 2048
 // into the round's arena.
 func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string,
 	reuse func(i int) reusedLine, prev *previousFile) error {
-	if prev == nil {
-		reuse = nil
-	}
 	fw, _ := w.(*fileWriter)
 	copying := fw != nil && reuse != nil
 	free := make(chan *round, 2)
