@@ -86,7 +86,7 @@ func checkTemplatesOnly(ls *landscape.Landscape, paths []string) error {
 	if ls == nil || len(ls.Objects) > 0 {
 		return nil
 	}
-	tpls := landscape.TemplateFiles(paths, 3)
+	tpls := landscape.TemplateFiles(paths)
 	if len(tpls) == 0 {
 		return nil
 	}

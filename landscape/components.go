@@ -68,16 +68,20 @@ func OnlyTemplates(tpls []string) string {
 		"fill in their ${...} variables with envsubst into *.yaml files first (see docs/components.md)"
 }
 
-// TemplateFiles returns the *.yaml.tpl and *.yml.tpl files in the folders
-// paths name, at most max, skipping hidden folders. The guided tour keeps
-// its objects in such files, for envsubst; lscli does not read them.
-func TemplateFiles(paths []string, max int) []string {
+// templatesShown is how many template files a message names.
+const templatesShown = 3
+
+// TemplateFiles returns the first *.yaml.tpl and *.yml.tpl files in the
+// folders paths name (as many as a message names), skipping hidden folders.
+// The guided tour keeps its objects in such files, for envsubst; lscli does
+// not read them.
+func TemplateFiles(paths []string) []string {
 	var out []string
 	for _, p := range paths {
 		if info, err := os.Stat(p); err != nil || !info.IsDir() {
 			continue
 		}
-		for _, name := range templatesIn(os.DirFS(p), ".", max-len(out)) {
+		for _, name := range templatesIn(os.DirFS(p), ".", templatesShown-len(out)) {
 			out = append(out, path.Join(filepath.ToSlash(p), name))
 		}
 	}

@@ -193,7 +193,7 @@ func (ld *load) collect(f file) []file {
 	}
 	files := walk(f)
 	if len(files) == 0 {
-		if tpls := templatesIn(f.fsys, f.name, 3); len(tpls) > 0 {
+		if tpls := templatesIn(f.fsys, f.name, templatesShown); len(tpls) > 0 {
 			for i, name := range tpls {
 				tpls[i] = f.child(name).display
 			}
