@@ -34,6 +34,7 @@ func TestIndexPendingIsIndex(t *testing.T) {
 		fill := func(put func(s *store, k objKey, obj Object)) *store {
 			s := newStore()
 			s.indexers[gk] = map[string]IndexFunc{"context": byContext}
+			s.indexLabelKey(gk, "app") // "n" stays unindexed: no List selected by it
 			for _, o := range objs {
 				put(s, keyOf(gk.WithVersion("v1alpha1"), o), o)
 			}

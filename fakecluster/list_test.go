@@ -149,6 +149,75 @@ func TestListKeepsIndexesCurrent(t *testing.T) {
 	}
 }
 
+// TestLabelIndexFollowsSelectedKeys: the label index holds the label keys
+// a List has selected by, of the kinds it listed, from the objects stored
+// before that List and after it, kept current through updates and deletes.
+func TestLabelIndexFollowsSelectedKeys(t *testing.T) {
+	ctx := context.Background()
+	c, _, _ := listFixture(t)
+	list := func(key, value string) []string {
+		t.Helper()
+		var l lsv1alpha1.InstallationList
+		if err := c.List(ctx, &l, ListOptions{LabelSelector: labels.SelectorFromSet(labels.Set{key: value})}); err != nil {
+			t.Fatal(err)
+		}
+		return names(&l)
+	}
+	indexedKeys := func() []string {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		var out []string
+		for lk, set := range c.store.labels {
+			if set.len() > 0 {
+				out = append(out, lk.gk.Kind+" "+lk.key+"="+lk.value)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got := indexedKeys(); len(got) != 0 {
+		t.Fatalf("label index before any List by label = %v, want empty", got)
+	}
+	if got, want := list("app", "web"), []string{"a/y", "b/z"}; !slices.Equal(got, want) {
+		t.Errorf("app=web = %v, want %v", got, want)
+	}
+	y := mustGet(t, c, "a", "y", &lsv1alpha1.Installation{})
+	y.Labels = map[string]string{"app": "db", "tier": "back"}
+	if err := c.Update(ctx, y); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, inst("b", "z")); err != nil {
+		t.Fatal(err)
+	}
+	mustCreate(t, c, inst("a", "w", withLabels("app", "web", "tier", "front")))
+	if got, want := list("app", "web"), []string{"a/w"}; !slices.Equal(got, want) {
+		t.Errorf("app=web after the changes = %v, want %v", got, want)
+	}
+	if got, want := list("app", "db"), []string{"a/x", "a/y"}; !slices.Equal(got, want) {
+		t.Errorf("app=db after the changes = %v, want %v", got, want)
+	}
+	want := []string{"Installation app=db", "Installation app=web"}
+	if got := indexedKeys(); !slices.Equal(got, want) {
+		t.Errorf("label index = %v, want %v (the Target's labels and tier were never selected by)", got, want)
+	}
+	if got, want := list("tier", "front"), []string{"a/w"}; !slices.Equal(got, want) {
+		t.Errorf("tier=front = %v, want %v", got, want)
+	}
+	want = []string{"Installation app=db", "Installation app=web", "Installation tier=back", "Installation tier=front"}
+	if got := indexedKeys(); !slices.Equal(got, want) {
+		t.Errorf("label index after selecting by tier = %v, want %v", got, want)
+	}
+	f := c.Fork()
+	mustCreate(t, f, inst("a", "v", withLabels("app", "web")))
+	f.mu.Lock()
+	n := len(f.store.candidates(lsv1alpha1.SchemeGroupVersion.WithKind("Installation").GroupKind(),
+		ListOptions{LabelSelector: labels.SelectorFromSet(labels.Set{"app": "web"})}))
+	f.mu.Unlock()
+	if n != 2 {
+		t.Errorf("a fork's List by app=web visits %d objects, want the 2 the fork's index names", n)
+	}
+}
+
 func TestListOtherKinds(t *testing.T) {
 	c, parent, _ := listFixture(t)
 	mustCreate(t, c, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "a"}})

@@ -38,8 +38,14 @@ type store struct {
 	uids map[types.UID]objKey
 	// owners maps an owner UID to the objects that reference it.
 	owners map[types.UID]*keySet
-	// labels maps kind + key=value to the objects carrying that label.
+	// labels maps kind + key=value to the objects carrying that label, for
+	// the label keys of labelKeys only.
 	labels map[labelKey]*keySet
+	// labelKeys are the label keys indexed by kind: those a List has selected
+	// by (see indexLabelKey). Most labels Landscaper sets (a data object's
+	// job ID, source and source type, a deploy item's template name) are
+	// never selected by, and indexing them was most of the label index.
+	labelKeys map[schema.GroupKind]map[string]bool
 	// indexers are the registered field indexes by kind and name; fields maps
 	// kind + index + value to the objects found under it.
 	indexers map[schema.GroupKind]map[string]IndexFunc
@@ -51,12 +57,13 @@ type store struct {
 
 func newStore() *store {
 	return &store{
-		objects:  map[schema.GroupKind]map[string]map[string]Object{},
-		uids:     map[types.UID]objKey{},
-		owners:   map[types.UID]*keySet{},
-		labels:   map[labelKey]*keySet{},
-		indexers: map[schema.GroupKind]map[string]IndexFunc{},
-		fields:   map[fieldKey]*keySet{},
+		objects:   map[schema.GroupKind]map[string]map[string]Object{},
+		uids:      map[types.UID]objKey{},
+		owners:    map[types.UID]*keySet{},
+		labels:    map[labelKey]*keySet{},
+		labelKeys: map[schema.GroupKind]map[string]bool{},
+		indexers:  map[schema.GroupKind]map[string]IndexFunc{},
+		fields:    map[fieldKey]*keySet{},
 	}
 }
 
@@ -200,10 +207,40 @@ func (s *store) indexOwners(k objKey, obj Object) {
 	}
 }
 
-// indexLabels adds k under obj's labels.
+// indexLabels adds k under those of obj's labels whose keys are indexed.
 func (s *store) indexLabels(k objKey, obj Object) {
+	keys := s.labelKeys[k.gk]
+	if len(keys) == 0 {
+		return
+	}
 	for key, value := range obj.GetLabels() {
-		addKey(s.labels, labelKey{gk: k.gk, key: key, value: value}, k)
+		if keys[key] {
+			addKey(s.labels, labelKey{gk: k.gk, key: key, value: value}, k)
+		}
+	}
+}
+
+// indexLabelKey makes sure the label index of kind gk covers the label key:
+// the first List that selects by it indexes every stored object of the kind
+// under it, and every object stored from then on is. Pending objects must
+// be indexed first (indexPending), or they would be indexed under the key
+// twice, which is harmless but wasted.
+func (s *store) indexLabelKey(gk schema.GroupKind, key string) {
+	keys := s.labelKeys[gk]
+	if keys[key] {
+		return
+	}
+	if keys == nil {
+		keys = map[string]bool{}
+		s.labelKeys[gk] = keys
+	}
+	keys[key] = true
+	for ns, byName := range s.objects[gk] {
+		for name, obj := range byName {
+			if value, ok := obj.GetLabels()[key]; ok {
+				addKey(s.labels, labelKey{gk: gk, key: key, value: value}, objKey{gk: gk, namespace: ns, name: name})
+			}
+		}
 	}
 }
 
@@ -214,8 +251,12 @@ func (s *store) unindex(k objKey, obj Object) {
 	for _, ref := range obj.GetOwnerReferences() {
 		removeKey(s.owners, ref.UID, k)
 	}
-	for key, value := range obj.GetLabels() {
-		removeKey(s.labels, labelKey{gk: k.gk, key: key, value: value}, k)
+	if keys := s.labelKeys[k.gk]; len(keys) != 0 {
+		for key, value := range obj.GetLabels() {
+			if keys[key] {
+				removeKey(s.labels, labelKey{gk: k.gk, key: key, value: value}, k)
+			}
+		}
 	}
 	s.indexFields(k, obj, removeKey[fieldKey])
 }
@@ -260,6 +301,7 @@ func (s *store) candidates(gk schema.GroupKind, opts ListOptions) []Object {
 		narrow(s.owners[opts.OwnerUID])
 	}
 	if key, value, ok := firstEquality(opts.LabelSelector); ok {
+		s.indexLabelKey(gk, key)
 		narrow(s.labels[labelKey{gk: gk, key: key, value: value}])
 	}
 	if useSet {
