@@ -143,15 +143,36 @@ func decodeStrict(js []byte, obj any, prefix string) (msgs []string, fatal bool)
 type plainExecutionSpec lsv1alpha1.ExecutionSpec
 
 // checkExecutionSpec decodes spec of an Execution document strictly, which
-// decoding the Execution cannot do.
-func checkExecutionSpec(js []byte) (msgs []string, fatal bool) {
-	var doc struct {
+// decoding the Execution cannot do, and returns the document to decode: a
+// spec given as null (a "spec:" with nothing after it) is left out, as the
+// API server prunes a null it does not allow, because ExecutionSpec's own
+// UnmarshalJSON cannot read null.
+func checkExecutionSpec(js []byte) (doc []byte, msgs []string, fatal bool) {
+	var top struct {
 		Spec json.RawMessage `json:"spec"`
 	}
-	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(js, &doc); err != nil || len(doc.Spec) == 0 {
-		return nil, false
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(js, &top); err != nil || len(top.Spec) == 0 {
+		return js, nil, false
 	}
-	return decodeStrict(doc.Spec, &plainExecutionSpec{}, "spec.")
+	if string(top.Spec) == "null" {
+		return withoutMember(js, "spec"), nil, false
+	}
+	msgs, fatal = decodeStrict(top.Spec, &plainExecutionSpec{}, "spec.")
+	return js, msgs, fatal
+}
+
+// withoutMember returns the JSON object js without its member name.
+func withoutMember(js []byte, name string) []byte {
+	var members map[string]json.RawMessage
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(js, &members); err != nil {
+		return js
+	}
+	delete(members, name)
+	out, err := json.Marshal(members)
+	if err != nil {
+		return js
+	}
+	return out
 }
 
 // decodeMessage explains a decoding error. Type errors become

@@ -120,7 +120,7 @@ func (ld *load) decode(js []byte, kind kindInfo) (fakecluster.Object, []string) 
 	var msgs []string
 	if kind.gvk.Kind == "Execution" {
 		var fatal bool
-		if msgs, fatal = checkExecutionSpec(js); fatal {
+		if js, msgs, fatal = checkExecutionSpec(js); fatal {
 			return nil, msgs
 		}
 	}

@@ -309,6 +309,30 @@ func TestExecutionDeployItems(t *testing.T) {
 	}
 }
 
+// TestExecutionWithNullSpec: "spec:" with nothing after it is an Execution
+// without deploy items, as the API server prunes the null; Landscaper's
+// ExecutionSpec cannot decode null itself and lscli panicked on it.
+func TestExecutionWithNullSpec(t *testing.T) {
+	files := mapFS(map[string]string{"e.yaml": obj(lsGV, "Execution", "e") + "spec:\n" + "---\n" +
+		obj(lsGV, "Execution", "f") + "spec: null\nstatus: {phase: Init}\n"})
+	ls, err := (&Loader{FS: files}).Load()
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if len(ls.Objects) != 2 {
+		t.Fatalf("objects = %d, want 2", len(ls.Objects))
+	}
+	for _, d := range ls.Objects {
+		exec := d.Object.(*lsv1alpha1.Execution)
+		if len(exec.Spec.DeployItems) != 0 || exec.Spec.Context != "default" {
+			t.Errorf("%s: spec = %+v, want no deploy items in context default", exec.Name, exec.Spec)
+		}
+	}
+	if got := ls.Objects[1].Object.(*lsv1alpha1.Execution).Status.ExecutionPhase; got != "Init" {
+		t.Errorf("f: status.phase = %q, want the one given: the rest of the document is kept", got)
+	}
+}
+
 func TestNamespaces(t *testing.T) {
 	files := mapFS(map[string]string{"a.yaml": strings.Join([]string{
 		dataObject("a"),
