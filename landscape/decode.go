@@ -14,6 +14,8 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/internal/fastjson"
 )
 
 // chunk is the text of one YAML document and the line of the file where it
@@ -94,6 +96,9 @@ func readHeader(js []byte) (header, error) {
 	if js[0] != '{' {
 		return h, fmt.Errorf("got %s, want an object: a mapping with apiVersion, kind and metadata", jsonKind(js))
 	}
+	if fastjson.UnmarshalCaseSensitive(js, &h) {
+		return h, nil
+	}
 	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(js, &h); err != nil {
 		// Try the kind alone, to name it in the problem.
 		var kind struct {
@@ -124,6 +129,9 @@ func jsonKind(js []byte) string {
 // fatal error, if any, and otherwise the unknown fields, as messages. prefix
 // is put before field paths, for decoding a part of a document.
 func decodeStrict(js []byte, obj any, prefix string) (msgs []string, fatal bool) {
+	if fastjson.UnmarshalStrict(js, obj) {
+		return nil, false
+	}
 	strictErrs, err := sigsjson.UnmarshalStrict(js, obj)
 	if err != nil {
 		return []string{decodeMessage(err, prefix)}, true

@@ -6,14 +6,17 @@
 //	CPUPROF=/tmp/cpu.prof /tmp/prof get -o json --state /tmp/st > /dev/null
 //	go tool pprof -top /tmp/prof /tmp/cpu.prof
 //
-// MEMPROF=FILE also writes the allocation profile. The exit code goes to
-// stderr; the profile has the run's duration.
+// MEMPROF=FILE also writes the allocation profile, TRACE=FILE an execution
+// trace (go tool trace FILE: which goroutines ran when, to find the parts
+// of a run that leave a core idle). The exit code goes to stderr; the
+// profile has the run's duration.
 package main
 
 import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 
 	"github.com/lscli/lscli/cmd"
 )
@@ -28,7 +31,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "prof:", err)
 		os.Exit(2)
 	}
+	if t := os.Getenv("TRACE"); t != "" {
+		tf, err := os.Create(t)
+		if err == nil {
+			err = trace.Start(tf)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "prof: TRACE:", err)
+			os.Exit(2)
+		}
+	}
 	code := cmd.Main()
+	trace.Stop()
 	pprof.StopCPUProfile()
 	fmt.Fprintln(os.Stderr, "prof: exit", code)
 	if m := os.Getenv("MEMPROF"); m != "" {
