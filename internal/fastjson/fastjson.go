@@ -175,7 +175,9 @@ var (
 // where it did not, into is reset, and the caller decodes with
 // sigs.k8s.io/json, for its value and its messages. It takes a fifth of
 // the time on Landscaper's objects, which hold large inline blueprints.
-func UnmarshalStrict(data []byte, into any) bool { return unmarshalAsWritten(data, into, asWrittenKnown) }
+func UnmarshalStrict(data []byte, into any) bool {
+	return unmarshalAsWritten(data, into, asWrittenKnown)
+}
 
 // UnmarshalCaseSensitive is UnmarshalStrict for sigs.k8s.io/json's
 // UnmarshalCaseSensitivePreserveInts: names that no field has are skipped.
