@@ -6,7 +6,6 @@ import (
 	"io/fs"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"sigs.k8s.io/yaml"
 )
 
 // Blueprint is a parsed blueprint and the files it comes with.
@@ -35,18 +34,19 @@ func FromInline(filesystem lsv1alpha1.AnyJSON) (*Blueprint, error) {
 	return bp, nil
 }
 
-// FromFS reads blueprint.yaml at the root of fsys. Unknown keys are ignored,
-// as Landscaper's non-strict decoder does.
+// FromFS reads blueprint.yaml at the root of fsys, as Landscaper's
+// blueprint resolution does (see DecodeFile): unknown keys and keys in
+// another case are ignored, another apiVersion or kind than a Blueprint's
+// is refused, and the defaults are applied.
 func FromFS(fsys fs.FS) (*Blueprint, error) {
 	data, err := fs.ReadFile(fsys, lsv1alpha1.BlueprintFileName)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", lsv1alpha1.BlueprintFileName, describe(err))
 	}
 	info := &lsv1alpha1.Blueprint{}
-	if err := yaml.Unmarshal(data, info); err != nil {
+	if err := DecodeFile(data, info); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", lsv1alpha1.BlueprintFileName, err)
 	}
-	lsv1alpha1.SetDefaults_Blueprint(info)
 	return &Blueprint{Info: info, FS: fsys}, nil
 }
 

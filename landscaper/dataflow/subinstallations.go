@@ -10,7 +10,6 @@ import (
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
-	"github.com/lscli/lscli/landscaper/template"
 )
 
 // RenderSubinstallations returns the subinstallation templates of inst: those
@@ -86,7 +85,7 @@ func readTemplateFile(fsys fs.FS, name string) (*lsv1alpha1.InstallationTemplate
 		return nil, fmt.Errorf("no such file in the blueprint")
 	}
 	t := &lsv1alpha1.InstallationTemplate{}
-	if err := template.DecodeYAML(data, t); err != nil {
+	if err := blueprint.DecodeFile(data, t); err != nil {
 		return nil, fmt.Errorf("not an InstallationTemplate: %w", err)
 	}
 	return t, nil
