@@ -2,16 +2,13 @@ package deployers
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/lscli/lscli/deployers/deployer"
+	"github.com/lscli/lscli/deployers/internal/apidecode"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	mockapi "github.com/gardener/landscaper/apis/deployer/mock"
 	mockinstall "github.com/gardener/landscaper/apis/deployer/mock/install"
 	mockv1alpha1 "github.com/gardener/landscaper/apis/deployer/mock/v1alpha1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 )
 
 // MockType is the deploy item type of Landscaper's mock deployer.
@@ -65,28 +62,16 @@ func (Mock) Delete(context.Context, deployer.Request) (deployer.Result, error) {
 	return deployer.Result{}, nil
 }
 
-// mockScheme knows the mock's provider configuration, internal and v1alpha1.
-var mockScheme = func() *runtime.Scheme {
-	s := runtime.NewScheme()
-	mockinstall.Install(s)
-	return s
-}()
-
-// mockDecoder decodes to the mock's internal version. Made once: a codec
+// mockDecoder decodes the mock's configurations as Landscaper's mock does:
+// through the internal version (apiVersion and kind may be missing, unknown
+// fields are ignored, an unknown kind is an error). Made once: a codec
 // factory per deploy item was a twentieth of a big run's allocations.
-var mockDecoder = serializer.NewCodecFactory(mockScheme).UniversalDecoder()
+var mockDecoder = apidecode.New(mockinstall.Install)
 
-// decodeMockConfig decodes the item's config as Landscaper's mock does: to
-// the internal version (apiVersion and kind may be missing, unknown fields
-// are ignored, an unknown kind is an error), then converted to v1alpha1.
+// decodeMockConfig decodes the item's config as Landscaper's mock does.
 func decodeMockConfig(di *lsv1alpha1.DeployItem) (*mockv1alpha1.ProviderConfiguration, error) {
-	internal := mockapi.SchemeGroupVersion.WithKind("ProviderConfiguration")
-	obj, _, err := mockDecoder.Decode(di.Spec.Configuration.Raw, &internal, nil)
-	if err != nil {
-		return nil, fmt.Errorf("unable to decode to internal type: %w", err)
-	}
 	cfg := &mockv1alpha1.ProviderConfiguration{}
-	if err := mockScheme.Convert(obj, cfg, nil); err != nil {
+	if err := mockDecoder.Decode(di.Spec.Configuration.Raw, cfg); err != nil {
 		return nil, err
 	}
 	return cfg, nil

@@ -6,24 +6,30 @@ import (
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	helminstall "github.com/gardener/landscaper/apis/deployer/helm/install"
 	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 	"github.com/gardener/landscaper/apis/deployer/helm/v1alpha1/validation"
 	"sigs.k8s.io/yaml"
 
+	"github.com/lscli/lscli/deployers/internal/apidecode"
 	"github.com/lscli/lscli/reconcile"
 )
 
-// decodeConfig decodes the item's ProviderConfiguration leniently (apiVersion
-// and kind may be missing, unknown fields are ignored), applies Landscaper's
-// defaults and validates it as Landscaper does. A bad configuration fails the
-// item (ERR_CONFIGURATION_PROBLEM), with operation InitHelmOperation as in
+// decoder decodes the helm deployer's configurations as Landscaper's helm
+// deployer does: through the internal version, with Landscaper's defaults;
+// apiVersion and kind may be missing, unknown fields are ignored, names
+// match as written.
+var decoder = apidecode.New(helminstall.Install)
+
+// decodeConfig decodes the item's ProviderConfiguration and validates it as
+// Landscaper does. A bad configuration fails the item
+// (ERR_CONFIGURATION_PROBLEM), with operation InitHelmOperation as in
 // Landscaper.
 func decodeConfig(item *lsv1alpha1.DeployItem) (*helmv1alpha1.ProviderConfiguration, error) {
 	cfg := &helmv1alpha1.ProviderConfiguration{}
-	if err := json.Unmarshal(item.Spec.Configuration.Raw, cfg); err != nil {
-		return nil, initError("ParseProviderConfiguration", fmt.Errorf("unable to decode helm provider configuration: %w", err))
+	if err := decoder.Decode(item.Spec.Configuration.Raw, cfg); err != nil {
+		return nil, initError("ParseProviderConfiguration", err)
 	}
-	helmv1alpha1.SetDefaults_ProviderConfiguration(cfg)
 	if err := validation.ValidateProviderConfiguration(cfg); err != nil {
 		return nil, initError("ValidateProviderConfiguration", fmt.Errorf("invalid helm provider configuration: %w", err))
 	}

@@ -10,32 +10,17 @@ import (
 	manifestvalidation "github.com/gardener/landscaper/apis/deployer/manifest/validation"
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 
+	"github.com/lscli/lscli/deployers/internal/apidecode"
 	"github.com/lscli/lscli/reconcile"
 )
 
-// scheme knows the manifest deployer's API versions and conversions.
-var scheme = func() *runtime.Scheme {
-	s := runtime.NewScheme()
-	manifestinstall.Install(s)
-	return s
-}()
-
-// internalDecoder decodes any version into the internal one, with defaults
-// (updateStrategy update, policy manage).
-var internalDecoder = serializer.NewCodecFactory(scheme).UniversalDecoder()
-
-// decode decodes raw (v1alpha1 or v1alpha2) into the v1alpha2 object into,
-// through the internal version as Landscaper's decoder does: there is no
-// direct conversion between the versions.
-func decode(raw []byte, into runtime.Object) error {
-	internal, _, err := internalDecoder.Decode(raw, nil, nil)
-	if err != nil {
-		return err
-	}
-	return scheme.Convert(internal, into, nil)
-}
+// decoder decodes the manifest deployer's configurations and statuses as
+// Landscaper's manifest deployer does: any version (v1alpha1, v1alpha2, or
+// none given) through the internal one, with its defaults (updateStrategy
+// update, policy manage); there is no direct conversion between the
+// versions.
+var decoder = apidecode.New(manifestinstall.Install)
 
 // opInit is the operation of the configuration errors, as Landscaper's
 // manifest deployer names it.
@@ -55,11 +40,11 @@ func decodeConfig(di *lsv1alpha1.DeployItem) (*manifestv1alpha2.ProviderConfigur
 	if di.Spec.Configuration == nil || len(di.Spec.Configuration.Raw) == 0 {
 		return nil, configError("ProviderConfigurationMissing", "deploy item %s has no provider configuration", di.Name)
 	}
-	if err := decode(di.Spec.Configuration.Raw, cfg); err != nil {
-		return nil, configError("ParseProviderConfiguration", "unable to decode manifest provider configuration of deploy item %s: %w", di.Name, err)
+	if err := decoder.Decode(di.Spec.Configuration.Raw, cfg); err != nil {
+		return nil, configError("ParseProviderConfiguration", "%w", err)
 	}
 	if err := manifestvalidation.ValidateProviderConfiguration(cfg); err != nil {
-		return nil, configError("ValidateProviderConfiguration", "invalid manifest provider configuration of deploy item %s: %w", di.Name, err)
+		return nil, configError("ValidateProviderConfiguration", "%w", err)
 	}
 	return cfg, nil
 }
@@ -72,8 +57,8 @@ func decodeStatus(di *lsv1alpha1.DeployItem) (managedresource.ManagedResourceSta
 		return nil, nil
 	}
 	status := &manifestv1alpha2.ProviderStatus{}
-	if err := decode(di.Status.ProviderStatus.Raw, status); err != nil {
-		return nil, configError("ParseProviderStatus", "unable to decode manifest provider status of deploy item %s: %w", di.Name, err)
+	if err := decoder.Decode(di.Status.ProviderStatus.Raw, status); err != nil {
+		return nil, configError("ParseProviderStatus", "%w", err)
 	}
 	return status.ManagedResources, nil
 }
