@@ -31,7 +31,7 @@ func decodeConfig(item *lsv1alpha1.DeployItem) (*helmv1alpha1.ProviderConfigurat
 		return nil, initError("ParseProviderConfiguration", err)
 	}
 	if err := validation.ValidateProviderConfiguration(cfg); err != nil {
-		return nil, initError("ValidateProviderConfiguration", fmt.Errorf("invalid helm provider configuration: %w", err))
+		return nil, initError("ValidateProviderConfiguration", err)
 	}
 	return cfg, nil
 }
