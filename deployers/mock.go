@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/lscli/lscli/deployers/deployer"
-	"github.com/lscli/lscli/deployers/internal/apidecode"
+	"github.com/lscli/lscli/internal/apidecode"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	mockinstall "github.com/gardener/landscaper/apis/deployer/mock/install"

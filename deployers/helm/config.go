@@ -11,7 +11,7 @@ import (
 	"github.com/gardener/landscaper/apis/deployer/helm/v1alpha1/validation"
 	"sigs.k8s.io/yaml"
 
-	"github.com/lscli/lscli/deployers/internal/apidecode"
+	"github.com/lscli/lscli/internal/apidecode"
 	"github.com/lscli/lscli/reconcile"
 )
 

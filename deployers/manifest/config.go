@@ -11,7 +11,7 @@ import (
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/lscli/lscli/deployers/internal/apidecode"
+	"github.com/lscli/lscli/internal/apidecode"
 	"github.com/lscli/lscli/reconcile"
 )
 

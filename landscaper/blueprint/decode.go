@@ -8,23 +8,14 @@ import (
 	coreinstall "github.com/gardener/landscaper/apis/core/install"
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 
+	"github.com/lscli/lscli/internal/apidecode"
 	"github.com/lscli/lscli/internal/memo"
 )
 
-// apiDecoder decodes the files of a blueprint as Landscaper does: with the
-// universal decoder of a scheme holding Landscaper's core types. It reads
-// YAML or JSON, turns YAML into JSON without looking at the target (a
-// number stays a number, even for a string field), matches names as
-// written and ignores unknown ones, takes a missing apiVersion or kind from
-// the type decoded into and refuses any other, and applies Landscaper's
-// defaults.
-var apiDecoder = func() runtime.Decoder {
-	scheme := runtime.NewScheme()
-	coreinstall.Install(scheme)
-	return serializer.NewCodecFactory(scheme).UniversalDecoder()
-}()
+// apiDecoder decodes the files of a blueprint as Landscaper does, with the
+// universal decoder of a scheme of Landscaper's core types (see apidecode).
+var apiDecoder = apidecode.New(coreinstall.Install)
 
 // decodedFiles keeps the value of each text DecodeFile decoded, by target
 // type: one blueprint rolled out many times reads the same files again.
@@ -35,17 +26,23 @@ type decodedFileKey struct {
 	text string
 }
 
-// DecodeFile decodes data, a file of a blueprint (blueprint.yaml, an
-// InstallationTemplate file), into into, a pointer to a zero value of one of
-// Landscaper's types, as Landscaper's API decoder does (see apiDecoder).
-// The value of a text is kept, and a copy of it given the next time.
+// DecodeFile decodes data, a file of a blueprint, into into, a pointer to
+// a zero value of one of Landscaper's core types, as Landscaper does:
+// blueprint.yaml straight into the Blueprint (with its defaults, also
+// without apiVersion and kind), any other file, such as an
+// InstallationTemplate, through the internal version. The value of a text
+// is kept, and a copy of it given the next time.
 func DecodeFile(data []byte, into runtime.Object) error {
 	key := decodedFileKey{typ: reflect.TypeOf(into), text: string(data)}
 	if kept, ok := decodedFiles.Get(key); ok {
 		reflect.ValueOf(into).Elem().Set(reflect.ValueOf(kept.DeepCopyObject()).Elem())
 		return nil
 	}
-	if _, _, err := apiDecoder.Decode(data, nil, into); err != nil {
+	decode := apiDecoder.Decode
+	if _, ok := into.(*lsv1alpha1.Blueprint); ok {
+		decode = apiDecoder.DecodeVersioned
+	}
+	if err := decode(data, into); err != nil {
 		// Another kind: "no kind "X" is registered for version "Y" in scheme
 		// "<the Go file that made the scheme>"", or, for another of
 		// Landscaper's kinds, "converting (v1alpha1.X) to (v1alpha1.Y):

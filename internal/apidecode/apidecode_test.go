@@ -9,7 +9,7 @@ import (
 	manifestinstall "github.com/gardener/landscaper/apis/deployer/manifest/install"
 	manifestv1alpha2 "github.com/gardener/landscaper/apis/deployer/manifest/v1alpha2"
 
-	"github.com/lscli/lscli/deployers/internal/apidecode"
+	"github.com/lscli/lscli/internal/apidecode"
 )
 
 // TestDecodeIsLandscapersDecoder: configurations decode as Landscaper's

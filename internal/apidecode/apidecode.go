@@ -1,0 +1,64 @@
+// Package apidecode decodes Landscaper's documents as Landscaper decodes
+// them, with the universal decoder of a scheme of Landscaper's API types:
+// YAML or JSON, YAML scalars by their own type, field names as written,
+// unknown ones ignored, another kind or an unknown version an error.
+// [Decoder.Decode] goes through the internal version, as the decoder of
+// Landscaper's pkg/api does (deploy item configurations, subinstallation
+// files); [Decoder.DecodeVersioned] decodes straight into the version asked
+// for, as Landscaper reads blueprint.yaml.
+package apidecode
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+)
+
+// Decoder decodes the kinds of one scheme. It is safe for concurrent use.
+type Decoder struct {
+	scheme    *runtime.Scheme
+	universal runtime.Decoder
+}
+
+// New returns a Decoder for the scheme that install fills, the Install
+// function of one of Landscaper's API install packages. Make one per
+// scheme, not per decoding: a codec factory is costly.
+func New(install func(*runtime.Scheme)) *Decoder {
+	s := runtime.NewScheme()
+	install(s)
+	return &Decoder{scheme: s, universal: serializer.NewCodecFactory(s).UniversalDecoder()}
+}
+
+// Scheme returns the scheme the decoder knows.
+func (d *Decoder) Scheme() *runtime.Scheme { return d.scheme }
+
+// Decode decodes data into into, a versioned object of the scheme, as the
+// decoder of Landscaper's pkg/api does: to the internal version of its kind
+// when the scheme has one, then converted into into. Data without apiVersion
+// and kind go straight to the internal version, which has no defaults.
+// Without an internal version it is DecodeVersioned.
+func (d *Decoder) Decode(data []byte, into runtime.Object) error {
+	kinds, _, err := d.scheme.ObjectKinds(into)
+	if err != nil {
+		return err
+	}
+	internal := kinds[0]
+	internal.Version = runtime.APIVersionInternal
+	if !d.scheme.Recognizes(internal) {
+		return d.DecodeVersioned(data, into)
+	}
+	obj, _, err := d.universal.Decode(data, &internal, nil)
+	if err != nil {
+		return fmt.Errorf("unable to decode to internal type: %w", err)
+	}
+	return d.scheme.Convert(obj, into, nil)
+}
+
+// DecodeVersioned decodes data straight into into, a versioned object of
+// the scheme: a missing apiVersion or kind is taken from into, and the
+// defaults of into's version are applied.
+func (d *Decoder) DecodeVersioned(data []byte, into runtime.Object) error {
+	_, _, err := d.universal.Decode(data, nil, into)
+	return err
+}
