@@ -28,8 +28,8 @@ func TestFromFSDecodesAsLandscaper(t *testing.T) {
 			}
 		}},
 		{name: "no apiVersion and kind", yaml: "imports:\n- {name: a, schema: {type: string}}\n", check: func(t *testing.T, bp *lsv1alpha1.Blueprint) {
-			if len(bp.Imports) != 1 {
-				t.Errorf("imports = %+v, want one", bp.Imports)
+			if len(bp.Imports) != 1 || bp.Imports[0].Type != lsv1alpha1.ImportTypeData || bp.Imports[0].Required == nil {
+				t.Errorf("imports = %+v, want one, with the defaults of a versioned Blueprint", bp.Imports)
 			}
 		}},
 		{name: "a name in another case is unknown", yaml: "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\nImports:\n- {name: a, schema: {type: string}}\n",
