@@ -11,6 +11,7 @@ import (
 	"github.com/lscli/lscli/action/dryrun"
 	"github.com/lscli/lscli/cmd/output"
 	"github.com/lscli/lscli/internal/fastjson"
+	"github.com/lscli/lscli/internal/memo"
 	"github.com/lscli/lscli/internal/yamlout"
 	"github.com/lscli/lscli/landscaper/dataflow"
 )
@@ -103,15 +104,33 @@ func (d *renderDrawer) deployItem(di dryrun.DeployItem) string {
 	if di.Timeout != nil {
 		lines = append(lines, "timeout: "+di.Timeout.Duration.String())
 	}
-	var config any
+	var raw []byte
 	if di.Configuration != nil {
-		config, _ = decodeJSON(di.Configuration.Raw)
+		raw = di.Configuration.Raw
 	}
-	lines = append(lines, keyValue("config", config))
+	lines = append(lines, configLines(raw))
 	if di.Exports != nil {
 		lines = append(lines, keyValue(fmt.Sprintf("exports (%s)", di.ExportsFrom), di.Exports))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// drawnConfigs keeps the lines drawn for each deploy item configuration: a
+// blueprint rolled out many times renders the same configurations again.
+var drawnConfigs = memo.Bounded[string, string]{Max: 4096}
+
+// configLines are the lines of a deploy item's configuration, raw JSON.
+func configLines(raw []byte) string {
+	if lines, ok := drawnConfigs.Get(string(raw)); ok {
+		return lines
+	}
+	var config any
+	if raw != nil {
+		config, _ = decodeJSON(raw)
+	}
+	lines := keyValue("config", config)
+	drawnConfigs.Put(string(raw), lines)
+	return lines
 }
 
 // exports is the exports section of an installation.
