@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/action/dryrun"
 	"github.com/lscli/lscli/cmd/output"
+	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/template"
 )
 
@@ -92,7 +95,7 @@ func (f *factory) renderRun(ctx context.Context, s *settings, paths []string, op
 	if err != nil {
 		return err
 	}
-	return f.reportProblems(res.Result)
+	return f.reportProblems(res)
 }
 
 // dryRun loads the landscape and renders it.
@@ -124,19 +127,37 @@ func rootsIn(roots []*dryrun.Installation, ns string) []*dryrun.Installation {
 // template lines around it, when known) and returns exit code 2 when there
 // are problems (1 when a template engine panicked). Warnings are what the
 // dry run could not check; they do not change the exit code.
-func (f *factory) reportProblems(res *dryrun.Result) error {
+func (f *factory) reportProblems(res *action.RenderResult) error {
+	where := rootFiles(res.Loaded)
 	for _, p := range res.Problems {
-		f.templateError("error", p)
+		f.templateError("error", p, where)
 	}
 	for _, w := range res.Warnings {
-		f.templateError("warning: not checked", w)
+		f.templateError("warning: not checked", w, where)
 	}
 	return action.SilentExit(action.ProblemsExitCode(res.Problems))
 }
 
-// templateError prints err after label, with the template lines around it
-// when known.
-func (f *factory) templateError(label string, err error) {
+// rootFiles says where each installation of ls was read: "FILE: document
+// N", as the loader's problems say it.
+func rootFiles(ls *landscape.Landscape) map[types.NamespacedName]string {
+	out := map[types.NamespacedName]string{}
+	for _, d := range ls.Objects {
+		if inst, ok := d.Object.(*lsv1alpha1.Installation); ok {
+			out[types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}] = fmt.Sprintf("%s: document %d", d.File, d.Index)
+		}
+	}
+	return out
+}
+
+// templateError prints err after label and, for a problem of a root
+// installation, the file and document where says the root came from, with
+// the template lines around it when known.
+func (f *factory) templateError(label string, err error, where map[types.NamespacedName]string) {
+	var re *dryrun.RootError
+	if errors.As(err, &re) && where[re.Root] != "" {
+		label += ": " + where[re.Root]
+	}
 	f.status("%s: %v", label, err)
 	var te *template.Error
 	if errors.As(err, &te) {

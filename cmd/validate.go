@@ -38,7 +38,7 @@ func (f *factory) validateRun(ctx context.Context, s *settings, paths []string, 
 	if err != nil {
 		return err
 	}
-	if err := f.reportProblems(res.Result); err != nil {
+	if err := f.reportProblems(res); err != nil {
 		return err
 	}
 	installations, items := action.CountRendered(res.Roots)

@@ -2,12 +2,15 @@ package dryrun
 
 import (
 	"context"
+	"errors"
+	"maps"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
+	"github.com/lscli/lscli/internal/benchland"
 	"github.com/lscli/lscli/landscape"
 )
 
@@ -141,5 +144,62 @@ func TestExportRules(t *testing.T) {
 	}
 	if err := CheckRules([]ExportRule{{Pattern: "a/["}}); err == nil {
 		t.Error("CheckRules accepted a bad pattern")
+	}
+}
+
+// TestProblemsNameTheirRoot: every problem and warning says which root
+// installation it was found under, also for a subinstallation's problem and
+// when the roots render apart, so that the caller can name the root's file.
+func TestProblemsNameTheirRoot(t *testing.T) {
+	withFailingChild := `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Installation
+metadata: {name: parent, namespace: bench}
+spec:
+  blueprint:
+    inline:
+      filesystem:
+        blueprint.yaml: |
+          apiVersion: landscaper.gardener.cloud/v1alpha1
+          kind: Blueprint
+          subinstallations:
+          - {name: child, blueprint: {ref: child}}
+        child:
+          blueprint.yaml: |
+            apiVersion: landscaper.gardener.cloud/v1alpha1
+            kind: Blueprint
+            deployExecutions:
+            - {name: main, type: GoTemplate, template: "deployItems: {{ .imports.missing.value }}"}
+`
+	for _, workers := range []int{1, 3} {
+		ls := writeLandscape(t, benchland.Flat, 40)
+		more := load(t, map[string]string{"parent.yaml": withFailingChild})
+		ls.Objects = append(ls.Objects, more.Objects...)
+		res, err := (&Render{Workers: workers}).Run(context.Background(), ls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"problem": "bench/inst-00003-fails", "warning": "bench/inst-00007-unchecked", "child": "bench/parent"}
+		got := map[string]string{}
+		for _, p := range res.Problems {
+			var re *RootError
+			if !errors.As(p, &re) {
+				t.Errorf("workers %d: problem without its root: %v", workers, p)
+				continue
+			}
+			if strings.Contains(p.Error(), "installation bench/child-") {
+				got["child"] = re.Root.String()
+			} else {
+				got["problem"] = re.Root.String()
+			}
+		}
+		for _, w := range res.Warnings {
+			var re *RootError
+			if errors.As(w, &re) {
+				got["warning"] = re.Root.String()
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("workers %d: roots = %v, want %v (problems %v, warnings %v)", workers, got, want, res.Problems, res.Warnings)
+		}
 	}
 }

@@ -27,6 +27,8 @@ type walker struct {
 	c          *fakecluster.Cluster
 	ids        ids.Source
 	res        *Result
+	// root is the root installation being rendered, for RootError.
+	root types.NamespacedName
 }
 
 // roots returns the root installations grouped by namespace, sorted.
@@ -127,6 +129,10 @@ func displayName(inst *lsv1alpha1.Installation) string {
 
 // render renders one installation and, recursively, its subinstallations.
 func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path string) *Installation {
+	if dataflow.IsRoot(inst) {
+		defer func(outer types.NamespacedName) { w.root = outer }(w.root)
+		w.root = types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}
+	}
 	node := &Installation{Path: path, Object: inst}
 	bp, tree, err := dataflow.InstallationBlueprint(ctx, w.c, inst,
 		dataflow.Sources{Blueprints: w.r.Blueprints, Components: w.r.Components, Cache: w.blueprints})
@@ -175,7 +181,7 @@ func (w *walker) export(ctx context.Context, node *Installation, bp *blueprint.B
 		var he *hintError
 		if errors.As(err, &he) {
 			node.Unchecked = err
-			w.res.Warnings = append(w.res.Warnings, err)
+			w.res.Warnings = append(w.res.Warnings, w.ofRoot(err))
 			return
 		}
 		w.stop(node, err)
@@ -197,7 +203,7 @@ func (w *walker) stop(node *Installation, err error) *Installation {
 
 // problem records a problem.
 func (w *walker) problem(err error) {
-	w.res.Problems = append(w.res.Problems, err)
+	w.res.Problems = append(w.res.Problems, w.ofRoot(err))
 }
 
 // createChildren creates the subinstallations of inst as the installation
@@ -225,3 +231,25 @@ func (w *walker) createChildren(ctx context.Context, inst *lsv1alpha1.Installati
 	}
 	return out, nil
 }
+
+// ofRoot says which root err was found under, when a root is being
+// rendered.
+func (w *walker) ofRoot(err error) error {
+	if w.root.Name == "" {
+		return err
+	}
+	return &RootError{Root: w.root, Err: err}
+}
+
+// RootError is a problem or warning found while rendering the root
+// installation Root or one of its subinstallations, so that it can be
+// told which file the root came from. Its text is Err's.
+type RootError struct {
+	Root types.NamespacedName
+	Err  error
+}
+
+func (e *RootError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *RootError) Unwrap() error { return e.Err }
