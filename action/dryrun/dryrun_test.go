@@ -151,17 +151,8 @@ func TestExportRules(t *testing.T) {
 // installation it was found under, also for a subinstallation's problem and
 // when the roots render apart, so that the caller can name the root's file.
 func TestProblemsNameTheirRoot(t *testing.T) {
-	withFailingChild := `apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Installation
-metadata: {name: parent, namespace: bench}
-spec:
-  blueprint:
-    inline:
-      filesystem:
-        blueprint.yaml: |
-          apiVersion: landscaper.gardener.cloud/v1alpha1
-          kind: Blueprint
-          subinstallations:
+	// The child's folder follows blueprint.yaml in the parent's file system.
+	withFailingChild := inlineRoot("parent", `          subinstallations:
           - {name: child, blueprint: {ref: child}}
         child:
           blueprint.yaml: |
@@ -169,7 +160,7 @@ spec:
             kind: Blueprint
             deployExecutions:
             - {name: main, type: GoTemplate, template: "deployItems: {{ .imports.missing.value }}"}
-`
+`)
 	for _, workers := range []int{1, 3} {
 		ls := writeLandscape(t, benchland.Flat, 40)
 		more := load(t, map[string]string{"parent.yaml": withFailingChild})
