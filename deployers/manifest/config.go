@@ -16,10 +16,11 @@ import (
 )
 
 // decoder decodes the manifest deployer's configurations and statuses as
-// Landscaper's manifest deployer does: any version (v1alpha1, v1alpha2, or
-// none given) through the internal one, with its defaults (updateStrategy
-// update, policy manage); there is no direct conversion between the
-// versions.
+// Landscaper's manifest deployer does: v1alpha1 or v1alpha2 through the
+// internal version, with the defaults of the version given (updateStrategy
+// update, policy manage; there is no direct conversion between the
+// versions), and one without apiVersion and kind straight to the internal
+// version, without defaults.
 var decoder = apidecode.New(manifestinstall.Install)
 
 // opInit is the operation of the configuration errors, as Landscaper's
