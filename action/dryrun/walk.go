@@ -249,6 +249,7 @@ type RootError struct {
 	Err  error
 }
 
+// Error returns Err's text: the root is for the caller to name.
 func (e *RootError) Error() string { return e.Err.Error() }
 
 // Unwrap returns Err.
