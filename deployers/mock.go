@@ -29,7 +29,11 @@ var _ deployer.Deployer = Mock{}
 
 // Reconcile applies the item's mock configuration.
 func (Mock) Reconcile(_ context.Context, req deployer.Request) (deployer.Result, error) {
-	cfg, err := decodeMockConfig(req.Item)
+	var raw []byte
+	if req.Item.Spec.Configuration != nil {
+		raw = req.Item.Spec.Configuration.Raw
+	}
+	cfg, err := DecodeMockConfig(raw)
 	if err != nil {
 		return deployer.Result{Conditions: []deployer.Condition{validation(lsv1alpha1.ConditionFalse, "FailedUnmarshal", err.Error())}}, err
 	}
@@ -68,10 +72,11 @@ func (Mock) Delete(context.Context, deployer.Request) (deployer.Result, error) {
 // factory per deploy item was a twentieth of a big run's allocations.
 var mockDecoder = apidecode.New(mockinstall.Install)
 
-// decodeMockConfig decodes the item's config as Landscaper's mock does.
-func decodeMockConfig(di *lsv1alpha1.DeployItem) (*mockv1alpha1.ProviderConfiguration, error) {
+// DecodeMockConfig decodes a mock deploy item's config as Landscaper's mock
+// does; lscli's dry run reads the exports it assumes from it the same way.
+func DecodeMockConfig(raw []byte) (*mockv1alpha1.ProviderConfiguration, error) {
 	cfg := &mockv1alpha1.ProviderConfiguration{}
-	if err := mockDecoder.Decode(di.Spec.Configuration.Raw, cfg); err != nil {
+	if err := mockDecoder.Decode(raw, cfg); err != nil {
 		return nil, err
 	}
 	return cfg, nil

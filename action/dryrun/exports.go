@@ -11,11 +11,11 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/helper"
-	mockv1alpha1 "github.com/gardener/landscaper/apis/deployer/mock/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/landscaper/template"
 )
@@ -70,8 +70,8 @@ func (r *Render) itemExports(instPath string, di lsv1alpha1.DeployItemTemplate) 
 	if di.Type != MockType || di.Configuration == nil {
 		return nil, "", nil
 	}
-	cfg := &mockv1alpha1.ProviderConfiguration{}
-	if err := json.Unmarshal(di.Configuration.Raw, cfg); err != nil {
+	cfg, err := deployers.DecodeMockConfig(di.Configuration.Raw)
+	if err != nil {
 		return nil, "", fmt.Errorf("deploy item %q: mock provider configuration: %w", di.Name, err)
 	}
 	if cfg.Export == nil {

@@ -10,6 +10,7 @@ package apidecode
 
 import (
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
@@ -50,9 +51,9 @@ func (d *Decoder) Decode(data []byte, into runtime.Object) error {
 	}
 	obj, _, err := d.universal.Decode(data, &internal, nil)
 	if err != nil {
-		return fmt.Errorf("unable to decode to internal type: %w", err)
+		return fmt.Errorf("unable to decode to internal type: %w", kindError(err))
 	}
-	return d.scheme.Convert(obj, into, nil)
+	return kindError(d.scheme.Convert(obj, into, nil))
 }
 
 // DecodeVersioned decodes data straight into into, a versioned object of
@@ -60,5 +61,31 @@ func (d *Decoder) Decode(data []byte, into runtime.Object) error {
 // defaults of into's version are applied.
 func (d *Decoder) DecodeVersioned(data []byte, into runtime.Object) error {
 	_, _, err := d.universal.Decode(data, nil, into)
+	return kindError(err)
+}
+
+// KindError is the error of data of another kind or an unknown version
+// than the one decoded into.
+type KindError struct{ msg string }
+
+func (e *KindError) Error() string { return e.msg }
+
+// kindError returns err as a KindError when it says that the data's kind or
+// version is not the one decoded into: "no kind "X" is registered for
+// version "Y"" (without the decoder's " in scheme "<the Go file that made
+// the scheme>"", which says nothing to a user), or, for another kind of
+// the scheme, "converting (X) to (Y): unknown conversion".
+func kindError(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if runtime.IsNotRegisteredError(err) {
+		msg, _, _ = strings.Cut(msg, " in scheme ")
+		return &KindError{msg: msg}
+	}
+	if strings.HasPrefix(msg, "converting (") && strings.HasSuffix(msg, "unknown conversion") {
+		return &KindError{msg: msg}
+	}
 	return err
 }

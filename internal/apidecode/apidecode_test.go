@@ -1,6 +1,7 @@
 package apidecode_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -46,6 +47,13 @@ func TestDecodeIsLandscapersDecoder(t *testing.T) {
 			case tt.err != "":
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Errorf("Decode() error = %v, want one with %q", err, tt.err)
+				}
+				var ke *apidecode.KindError
+				if isKind := strings.Contains(tt.name, "kind") || strings.Contains(tt.name, "version"); isKind != errors.As(err, &ke) {
+					t.Errorf("Decode() error %v: a KindError %v, want %v", err, !isKind, isKind)
+				}
+				if strings.Contains(err.Error(), " in scheme ") {
+					t.Errorf("Decode() error %q names the Go file of the scheme", err)
 				}
 			case err != nil:
 				t.Errorf("Decode() error = %v", err)

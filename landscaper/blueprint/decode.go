@@ -1,9 +1,9 @@
 package blueprint
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 
 	coreinstall "github.com/gardener/landscaper/apis/core/install"
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -43,14 +43,9 @@ func DecodeFile(data []byte, into runtime.Object) error {
 		decode = apiDecoder.DecodeVersioned
 	}
 	if err := decode(data, into); err != nil {
-		// Another kind: "no kind "X" is registered for version "Y" in scheme
-		// "<the Go file that made the scheme>"", or, for another of
-		// Landscaper's kinds, "converting (v1alpha1.X) to (v1alpha1.Y):
-		// unknown conversion".
-		msg := err.Error()
-		if runtime.IsNotRegisteredError(err) || strings.HasPrefix(msg, "converting (") {
-			msg, _, _ = strings.Cut(msg, " in scheme ")
-			return fmt.Errorf("%s: want apiVersion %s and kind %s, or neither", msg, lsv1alpha1.SchemeGroupVersion, key.typ.Elem().Name())
+		var ke *apidecode.KindError
+		if errors.As(err, &ke) {
+			return fmt.Errorf("%w: want apiVersion %s and kind %s, or neither", err, lsv1alpha1.SchemeGroupVersion, key.typ.Elem().Name())
 		}
 		return err
 	}
