@@ -7,7 +7,10 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/lscli/lscli/action/dryrun"
+	"github.com/lscli/lscli/deployers/helm"
+	"github.com/lscli/lscli/deployers/manifest"
 	"github.com/lscli/lscli/internal/crash"
 	"github.com/lscli/lscli/landscape"
 )
@@ -84,7 +87,7 @@ func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
 	}
 	defer reg.Close()
 	r := &dryrun.Render{Blueprints: a.cfg.Blueprints, Components: reg, Exports: rules, Seed: a.cfg.Seed, StartTime: a.cfg.startTime(), Limits: a.cfg.Limits,
-		ChartCheck: checkChart(a.cfg, reg), WithoutObjects: a.WithoutObjects}
+		ChartCheck: checkChart(a.cfg, reg), ConfigChecks: configChecks, WithoutObjects: a.WithoutObjects}
 	res, err := r.Run(ctx, ls)
 	if err != nil {
 		return nil, err
@@ -131,4 +134,12 @@ func CountRendered(roots []*dryrun.Installation) (installations, items int) {
 		items += len(n.DeployItems) + d
 	}
 	return installations, items
+}
+
+// configChecks are the checks of the real deployers that refuse a deploy
+// item for its configuration alone: what Landscaper's deployers do before
+// they deploy, which a dry run can do too.
+var configChecks = map[lsv1alpha1.DeployItemType]dryrun.ConfigCheck{
+	helm.Type:     {Deployer: "helm", Check: helm.CheckConfig},
+	manifest.Type: {Deployer: "manifest", Check: manifest.CheckConfig},
 }

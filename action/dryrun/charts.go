@@ -3,13 +3,54 @@ package dryrun
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/lscli/lscli/reconcile"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // helmType is the deploy item type of Landscaper's helm deployer.
 const helmType = "landscaper.gardener.cloud/helm"
+
+// ConfigCheck is a deployer's check of a deploy item's configuration,
+// which fails the item in Landscaper. Its error is the item's lastError.
+type ConfigCheck struct {
+	// Deployer names the deployer in messages, e.g. "helm".
+	Deployer string
+	Check    func(item *lsv1alpha1.DeployItem) error
+}
+
+// checkItems checks the configurations of inst's deploy items with
+// Render.ConfigChecks, and the chart.resourceRef of its helm deploy items
+// with Render.ChartCheck; a configuration the deployer would refuse, and a
+// chart that is not found locally, are problems.
+func (w *walker) checkItems(ctx context.Context, inst *lsv1alpha1.Installation, items lsv1alpha1.DeployItemTemplateList) {
+	for _, di := range items {
+		check, ok := w.r.ConfigChecks[di.Type]
+		if !ok {
+			continue
+		}
+		item := &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Namespace: inst.Namespace, Name: di.Name}}
+		item.Spec.Type, item.Spec.Configuration = di.Type, di.Configuration
+		if err := check.Check(item); err != nil {
+			w.problem(fmt.Errorf("installation %s/%s: deploy item %q: the %s deployer fails it: %s",
+				inst.Namespace, inst.Name, di.Name, check.Deployer, configMessage(err)))
+		}
+	}
+	w.checkCharts(ctx, inst, items)
+}
+
+// configMessage is the reason and message of a deployer's configuration
+// error, without the "Op: ... - Reason: ..." of its text.
+func configMessage(err error) string {
+	var le *reconcile.Error
+	if errors.As(err, &le) && le.Message != "" {
+		return le.Reason + ": " + le.Message
+	}
+	return err.Error()
+}
 
 // checkCharts checks the chart.resourceRef of inst's helm deploy items
 // with Render.ChartCheck; a chart that is not found locally is a problem.

@@ -31,6 +31,10 @@ type Render struct {
 	// chart.resourceRef (key) is found locally; r reads the dry run's
 	// objects. A failed check is a problem of the installation.
 	ChartCheck func(ctx context.Context, r fakecluster.Reader, item *lsv1alpha1.DeployItem, key string) error
+	// ConfigChecks, by deploy item type, decode and validate a deploy item's
+	// configuration as that type's deployer does before it deploys (see
+	// ConfigCheck). A failed check is a problem of the installation.
+	ConfigChecks map[lsv1alpha1.DeployItemType]ConfigCheck
 	// Exports are the exports to assume for deploy items, most specific
 	// first (see SortRules). Empty means: the mock configuration's export.
 	Exports []ExportRule

@@ -162,7 +162,7 @@ func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path
 	if node.DeployItems, err = w.execute(ctx, inst, path, items); err != nil {
 		return w.stop(node, err)
 	}
-	w.checkCharts(ctx, inst, items)
+	w.checkItems(ctx, inst, items)
 	w.export(ctx, node, bp)
 	return node
 }

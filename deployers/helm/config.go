@@ -36,6 +36,14 @@ func decodeConfig(item *lsv1alpha1.DeployItem) (*helmv1alpha1.ProviderConfigurat
 	return cfg, nil
 }
 
+// CheckConfig decodes and validates the configuration item would have,
+// as the deployer does before it deploys; lscli's dry run checks helm
+// deploy items with it.
+func CheckConfig(item *lsv1alpha1.DeployItem) error {
+	_, err := decodeConfig(item)
+	return err
+}
+
 // initError is an error of Landscaper's InitHelmOperation, which fails the
 // item.
 func initError(reason string, err error) error {

@@ -50,6 +50,14 @@ func decodeConfig(di *lsv1alpha1.DeployItem) (*manifestv1alpha2.ProviderConfigur
 	return cfg, nil
 }
 
+// CheckConfig decodes and validates the configuration item would have,
+// as the deployer does before it applies anything; lscli's dry run checks
+// manifest deploy items with it.
+func CheckConfig(item *lsv1alpha1.DeployItem) error {
+	_, err := decodeConfig(item)
+	return err
+}
+
 // decodeStatus returns the managed resources of the item's provider status
 // (v1alpha1 statuses are converted, their objects get policy manage); none
 // without a status. A status that does not decode fails the item.
