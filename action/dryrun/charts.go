@@ -7,8 +7,9 @@ import (
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"github.com/lscli/lscli/reconcile"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/lscli/lscli/reconcile"
 )
 
 // helmType is the deploy item type of Landscaper's helm deployer.
@@ -19,27 +20,31 @@ const helmType = "landscaper.gardener.cloud/helm"
 type ConfigCheck struct {
 	// Deployer names the deployer in messages, e.g. "helm".
 	Deployer string
-	Check    func(item *lsv1alpha1.DeployItem) error
+	// Check decodes and validates item's configuration; its error fails the
+	// item.
+	Check func(item *lsv1alpha1.DeployItem) error
 }
 
 // checkItems checks the configurations of inst's deploy items with
 // Render.ConfigChecks, and the chart.resourceRef of its helm deploy items
 // with Render.ChartCheck; a configuration the deployer would refuse, and a
-// chart that is not found locally, are problems.
+// chart that is not found locally, are problems (the chart only of items
+// whose configuration passed).
 func (w *walker) checkItems(ctx context.Context, inst *lsv1alpha1.Installation, items lsv1alpha1.DeployItemTemplateList) {
+	passed := make(lsv1alpha1.DeployItemTemplateList, 0, len(items))
 	for _, di := range items {
-		check, ok := w.r.ConfigChecks[di.Type]
-		if !ok {
-			continue
+		if check, ok := w.r.ConfigChecks[di.Type]; ok {
+			item := &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Namespace: inst.Namespace, Name: di.Name}}
+			item.Spec.Type, item.Spec.Configuration = di.Type, di.Configuration
+			if err := check.Check(item); err != nil {
+				w.problem(fmt.Errorf("installation %s/%s: deploy item %q: the %s deployer fails it: %s",
+					inst.Namespace, inst.Name, di.Name, check.Deployer, configMessage(err)))
+				continue
+			}
 		}
-		item := &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Namespace: inst.Namespace, Name: di.Name}}
-		item.Spec.Type, item.Spec.Configuration = di.Type, di.Configuration
-		if err := check.Check(item); err != nil {
-			w.problem(fmt.Errorf("installation %s/%s: deploy item %q: the %s deployer fails it: %s",
-				inst.Namespace, inst.Name, di.Name, check.Deployer, configMessage(err)))
-		}
+		passed = append(passed, di)
 	}
-	w.checkCharts(ctx, inst, items)
+	w.checkCharts(ctx, inst, passed)
 }
 
 // configMessage is the reason and message of a deployer's configuration
