@@ -5,9 +5,9 @@ import (
 	"os"
 	"strings"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"sigs.k8s.io/yaml"
 
-	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/lscli/lscli/action/dryrun"
 	"github.com/lscli/lscli/deployers/helm"
 	"github.com/lscli/lscli/deployers/manifest"

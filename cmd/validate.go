@@ -3,8 +3,9 @@ package cmd
 import (
 	"context"
 
-	"github.com/lscli/lscli/action"
 	"github.com/spf13/cobra"
+
+	"github.com/lscli/lscli/action"
 )
 
 func newValidateCmd(f *factory) *cobra.Command {
