@@ -3,7 +3,10 @@
 // times is worked out once.
 package memo
 
-import "sync"
+import (
+	"reflect"
+	"sync"
+)
 
 // DefaultMax is how many entries a Bounded keeps when its Max is zero.
 const DefaultMax = 1024
@@ -40,4 +43,11 @@ func (b *Bounded[K, V]) Put(k K, v V) {
 		b.m = make(map[K]V)
 	}
 	b.m[k] = v
+}
+
+// TypedText keys what was decoded from a text for a target type: the same
+// text decodes differently into different types.
+type TypedText struct {
+	Type reflect.Type
+	Text string
 }

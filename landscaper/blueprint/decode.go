@@ -19,12 +19,7 @@ var apiDecoder = apidecode.New(coreinstall.Install)
 
 // decodedFiles keeps the value of each text DecodeFile decoded, by target
 // type: one blueprint rolled out many times reads the same files again.
-var decodedFiles = memo.Bounded[decodedFileKey, runtime.Object]{Max: 4096}
-
-type decodedFileKey struct {
-	typ  reflect.Type
-	text string
-}
+var decodedFiles = memo.Bounded[memo.TypedText, runtime.Object]{Max: 4096}
 
 // DecodeFile decodes data, a file of a blueprint, into into, a pointer to
 // a zero value of one of Landscaper's core types, as Landscaper does:
@@ -33,7 +28,7 @@ type decodedFileKey struct {
 // InstallationTemplate, through the internal version. The value of a text
 // is kept, and a copy of it given the next time.
 func DecodeFile(data []byte, into runtime.Object) error {
-	key := decodedFileKey{typ: reflect.TypeOf(into), text: string(data)}
+	key := memo.TypedText{Type: reflect.TypeOf(into), Text: string(data)}
 	if kept, ok := decodedFiles.Get(key); ok {
 		reflect.ValueOf(into).Elem().Set(reflect.ValueOf(kept.DeepCopyObject()).Elem())
 		return nil
@@ -45,7 +40,7 @@ func DecodeFile(data []byte, into runtime.Object) error {
 	if err := decode(data, into); err != nil {
 		var ke *apidecode.KindError
 		if errors.As(err, &ke) {
-			return fmt.Errorf("%w: want apiVersion %s and kind %s, or neither", err, lsv1alpha1.SchemeGroupVersion, key.typ.Elem().Name())
+			return fmt.Errorf("%w: want apiVersion %s and kind %s, or neither", err, lsv1alpha1.SchemeGroupVersion, key.Type.Elem().Name())
 		}
 		return err
 	}

@@ -13,12 +13,7 @@ import (
 // decoded caches what DecodeYAML made of a text for a target type: the JSON
 // of the decoded value, which decodes into a fresh value much faster than
 // YAML does.
-var decoded = memo.Bounded[decodedKey, []byte]{Max: 4096}
-
-type decodedKey struct {
-	typ  reflect.Type
-	text string
-}
+var decoded = memo.Bounded[memo.TypedText, []byte]{Max: 4096}
 
 // DecodeYAML decodes the YAML (or JSON) data into out, a pointer to a zero
 // value, as
@@ -27,7 +22,7 @@ type decodedKey struct {
 // text again and again; the decoded value of a text is kept (as JSON, for its
 // target type) and decoded from there the next time.
 func DecodeYAML(data []byte, out any) error {
-	key := decodedKey{typ: reflect.TypeOf(out), text: string(data)}
+	key := memo.TypedText{Type: reflect.TypeOf(out), Text: string(data)}
 	if js, ok := decoded.Get(key); ok {
 		return fastjson.Unmarshal(js, out)
 	}
