@@ -144,7 +144,7 @@ func rootFiles(ls *landscape.Landscape) map[types.NamespacedName]string {
 	out := map[types.NamespacedName]string{}
 	for _, d := range ls.Objects {
 		if inst, ok := d.Object.(*lsv1alpha1.Installation); ok {
-			out[types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}] = fmt.Sprintf("%s: document %d", d.File, d.Index)
+			out[types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}] = landscape.Where(d.File, d.Index)
 		}
 	}
 	return out

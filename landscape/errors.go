@@ -25,10 +25,7 @@ type Problem struct {
 // parts that are not known.
 func (p Problem) String() string {
 	var b strings.Builder
-	b.WriteString(p.File)
-	if p.Document > 0 {
-		fmt.Fprintf(&b, ": document %d", p.Document)
-	}
+	b.WriteString(Where(p.File, p.Document))
 	if p.Object != "" {
 		b.WriteString(": ")
 		b.WriteString(p.Object)
@@ -36,6 +33,15 @@ func (p Problem) String() string {
 	b.WriteString(": ")
 	b.WriteString(p.Message)
 	return b.String()
+}
+
+// Where names document number document (1-based) of file as problems name
+// it, "FILE: document N", or file alone for document 0.
+func Where(file string, document int) string {
+	if document > 0 {
+		return fmt.Sprintf("%s: document %d", file, document)
+	}
+	return file
 }
 
 // LoadError is the error [Loader.Load] returns when the input is invalid. It
