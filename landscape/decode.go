@@ -156,31 +156,19 @@ type plainExecutionSpec lsv1alpha1.ExecutionSpec
 // API server prunes a null it does not allow, because ExecutionSpec's own
 // UnmarshalJSON cannot read null.
 func checkExecutionSpec(js []byte) (doc []byte, msgs []string, fatal bool) {
-	var top struct {
-		Spec json.RawMessage `json:"spec"`
-	}
-	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(js, &top); err != nil || len(top.Spec) == 0 {
+	var members map[string]json.RawMessage
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(js, &members); err != nil || len(members["spec"]) == 0 {
 		return js, nil, false
 	}
-	if string(top.Spec) == "null" {
-		return withoutMember(js, "spec"), nil, false
+	if string(members["spec"]) != "null" {
+		msgs, fatal = decodeStrict(members["spec"], &plainExecutionSpec{}, "spec.")
+		return js, msgs, fatal
 	}
-	msgs, fatal = decodeStrict(top.Spec, &plainExecutionSpec{}, "spec.")
-	return js, msgs, fatal
-}
-
-// withoutMember returns the JSON object js without its member name.
-func withoutMember(js []byte, name string) []byte {
-	var members map[string]json.RawMessage
-	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(js, &members); err != nil {
-		return js
+	delete(members, "spec")
+	if without, err := json.Marshal(members); err == nil {
+		return without, nil, false
 	}
-	delete(members, name)
-	out, err := json.Marshal(members)
-	if err != nil {
-		return js
-	}
-	return out
+	return js, nil, false
 }
 
 // decodeMessage explains a decoding error. Type errors become
