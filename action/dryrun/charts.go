@@ -3,8 +3,8 @@ package dryrun
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -47,14 +47,15 @@ func (w *walker) checkItems(ctx context.Context, inst *lsv1alpha1.Installation, 
 	w.checkCharts(ctx, inst, passed)
 }
 
-// configMessage is the reason and message of a deployer's configuration
-// error, without the "Op: ... - Reason: ..." of its text.
+// configMessage is the reason and message of the lastError a deployer's
+// configuration error gives the item, without the "Op: ... - Reason: ..."
+// of its text.
 func configMessage(err error) string {
-	var le *reconcile.Error
-	if errors.As(err, &le) && le.Message != "" {
-		return le.Reason + ": " + le.Message
+	le := reconcile.LastError(nil, err, "", "", time.Time{})
+	if le.Reason == "" {
+		return le.Message
 	}
-	return err.Error()
+	return le.Reason + ": " + le.Message
 }
 
 // checkCharts checks the chart.resourceRef of inst's helm deploy items
