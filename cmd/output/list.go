@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -82,6 +83,11 @@ func writeObjectList(objs []fakecluster.Object, format string, w io.Writer) erro
 		form = yamlList
 	}
 	return writeItems(len(objs), w, form, func(i int, dst, _ []byte) ([]byte, []byte, error) {
+		if format != FormatYAML {
+			if out, ok := appendIndentedItem(dst, objs[i]); ok {
+				return out, nil, nil
+			}
+		}
 		item, err := marshalItem(objs[i])
 		if err != nil {
 			return dst, nil, fmt.Errorf("encode %s %s: %w", kindOf(objs[i]), qualifiedName(objs[i]), err)
@@ -176,7 +182,105 @@ func writeItems(n int, w io.Writer, form listForm, item itemFunc) error {
 
 // marshalItem encodes o with apiVersion and kind first, as kubectl shows
 // them (TypeMeta's own field order is kind, apiVersion).
+//
+// An object whose TypeMeta is set, as every object lscli stores is, is
+// encoded as it is: TypeMeta comes first in its JSON, so swapping its two
+// members in place gives the item (see swapTypeMeta). Anything else takes
+// marshalItemCopy's way, which gives the same bytes
+// (TestMarshalItemIsMarshalItemCopy).
 func marshalItem(o fakecluster.Object) (json.RawMessage, error) {
+	if apiVersion, kind, ok := swappable(o); ok {
+		body, err := marshalCompact(o)
+		if err != nil {
+			return nil, err
+		}
+		if swapTypeMeta(body, apiVersion, kind, compactLayout) {
+			return body, nil
+		}
+	}
+	return marshalItemCopy(o)
+}
+
+// listItemIndenter encodes an item of a JSON List indented as
+// listItemIndent indents it.
+var listItemIndenter = fastjson.NewIndenter("        ", "    ")
+
+// appendIndentedItem appends o to dst as an item of a JSON List, as
+// appendListItem appends marshalItem(o), but encoded indented in one pass
+// (TestAppendIndentedItemIsAppendListItem). ok is false, and dst is
+// unchanged, for an object that needs marshalItem's other way or does not
+// encode.
+func appendIndentedItem(dst []byte, o fakecluster.Object) (out []byte, ok bool) {
+	apiVersion, kind, ok := swappable(o)
+	if !ok {
+		return dst, false
+	}
+	n := len(dst)
+	buf := bytes.NewBuffer(dst)
+	if listItemIndenter.Append(buf, o) != nil {
+		return dst, false
+	}
+	out = buf.Bytes()
+	if !swapTypeMeta(out[n:], apiVersion, kind, indentedItemLayout) {
+		return out[:n], false
+	}
+	return out, true
+}
+
+// swappable returns o's apiVersion and kind when marshalItem may encode o
+// as it is (see swapTypeMeta): its TypeMeta is set, to plain names, and it
+// is no Execution (whose deploy items are written in clear).
+func swappable(o fakecluster.Object) (apiVersion, kind string, ok bool) {
+	if _, isExec := o.(*lsv1alpha1.Execution); isExec {
+		return "", "", false
+	}
+	gvk := o.GetObjectKind().GroupVersionKind()
+	apiVersion = gvk.GroupVersion().String()
+	return apiVersion, gvk.Kind, gvk.Kind != "" && gvk.Version != "" && plainName(gvk.Kind) && plainName(apiVersion)
+}
+
+// layout is how an encoded object starts and separates its members.
+type layout struct{ open, colon, sep string }
+
+var (
+	// compactLayout is the layout of compact JSON.
+	compactLayout = layout{open: "{", colon: ":", sep: ","}
+	// indentedItemLayout is the layout of an item indented by
+	// listItemIndenter.
+	indentedItemLayout = layout{open: "{\n            ", colon: ": ", sep: ",\n            "}
+)
+
+// swapTypeMeta turns the start {"kind":K,"apiVersion":A of item, an
+// object's JSON in layout l, into {"apiVersion":A,"kind":K, in place (both
+// have the same length), and reports whether item started so. apiVersion
+// and kind must be plain names (see plainName), which JSON writes as they
+// are between quotes.
+func swapTypeMeta(item []byte, apiVersion, kind string, l layout) bool {
+	asStored := l.open + `"kind"` + l.colon + `"` + kind + `"` + l.sep + `"apiVersion"` + l.colon + `"` + apiVersion + `"`
+	if !bytes.HasPrefix(item, []byte(asStored)) || len(item) <= len(asStored) || !strings.ContainsRune(",}\n", rune(item[len(asStored)])) {
+		return false
+	}
+	copy(item, l.open+`"apiVersion"`+l.colon+`"`+apiVersion+`"`+l.sep+`"kind"`+l.colon+`"`+kind+`"`)
+	return true
+}
+
+// plainName reports whether s is made of the characters of Kubernetes
+// kinds and API versions only (letters, digits, '.', '-' and '/'), which
+// JSON quotes without escapes.
+func plainName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '/') {
+			return false
+		}
+	}
+	return true
+}
+
+// marshalItemCopy is marshalItem for any object: TypeMeta is cleared in a
+// shallow copy of o (set from the scheme where o has none), the rest
+// encoded and joined to an apiVersion and kind encoded first.
+func marshalItemCopy(o fakecluster.Object) (json.RawMessage, error) {
 	obj := shallowCopy(o)
 	gvk := obj.GetObjectKind().GroupVersionKind()
 	if gvk.Kind == "" {

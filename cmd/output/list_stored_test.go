@@ -208,3 +208,106 @@ func TestYAMLListStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalItemIsMarshalItemCopy: marshalItem's in-place swap of
+// TypeMeta gives the bytes of encoding the object without it and joining
+// apiVersion and kind in front, for random objects of every kind a state
+// can hold, with TypeMeta set, cleared and only half set.
+func TestMarshalItemIsMarshalItemCopy(t *testing.T) {
+	scheme := fakecluster.NewScheme()
+	objs := randomObjects(scheme, randfill.NewWithSeed(3).NilChance(0.2).NumElements(0, 3).Funcs(fillFuncs()...), 6)
+	swapped := 0
+	for i, o := range objs {
+		switch i % 3 {
+		case 1:
+			o.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+		case 2:
+			gvk := o.GetObjectKind().GroupVersionKind()
+			o.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{Kind: gvk.Kind})
+		}
+		got, err := marshalItem(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := marshalItemCopy(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%T %s: marshalItem\n%s\nmarshalItemCopy\n%s", o, o.GetName(), got, want)
+		}
+		if gvk := o.GetObjectKind().GroupVersionKind(); gvk.Version != "" && swapTypeMeta(slices.Clone(got), gvk.GroupVersion().String(), gvk.Kind, compactLayout) {
+			t.Fatalf("%T %s: the item still starts with kind", o, o.GetName())
+		}
+		if i%3 == 0 {
+			swapped++
+		}
+	}
+	if swapped < 50 {
+		t.Errorf("only %d objects took the in-place way", swapped)
+	}
+}
+
+// TestSwapTypeMetaNeedsTheWholeMember: swapTypeMeta leaves alone an item
+// whose kind or apiVersion only starts like the one asked for.
+func TestSwapTypeMetaNeedsTheWholeMember(t *testing.T) {
+	for _, item := range []string{
+		`{"kind":"Installation","apiVersion":"landscaper.gardener.cloud/v1alpha1x"}`,
+		`{"kind":"Installation","apiVersion":"landscaper.gardener.cloud/v1alpha1"`,
+		`{"kind":"InstallationX","apiVersion":"landscaper.gardener.cloud/v1alpha1"}`,
+		`{"apiVersion":"landscaper.gardener.cloud/v1alpha1","kind":"Installation"}`,
+	} {
+		b := []byte(item)
+		if swapTypeMeta(b, "landscaper.gardener.cloud/v1alpha1", "Installation", compactLayout) || string(b) != item {
+			t.Errorf("%s: swapped to %s", item, b)
+		}
+	}
+	b := []byte(`{"kind":"Installation","apiVersion":"landscaper.gardener.cloud/v1alpha1","metadata":{}}`)
+	if !swapTypeMeta(b, "landscaper.gardener.cloud/v1alpha1", "Installation", compactLayout) ||
+		string(b) != `{"apiVersion":"landscaper.gardener.cloud/v1alpha1","kind":"Installation","metadata":{}}` {
+		t.Errorf("not swapped: %s", b)
+	}
+}
+
+// TestAppendIndentedItemIsAppendListItem: encoding an item indented in one
+// pass gives the bytes of indenting marshalItem's compact item, after what
+// the buffer held, for random objects of every kind a state can hold (with
+// strings JSON escapes), and refuses what it cannot swap.
+func TestAppendIndentedItemIsAppendListItem(t *testing.T) {
+	funcs := append(fillFuncs(), func(s *string, c randfill.Continue) {
+		*s = []string{"", "<&>", "\u2028", "é", "tab\t", `"q"\`, "\x01", string([]byte{0xff})}[c.Intn(8)]
+	})
+	objs := randomObjects(fakecluster.NewScheme(), randfill.NewWithSeed(5).NilChance(0.2).NumElements(0, 3).Funcs(funcs...), 6)
+	one := 0
+	for i, o := range objs {
+		if i%4 == 3 {
+			o.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+		}
+		item, err := marshalItem(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := appendListItem([]byte("before"), item, FormatJSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := appendIndentedItem([]byte("before"), o)
+		_, _, swappable := swappable(o)
+		if ok != swappable {
+			t.Fatalf("%T %s: appendIndentedItem ok %v, swappable %v", o, o.GetName(), ok, swappable)
+		}
+		if !ok {
+			if string(got) != "before" {
+				t.Fatalf("%T %s: refused, but changed the buffer to %q", o, o.GetName(), got)
+			}
+			continue
+		}
+		one++
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%T %s:\n%s", o, o.GetName(), linediff.Describe("appendListItem", string(want), "appendIndentedItem", string(got)))
+		}
+	}
+	if one < 100 {
+		t.Errorf("only %d objects encoded in one pass", one)
+	}
+}

@@ -131,3 +131,40 @@ func TestErrorsAreEncodingJSONs(t *testing.T) {
 		t.Errorf("MarshalTo: buffer %q, error %v; want the buffer as it was and %v", buf.String(), err, wantErr)
 	}
 }
+
+// TestIndenterIsIndent: Indenter.Append gives the bytes of json.Indent of
+// what Marshal gives, with raw JSON of several layouts and escapes inside,
+// after what the buffer held.
+func TestIndenterIsIndent(t *testing.T) {
+	raws := []string{`{"a": [1, 2], "b":{ }, "c" : [ ]}`, `"\u00e9\/\"x\u2028"`, `[{"k":"\ud83d\ude00"},null,true,-0.5e-3]`, `{"<":"&>"}`}
+	vs := values()
+	for _, r := range raws {
+		vs = append(vs, &lsv1alpha1.DataObject{Data: lsv1alpha1.NewAnyJSON([]byte(r))},
+			&lsv1alpha1.DeployItem{Spec: lsv1alpha1.DeployItemSpec{Configuration: &runtime.RawExtension{Raw: []byte(r)}}})
+	}
+	vs = append(vs, []any{}, map[string]any{}, "plain", 3, nil, func() {})
+	for _, prefix := range []string{"", "        "} {
+		in := fastjson.NewIndenter(prefix, "    ")
+		for _, v := range vs {
+			compact, merr := fastjson.Marshal(v)
+			buf := bytes.NewBufferString("before,")
+			err := in.Append(buf, v)
+			if (err != nil) != (merr != nil) {
+				t.Fatalf("%T: Append error %v, Marshal error %v", v, err, merr)
+			}
+			if err != nil {
+				if buf.String() != "before," {
+					t.Errorf("%T: a failed Append left %q", v, buf.String())
+				}
+				continue
+			}
+			want := bytes.NewBufferString("before,")
+			if err := json.Indent(want, compact, prefix, "    "); err != nil {
+				t.Fatal(err)
+			}
+			if buf.String() != want.String() {
+				t.Errorf("%T, prefix %q:\ngot  %s\nwant %s", v, prefix, buf.String(), want.String())
+			}
+		}
+	}
+}
