@@ -10,16 +10,30 @@ package apidecode
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
+	"github.com/lscli/lscli/internal/memo"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 )
 
 // Decoder decodes the kinds of one scheme. It is safe for concurrent use.
+// It keeps the value of each text it decoded, by target type and way of
+// decoding, and gives a deep copy of it the next time: a blueprint rolled
+// out many times renders the same configurations and files, and decoding
+// them through the internal version was most of a mock deploy item's cost.
 type Decoder struct {
 	scheme    *runtime.Scheme
 	universal runtime.Decoder
+	decoded   memo.Bounded[decodedKey, runtime.Object]
+}
+
+// decodedKey keys a decoded value: the text, the target type, and whether
+// it was decoded straight into its version.
+type decodedKey struct {
+	memo.TypedText
+	versioned bool
 }
 
 // New returns a Decoder for the scheme that install fills, the Install
@@ -28,7 +42,7 @@ type Decoder struct {
 func New(install func(*runtime.Scheme)) *Decoder {
 	s := runtime.NewScheme()
 	install(s)
-	return &Decoder{scheme: s, universal: serializer.NewCodecFactory(s).UniversalDecoder()}
+	return &Decoder{scheme: s, universal: serializer.NewCodecFactory(s).UniversalDecoder(), decoded: memo.Bounded[decodedKey, runtime.Object]{Max: 4096}}
 }
 
 // Scheme returns the scheme the decoder knows.
@@ -38,8 +52,29 @@ func (d *Decoder) Scheme() *runtime.Scheme { return d.scheme }
 // decoder of Landscaper's pkg/api does: to the internal version of its kind
 // when the scheme has one, then converted into into. Data without apiVersion
 // and kind go straight to the internal version, which has no defaults.
-// Without an internal version it is DecodeVersioned.
+// Without an internal version it is DecodeVersioned. into must point to a
+// zero value.
 func (d *Decoder) Decode(data []byte, into runtime.Object) error {
+	return d.remembered(data, into, false, d.decode)
+}
+
+// remembered decodes data into into with decode, or copies the value it
+// kept for the same text, type and way of decoding into into.
+func (d *Decoder) remembered(data []byte, into runtime.Object, versioned bool, decode func([]byte, runtime.Object) error) error {
+	key := decodedKey{memo.TypedText{Type: reflect.TypeOf(into), Text: string(data)}, versioned}
+	if kept, ok := d.decoded.Get(key); ok {
+		reflect.ValueOf(into).Elem().Set(reflect.ValueOf(kept.DeepCopyObject()).Elem())
+		return nil
+	}
+	if err := decode(data, into); err != nil {
+		return err
+	}
+	d.decoded.Put(key, into.DeepCopyObject())
+	return nil
+}
+
+// decode is Decode without the kept values.
+func (d *Decoder) decode(data []byte, into runtime.Object) error {
 	kinds, _, err := d.scheme.ObjectKinds(into)
 	if err != nil {
 		return err
@@ -47,7 +82,7 @@ func (d *Decoder) Decode(data []byte, into runtime.Object) error {
 	internal := kinds[0]
 	internal.Version = runtime.APIVersionInternal
 	if !d.scheme.Recognizes(internal) {
-		return d.DecodeVersioned(data, into)
+		return d.decodeVersioned(data, into)
 	}
 	obj, _, err := d.universal.Decode(data, &internal, nil)
 	if err != nil {
@@ -58,8 +93,13 @@ func (d *Decoder) Decode(data []byte, into runtime.Object) error {
 
 // DecodeVersioned decodes data straight into into, a versioned object of
 // the scheme: a missing apiVersion or kind is taken from into, and the
-// defaults of into's version are applied.
+// defaults of into's version are applied. into must point to a zero value.
 func (d *Decoder) DecodeVersioned(data []byte, into runtime.Object) error {
+	return d.remembered(data, into, true, d.decodeVersioned)
+}
+
+// decodeVersioned is DecodeVersioned without the kept values.
+func (d *Decoder) decodeVersioned(data []byte, into runtime.Object) error {
 	_, _, err := d.universal.Decode(data, nil, into)
 	return kindError(err)
 }

@@ -78,7 +78,42 @@ func TestDecodeConvertsVersions(t *testing.T) {
 	if len(cfg.Manifests) != 1 || cfg.Manifests[0].Policy != "manage" || !strings.Contains(string(cfg.Manifests[0].Manifest.Raw), `"ConfigMap"`) {
 		t.Errorf("manifests = %+v, want the ConfigMap with policy manage", cfg.Manifests)
 	}
-	if err := manifest.Decode([]byte(`{"manifests":[]}`), cfg); err != nil {
+	if err := manifest.Decode([]byte(`{"manifests":[]}`), &manifestv1alpha2.ProviderConfiguration{}); err != nil {
 		t.Errorf("a configuration without apiVersion and kind: %v, want it decoded as Landscaper's deployer decodes it", err)
+	}
+}
+
+// TestDecodeKeepsValues: decoding a text again gives the value of the
+// first decoding, as a copy of its own; the way of decoding is part of
+// what is kept (straight into the version gets its defaults, through the
+// internal version not), and a failure is not kept.
+func TestDecodeKeepsValues(t *testing.T) {
+	helm := apidecode.New(helminstall.Install)
+	data := []byte(`{"name":"r","chart":{"ref":"c"},"values":{"a":[1,2]}}`)
+	first := &helmv1alpha1.ProviderConfiguration{}
+	if err := helm.Decode(data, first); err != nil {
+		t.Fatal(err)
+	}
+	first.Chart.Ref = "changed by the caller"
+	first.Values[0] = 'X'
+	again := &helmv1alpha1.ProviderConfiguration{}
+	if err := helm.Decode(data, again); err != nil {
+		t.Fatal(err)
+	}
+	if again.Chart.Ref != "c" || string(again.Values) != `{"a":[1,2]}` || again.UpdateStrategy != "" {
+		t.Errorf("decoded again: chart.ref %q, values %s, updateStrategy %q; want the first decoding's", again.Chart.Ref, again.Values, again.UpdateStrategy)
+	}
+	versioned := &helmv1alpha1.ProviderConfiguration{}
+	if err := helm.DecodeVersioned(data, versioned); err != nil {
+		t.Fatal(err)
+	}
+	if versioned.UpdateStrategy != "update" {
+		t.Errorf("DecodeVersioned after Decode of the same text: updateStrategy %q, want the version's default update", versioned.UpdateStrategy)
+	}
+	bad := []byte(`{"name":5}`)
+	for i := range 2 {
+		if err := helm.Decode(bad, &helmv1alpha1.ProviderConfiguration{}); err == nil {
+			t.Errorf("decoding %s, time %d: no error", bad, i+1)
+		}
 	}
 }
