@@ -11,6 +11,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/fastjson"
 )
 
 // validateInstallation checks an Installation as Landscaper's webhook does
@@ -75,7 +76,7 @@ func validateInlineFilesystem(path string, raw json.RawMessage) []string {
 		return []string{fmt.Sprintf("%s is missing: %s", path, want)}
 	}
 	var root map[string]json.RawMessage
-	if raw[0] != '{' || json.Unmarshal(raw, &root) != nil {
+	if raw[0] != '{' || fastjson.Unmarshal(raw, &root) != nil {
 		return []string{fmt.Sprintf("%s: got %s, %s", path, jsonKind(raw), want)}
 	}
 	bp, ok := root[lsv1alpha1.BlueprintFileName]
@@ -88,7 +89,7 @@ func validateInlineFilesystem(path string, raw json.RawMessage) []string {
 	switch {
 	case bp[0] == '"':
 		return nil
-	case bp[0] == '{' && json.Unmarshal(bp, &typed) == nil && typed.Type != nil:
+	case bp[0] == '{' && fastjson.Unmarshal(bp, &typed) == nil && typed.Type != nil:
 		return nil
 	case bp[0] == '{':
 		return []string{fmt.Sprintf("%s: blueprint.yaml is a folder, want a file: its content as a string (blueprint.yaml: |)", path)}

@@ -102,9 +102,22 @@ func marshalNumber(enc *jsontext.Encoder, n json.Number) error {
 	return enc.WriteValue(jsontext.Value(n))
 }
 
+// replacementChar is U+FFFD in UTF-8.
+var replacementChar = []byte("\uFFFD")
+
+// mayHoldInvalidUTF8 reports whether data, written by the fast encoder,
+// holds U+FFFD: either a string held it, or the encoder replaced invalid
+// UTF-8 with it, which encoding/json writes escaped (\ufffd) and the fast
+// encoder as it is (see Marshal).
+func mayHoldInvalidUTF8(data []byte) bool { return bytes.Contains(data, replacementChar) }
+
 // Marshal returns the bytes of json.Marshal(v), but with <, > and & as they
 // are: what an encoding/json Encoder with SetEscapeHTML(false) writes,
-// without the newline. Where the fast encoder refuses v, encoding/json
+// without the newline. One difference is kept: invalid UTF-8 in a string
+// (binary from a template's b64dec, a string cut inside a character) is
+// written as U+FFFD itself, where encoding/json writes \ufffd. Both
+// decode to the same string, and that string encodes to the same bytes
+// again, which the state file's reused lines rest on. Where the fast encoder refuses v, encoding/json
 // encodes it, so that the result and the error are encoding/json's.
 func Marshal(v any) ([]byte, error) {
 	if data, err := jsonv2.Marshal(v, optionsFor(v)); err == nil {
@@ -117,6 +130,29 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// escaped and escapedAny are compact and compactAny with <, > and &
+// escaped, as json.Marshal escapes them.
+var (
+	escaped    = jsonv2.JoinOptions(compact, jsontext.EscapeForHTML(true))
+	escapedAny = jsonv2.JoinOptions(compactAny, jsontext.EscapeForHTML(true))
+)
+
+// MarshalEscaped returns the bytes of json.Marshal(v), <, > and & escaped
+// as \u003c, \u003e and \u0026, for bytes that must stay what
+// encoding/json made them (hashes of values), invalid UTF-8 included: a
+// value that may hold it, and any the fast encoder refuses, is encoded by
+// encoding/json.
+func MarshalEscaped(v any) ([]byte, error) {
+	opts := escaped
+	if mayHoldNumber(reflect.TypeOf(v)) {
+		opts = escapedAny
+	}
+	if data, err := jsonv2.Marshal(v, opts); err == nil && !mayHoldInvalidUTF8(data) {
+		return data, nil
+	}
+	return json.Marshal(v)
 }
 
 // MarshalTo appends to buf what Marshal returns for v, without a slice of

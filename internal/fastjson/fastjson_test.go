@@ -31,6 +31,8 @@ func values() []any {
 		&lsv1alpha1.DataObject{ObjectMeta: meta, Data: lsv1alpha1.NewAnyJSON([]byte(`"just a string"`))},
 		&lsv1alpha1.DeployItem{ObjectMeta: meta, Spec: lsv1alpha1.DeployItemSpec{Configuration: &runtime.RawExtension{Raw: []byte(`{"a": [1, 2]}`)}}},
 		&corev1.Secret{ObjectMeta: meta, Data: map[string][]byte{"k": []byte("\x00\xff<>")}, StringData: map[string]string{"s": "é"}},
+		&lsv1alpha1.DataObject{ObjectMeta: meta, Data: lsv1alpha1.NewAnyJSON([]byte(`"\ufffd"`))},
+		map[string]any{"own": "\uFFFD"},
 		map[string]any{"f": 1.0, "i": 12345678901234567890.0, "s": "<&>", "n": nil, "l": []any{true, "x"}},
 		// Numbers decoded with UseNumber, as schemas are: encoding/json
 		// writes them as the numbers they hold, not as strings.
@@ -166,5 +168,44 @@ func TestIndenterIsIndent(t *testing.T) {
 				t.Errorf("%T, prefix %q:\ngot  %s\nwant %s", v, prefix, buf.String(), want.String())
 			}
 		}
+	}
+}
+
+// TestMarshalEscapedIsEncodingJSON: MarshalEscaped gives json.Marshal's
+// bytes, HTML characters escaped, on the shapes lscli hashes and prints.
+func TestMarshalEscapedIsEncodingJSON(t *testing.T) {
+	vs := append(values(), map[string]any{"data": map[string]any{"<k>": "a&b\u2028\u2029", "l": []any{json.Number("12"), 1.5, "\x01é"}}},
+		"\xff<", map[string]any{"bin": "\xff<\xc3", "cut": "a\xed\xa0\x80", "own": "\uFFFD"}, func() {})
+	for _, v := range vs {
+		want, werr := json.Marshal(v)
+		got, err := fastjson.MarshalEscaped(v)
+		if (err != nil) != (werr != nil) || (err != nil && err.Error() != werr.Error()) {
+			t.Fatalf("%T: error %v, want %v", v, err, werr)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%T:\ngot  %s\nwant %s", v, got, want)
+		}
+	}
+}
+
+// TestMarshalWritesInvalidUTF8AsTheReplacement: Marshal writes invalid
+// UTF-8 as U+FFFD itself (encoding/json: \ufffd), and what it wrote
+// decodes and encodes to the same bytes.
+func TestMarshalWritesInvalidUTF8AsTheReplacement(t *testing.T) {
+	v := map[string]any{"bin": "\xff<\xc3", "own": "\uFFFD"}
+	got, err := fastjson.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\"bin\":\"\uFFFD<\uFFFD\",\"own\":\"\uFFFD\"}"; string(got) != want {
+		t.Errorf("Marshal = %s, want %s", got, want)
+	}
+	var back any
+	if err := fastjson.Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	again, err := fastjson.Marshal(back)
+	if err != nil || !bytes.Equal(again, got) {
+		t.Errorf("decoded and encoded again: %s, %v; want %s", again, err, got)
 	}
 }

@@ -2,7 +2,6 @@ package dataflow
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -15,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/fastjson"
 )
 
 // loaded are the objects an installation's spec.imports name, read from its
@@ -345,7 +345,7 @@ func (l *loaded) hash() (string, error) {
 		}
 	}
 	doc["targets"] = targets
-	data, err := json.Marshal(doc)
+	data, err := fastjson.MarshalEscaped(doc)
 	if err != nil {
 		return "", fmt.Errorf("hash imports: %w", err)
 	}

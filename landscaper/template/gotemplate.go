@@ -2,7 +2,6 @@ package template
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -10,6 +9,7 @@ import (
 	gotmpl "text/template"
 	"time"
 
+	"github.com/lscli/lscli/internal/fastjson"
 	"github.com/lscli/lscli/internal/memo"
 	"github.com/lscli/lscli/landscaper/template/budget"
 )
@@ -101,7 +101,7 @@ func (e *Executor) executeGo(req Request) (*Result, error) {
 	}
 	text := string(raw)
 	if file == "" {
-		if err := json.Unmarshal(raw, &text); err != nil {
+		if err := fastjson.Unmarshal(raw, &text); err != nil {
 			return nil, fmt.Errorf("a GoTemplate template must be a string (template: |): %w", err)
 		}
 	}
