@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/deployers"
+	"github.com/lscli/lscli/internal/fastjson"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/landscaper/template"
 )
@@ -128,7 +129,7 @@ func (w *walker) writeExecution(ctx context.Context, inst *lsv1alpha1.Installati
 		return fmt.Errorf("write execution: %w", err)
 	}
 	src := helper.DataObjectSourceFromExecution(exec)
-	data, err := json.Marshal(exports)
+	data, err := fastjson.MarshalEscaped(exports)
 	if err != nil {
 		return err
 	}

@@ -189,8 +189,8 @@ func writeItems(n int, w io.Writer, form listForm, item itemFunc) error {
 // marshalItemCopy's way, which gives the same bytes
 // (TestMarshalItemIsMarshalItemCopy).
 func marshalItem(o fakecluster.Object) (json.RawMessage, error) {
-	if apiVersion, kind, ok := swappable(o); ok {
-		body, err := marshalCompact(o)
+	if v, apiVersion, kind, ok := swappable(o); ok {
+		body, err := marshalCompact(v)
 		if err != nil {
 			return nil, err
 		}
@@ -211,13 +211,13 @@ var listItemIndenter = fastjson.NewIndenter("        ", "    ")
 // unchanged, for an object that needs marshalItem's other way or does not
 // encode.
 func appendIndentedItem(dst []byte, o fakecluster.Object) (out []byte, ok bool) {
-	apiVersion, kind, ok := swappable(o)
+	v, apiVersion, kind, ok := swappable(o)
 	if !ok {
 		return dst, false
 	}
 	n := len(dst)
 	buf := bytes.NewBuffer(dst)
-	if listItemIndenter.Append(buf, o) != nil {
+	if listItemIndenter.Append(buf, v) != nil {
 		return dst, false
 	}
 	out = buf.Bytes()
@@ -227,16 +227,24 @@ func appendIndentedItem(dst []byte, o fakecluster.Object) (out []byte, ok bool) 
 	return out, true
 }
 
-// swappable returns o's apiVersion and kind when marshalItem may encode o
-// as it is (see swapTypeMeta): its TypeMeta is set, to plain names, and it
-// is no Execution (whose deploy items are written in clear).
-func swappable(o fakecluster.Object) (apiVersion, kind string, ok bool) {
-	if _, isExec := o.(*lsv1alpha1.Execution); isExec {
-		return "", "", false
-	}
+// swappable returns what marshalItem encodes of o, and o's apiVersion and
+// kind, when it may encode it with TypeMeta and swap that in place (see
+// swapTypeMeta): o's TypeMeta is set, to plain names. What it encodes is
+// o itself, or an Execution's form with its deploy items in clear.
+func swappable(o fakecluster.Object) (v any, apiVersion, kind string, ok bool) {
 	gvk := o.GetObjectKind().GroupVersionKind()
 	apiVersion = gvk.GroupVersion().String()
-	return apiVersion, gvk.Kind, gvk.Kind != "" && gvk.Version != "" && plainName(gvk.Kind) && plainName(apiVersion)
+	if gvk.Kind == "" || gvk.Version == "" || !plainName(gvk.Kind) || !plainName(apiVersion) {
+		return nil, "", "", false
+	}
+	if exec, isExec := o.(*lsv1alpha1.Execution); isExec {
+		inClear, err := fakecluster.InClear(exec, exec.TypeMeta)
+		if err != nil {
+			return nil, "", "", false // marshalItemCopy reports it
+		}
+		return inClear, apiVersion, gvk.Kind, true
+	}
+	return o, apiVersion, gvk.Kind, true
 }
 
 // layout is how an encoded object starts and separates its members.

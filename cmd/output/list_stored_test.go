@@ -292,7 +292,7 @@ func TestAppendIndentedItemIsAppendListItem(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, ok := appendIndentedItem([]byte("before"), o)
-		_, _, swappable := swappable(o)
+		_, _, _, swappable := swappable(o)
 		if ok != swappable {
 			t.Fatalf("%T %s: appendIndentedItem ok %v, swappable %v", o, o.GetName(), ok, swappable)
 		}

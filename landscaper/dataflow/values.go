@@ -82,15 +82,37 @@ func blueprintValue(def lsv1alpha1.BlueprintDefinition) (any, error) {
 	return v, nil
 }
 
-// decodeRaw decodes raw JSON into a generic value; empty means nil.
+// decodeRaw decodes raw JSON into a generic value; empty means nil. The
+// values of short texts are kept (see decodedRaw) and a deep copy of them
+// returned.
 func decodeRaw(raw []byte) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
+	keep := len(raw) <= maxKeptRaw
+	if keep {
+		if v, ok := decodedRaw.Get(string(raw)); ok {
+			return runtime.DeepCopyJSONValue(v), nil
+		}
+	}
 	var out any
-	err := fastjson.Unmarshal(raw, &out)
-	return out, err
+	if err := fastjson.Unmarshal(raw, &out); err != nil {
+		return nil, err
+	}
+	if keep {
+		decodedRaw.Put(string(raw), runtime.DeepCopyJSONValue(out))
+	}
+	return out, nil
 }
+
+// decodedRaw keeps the values decodeRaw decoded from texts of at most
+// maxKeptRaw bytes: the data objects of a blueprint rolled out many times
+// hold the same few values, and decoding them again was a tenth of
+// Completing. Longer texts (kubeconfigs, big exports) are decoded each
+// time, so that what is kept stays small.
+var decodedRaw memo.Bounded[string, any]
+
+const maxKeptRaw = 4096
 
 // mergeMaps merges b into a deeply (maps are merged, other values of b win)
 // and returns the result, as Landscaper merges the outputs of executions.

@@ -1,7 +1,9 @@
 package dataflow
 
 import (
+	"encoding/json"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -57,6 +59,30 @@ func TestCompiledSchemasAreShared(t *testing.T) {
 	for i, err := range errs {
 		if (err == nil) != (i >= 2) {
 			t.Errorf("n=%d: %v", i, err)
+		}
+	}
+}
+
+// TestDecodeRawKeepsCopies: decoding a short text again gives the value of
+// the first decoding, as a copy a template may change; long texts and
+// texts that do not decode give what decoding gives.
+func TestDecodeRawKeepsCopies(t *testing.T) {
+	long := `{"s":"` + strings.Repeat("x", maxKeptRaw) + `","a":[1]}`
+	for _, text := range []string{`{"a":[1,2.5,{"b":null}],"c":"<&>"}`, `"s"`, `3`, long, `{"bad"`} {
+		var want any
+		wantErr := json.Unmarshal([]byte(text), &want)
+		for range 3 {
+			got, err := decodeRaw([]byte(text))
+			if (err != nil) != (wantErr != nil) {
+				t.Fatalf("%.40s: error %v, want %v", text, err, wantErr)
+			}
+			if err == nil && !reflect.DeepEqual(got, want) {
+				t.Fatalf("%.40s: %#v, want %#v", text, got, want)
+			}
+			if m, ok := got.(map[string]any); ok {
+				m["changed"] = true
+				m["a"].([]any)[0] = "changed"
+			}
 		}
 	}
 }
