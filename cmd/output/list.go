@@ -261,8 +261,8 @@ var (
 // swapTypeMeta turns the start {"kind":K,"apiVersion":A of item, an
 // object's JSON in layout l, into {"apiVersion":A,"kind":K, in place (both
 // have the same length), and reports whether item started so. apiVersion
-// and kind must be plain names (see plainName), which JSON writes as they
-// are between quotes.
+// and kind must be as item writes them between quotes: without escapes,
+// as plain names (see plainName) always are.
 func swapTypeMeta(item []byte, apiVersion, kind string, l layout) bool {
 	asStored := l.open + `"kind"` + l.colon + `"` + kind + `"` + l.sep + `"apiVersion"` + l.colon + `"` + apiVersion + `"`
 	if !bytes.HasPrefix(item, []byte(asStored)) || len(item) <= len(asStored) || !strings.ContainsRune(",}\n", rune(item[len(asStored)])) {
