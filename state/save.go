@@ -338,7 +338,14 @@ func encodeLine(buf *bytes.Buffer, elem func(i int) (any, error), line []byte, i
 		if err != nil {
 			return err
 		}
-		if err := fastjson.MarshalTo(buf, v); err != nil {
+		if e, ok := v.(*Event); ok {
+			if out, ok := e.appendJSON(buf.AvailableBuffer()); ok {
+				line = out
+			}
+		}
+		if line != nil {
+			buf.Write(line)
+		} else if err := fastjson.MarshalTo(buf, v); err != nil {
 			return err
 		}
 	} else {
