@@ -1,6 +1,10 @@
 package state
 
-import "time"
+import (
+	"time"
+
+	"github.com/lscli/lscli/internal/fastjson"
+)
 
 // appendJSON appends e as fastjson.Marshal encodes it, and reports whether
 // it could: every string of e must be printable ASCII without quotes or
@@ -23,7 +27,7 @@ func (e *Event) appendJSON(dst []byte) ([]byte, bool) {
 		if !ok || (omitEmpty && v == "") {
 			return
 		}
-		if !plainJSON(v) {
+		if !fastjson.WrittenAsIs(v) {
 			ok = false
 			return
 		}
@@ -44,15 +48,4 @@ func (e *Event) appendJSON(dst []byte) ([]byte, bool) {
 		return dst[:n], false
 	}
 	return append(dst, '}'), true
-}
-
-// plainJSON reports whether JSON writes s between quotes as it is: it is
-// printable ASCII without '"' and '\'.
-func plainJSON(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
 }

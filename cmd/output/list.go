@@ -203,7 +203,7 @@ func marshalItem(o fakecluster.Object) (json.RawMessage, error) {
 
 // listItemIndenter encodes an item of a JSON List indented as
 // listItemIndent indents it.
-var listItemIndenter = fastjson.NewIndenter("        ", "    ")
+var listItemIndenter = fastjson.NewIndenter(itemPrefix, "    ")
 
 // appendIndentedItem appends o to dst as an item of a JSON List, as
 // appendListItem appends marshalItem(o), but encoded indented in one pass
@@ -229,12 +229,13 @@ func appendIndentedItem(dst []byte, o fakecluster.Object) (out []byte, ok bool) 
 
 // swappable returns what marshalItem encodes of o, and o's apiVersion and
 // kind, when it may encode it with TypeMeta and swap that in place (see
-// swapTypeMeta): o's TypeMeta is set, to plain names. What it encodes is
+// swapTypeMeta): o's TypeMeta is set, to strings JSON writes as they are.
+// What it encodes is
 // o itself, or an Execution's form with its deploy items in clear.
 func swappable(o fakecluster.Object) (v any, apiVersion, kind string, ok bool) {
 	gvk := o.GetObjectKind().GroupVersionKind()
 	apiVersion = gvk.GroupVersion().String()
-	if gvk.Kind == "" || gvk.Version == "" || !plainName(gvk.Kind) || !plainName(apiVersion) {
+	if gvk.Kind == "" || gvk.Version == "" || !fastjson.WrittenAsIs(gvk.Kind) || !fastjson.WrittenAsIs(apiVersion) {
 		return nil, "", "", false
 	}
 	if exec, isExec := o.(*lsv1alpha1.Execution); isExec {
@@ -255,33 +256,20 @@ var (
 	compactLayout = layout{open: "{", colon: ":", sep: ","}
 	// indentedItemLayout is the layout of an item indented by
 	// listItemIndenter.
-	indentedItemLayout = layout{open: "{\n            ", colon: ": ", sep: ",\n            "}
+	indentedItemLayout = layout{open: "{\n" + itemPrefix + "    ", colon: ": ", sep: ",\n" + itemPrefix + "    "}
 )
 
 // swapTypeMeta turns the start {"kind":K,"apiVersion":A of item, an
 // object's JSON in layout l, into {"apiVersion":A,"kind":K, in place (both
 // have the same length), and reports whether item started so. apiVersion
-// and kind must be as item writes them between quotes: without escapes,
-// as plain names (see plainName) always are.
+// and kind must be as item writes them between quotes (see
+// fastjson.WrittenAsIs).
 func swapTypeMeta(item []byte, apiVersion, kind string, l layout) bool {
 	asStored := l.open + `"kind"` + l.colon + `"` + kind + `"` + l.sep + `"apiVersion"` + l.colon + `"` + apiVersion + `"`
 	if !bytes.HasPrefix(item, []byte(asStored)) || len(item) <= len(asStored) || !strings.ContainsRune(",}\n", rune(item[len(asStored)])) {
 		return false
 	}
 	copy(item, l.open+`"apiVersion"`+l.colon+`"`+apiVersion+`"`+l.sep+`"kind"`+l.colon+`"`+kind+`"`)
-	return true
-}
-
-// plainName reports whether s is made of the characters of Kubernetes
-// kinds and API versions only (letters, digits, '.', '-' and '/'), which
-// JSON quotes without escapes.
-func plainName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '/') {
-			return false
-		}
-	}
 	return true
 }
 
@@ -360,8 +348,12 @@ func indentAt(prefix string) jsonv2.Options {
 		jsontext.WithIndentPrefix(prefix), jsontext.WithIndent("    "))
 }
 
-// listItemIndent indents an item of a List, which kubectl indents by 8.
-var listItemIndent = indentAt("        ")
+// itemPrefix starts the lines of an item of a List after its first:
+// kubectl indents the items by 8.
+const itemPrefix = "        "
+
+// listItemIndent indents an item of a List.
+var listItemIndent = indentAt(itemPrefix)
 
 // appendListItem appends item, an object's compact JSON, to dst as an item
 // of a List in format: indented (see listItemIndent), or converted to YAML

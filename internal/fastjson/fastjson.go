@@ -132,6 +132,19 @@ func Marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
+// WrittenAsIs reports whether Marshal writes s between quotes as it is:
+// s is printable ASCII without '"' and '\\'. Code that writes the JSON of
+// such strings itself (the state's events, the swapped TypeMeta of -o
+// json) relies on it.
+func WrittenAsIs(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // escaped and escapedAny are compact and compactAny with <, > and &
 // escaped, as json.Marshal escapes them.
 var (

@@ -209,3 +209,26 @@ func TestMarshalWritesInvalidUTF8AsTheReplacement(t *testing.T) {
 		t.Errorf("decoded and encoded again: %s, %v; want %s", again, err, got)
 	}
 }
+
+// TestWrittenAsIs: a string WrittenAsIs accepts is written by Marshal
+// between quotes as it is, for every single byte and a few strings.
+func TestWrittenAsIs(t *testing.T) {
+	strs := []string{"", "landscaper.gardener.cloud/v1alpha1", "a<b>&c", "x y~"}
+	for b := range 256 {
+		strs = append(strs, string([]byte{byte(b)}))
+	}
+	accepted := 0
+	for _, s := range strs {
+		if !fastjson.WrittenAsIs(s) {
+			continue
+		}
+		accepted++
+		got, err := fastjson.Marshal(s)
+		if err != nil || string(got) != `"`+s+`"` {
+			t.Errorf("%q: Marshal = %s, %v; WrittenAsIs says it is written as it is", s, got, err)
+		}
+	}
+	if accepted != 4+95-2 {
+		t.Errorf("%d strings accepted, want the 4 and the 93 printable bytes but '\"' and '\\'", accepted)
+	}
+}
