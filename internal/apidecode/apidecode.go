@@ -13,9 +13,10 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/lscli/lscli/internal/memo"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+
+	"github.com/lscli/lscli/internal/memo"
 )
 
 // Decoder decodes the kinds of one scheme. It is safe for concurrent use.
