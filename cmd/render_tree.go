@@ -117,7 +117,7 @@ func (d *renderDrawer) deployItem(di dryrun.DeployItem) string {
 
 // drawnConfigs keeps the lines drawn for each deploy item configuration: a
 // blueprint rolled out many times renders the same configurations again.
-var drawnConfigs = memo.Bounded[string, string]{Max: 4096}
+var drawnConfigs = memo.Bounded[string, string]{Max: 4096, Size: memo.StringSize}
 
 // configLines are the lines of a deploy item's configuration, raw JSON.
 func configLines(raw []byte) string {

@@ -43,7 +43,7 @@ type decodedKey struct {
 func New(install func(*runtime.Scheme)) *Decoder {
 	s := runtime.NewScheme()
 	install(s)
-	return &Decoder{scheme: s, universal: serializer.NewCodecFactory(s).UniversalDecoder(), decoded: memo.Bounded[decodedKey, runtime.Object]{Max: 4096}}
+	return &Decoder{scheme: s, universal: serializer.NewCodecFactory(s).UniversalDecoder(), decoded: memo.Bounded[decodedKey, runtime.Object]{Max: 4096, Size: func(k decodedKey) int { return len(k.Text) }}}
 }
 
 // Scheme returns the scheme the decoder knows.

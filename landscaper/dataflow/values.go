@@ -41,7 +41,7 @@ func toGeneric[T any](v any) (T, error) {
 // generic holds genericOf's values by the JSON of their Go values;
 // inlineBlueprints holds blueprintValue's by an inline blueprint's files.
 // Their values are never handed out, only deep copies of them.
-var generic, inlineBlueprints memo.Bounded[string, any]
+var generic, inlineBlueprints = memo.Bounded[string, any]{Size: memo.StringSize}, memo.Bounded[string, any]{Size: memo.StringSize}
 
 // genericOf is toGeneric[any] for values that many installations share,
 // such as one blueprint rolled out many times: it decodes each JSON text

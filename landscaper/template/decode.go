@@ -13,7 +13,7 @@ import (
 // decoded caches what DecodeYAML made of a text for a target type: the JSON
 // of the decoded value, which decodes into a fresh value much faster than
 // YAML does.
-var decoded = memo.Bounded[memo.TypedText, []byte]{Max: 4096}
+var decoded = memo.Bounded[memo.TypedText, []byte]{Max: 4096, Size: func(k memo.TypedText) int { return len(k.Text) }}
 
 // DecodeYAML decodes the YAML (or JSON) data into out, a pointer to a zero
 // value, as

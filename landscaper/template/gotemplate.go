@@ -40,7 +40,7 @@ type goRun struct {
 // parsed caches parsed templates by name and text: most blueprints are
 // rendered many times, once per job and per installation that uses them. At
 // most maxParsed entries are kept.
-var parsed = memo.Bounded[parseKey, *cachedTemplate]{Max: 4096}
+var parsed = memo.Bounded[parseKey, *cachedTemplate]{Max: 4096, Size: func(k parseKey) int { return len(k.text) }}
 
 type parseKey struct{ name, text string }
 
