@@ -141,8 +141,13 @@ func (ss *session) dropSimulation() {
 }
 
 // storedObjects reads back the state file the session saved, under the
-// lock it still holds, and returns its objects as stored.
+// lock it still holds, and returns its objects as stored: where the save
+// put them, or, should the file not be as the save left it, as a View
+// finds them.
 func (ss *session) storedObjects() ([]state.StoredObject, error) {
+	if objs, ok, err := ss.dir.SavedObjects(); err != nil || ok {
+		return objs, err
+	}
 	v, ok, err := ss.dir.OpenView(ss.scheme, true)
 	if err != nil {
 		return nil, err

@@ -23,7 +23,7 @@ func writeClusters(w io.Writer, objs []ClusterObject) error {
 		return err
 	}
 	err := writeLines(w, len(objs), func(i int) (any, error) { return &objs[i], nil },
-		func(i int) string { return fmt.Sprintf("object %d of simulated cluster %s", i, objs[i].Cluster) }, nil, nil)
+		func(i int) string { return fmt.Sprintf("object %d of simulated cluster %s", i, objs[i].Cluster) }, nil, nil, nil)
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", clustersSection, err)
 	}

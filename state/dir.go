@@ -60,6 +60,9 @@ type Dir struct {
 	// objectLineNos are the line numbers of the objects the last Load
 	// returned, when the file has one element a line (see ObjectError).
 	objectLineNos []int
+	// saved is where the last Save put each object in the file, for
+	// SavedObjects; nil before a Save, after a Load and after a failed Save.
+	saved *savedLayout
 }
 
 // tempFile is the part of *os.File that Save uses.

@@ -11,7 +11,7 @@ import (
 func FuzzDecode(f *testing.F) {
 	scheme := testScheme()
 	var saved bytes.Buffer
-	if err := encode(&saved, sampleSnapshot(), scheme, nil); err != nil {
+	if err := encode(&saved, sampleSnapshot(), scheme, nil, nil); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(saved.Bytes())
@@ -23,14 +23,14 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		var first, second bytes.Buffer
-		if err := encode(&first, snap, scheme, nil); err != nil {
+		if err := encode(&first, snap, scheme, nil, nil); err != nil {
 			return // e.g. a Secret whose data does not encode; decoding it was fine
 		}
 		again, err := decode(first.Bytes(), scheme)
 		if err != nil {
 			t.Fatalf("a saved state does not load: %v\n%s", err, first.Bytes())
 		}
-		if err := encode(&second, again, scheme, nil); err != nil || !bytes.Equal(first.Bytes(), second.Bytes()) {
+		if err := encode(&second, again, scheme, nil, nil); err != nil || !bytes.Equal(first.Bytes(), second.Bytes()) {
 			t.Fatalf("save, load, save differs (%v):\n%s\n%s", err, first.Bytes(), second.Bytes())
 		}
 	})

@@ -47,7 +47,7 @@ func (d *Dir) Load(scheme *runtime.Scheme) (*Snapshot, error) {
 	// alone: one laid out otherwise may hold more than an element a line.
 	// What identifies the objects is taken before Restore fills in what
 	// they lack.
-	d.previous, d.objectLineNos = nil, nil
+	d.previous, d.objectLineNos, d.saved = nil, nil, nil
 	if l != nil {
 		d.objectLineNos = make([]int, len(l.sections[2]))
 		for i, ln := range l.sections[2] {

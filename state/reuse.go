@@ -233,17 +233,17 @@ func (p *previousFile) source() *os.File {
 // is tried only when the file has as many objects and events as snap.
 // When it does not hold snap, p is left as it was, ready to be written
 // from; when it does, p counts the lines reused.
-func (p *previousFile) holds(snap *Snapshot, scheme *runtime.Scheme) bool {
+func (p *previousFile) holds(snap *Snapshot, scheme *runtime.Scheme, spans []lineSpan) (size int64, ok bool) {
 	if p == nil || len(snap.Objects) != len(p.lines.objects) || snap.eventIndex().n != len(p.lines.events) {
-		return false
+		return 0, false
 	}
 	c := &comparer{f: p.f, size: p.lines.info.Size()} // openPrevious checked it is the file's
 	w := &fileWriter{Writer: bufio.NewWriterSize(c, 64<<10), f: c}
-	if encode(w, snap, scheme, p) != nil || w.Flush() != nil || c.at != c.size {
+	if encode(w, snap, scheme, p, spans) != nil || w.Flush() != nil || c.at != c.size {
 		p.next, p.reused, p.reusedEvents = 0, 0, 0 // another pass over the objects (see reuse)
-		return false
+		return 0, false
 	}
-	return true
+	return c.size, true
 }
 
 // errDiffers stops a comparer at the first byte that differs.

@@ -54,17 +54,24 @@ func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
 	path := d.file(stateFileName)
 	prev := openPrevious(path, d.previous)
 	defer prev.close()
-	d.copiedBytes = 0
-	if prev.holds(snap, scheme) {
+	d.copiedBytes, d.saved = 0, nil
+	spans := make([]lineSpan, len(snap.Objects))
+	saved := &savedLayout{spans: spans, size: -1, names: make([][2]string, len(snap.Objects))}
+	for i, o := range snap.Objects {
+		saved.names[i] = [2]string{o.GetNamespace(), o.GetName()}
+	}
+	if size, ok := prev.holds(snap, scheme, spans); ok {
 		d.reusedLines, d.reusedEvents = prev.reused, prev.reusedEvents
 		d.removeStaleTemps()
+		saved.size, d.saved = size, saved
 		return nil
 	}
 	err := d.writeAtomic(func(w io.Writer) error {
-		if fw, ok := w.(*fileWriter); ok {
-			defer func() { d.copiedBytes = fw.copied }()
+		fw, ok := w.(*fileWriter)
+		if ok {
+			defer func() { d.copiedBytes, saved.size = fw.copied, fw.n }()
 		}
-		return encode(w, snap, scheme, prev)
+		return encode(w, snap, scheme, prev, spans)
 	})
 	if prev != nil {
 		d.reusedLines, d.reusedEvents = prev.reused, prev.reusedEvents
@@ -78,14 +85,18 @@ func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
 		if info, statErr := os.Stat(path); statErr == nil {
 			d.previous = &fileLines{info: info, unscanned: true}
 		}
+		if saved.size >= 0 {
+			d.saved = saved
+		}
 	}
 	return err
 }
 
 // encode writes the state file: a header line, then each section as a JSON
 // array with one element a line. prev, when not nil, gives the lines of
-// unchanged objects and events.
-func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousFile) error {
+// unchanged objects and events. spans, when not nil, gets where each
+// object's JSON is in the file, when w is a *fileWriter.
+func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousFile, spans []lineSpan) error {
 	h, err := json.Marshal(header{Version: formatVersion, Seed: snap.Seed, Rand: snap.Rand, Clock: snap.Clock, ComponentRoots: snap.ComponentRoots})
 	if err != nil {
 		return fmt.Errorf("encode header: %w", err)
@@ -96,16 +107,16 @@ func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousF
 	sections := [len(sectionNames)]func() error{
 		func() error {
 			return writeLines(w, len(snap.Timers), func(i int) (any, error) { return &snap.Timers[i], nil },
-				func(i int) string { return fmt.Sprintf("timer %d", i) }, nil, nil)
+				func(i int) string { return fmt.Sprintf("timer %d", i) }, nil, nil, nil)
 		},
 		func() error {
 			events := snap.eventIndex()
 			return writeLines(w, events.n, func(i int) (any, error) { return events.at(i), nil },
-				func(i int) string { return fmt.Sprintf("event %d", i) }, prev.eventReuser(events), prev)
+				func(i int) string { return fmt.Sprintf("event %d", i) }, prev.eventReuser(events), prev, nil)
 		},
 		func() error {
 			return writeLines(w, len(snap.Objects), func(i int) (any, error) { return wireObject(scheme, snap.Objects[i]) },
-				func(i int) string { return describe(scheme, snap.Objects[i]) }, prev.objectReuser(scheme, snap.Objects), prev)
+				func(i int) string { return describe(scheme, snap.Objects[i]) }, prev.objectReuser(scheme, snap.Objects), prev, spans)
 		},
 	}
 	for s, name := range sectionNames {
@@ -149,9 +160,15 @@ const roundSize = 2048
 // range instead of being written; otherwise their text is read from prev
 // into the round's arena.
 func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string,
-	reuse func(i int) reusedLine, prev *previousFile) error {
+	reuse func(i int) reusedLine, prev *previousFile, spans []lineSpan) error {
 	fw, _ := w.(*fileWriter)
 	copying := fw != nil && reuse != nil
+	var at int64 // where the next element starts in the file, for spans
+	if fw != nil {
+		at = fw.n
+	} else {
+		spans = nil
+	}
 	free := make(chan *round, 2)
 	for range 2 {
 		free <- &round{bufs: make([]bytes.Buffer, parallel.Workers()),
@@ -175,6 +192,9 @@ func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i i
 			close(encoded)
 			<-written
 			return err
+		}
+		if spans != nil {
+			at = r.spans(spans, at, n, copying)
 		}
 		encoded <- r
 	}
@@ -229,6 +249,35 @@ func (r *round) encode(lo, hi, n int, elem func(i int) (any, error), name func(i
 		}
 		return nil
 	})
+}
+
+// lineSpan is where an element's JSON is in the file Save wrote: n bytes
+// from off, without the line's end.
+type lineSpan struct{ off, n int64 }
+
+// spans sets spans[i] for the elements of the encoded round r, of n in
+// all, the first of which starts at at in the file, and returns where the
+// element after them starts. An element takes its bytes in its chunk's
+// buffer, and the line copied from the file for a copied one (whose
+// buffer holds only its line end).
+func (r *round) spans(spans []lineSpan, at int64, n int, copying bool) int64 {
+	for _, rg := range r.ranges {
+		end := 0
+		for i := rg[0]; i < rg[1]; i++ {
+			size := int64(r.ends[i-r.lo] - end)
+			end = r.ends[i-r.lo]
+			if l := r.reused[i-r.lo]; l.ok && copying {
+				size += int64(l.n)
+			}
+			lineEnd := int64(len(",\n"))
+			if i == n-1 {
+				lineEnd = int64(len("\n"))
+			}
+			spans[i] = lineSpan{off: at, n: size - lineEnd}
+			at += size
+		}
+	}
+	return at
 }
 
 // write writes the encoded round to w, copying reused lines from src when
@@ -295,6 +344,23 @@ type fileWriter struct {
 	f rangeWriter
 	// copied counts the bytes copied from other files.
 	copied int64
+	// n counts every byte written or copied: where the next byte goes in
+	// the file.
+	n int64
+}
+
+// Write writes p through the buffer.
+func (w *fileWriter) Write(p []byte) (int, error) {
+	n, err := w.Writer.Write(p)
+	w.n += int64(n)
+	return n, err
+}
+
+// WriteString writes s through the buffer.
+func (w *fileWriter) WriteString(s string) (int, error) {
+	n, err := w.Writer.WriteString(s)
+	w.n += int64(n)
+	return n, err
 }
 
 // rangeWriter is where a fileWriter writes: a file (fileSink), or a
@@ -313,6 +379,7 @@ func (w *fileWriter) copyRange(src *os.File, off, n int64) error {
 	}
 	copied, err := w.f.copyRange(src, off, n)
 	w.copied += copied
+	w.n += copied
 	if err == nil && copied != n {
 		err = io.ErrUnexpectedEOF
 	}
