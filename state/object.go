@@ -74,10 +74,51 @@ func decodeObject(scheme *runtime.Scheme, data []byte) (fakecluster.Object, erro
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", gvk.Kind, peekKey(data), err)
 	}
-	if err := fastjson.Unmarshal(data, obj); err != nil {
+	if err := unmarshalObject(data, obj); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", gvk.Kind, peekKey(data), err)
 	}
 	return obj, nil
+}
+
+// unmarshalObject decodes data into obj. An Execution whose spec is null
+// (Save never writes one; a file edited by hand may hold one) loads as an
+// Execution without a spec, as the API server prunes a null it does not
+// allow and lscli's loader reads one: Landscaper's ExecutionSpec
+// UnmarshalJSON cannot read null and panics. Any other panic of a type's
+// own decoding is an error, not a crash of lscli.
+func unmarshalObject(data []byte, obj fakecluster.Object) error {
+	panicked, err := tryUnmarshal(data, obj)
+	if panicked == nil {
+		return err
+	}
+	if _, isExec := obj.(*lsv1alpha1.Execution); isExec {
+		if without, ok := withoutNullSpec(data); ok {
+			reflect.ValueOf(obj).Elem().SetZero()
+			if again, err := tryUnmarshal(without, obj); again == nil {
+				return err
+			}
+		}
+	}
+	return fmt.Errorf("cannot decode: %v", panicked)
+}
+
+// tryUnmarshal is fastjson.Unmarshal that returns what it panicked with,
+// if it did.
+func tryUnmarshal(data []byte, obj fakecluster.Object) (panicked any, err error) {
+	defer func() { panicked = recover() }()
+	return nil, fastjson.Unmarshal(data, obj)
+}
+
+// withoutNullSpec returns data, an object's JSON, without its "spec"
+// member, when that is null, and whether it was.
+func withoutNullSpec(data []byte) ([]byte, bool) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil || string(members["spec"]) != "null" {
+		return nil, false
+	}
+	delete(members, "spec")
+	without, err := json.Marshal(members)
+	return without, err == nil
 }
 
 // newObject returns a new, empty object of kind gvk.
