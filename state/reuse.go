@@ -232,7 +232,8 @@ func (p *previousFile) source() *os.File {
 // timers, lines that changed) is compared with what the file has there. It
 // is tried only when the file has as many objects and events as snap.
 // When it does not hold snap, p is left as it was, ready to be written
-// from; when it does, p counts the lines reused.
+// from; when it does, p counts the lines reused, size is the file's size
+// and spans (see encode) say where its objects are.
 func (p *previousFile) holds(snap *Snapshot, scheme *runtime.Scheme, spans []lineSpan) (size int64, ok bool) {
 	if p == nil || len(snap.Objects) != len(p.lines.objects) || snap.eventIndex().n != len(p.lines.events) {
 		return 0, false
