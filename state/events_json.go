@@ -9,7 +9,8 @@ import (
 // appendJSON appends e as fastjson.Marshal encodes it, and reports whether
 // it could: every string of e must be printable ASCII without quotes or
 // backslashes, which JSON writes as it is, and the time's year within
-// 0–9999, which time.Time's MarshalJSON requires. Every event lscli
+// 0–9999 and its zone's offset under a day, which time.Time's MarshalJSON
+// requires. Every event lscli
 // records is such an event in practice (kinds, names, phases, job IDs,
 // annotations); any other is left to the encoder. Encoding the 350,000
 // events of a big run this way takes a fraction of the encoder's time
@@ -17,6 +18,9 @@ import (
 func (e *Event) appendJSON(dst []byte) ([]byte, bool) {
 	if y := e.Time.Year(); y < 0 || y > 9999 {
 		return dst, false
+	}
+	if _, offset := e.Time.Zone(); offset <= -24*3600 || offset >= 24*3600 {
+		return dst, false // MarshalJSON refuses an offset of a day or more
 	}
 	n := len(dst)
 	dst = append(dst, `{"time":"`...)
