@@ -232,3 +232,32 @@ func TestWrittenAsIs(t *testing.T) {
 		t.Errorf("%d strings accepted, want the 4 and the 93 printable bytes but '\"' and '\\'", accepted)
 	}
 }
+
+// FuzzIndenterIsIndent: for any raw JSON inside an object, Indenter.Append
+// gives what json.Indent makes of Marshal's bytes, or fails where Marshal
+// fails.
+func FuzzIndenterIsIndent(f *testing.F) {
+	for _, seed := range []string{`{"a": [1, 2.5e3, -0, 1E+2]}`, `"\u00e9\/\"x\u2028"`, `[ { } , [ ] , null ]`, `{"<":"&>","k":"\ud83d\ude00"}`, `1e400`} {
+		f.Add(seed)
+	}
+	in := fastjson.NewIndenter("  ", "\t")
+	f.Fuzz(func(t *testing.T, raw string) {
+		v := &lsv1alpha1.DataObject{Data: lsv1alpha1.NewAnyJSON([]byte(raw))}
+		compact, merr := fastjson.Marshal(v)
+		var got bytes.Buffer
+		err := in.Append(&got, v)
+		if (err != nil) != (merr != nil) {
+			t.Fatalf("%q: Append error %v, Marshal error %v", raw, err, merr)
+		}
+		if err != nil {
+			return
+		}
+		var want bytes.Buffer
+		if err := json.Indent(&want, compact, "  ", "\t"); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("%q:\ngot  %s\nwant %s", raw, got.String(), want.String())
+		}
+	})
+}
