@@ -115,10 +115,11 @@ func mayHoldInvalidUTF8(data []byte) bool { return bytes.Contains(data, replacem
 // are: what an encoding/json Encoder with SetEscapeHTML(false) writes,
 // without the newline. One difference is kept: invalid UTF-8 in a string
 // (binary from a template's b64dec, a string cut inside a character) is
-// written as U+FFFD itself, where encoding/json writes \ufffd. Both
-// decode to the same string, and that string encodes to the same bytes
-// again, which the state file's reused lines rest on. Where the fast encoder refuses v, encoding/json
-// encodes it, so that the result and the error are encoding/json's.
+// written as U+FFFD itself, where encoding/json writes \ufffd. Both decode
+// to the same string, and that string encodes to the same bytes again,
+// which the state file's reused lines rest on. Where the fast encoder
+// refuses v, encoding/json encodes it, so that the result and the error
+// are encoding/json's.
 func Marshal(v any) ([]byte, error) {
 	if data, err := jsonv2.Marshal(v, optionsFor(v)); err == nil {
 		return data, nil
