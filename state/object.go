@@ -80,13 +80,17 @@ func decodeObject(scheme *runtime.Scheme, data []byte) (fakecluster.Object, erro
 	return obj, nil
 }
 
-// unmarshalObject decodes data into obj. An Execution whose spec is null
-// (Save never writes one; a file edited by hand may hold one) loads as an
-// Execution without a spec, as the API server prunes a null it does not
-// allow and lscli's loader reads one: Landscaper's ExecutionSpec
-// UnmarshalJSON cannot read null and panics. Any other panic of a type's
-// own decoding is an error, not a crash of lscli.
+// unmarshalObject decodes data into obj (an Execution first as Save writes
+// it, see unmarshalInClear). An Execution whose spec is null (Save never
+// writes one; a file edited by hand may hold one) loads as an Execution
+// without a spec, as the API server prunes a null it does not allow and
+// lscli's loader reads one: Landscaper's ExecutionSpec UnmarshalJSON
+// cannot read null and panics. Any other panic of a type's own decoding
+// is an error, not a crash of lscli.
 func unmarshalObject(data []byte, obj fakecluster.Object) error {
+	if exec, isExec := obj.(*lsv1alpha1.Execution); isExec && unmarshalInClear(data, exec) {
+		return nil
+	}
 	panicked, err := tryUnmarshal(data, obj)
 	if panicked == nil {
 		return err
@@ -100,6 +104,22 @@ func unmarshalObject(data []byte, obj fakecluster.Object) error {
 		}
 	}
 	return fmt.Errorf("cannot decode: %v", panicked)
+}
+
+// unmarshalInClear decodes data, an Execution as Save writes it (its deploy
+// items in clear), into exec, and reports whether it could: Landscaper's
+// ExecutionSpec UnmarshalJSON decodes the spec a second time, through
+// encoding/json, only to inflate deployItemsCompressed, which Save never
+// writes. An Execution that holds them, or does not decode, is left to the
+// spec's own decoding, with its messages.
+func unmarshalInClear(data []byte, exec *lsv1alpha1.Execution) bool {
+	var in fakecluster.ExecutionInClear
+	if fastjson.Unmarshal(data, &in) != nil || len(in.Spec.DeployItemsCompressed) > 0 {
+		return false
+	}
+	*exec = lsv1alpha1.Execution{TypeMeta: in.TypeMeta, ObjectMeta: in.ObjectMeta,
+		Spec: lsv1alpha1.ExecutionSpec(in.Spec), Status: in.Status}
+	return true
 }
 
 // tryUnmarshal is fastjson.Unmarshal that returns what it panicked with,

@@ -132,3 +132,21 @@ func TestLoadExecutionWithNullSpec(t *testing.T) {
 		t.Errorf("a View's AllObjects: %v", err)
 	}
 }
+
+// TestLoadExecutionWithNullSpecAndAnotherError: an Execution whose spec is
+// null and that does not decode for another reason is an error naming the
+// line, not a crash.
+func TestLoadExecutionWithNullSpecAndAnotherError(t *testing.T) {
+	d := tempDir(t)
+	savedInStoreOrder(t, d, bigSnapshot(1))
+	lines := strings.Split(readState(t, d), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, `{"kind":"Execution"`) {
+			start := strings.Index(l, `"spec":`)
+			lines[i] = l[:start] + `"spec":null,"status":{"phase":7}` + l[strings.LastIndex(l, "}"):]
+		}
+	}
+	writeState(t, d, strings.Join(lines, "\n"))
+	_, err := d.Load(testScheme())
+	requireErrorContains(t, err, "line ", "Execution default/inst-0", "cannot unmarshal number")
+}
