@@ -25,6 +25,8 @@ targets=(
 	"./landscaper/template FuzzSpiff 3000x"
 	"./state FuzzDecode 20000x"
 	"./cmd FuzzConfig 1000x"
+	"./internal/fastjson FuzzUnmarshalStrict 10000x"
+	"./internal/fastjson FuzzIndenterIsIndent 10000x"
 )
 for t in "${targets[@]}"; do
 	read -r pkg name budget <<<"$t"
