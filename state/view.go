@@ -203,6 +203,9 @@ func (v *View) Line(i int) ([]byte, bool) {
 // one of them is of a kind the scheme does not know: it must be decoded,
 // which reports that.
 func (v *View) Stored(keep func(ObjectHeader) bool) (objs []StoredObject, ok bool) {
+	if keep == nil {
+		objs = make([]StoredObject, 0, len(v.headers))
+	}
 	for i, h := range v.headers {
 		if keep != nil && !keep(h) {
 			continue

@@ -96,13 +96,20 @@ func sortListOrder[T any](items []T, key func(T) (kind, namespace, name string))
 		namespace, name string
 	}
 	byKind := map[string][]keyed{}
-	var kinds []string
+	counts := map[string]int{}
+	for _, it := range items {
+		kind, _, _ := key(it)
+		counts[kind]++
+	}
+	kinds := make([]string, 0, len(counts))
 	for _, it := range items {
 		kind, ns, name := key(it)
-		if _, ok := byKind[kind]; !ok {
+		group, ok := byKind[kind]
+		if !ok {
 			kinds = append(kinds, kind)
+			group = make([]keyed, 0, counts[kind])
 		}
-		byKind[kind] = append(byKind[kind], keyed{it, ns, name})
+		byKind[kind] = append(group, keyed{it, ns, name})
 	}
 	slices.SortFunc(kinds, compareKinds)
 	order := func(a, b keyed) int {
