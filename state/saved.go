@@ -1,7 +1,6 @@
 package state
 
 import (
-	"bytes"
 	"os"
 )
 
@@ -43,25 +42,11 @@ func (d *Dir) SavedObjects() (objs []StoredObject, ok bool, err error) {
 			return nil, false, nil
 		}
 		line := data[sp.off:end]
-		kind, ok := lineKind(line)
-		if !ok {
+		kind, _, ok := cutString(line, `{"kind":"`)
+		if !ok || kind == "" {
 			return nil, false, nil
 		}
 		objs[i] = StoredObject{Kind: kind, Namespace: l.names[i][0], Name: l.names[i][1], JSON: line}
 	}
 	return objs, true, nil
-}
-
-// lineKind returns the kind an object line as Save writes it starts with:
-// {"kind":"K", K without escapes.
-func lineKind(line []byte) (string, bool) {
-	rest, ok := bytes.CutPrefix(line, []byte(`{"kind":"`))
-	if !ok {
-		return "", false
-	}
-	end := bytes.IndexByte(rest, '"')
-	if end <= 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
-		return "", false
-	}
-	return string(rest[:end]), true
 }
