@@ -38,20 +38,26 @@ func toGeneric[T any](v any) (T, error) {
 	return out, err
 }
 
-// generic holds genericOf's values by the JSON of their Go values;
+// generic holds the values decodeGeneric decoded, by their JSON text;
 // inlineBlueprints holds blueprintValue's by an inline blueprint's files.
 // Their values are never handed out, only deep copies of them.
 var generic, inlineBlueprints = memo.Bounded[string, any]{Size: memo.StringSize}, memo.Bounded[string, any]{Size: memo.StringSize}
 
 // genericOf is toGeneric[any] for values that many installations share,
-// such as one blueprint rolled out many times: it decodes each JSON text
-// once and returns deep copies, which cost a fraction of decoding, so that
-// a template that changes its value changes only its own.
+// such as one blueprint rolled out many times (see decodeGeneric).
 func genericOf(v any) (any, error) {
 	data, err := fastjson.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
+	return decodeGeneric(data)
+}
+
+// decodeGeneric decodes the JSON text data into a generic value, each
+// text once: it returns deep copies of the value kept, which cost a
+// fraction of decoding, so that a template that changes its value changes
+// only its own.
+func decodeGeneric(data []byte) (any, error) {
 	if cached, ok := generic.Get(string(data)); ok {
 		return runtime.DeepCopyJSONValue(cached), nil
 	}
@@ -82,37 +88,15 @@ func blueprintValue(def lsv1alpha1.BlueprintDefinition) (any, error) {
 	return v, nil
 }
 
-// decodeRaw decodes raw JSON into a generic value; empty means nil. The
-// values of short texts are kept (see decodedRaw) and a deep copy of them
-// returned.
+// decodeRaw decodes raw JSON into a generic value (see decodeGeneric);
+// empty means nil. The data objects of a blueprint rolled out many times
+// hold the same few values.
 func decodeRaw(raw []byte) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	keep := len(raw) <= maxKeptRaw
-	if keep {
-		if v, ok := decodedRaw.Get(string(raw)); ok {
-			return runtime.DeepCopyJSONValue(v), nil
-		}
-	}
-	var out any
-	if err := fastjson.Unmarshal(raw, &out); err != nil {
-		return nil, err
-	}
-	if keep {
-		decodedRaw.Put(string(raw), runtime.DeepCopyJSONValue(out))
-	}
-	return out, nil
+	return decodeGeneric(raw)
 }
-
-// decodedRaw keeps the values decodeRaw decoded from texts of at most
-// maxKeptRaw bytes: the data objects of a blueprint rolled out many times
-// hold the same few values, and decoding them again was a tenth of
-// Completing. Longer texts (kubeconfigs, big exports) are decoded each
-// time, so that what is kept stays small.
-var decodedRaw memo.Bounded[string, any]
-
-const maxKeptRaw = 4096
 
 // mergeMaps merges b into a deeply (maps are merged, other values of b win)
 // and returns the result, as Landscaper merges the outputs of executions.
