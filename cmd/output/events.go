@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/lscli/lscli/internal/fastjson"
 	"github.com/lscli/lscli/internal/parallel"
 	"github.com/lscli/lscli/state"
@@ -95,15 +94,11 @@ func EventsJSON(events []state.Event, w io.Writer) error {
 	return writeItems(len(sorted), w, eventsList, func(i int, dst, scratch []byte) ([]byte, []byte, error) {
 		e := sorted[i]
 		e.Time = e.Time.UTC()
-		buf := bytes.NewBuffer(scratch[:0])
-		err := fastjson.MarshalTo(buf, &e)
-		if err == nil {
-			dst, err = jsontext.AppendFormat(dst, buf.Bytes(), eventIndent)
+		buf := bytes.NewBuffer(dst)
+		if err := eventIndenter.Append(buf, &e); err != nil {
+			return dst, scratch, fmt.Errorf("encode event %d: %w", i, err)
 		}
-		if err != nil {
-			return dst, buf.Bytes(), fmt.Errorf("encode event %d: %w", i, err)
-		}
-		return dst, buf.Bytes(), nil
+		return buf.Bytes(), scratch, nil
 	})
 }
 
@@ -111,8 +106,8 @@ func EventsJSON(events []state.Event, w io.Writer) error {
 // each event on its own, in parallel, indented as an element.
 var eventsList = listForm{empty: "[]\n", head: "[", tail: "\n]\n", first: "\n    ", next: ",\n    "}
 
-// eventIndent indents an event as an element of an array indented by 4.
-var eventIndent = indentAt("    ")
+// eventIndenter encodes an event as an element of an array indented by 4.
+var eventIndenter = fastjson.NewIndenter("    ", "    ")
 
 // oldestFirst returns events sorted by time, events at the same instant in
 // their order: events itself when the timeline is in order already, as a

@@ -9,9 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
@@ -201,8 +198,8 @@ func marshalItem(o fakecluster.Object) (json.RawMessage, error) {
 	return marshalItemCopy(o)
 }
 
-// listItemIndenter encodes an item of a JSON List indented as
-// listItemIndent indents it.
+// listItemIndenter encodes an item of a JSON List, indented by 4 under
+// itemPrefix.
 var listItemIndenter = fastjson.NewIndenter(itemPrefix, "    ")
 
 // appendIndentedItem appends o to dst as an item of a JSON List, as
@@ -339,24 +336,12 @@ func marshalJSON(v any, indent string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// indentAt makes jsontext.AppendFormat indent compact JSON as
-// json.Indent(dst, src, prefix, "    ") does, in one pass: an element of a
-// list whose elements are indented by prefix.
-func indentAt(prefix string) jsonv2.Options {
-	return jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true),
-		jsontext.PreserveRawStrings(true), jsontext.Multiline(true), jsontext.SpaceAfterColon(true),
-		jsontext.WithIndentPrefix(prefix), jsontext.WithIndent("    "))
-}
-
 // itemPrefix starts the lines of an item of a List after its first:
 // kubectl indents the items by 8.
 const itemPrefix = "        "
 
-// listItemIndent indents an item of a List.
-var listItemIndent = indentAt(itemPrefix)
-
 // appendListItem appends item, an object's compact JSON, to dst as an item
-// of a List in format: indented (see listItemIndent), or converted to YAML
+// of a List in format: indented (see listItemIndenter), or converted to YAML
 // as the one element of a sequence, which puts it at the column it has in
 // the List.
 func appendListItem(dst, item []byte, format string) ([]byte, error) {
@@ -364,7 +349,7 @@ func appendListItem(dst, item []byte, format string) ([]byte, error) {
 		y, err := yamlout.FromJSONItem(item)
 		return append(dst, y...), err
 	}
-	return jsontext.AppendFormat(dst, item, listItemIndent)
+	return listItemIndenter.Format(dst, item)
 }
 
 // marshalCompact encodes v as marshalJSON(v, "") does.

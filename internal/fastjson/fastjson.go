@@ -186,10 +186,9 @@ func MarshalTo(buf *bytes.Buffer, v any) error {
 	return nil
 }
 
-// Indenter appends values as Marshal encodes them, indented as
-// jsontext.AppendFormat indents compact JSON with Multiline,
-// SpaceAfterColon, its prefix and indent and raw strings preserved (what
-// json.Indent does), in one pass instead of two.
+// Indenter appends values as Marshal encodes them, indented as json.Indent
+// indents them with its prefix and indent, in one pass instead of two; and
+// indents JSON already encoded the same way (Format).
 type Indenter struct {
 	plain, withNumbers jsonv2.Options
 	format             jsonv2.Options
@@ -222,12 +221,18 @@ func (in *Indenter) Append(buf *bytes.Buffer, v any) error {
 	if err != nil {
 		return err
 	}
-	out, err := jsontext.AppendFormat(buf.AvailableBuffer(), data, in.format)
+	out, err := in.Format(buf.AvailableBuffer(), data)
 	if err != nil {
 		return err
 	}
 	buf.Write(out)
 	return nil
+}
+
+// Format appends compact, JSON as Marshal writes it, to dst, indented as
+// Append indents.
+func (in *Indenter) Format(dst, compact []byte) ([]byte, error) {
+	return jsontext.AppendFormat(dst, compact, in.format)
 }
 
 // unmarshal decodes as encoding/json does (jsonv1's defaults), with
