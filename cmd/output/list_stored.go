@@ -31,10 +31,10 @@ var ErrNotStoredForm = errors.New("object not in the state file's form")
 // before its chunk were written.
 func ListStored(objs []state.StoredObject, format string, w io.Writer) error {
 	sorted := sortListOrder(objs, func(o state.StoredObject) (string, string, string) { return o.Kind, o.Namespace, o.Name })
-	parts := make([]storedParts, len(sorted))
+	apiVersions := make([]string, len(sorted))
 	for i, o := range sorted {
 		var ok bool
-		if parts[i], ok = splitStored(o); !ok {
+		if apiVersions[i], ok = storedAPIVersion(o); !ok {
 			return fmt.Errorf("%s %s: %w", o.Kind, qualified(o.Namespace, o.Name), ErrNotStoredForm)
 		}
 	}
@@ -43,16 +43,9 @@ func ListStored(objs []state.StoredObject, format string, w io.Writer) error {
 		form = yamlList
 	}
 	return writeItems(len(sorted), w, form, func(i int, dst, scratch []byte) ([]byte, []byte, error) {
-		o, p := sorted[i], parts[i]
-		scratch = append(scratch[:0], `{"apiVersion":"`...)
-		scratch = append(scratch, p.apiVersion...)
-		scratch = append(scratch, `","kind":"`...)
-		scratch = append(scratch, o.Kind...)
-		scratch = append(scratch, '"')
-		if p.rest[0] != '}' {
-			scratch = append(scratch, ',')
-		}
-		scratch = append(scratch, p.rest...)
+		o := sorted[i]
+		scratch = append(scratch[:0], o.JSON...)
+		swapTypeMeta(scratch, apiVersions[i], o.Kind, compactLayout) // storedAPIVersion saw the start it swaps
 		out, err := appendListItem(dst, scratch, format)
 		switch {
 		case err != nil && format == FormatYAML:
@@ -64,38 +57,24 @@ func ListStored(objs []state.StoredObject, format string, w io.Writer) error {
 	})
 }
 
-// storedParts are the parts of a Stored object's JSON that ListStored
-// puts together again: the apiVersion, and what follows it.
-type storedParts struct {
-	apiVersion []byte
-	// rest is `"metadata":...}` (the comma before it cut off), or `}` for
-	// an object of nothing else.
-	rest []byte
-}
-
-// splitStored splits o's JSON, `{"kind":"K","apiVersion":"V",REST`, where K
-// is o.Kind and neither string holds an escape. ok is false for JSON of
-// any other start.
-func splitStored(o state.StoredObject) (p storedParts, ok bool) {
+// storedAPIVersion returns the apiVersion V of o's JSON,
+// `{"kind":"K","apiVersion":"V"` followed by `,"` or `}`, where K is
+// o.Kind and neither string holds an escape: the start swapTypeMeta swaps.
+// ok is false for JSON of any other start.
+func storedAPIVersion(o state.StoredObject) (apiVersion string, ok bool) {
 	if o.Kind == "" || strings.ContainsAny(o.Kind, `"\\`) {
-		return p, false
+		return "", false
 	}
 	b, ok := bytes.CutPrefix(o.JSON, []byte(`{"kind":"`+o.Kind+`","apiVersion":"`))
 	if !ok {
-		return p, false
+		return "", false
 	}
 	end := bytes.IndexByte(b, '"')
 	if end <= 0 || bytes.IndexByte(b[:end], '\\') >= 0 {
-		return p, false
+		return "", false
 	}
-	p.apiVersion, b = b[:end], b[end+1:]
-	switch {
-	case len(b) > 2 && b[0] == ',' && b[1] == '"':
-		p.rest = b[1:]
-	case string(b) == "}":
-		p.rest = b
-	default:
-		return p, false
+	if rest := b[end+1:]; !bytes.HasPrefix(rest, []byte(`,"`)) && string(rest) != "}" {
+		return "", false
 	}
-	return p, true
+	return string(b[:end]), true
 }
