@@ -80,46 +80,49 @@ func decodeObject(scheme *runtime.Scheme, data []byte) (fakecluster.Object, erro
 	return obj, nil
 }
 
-// unmarshalObject decodes data into obj (an Execution first as Save writes
-// it, see unmarshalInClear). An Execution whose spec is null (Save never
-// writes one; a file edited by hand may hold one) loads as an Execution
-// without a spec, as the API server prunes a null it does not allow and
-// lscli's loader reads one: Landscaper's ExecutionSpec UnmarshalJSON
-// cannot read null and panics. Any other panic of a type's own decoding
-// is an error, not a crash of lscli.
+// unmarshalObject decodes data into obj: an Execution first in the form
+// Save writes it (see unmarshalInClear), which also reads a spec given as
+// null (Save never writes one; a file edited by hand may hold one) as no
+// spec, as the API server prunes a null it does not allow and lscli's
+// loader reads one. Landscaper's ExecutionSpec UnmarshalJSON, which takes
+// any other Execution, cannot read null and panics: such an Execution's
+// error is the one its in-clear decoding gave. Any other panic of a
+// type's own decoding is an error, not a crash of lscli.
 func unmarshalObject(data []byte, obj fakecluster.Object) error {
-	if exec, isExec := obj.(*lsv1alpha1.Execution); isExec && unmarshalInClear(data, exec) {
-		return nil
+	var inClearErr error
+	if exec, isExec := obj.(*lsv1alpha1.Execution); isExec {
+		var taken bool
+		if taken, inClearErr = unmarshalInClear(data, exec); taken {
+			return nil
+		}
 	}
 	panicked, err := tryUnmarshal(data, obj)
-	if panicked == nil {
+	switch {
+	case panicked == nil:
 		return err
-	}
-	if _, isExec := obj.(*lsv1alpha1.Execution); isExec {
-		if without, ok := withoutNullSpec(data); ok {
-			reflect.ValueOf(obj).Elem().SetZero()
-			if again, err := tryUnmarshal(without, obj); again == nil {
-				return err
-			}
-		}
+	case inClearErr != nil:
+		return inClearErr
 	}
 	return fmt.Errorf("cannot decode: %v", panicked)
 }
 
 // unmarshalInClear decodes data, an Execution as Save writes it (its deploy
-// items in clear), into exec, and reports whether it could: Landscaper's
+// items in clear), into exec, and reports whether it took it: Landscaper's
 // ExecutionSpec UnmarshalJSON decodes the spec a second time, through
 // encoding/json, only to inflate deployItemsCompressed, which Save never
-// writes. An Execution that holds them, or does not decode, is left to the
-// spec's own decoding, with its messages.
-func unmarshalInClear(data []byte, exec *lsv1alpha1.Execution) bool {
+// writes. An Execution that holds them, or does not decode (err), is left
+// to the spec's own decoding, with its messages.
+func unmarshalInClear(data []byte, exec *lsv1alpha1.Execution) (taken bool, err error) {
 	var in fakecluster.ExecutionInClear
-	if fastjson.Unmarshal(data, &in) != nil || len(in.Spec.DeployItemsCompressed) > 0 {
-		return false
+	if err := fastjson.Unmarshal(data, &in); err != nil {
+		return false, err
+	}
+	if len(in.Spec.DeployItemsCompressed) > 0 {
+		return false, nil
 	}
 	*exec = lsv1alpha1.Execution{TypeMeta: in.TypeMeta, ObjectMeta: in.ObjectMeta,
 		Spec: lsv1alpha1.ExecutionSpec(in.Spec), Status: in.Status}
-	return true
+	return true, nil
 }
 
 // tryUnmarshal is fastjson.Unmarshal that returns what it panicked with,
@@ -127,18 +130,6 @@ func unmarshalInClear(data []byte, exec *lsv1alpha1.Execution) bool {
 func tryUnmarshal(data []byte, obj fakecluster.Object) (panicked any, err error) {
 	defer func() { panicked = recover() }()
 	return nil, fastjson.Unmarshal(data, obj)
-}
-
-// withoutNullSpec returns data, an object's JSON, without its "spec"
-// member, when that is null, and whether it was.
-func withoutNullSpec(data []byte) ([]byte, bool) {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(data, &members); err != nil || string(members["spec"]) != "null" {
-		return nil, false
-	}
-	delete(members, "spec")
-	without, err := json.Marshal(members)
-	return without, err == nil
 }
 
 // newObject returns a new, empty object of kind gvk.
