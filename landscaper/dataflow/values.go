@@ -38,10 +38,14 @@ func toGeneric[T any](v any) (T, error) {
 	return out, err
 }
 
-// generic holds the values decodeGeneric decoded, by their JSON text;
-// inlineBlueprints holds blueprintValue's by an inline blueprint's files.
-// Their values are never handed out, only deep copies of them.
-var generic, inlineBlueprints = memo.Bounded[string, any]{Size: memo.StringSize}, memo.Bounded[string, any]{Size: memo.StringSize}
+// generic holds genericOf's values by the JSON of their Go values;
+// inlineBlueprints holds blueprintValue's by an inline blueprint's files;
+// rawValues holds decodeRaw's by their text. They are apart because they
+// hold values of different kinds, few blueprints against many data
+// objects, and a memo that is full is emptied. Their values are never
+// handed out, only deep copies of them.
+var generic, inlineBlueprints, rawValues = memo.Bounded[string, any]{Size: memo.StringSize},
+	memo.Bounded[string, any]{Size: memo.StringSize}, memo.Bounded[string, any]{Size: memo.StringSize}
 
 // genericOf is toGeneric[any] for values that many installations share,
 // such as one blueprint rolled out many times (see decodeGeneric).
@@ -50,22 +54,22 @@ func genericOf(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeGeneric(data)
+	return decodeGeneric(data, &generic)
 }
 
 // decodeGeneric decodes the JSON text data into a generic value, each
-// text once: it returns deep copies of the value kept, which cost a
-// fraction of decoding, so that a template that changes its value changes
-// only its own.
-func decodeGeneric(data []byte) (any, error) {
-	if cached, ok := generic.Get(string(data)); ok {
+// text once, kept in kept: it returns deep copies of the value kept, which
+// cost a fraction of decoding, so that a template that changes its value
+// changes only its own.
+func decodeGeneric(data []byte, kept *memo.Bounded[string, any]) (any, error) {
+	if cached, ok := kept.Get(string(data)); ok {
 		return runtime.DeepCopyJSONValue(cached), nil
 	}
 	var out any
 	if err := fastjson.Unmarshal(data, &out); err != nil {
 		return nil, err
 	}
-	generic.Put(string(data), out)
+	kept.Put(string(data), out)
 	return runtime.DeepCopyJSONValue(out), nil
 }
 
@@ -88,15 +92,24 @@ func blueprintValue(def lsv1alpha1.BlueprintDefinition) (any, error) {
 	return v, nil
 }
 
-// decodeRaw decodes raw JSON into a generic value (see decodeGeneric);
-// empty means nil. The data objects of a blueprint rolled out many times
-// hold the same few values.
+// decodeRaw decodes raw JSON into a generic value; empty means nil. Texts
+// of up to maxKeptRaw bytes are kept (see decodeGeneric): the data objects
+// of a blueprint rolled out many times hold the same few values. Longer
+// ones (kubeconfigs, big exports) are decoded each time, so that what is
+// kept stays small and they do not push the few out.
 func decodeRaw(raw []byte) (any, error) {
-	if len(raw) == 0 {
+	switch {
+	case len(raw) == 0:
 		return nil, nil
+	case len(raw) > maxKeptRaw:
+		var out any
+		err := fastjson.Unmarshal(raw, &out)
+		return out, err
 	}
-	return decodeGeneric(raw)
+	return decodeGeneric(raw, &rawValues)
 }
+
+const maxKeptRaw = 4096
 
 // mergeMaps merges b into a deeply (maps are merged, other values of b win)
 // and returns the result, as Landscaper merges the outputs of executions.
