@@ -36,8 +36,8 @@ type ListOptions struct {
 	Field *FieldMatch
 }
 
-// Reader knows how to read and list objects. Everything it returns is a copy:
-// changing it does not change the stored object.
+// Reader knows how to read and list objects. Everything Get and List return
+// is a copy: changing it does not change the stored object.
 type Reader interface {
 	// Get copies the object named key into obj. obj must be a pointer to a type
 	// registered in the cluster's scheme; its Go type selects the kind.
@@ -46,6 +46,13 @@ type Reader interface {
 	// List fills list (e.g. *v1alpha1.InstallationList) with copies of the
 	// matching objects, sorted by namespace and name.
 	List(ctx context.Context, list ObjectList, opts ListOptions) error
+	// GetUnsafe is Get without the deep copy: obj shares everything below
+	// its top-level fields with the stored object and must only be read.
+	GetUnsafe(ctx context.Context, key types.NamespacedName, obj Object) error
+	// ListUnsafe is List without the deep copies: the items share
+	// everything below their top-level fields with the stored objects and
+	// must only be read.
+	ListUnsafe(ctx context.Context, list ObjectList, opts ListOptions) error
 }
 
 // Writer knows how to change objects. obj must be a struct pointer so that it

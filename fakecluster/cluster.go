@@ -127,15 +127,30 @@ func (c *Cluster) GetShared(ctx context.Context, key types.NamespacedName, like 
 
 // List fills list with copies of the matching objects. See Reader.
 func (c *Cluster) List(ctx context.Context, list ObjectList, opts ListOptions) error {
+	return c.list(ctx, list, opts, false)
+}
+
+// ListUnsafe is List without the deep copies, as GetUnsafe is Get: each item
+// of the Landscaper kinds the controllers read most is a shallow copy of a
+// stored object and shares its maps, slices and pointers with it (other
+// kinds are copied as List copies them), so the caller may read the items but must not change
+// anything reachable from them (assigning an item's own top-level fields is
+// fine). It is for read-only looks on hot paths.
+func (c *Cluster) ListUnsafe(ctx context.Context, list ObjectList, opts ListOptions) error {
+	return c.list(ctx, list, opts, true)
+}
+
+// list is List, or with shallow ListUnsafe.
+func (c *Cluster) list(ctx context.Context, list ObjectList, opts ListOptions, shallow bool) error {
 	gvk, found, rv, err := c.find(ctx, list, opts)
 	if err != nil {
 		return err
 	}
 	// The stored objects are never changed in place, so they are copied
 	// outside the lock.
-	if !setListItems(list, found) {
+	if !setListItems(list, found, shallow) {
 		items := make([]runtime.Object, len(found))
-		for i, obj := range found {
+		for i, obj := range found { // kinds read rarely: copies, also for ListUnsafe
 			items[i] = copyObject(obj)
 		}
 		if err := meta.SetList(list, items); err != nil {

@@ -115,20 +115,21 @@ func copyTargetInto(out, in *lsv1alpha1.Target) {
 
 // setListItems sets the items of list, for the list kinds the controllers
 // read most, to copies of found (as copyObject copies), without the
-// reflection of meta.SetList. It reports false, changing nothing, for other
-// kinds of list.
-func setListItems(list ObjectList, found []Object) bool {
+// reflection of meta.SetList; with shallow, to shallow copies, which share
+// everything below their top-level fields with the stored objects (see
+// ListUnsafe). It reports false, changing nothing, for other kinds of list.
+func setListItems(list ObjectList, found []Object, shallow bool) bool {
 	switch l := list.(type) {
 	case *lsv1alpha1.InstallationList:
-		l.Items = fillItems(found, copyInstallationInto)
+		l.Items = fillItems(found, shallow, copyInstallationInto)
 	case *lsv1alpha1.ExecutionList:
-		l.Items = fillItems(found, copyExecutionInto)
+		l.Items = fillItems(found, shallow, copyExecutionInto)
 	case *lsv1alpha1.DeployItemList:
-		l.Items = fillItems(found, copyDeployItemInto)
+		l.Items = fillItems(found, shallow, copyDeployItemInto)
 	case *lsv1alpha1.DataObjectList:
-		l.Items = fillItems(found, copyDataObjectInto)
+		l.Items = fillItems(found, shallow, copyDataObjectInto)
 	case *lsv1alpha1.TargetList:
-		l.Items = fillItems(found, copyTargetInto)
+		l.Items = fillItems(found, shallow, copyTargetInto)
 	default:
 		return false
 	}
@@ -136,10 +137,14 @@ func setListItems(list ObjectList, found []Object) bool {
 }
 
 // fillItems returns a slice of the objects found, each copied into its
-// element by copyInto.
-func fillItems[T any](found []Object, copyInto func(out, in *T)) []T {
+// element by copyInto, or with shallow by assignment.
+func fillItems[T any](found []Object, shallow bool, copyInto func(out, in *T)) []T {
 	items := make([]T, len(found))
 	for i, obj := range found {
+		if shallow {
+			items[i] = *any(obj).(*T)
+			continue
+		}
 		copyInto(&items[i], any(obj).(*T))
 	}
 	return items

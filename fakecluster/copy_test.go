@@ -1,6 +1,7 @@
 package fakecluster
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"testing"
@@ -87,11 +88,18 @@ func TestSetListItemsIsSetList(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := tc.list.DeepCopyObject().(ObjectList)
-		if !setListItems(got, tc.items) {
+		if !setListItems(got, tc.items, false) {
 			t.Fatalf("%T: not filled", got)
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%T: %+v, want %+v", got, got, want)
+		}
+		shallow := tc.list.DeepCopyObject().(ObjectList)
+		if !setListItems(shallow, tc.items, true) {
+			t.Fatalf("%T: not filled shallowly", shallow)
+		}
+		if !reflect.DeepEqual(shallow, want) {
+			t.Errorf("%T shallow: %+v, want %+v", shallow, shallow, want)
 		}
 		if len(tc.items) > 0 {
 			gotItems, _ := apimeta.ExtractList(got)
@@ -99,10 +107,44 @@ func TestSetListItemsIsSetList(t *testing.T) {
 			if tc.items[0].GetLabels()["a"] != "b" {
 				t.Errorf("%T: a copy shares its labels with the stored object", got)
 			}
+			shallowItems, _ := apimeta.ExtractList(shallow)
+			shallowItems[0].(Object).SetName("renamed")
+			if tc.items[0].GetName() == "renamed" {
+				t.Errorf("%T: a shallow copy is the stored object itself", shallow)
+			}
 		}
 	}
-	if setListItems(&corev1.SecretList{}, nil) {
+	if setListItems(&corev1.SecretList{}, nil, false) || setListItems(&corev1.SecretList{}, nil, true) {
 		t.Error("a SecretList was filled; it should take meta.SetList")
+	}
+}
+
+// TestListUnsafeIsList: ListUnsafe gives the items List gives, for the kinds
+// it copies shallowly and for the others.
+func TestListUnsafeIsList(t *testing.T) {
+	ctx := context.Background()
+	c := New(Options{})
+	for _, obj := range []Object{
+		&lsv1alpha1.DataObject{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "ns", Labels: map[string]string{"k": "v"}}, Data: lsv1alpha1.NewAnyJSON([]byte(`{"x":1}`))},
+		&lsv1alpha1.DataObject{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: "ns"}},
+		&lsv1alpha1.DataObject{ObjectMeta: metav1.ObjectMeta{Name: "c", Namespace: "other"}},
+		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "ns"}, Data: map[string][]byte{"k": []byte("v")}},
+	} {
+		if err := c.Create(ctx, obj); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, list := range []ObjectList{&lsv1alpha1.DataObjectList{}, &corev1.SecretList{}} {
+		want, got := list.DeepCopyObject().(ObjectList), list.DeepCopyObject().(ObjectList)
+		if err := c.List(ctx, want, ListOptions{Namespace: "ns"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.ListUnsafe(ctx, got, ListOptions{Namespace: "ns"}); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%T: ListUnsafe gave %+v, List %+v", list, got, want)
+		}
 	}
 }
 

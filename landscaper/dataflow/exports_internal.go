@@ -35,8 +35,8 @@ func internalExports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1
 // DataObject that the Execution's status.exportRef names, a map from deploy
 // item name to its exports. No Execution or no exportRef means none.
 func deployItemExports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) (map[string]any, error) {
-	exec := &lsv1alpha1.Execution{}
-	err := r.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}, exec)
+	exec := &lsv1alpha1.Execution{} // only read
+	err := r.GetUnsafe(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}, exec)
 	if apierrors.IsNotFound(err) || (err == nil && (!metav1.IsControlledBy(exec, inst) || exec.Status.ExportReference == nil)) {
 		return map[string]any{}, nil
 	}
@@ -44,8 +44,8 @@ func deployItemExports(ctx context.Context, r fakecluster.Reader, inst *lsv1alph
 		return nil, fmt.Errorf("installation %s: get execution: %w", instName(inst), err)
 	}
 	ref := exec.Status.ExportReference
-	do := &lsv1alpha1.DataObject{}
-	if err := r.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: ref.Name}, do); err != nil {
+	do := &lsv1alpha1.DataObject{} // only read: decodeRaw hands out copies
+	if err := r.GetUnsafe(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: ref.Name}, do); err != nil {
 		return nil, fmt.Errorf("installation %s: read the exports of execution %s (DataObject %s): %w", instName(inst), exec.Name, ref.Name, err)
 	}
 	v, err := decodeRaw(do.Data.RawMessage)
@@ -61,8 +61,8 @@ func deployItemExports(ctx context.Context, r fakecluster.Reader, inst *lsv1alph
 
 // contextDataObjects returns the DataObjects in inst's own context by key.
 func contextDataObjects(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) (map[string]any, error) {
-	list := &lsv1alpha1.DataObjectList{}
-	if err := r.List(ctx, list, inContext(inst)); err != nil {
+	list := &lsv1alpha1.DataObjectList{} // only read: decodeRaw hands out copies
+	if err := r.ListUnsafe(ctx, list, inContext(inst)); err != nil {
 		return nil, fmt.Errorf("installation %s: list DataObjects of context %s: %w", instName(inst), OwnContext(inst), err)
 	}
 	out := map[string]any{}
@@ -78,8 +78,8 @@ func contextDataObjects(ctx context.Context, r fakecluster.Reader, inst *lsv1alp
 
 // contextTargets returns the Targets in inst's own context by key.
 func contextTargets(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) (map[string]any, error) {
-	list := &lsv1alpha1.TargetList{}
-	if err := r.List(ctx, list, inContext(inst)); err != nil {
+	list := &lsv1alpha1.TargetList{} // only read: targetValue converts a copy
+	if err := r.ListUnsafe(ctx, list, inContext(inst)); err != nil {
 		return nil, fmt.Errorf("installation %s: list Targets of context %s: %w", instName(inst), OwnContext(inst), err)
 	}
 	out := map[string]any{}

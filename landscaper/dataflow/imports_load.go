@@ -98,7 +98,8 @@ func (l *loader) data(ctx context.Context, imp lsv1alpha1.DataImport) (any, erro
 	case imp.DataRef != "":
 		do := &lsv1alpha1.DataObject{}
 		name := ObjectName(l.ctx, imp.DataRef)
-		if err := l.get(ctx, name, do); err != nil {
+		// Only read: decodeRaw hands out copies.
+		if err := l.r.GetUnsafe(ctx, types.NamespacedName{Namespace: l.inst.Namespace, Name: name}, do); err != nil {
 			return nil, loadError(err, "unable to fetch data object %s (%s/%s): %w", name, l.ctx, imp.DataRef, err)
 		}
 		v, err := decodeRaw(do.Data.RawMessage)

@@ -8,6 +8,7 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
@@ -117,7 +118,10 @@ func upsert(ctx context.Context, c fakecluster.Client, owner *lsv1alpha1.Install
 	if err != nil && !apierrors.IsNotFound(err) {
 		return err
 	}
-	before := obj.DeepCopyObject()
+	var before runtime.Object
+	if exists {
+		before = obj.DeepCopyObject()
+	}
 	obj.SetName(key.Name)
 	obj.SetNamespace(key.Namespace)
 	if err := addOwner(obj, owner, exclusive); err != nil {

@@ -15,11 +15,11 @@ import (
 // targetValue returns a Target as templates see it: the whole object as a
 // JSON map {apiVersion, kind, metadata, spec}.
 func targetValue(t *lsv1alpha1.Target) (map[string]any, error) {
-	t = t.DeepCopy()
-	t.APIVersion = lsv1alpha1.SchemeGroupVersion.String()
-	t.Kind = "Target"
-	t.ManagedFields = nil
-	m, err := toGeneric[map[string]any](t)
+	c := *t // a shallow copy: only top-level fields change, the rest is encoded
+	c.APIVersion = lsv1alpha1.SchemeGroupVersion.String()
+	c.Kind = "Target"
+	c.ManagedFields = nil
+	m, err := toGeneric[map[string]any](&c)
 	if err != nil {
 		return nil, fmt.Errorf("target %s: %w", t.Name, err)
 	}
