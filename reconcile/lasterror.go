@@ -2,7 +2,7 @@ package reconcile
 
 import (
 	"errors"
-	"reflect"
+	"slices"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -32,7 +32,7 @@ func UpdatedError(old *lsv1alpha1.Error, operation, reason, message string, code
 	if len(old.Codes) == 0 && len(codes) == 0 {
 		next.Codes = old.Codes
 	}
-	if reflect.DeepEqual(old, next) {
+	if sameError(old, next) {
 		return old
 	}
 	next.LastUpdateTime = ts
@@ -40,6 +40,14 @@ func UpdatedError(old *lsv1alpha1.Error, operation, reason, message string, code
 		next.LastTransitionTime = ts
 	}
 	return next
+}
+
+// sameError reports whether a and b are deeply equal: the same texts, times
+// and codes, nil and empty codes apart, as reflect.DeepEqual tells them.
+func sameError(a, b *lsv1alpha1.Error) bool {
+	return a.Operation == b.Operation && a.Reason == b.Reason && a.Message == b.Message &&
+		a.LastTransitionTime == b.LastTransitionTime && a.LastUpdateTime == b.LastUpdateTime &&
+		slices.Equal(a.Codes, b.Codes) && (a.Codes == nil) == (b.Codes == nil)
 }
 
 // LastError returns the status.lastError that err makes of old at now (nil

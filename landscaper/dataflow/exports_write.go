@@ -66,12 +66,13 @@ func CleanupContext(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.
 // namespace, except those labelled with jobID (when not empty).
 func deleteSelected(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, sel labels.Selector, jobID string) error {
 	opts := fakecluster.ListOptions{Namespace: inst.Namespace, LabelSelector: sel}
+	// Only read: Delete takes the kind and name, most are kept.
 	dos := &lsv1alpha1.DataObjectList{}
-	if err := c.List(ctx, dos, opts); err != nil {
+	if err := c.ListUnsafe(ctx, dos, opts); err != nil {
 		return fmt.Errorf("installation %s: list DataObjects: %w", instName(inst), err)
 	}
 	tgts := &lsv1alpha1.TargetList{}
-	if err := c.List(ctx, tgts, opts); err != nil {
+	if err := c.ListUnsafe(ctx, tgts, opts); err != nil {
 		return fmt.Errorf("installation %s: list Targets: %w", instName(inst), err)
 	}
 	var objs []fakecluster.Object
