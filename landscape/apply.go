@@ -3,6 +3,7 @@ package landscape
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -72,15 +73,19 @@ func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Objec
 
 // applyOne creates or updates obj, and says which of the two it did.
 func applyOne(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) (created, changed bool, err error) {
-	live := obj.DeepCopyObject().(fakecluster.Object)
-	err = c.Get(ctx, types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}, live)
+	key := types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
+	live := newLike(obj)
+	err = c.Get(ctx, key, live)
 	if apierrors.IsNotFound(err) {
 		return true, false, c.Create(ctx, obj)
 	}
 	if err != nil {
 		return false, false, err
 	}
-	before := live.DeepCopyObject().(fakecluster.Object)
+	before := newLike(obj) // only compared: the stored object, not a copy
+	if err := c.GetUnsafe(ctx, key, before); err != nil {
+		return false, false, err
+	}
 	fakecluster.CopySpec(live, obj)
 	live.SetLabels(merge(live.GetLabels(), obj.GetLabels(), ""))
 	live.SetAnnotations(merge(live.GetAnnotations(), obj.GetAnnotations(), lsv1alpha1.OperationAnnotation))
@@ -89,6 +94,11 @@ func applyOne(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Objec
 		return false, false, nil
 	}
 	return false, specChanged, c.Update(ctx, live)
+}
+
+// newLike returns a new empty object of obj's Go type.
+func newLike(obj fakecluster.Object) fakecluster.Object {
+	return reflect.New(reflect.TypeOf(obj).Elem()).Interface().(fakecluster.Object)
 }
 
 // merge returns live with the entries of file added or changed, leaving out
