@@ -86,7 +86,10 @@ func (c *Controller) writeExportDataObject(ctx context.Context, exec *lsv1alpha1
 		return err
 	}
 	exists := err == nil
-	before := do.DeepCopy()
+	var before *lsv1alpha1.DataObject
+	if exists {
+		before = do.DeepCopy()
+	}
 	do.Name, do.Namespace = name, exec.Namespace
 	setExportMeta(do, src, data)
 	setOwnerReference(do, exec)

@@ -108,7 +108,10 @@ func (c *Controller) applyTemplate(ctx context.Context, exec *lsv1alpha1.Executi
 			Finalizers:      []string{lsv1alpha1.LandscaperFinalizer},
 		}}
 	}
-	before := di.DeepCopy()
+	var before *lsv1alpha1.DeployItem
+	if !create {
+		before = di.DeepCopy()
+	}
 	setDeployItemFromTemplate(di, exec, tmpl, c.cfg.Clock.Now())
 	if clusterName != "" {
 		metav1.SetMetaDataAnnotation(&di.ObjectMeta, clusterNameAnnotation, clusterName)
