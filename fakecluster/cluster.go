@@ -133,9 +133,9 @@ func (c *Cluster) List(ctx context.Context, list ObjectList, opts ListOptions) e
 // ListUnsafe is List without the deep copies, as GetUnsafe is Get: each item
 // of the Landscaper kinds the controllers read most is a shallow copy of a
 // stored object and shares its maps, slices and pointers with it (other
-// kinds are copied as List copies them), so the caller may read the items but must not change
-// anything reachable from them (assigning an item's own top-level fields is
-// fine). It is for read-only looks on hot paths.
+// kinds are copied as List copies them), so the caller may read the items
+// but must not change anything reachable from them (assigning an item's own
+// top-level fields is fine). It is for read-only looks on hot paths.
 func (c *Cluster) ListUnsafe(ctx context.Context, list ObjectList, opts ListOptions) error {
 	return c.list(ctx, list, opts, true)
 }

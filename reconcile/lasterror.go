@@ -42,8 +42,10 @@ func UpdatedError(old *lsv1alpha1.Error, operation, reason, message string, code
 	return next
 }
 
-// sameError reports whether a and b are deeply equal: the same texts, times
-// and codes, nil and empty codes apart, as reflect.DeepEqual tells them.
+// sameError reports whether a and b are equal as reflect.DeepEqual tells
+// them: the same texts and codes (nil and empty codes apart), and times with
+// the same fields (reflect.DeepEqual would also take two equal Locations
+// for one; UpdatedError compares times it copied, with the same Location).
 func sameError(a, b *lsv1alpha1.Error) bool {
 	return a.Operation == b.Operation && a.Reason == b.Reason && a.Message == b.Message &&
 		a.LastTransitionTime == b.LastTransitionTime && a.LastUpdateTime == b.LastUpdateTime &&
