@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/lscli/lscli/cmd"
+	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/scenario"
 )
 
@@ -23,6 +24,9 @@ func TestMain(m *testing.M) {
 	}
 	testscript.Main(m, map[string]func(){
 		"lscli": func() {
+			// Scripts run with the API server's mutation detector on
+			// (see package internal/mutationtest); benchmarks without it.
+			fakecluster.DetectMutations = true
 			code := cmd.Main()
 			if err := scenario.RecordExitCode(code); err != nil {
 				os.Stderr.WriteString(err.Error() + "\n")

@@ -13,10 +13,11 @@
 // Every object handed out is the caller's own copy, as a client of a real
 // API server gets (Get, List, and the object a write fills in). Stored
 // objects are never changed in place, so readers on hot paths may take them
-// as they are, read-only: GetUnsafe and Select with shared
-// (controller-runtime's UnsafeDisableDeepCopy, without even the shallow
-// copy into a list), and GetShared, which hands out the stored object
-// itself.
+// as they are, read-only: GetUnsafe and ListUnsafe (controller-runtime's
+// UnsafeDisableDeepCopy: shallow copies), Select with shared (without even
+// the shallow copy into a list), and GetShared, which hands out the stored
+// object itself. Tests hold those readers to their promise with
+// DetectMutations.
 //
 // RestoreOwned is Restore of objects just decoded, which it keeps instead
 // of copying. Fork gives a copy to do independent work on, on another

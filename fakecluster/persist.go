@@ -23,6 +23,7 @@ func (c *Cluster) SharedObjects() []Object { return c.objects(false) }
 func (c *Cluster) objects(copied bool) []Object {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.store.watch.checkAll(c.store)
 	keys := c.store.all()
 	out := make([]Object, len(keys))
 	for i, k := range keys {
@@ -91,6 +92,7 @@ func (c *Cluster) restore(objs []Object, owned bool) error {
 	for _, r := range prepared {
 		if r.rv == 0 {
 			r.obj.SetResourceVersion(c.nextRV())
+			s.watch.keep(r.key, r.obj)
 		}
 	}
 	return nil

@@ -53,6 +53,9 @@ type store struct {
 	// pending are the keys of objects stored by putUnindexed, whose owner,
 	// label and field entries are made when an index is next read.
 	pending []objKey
+	// watch checks that stored objects are not changed in place; nil unless
+	// DetectMutations is set.
+	watch *mutationWatch
 }
 
 func newStore() *store {
@@ -64,6 +67,7 @@ func newStore() *store {
 		labelKeys: map[schema.GroupKind]map[string]bool{},
 		indexers:  map[schema.GroupKind]map[string]IndexFunc{},
 		fields:    map[fieldKey]*keySet{},
+		watch:     newMutationWatch(),
 	}
 }
 
@@ -166,13 +170,20 @@ func (s *store) set(k objKey, obj Object) {
 		byName = map[string]Object{}
 		byNS[k.namespace] = byName
 	}
+	if s.watch != nil {
+		s.watch.stored(k, byName[k.name], obj)
+	}
 	byName[k.name] = obj
 }
 
 // replace stores obj under k in place of an object whose metadata and spec
 // it has, so its index entries stay as they are.
 func (s *store) replace(k objKey, obj Object) {
-	s.objects[k.gk][k.namespace][k.name] = obj
+	byName := s.objects[k.gk][k.namespace]
+	if s.watch != nil {
+		s.watch.stored(k, byName[k.name], obj)
+	}
+	byName[k.name] = obj
 }
 
 // remove deletes the object named k and returns it.
@@ -181,6 +192,7 @@ func (s *store) remove(k objKey) (Object, bool) {
 	if !ok {
 		return nil, false
 	}
+	s.watch.removed(k, obj)
 	s.unindex(k, obj)
 	byNS := s.objects[k.gk]
 	delete(byNS[k.namespace], k.name)

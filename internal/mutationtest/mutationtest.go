@@ -1,0 +1,27 @@
+// Package mutationtest runs a package's tests with fakecluster's mutation
+// detector on (fakecluster.DetectMutations), so that a reader changing an
+// object it shares with the API server fails the test that does it:
+//
+//	func TestMain(m *testing.M) { mutationtest.Main(m) }
+//
+// Benchmarks run without it: it doubles the memory of the stored objects
+// and adds a comparison to every write.
+package mutationtest
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// Main parses the test flags, turns the detector on unless benchmarks were
+// asked for, and runs the tests.
+func Main(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
+		fakecluster.DetectMutations = true
+	}
+	os.Exit(m.Run())
+}
