@@ -1,18 +1,11 @@
-package fakecluster
+package fakecluster_test
 
 import (
-	"flag"
-	"os"
 	"testing"
+
+	"github.com/lscli/lscli/internal/mutationtest"
 )
 
-// TestMain runs the tests with the mutation detector on (as package
-// internal/mutationtest does for the packages that use the cluster), and
-// benchmarks without it.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
-		DetectMutations = true
-	}
-	os.Exit(m.Run())
-}
+// TestMain runs the tests with the mutation detector on (an external test
+// package, so that it may import mutationtest, which imports fakecluster).
+func TestMain(m *testing.M) { mutationtest.Main(m) }
