@@ -39,6 +39,12 @@ type Cluster struct {
 	inner   client.WithWatch
 	mapper  *dynamicMapper
 	served  served
+	// crdServes is what each stored CRD serves, by CRD name (see
+	// refreshCRD); served merges them.
+	crdServes map[string]served
+	// crdsRead counts the CRDs read to keep served up to date, for tests
+	// that check a write of one CRD does not read them all.
+	crdsRead int
 	// pending are status fills the fake controllers do later (rules with a
 	// duration).
 	pending map[objectRef]pendingFill
@@ -60,7 +66,7 @@ type pendingFill struct {
 
 func newCluster(set *Clusters, key string) *Cluster {
 	c := &Cluster{key: key, set: set, scheme: set.scheme, base: builtinRESTMapper(),
-		served: served{}, pending: map[objectRef]pendingFill{}}
+		served: served{}, crdServes: map[string]served{}, pending: map[objectRef]pendingFill{}}
 	var store testing.ObjectTracker
 	if key == SelfKey && set.opts.Landscape != nil {
 		c.own = set.opts.Landscape
@@ -214,7 +220,7 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 		return err
 	}
 	if gvk.GroupKind() == crdGroupKind {
-		return c.refreshCRDs(ctx)
+		return c.refreshCRD(ctx, name)
 	}
 	return nil
 }
@@ -226,7 +232,7 @@ func (c *Cluster) afterDelete(ctx context.Context, gvk schema.GroupVersionKind, 
 	case schema.GroupKind{Kind: "ServiceAccount"}:
 		return c.tokenController(ctx, gvk, ns, name, true)
 	case crdGroupKind:
-		return c.refreshCRDs(ctx)
+		return c.refreshCRD(ctx, name)
 	case schema.GroupKind{Kind: "Namespace"}:
 		return c.emptyNamespace(ctx, name)
 	}

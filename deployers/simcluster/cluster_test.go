@@ -2,6 +2,8 @@ package simcluster
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -191,5 +193,47 @@ func TestWritesAnswerWithStoredObject(t *testing.T) {
 	}
 	if typed.UID == "" {
 		t.Errorf("typed ConfigMap after Create: no uid")
+	}
+}
+
+// TestCRDWriteReadsOnlyThatCRD: keeping the served kinds up to date reads the
+// CRD a write touched, not every CRD of the cluster, so a cluster of many
+// CRDs does not get slower with each one (a write of one of N CRDs read all
+// N before). Every kind stays served, and a deleted CRD takes its kind along.
+func TestCRDWriteReadsOnlyThatCRD(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	const n = 40
+	for i := range n {
+		f.create(strings.NewReplacer("widgets.example.com", fmt.Sprintf("widgets.g%d.example.com", i),
+			"group: example.com", fmt.Sprintf("group: g%d.example.com", i)).Replace(crdManifest))
+	}
+	if len(f.clusters.clusters) != 1 {
+		t.Fatalf("%d clusters, want the one of the Target", len(f.clusters.clusters))
+	}
+	var c *Cluster
+	for _, only := range f.clusters.clusters {
+		c = only
+	}
+	// Each CRD is read when it is created and when the fake controller
+	// establishes it: a few reads a CRD, not a number that grows with n.
+	if c.crdsRead > 3*n {
+		t.Errorf("creating %d CRDs read %d CRDs; want at most %d", n, c.crdsRead, 3*n)
+	}
+	for i := range n {
+		gvk := schema.GroupVersionKind{Group: fmt.Sprintf("g%d.example.com", i), Version: "v1", Kind: "Widget"}
+		if _, ok := c.served[gvk]; !ok {
+			t.Fatalf("%s is not served", gvk)
+		}
+	}
+	victim := obj(t, strings.NewReplacer("widgets.example.com", "widgets.g7.example.com").Replace(crdManifest))
+	if err := f.c.Delete(ctx, victim); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.served[schema.GroupVersionKind{Group: "g7.example.com", Version: "v1", Kind: "Widget"}]; ok {
+		t.Error("the kind of a deleted CRD is still served")
+	}
+	if len(c.served) != n-1 {
+		t.Errorf("%d kinds served after one of %d CRDs went, want %d", len(c.served), n, n-1)
 	}
 }

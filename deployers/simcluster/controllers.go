@@ -78,7 +78,7 @@ func (c *Cluster) control(ctx context.Context, ref objectRef) error {
 		return fmt.Errorf("simulated cluster %s: fake controller: update status of %s %s: %w", c.key, ref.gvk.Kind, ref.name, err)
 	}
 	if ref.gvk.GroupKind() == crdGroupKind {
-		return c.refreshCRDs(ctx) // an established CRD serves its kinds
+		return c.refreshCRD(ctx, ref.name) // an established CRD serves its kinds
 	}
 	return nil
 }

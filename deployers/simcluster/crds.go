@@ -6,10 +6,12 @@ import (
 	"sort"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // crdKind is what the cluster knows about a kind a CRD serves.
@@ -94,15 +96,55 @@ func lower(s string) string {
 	return string(b)
 }
 
-// refreshCRDs re-reads the stored CRDs: kinds they serve now become known
-// (scheme, RESTMapper, status subresource), kinds no CRD serves any more are
-// forgotten with all their objects.
+// refreshCRDs re-reads all stored CRDs (see refreshCRD): after a restore,
+// or a write that may have touched any of them.
 func (c *Cluster) refreshCRDs(ctx context.Context) error {
 	list := &apiextensionsv1.CustomResourceDefinitionList{}
 	if err := c.inner.List(ctx, list); err != nil {
 		return fmt.Errorf("list CRDs: %w", err)
 	}
-	now := servedBy(list.Items)
+	c.crdsRead += len(list.Items)
+	c.crdServes = make(map[string]served, len(list.Items))
+	for i := range list.Items {
+		c.crdServes[list.Items[i].Name] = servedBy(list.Items[i : i+1])
+	}
+	return c.serveCRDKinds()
+}
+
+// refreshCRD re-reads the CRD name, just written or deleted: the kinds the
+// stored CRDs serve now become known (scheme, RESTMapper, status
+// subresource), kinds no CRD serves any more are forgotten with all their
+// objects. Only that CRD is read: a cluster of many CRDs would otherwise
+// read them all at every write of one.
+func (c *Cluster) refreshCRD(ctx context.Context, name string) error {
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	c.crdsRead++
+	err := c.inner.Get(ctx, client.ObjectKey{Name: name}, crd)
+	switch {
+	case apierrors.IsNotFound(err):
+		delete(c.crdServes, name)
+	case err != nil:
+		return fmt.Errorf("get CRD %s: %w", name, err)
+	default:
+		c.crdServes[name] = servedBy([]apiextensionsv1.CustomResourceDefinition{*crd})
+	}
+	return c.serveCRDKinds()
+}
+
+// serveCRDKinds makes the kinds of crdServes the served ones, taking the
+// CRDs by name (a later one wins a kind two of them serve).
+func (c *Cluster) serveCRDKinds() error {
+	names := make([]string, 0, len(c.crdServes))
+	for name := range c.crdServes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	now := served{}
+	for _, name := range names {
+		for gvk, k := range c.crdServes[name] {
+			now[gvk] = k
+		}
+	}
 	for gvk := range c.served {
 		if _, ok := now[gvk]; !ok {
 			if err := c.dropKind(gvk); err != nil {
