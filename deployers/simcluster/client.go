@@ -58,6 +58,7 @@ func (cc *clusterClient) List(ctx context.Context, list client.ObjectList, opts 
 	if _, err := cc.begin(ctx, list); err != nil {
 		return err
 	}
+	defer cc.c.tracker.selecting((&client.ListOptions{}).ApplyOptions(opts).LabelSelector)()
 	return cc.c.inner.List(ctx, list, opts...)
 }
 

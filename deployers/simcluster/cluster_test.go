@@ -2,7 +2,9 @@ package simcluster
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +237,54 @@ func TestCRDWriteReadsOnlyThatCRD(t *testing.T) {
 	}
 	if len(c.served) != n-1 {
 		t.Errorf("%d kinds served after one of %d CRDs went, want %d", len(c.served), n, n-1)
+	}
+}
+
+// TestListBySelectorIsFilteredList: a List with a label selector (which the
+// tracker filters before the fake client converts the objects) gives what
+// filtering the whole List gives, in the same order, for typed and
+// unstructured lists; and the List after it is whole again.
+func TestListBySelectorIsFilteredList(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	for i := range 12 {
+		f.create(fmt.Sprintf(`
+apiVersion: v1
+kind: Secret
+metadata: {name: s%02d, namespace: default, labels: {owner: helm, name: r%d}}
+type: helm.sh/release.v1
+data: {release: %s}
+`, 11-i, i%3, base64.StdEncoding.EncodeToString([]byte(fmt.Sprint(i)))))
+	}
+	sel := client.MatchingLabels{"owner": "helm", "name": "r1"}
+	all, some := &corev1.SecretList{}, &corev1.SecretList{}
+	if err := f.c.List(ctx, all, client.InNamespace("default")); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.List(ctx, some, client.InNamespace("default"), sel); err != nil {
+		t.Fatal(err)
+	}
+	var want []corev1.Secret
+	for _, s := range all.Items {
+		if s.Labels["name"] == "r1" {
+			want = append(want, s)
+		}
+	}
+	if len(want) != 4 || !reflect.DeepEqual(some.Items, want) {
+		t.Errorf("List by selector gave %d Secrets, filtering the List %d (or they differ)", len(some.Items), len(want))
+	}
+	u := listOf("v1", "Secret")
+	if err := f.c.List(ctx, u, client.InNamespace("default"), sel); err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Items) != 4 || u.Items[0].GetName() != want[0].Name {
+		t.Errorf("unstructured List by selector: %d items, first %q; want 4, %q", len(u.Items), u.Items[0].GetName(), want[0].Name)
+	}
+	again := &corev1.SecretList{}
+	if err := f.c.List(ctx, again, client.InNamespace("default")); err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Items) != len(all.Items) {
+		t.Errorf("the List after one by selector gave %d Secrets, want all %d", len(again.Items), len(all.Items))
 	}
 }

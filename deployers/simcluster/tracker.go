@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -43,6 +44,9 @@ type tracker struct {
 	// hasStatus reports whether a custom resource kind has the status
 	// subresource (its CRD declares it). Nil: none has.
 	hasStatus func(schema.GroupVersionKind) bool
+	// listSelector, while set, keeps what List returns to the objects it
+	// selects (see selecting).
+	listSelector labels.Selector
 }
 
 // generationRule returns the generation rule of obj's kind, if it has one.
@@ -66,6 +70,48 @@ func newTracker(scheme *runtime.Scheme, converter managedfields.TypeConverter, n
 }
 
 var _ testing.ObjectTracker = (*tracker)(nil)
+
+// selecting makes List return only the objects sel selects until the
+// returned func is called. The fake client lists a whole namespace, converts
+// every object to the caller's type through JSON, and only then filters by
+// labels: helm's storage, which finds a release's records by label, would
+// convert every release record of the namespace at each step of every
+// release. Filtering first gives the same objects in the same order, as
+// labels do not change in the conversion; the fake client filters again.
+func (t *tracker) selecting(sel labels.Selector) func() {
+	if sel == nil || sel.Empty() {
+		return func() {}
+	}
+	t.listSelector = sel
+	return func() { t.listSelector = nil }
+}
+
+// List lists the objects of gvr in ns (all namespaces when empty), sorted
+// by namespace and name; only those listSelector selects while it is set.
+func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, ns string, opts ...metav1.ListOptions) (runtime.Object, error) {
+	list, err := t.ObjectTracker.List(gvr, gvk, ns, opts...)
+	if err != nil || t.listSelector == nil {
+		return list, err
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return nil, err
+	}
+	kept := items[:0]
+	for _, obj := range items {
+		acc, err := meta.Accessor(obj)
+		if err != nil {
+			return nil, err
+		}
+		if t.listSelector.Matches(labels.Set(acc.GetLabels())) {
+			kept = append(kept, obj)
+		}
+	}
+	if err := meta.SetList(list, kept); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
 
 // Add stores obj as it is (restoring saved objects).
 func (t *tracker) Add(obj runtime.Object) error {
