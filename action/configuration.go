@@ -20,6 +20,10 @@ import (
 type Configuration struct {
 	// StatePath is the state folder. Required.
 	StatePath string
+	// ConfigFile is the config file the settings come from, an absolute
+	// path; empty when there is none. A saved state remembers it (see
+	// state.Snapshot.ConfigFile).
+	ConfigFile string
 	// Seed seeds the random source of a new simulation.
 	Seed uint64
 	// Reseed re-seeds the random source of a saved simulation with Seed (the

@@ -130,6 +130,7 @@ func (ss *session) save() ([]fakecluster.Object, error) {
 		return nil, err
 	}
 	snap.ComponentRoots = ss.roots
+	snap.ConfigFile = ss.cfg.ConfigFile
 	return snap.Objects, ss.dir.Save(snap, ss.scheme)
 }
 

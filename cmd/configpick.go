@@ -15,6 +15,10 @@ const DefaultConfigFile = "lscli.yaml"
 type configChoice struct {
 	// path is the file to read; empty means none.
 	path string
+	// fromState is true when path is the config file the state was last
+	// saved with: the state folder is chosen already, whatever the file's
+	// state key says.
+	fromState bool
 	// notes are lines for stderr about config files that are not used.
 	notes []string
 }
@@ -22,10 +26,13 @@ type configChoice struct {
 // pickConfig chooses the config file of a command: explicit (--config or
 // LSCLI_CONFIG) when given; else the lscli.yaml of the landscape folder given
 // as an argument (several folders with config files of their own are
-// ambiguous: invalid input); else lscli.yaml in the working directory. Every
-// other lscli.yaml next to the landscape is named in a note, so a file that
-// is not read never goes unnoticed.
-func pickConfig(explicit string, paths []string) (configChoice, error) {
+// ambiguous: invalid input); else lscli.yaml in the working directory; else
+// the config file the state was last saved with (saved, asked only then), so
+// that `lscli trigger NAME` after `lscli reconcile FOLDER` runs with the
+// folder's lscli.yaml as the reconcile did. Every other lscli.yaml next to
+// the landscape is named in a note, so a file that is not read never goes
+// unnoticed.
+func pickConfig(explicit string, paths []string, saved func() string) (configChoice, error) {
 	folders, besides := landscapeConfigs(paths)
 	var c configChoice
 	switch {
@@ -44,6 +51,18 @@ func pickConfig(explicit string, paths []string) (configChoice, error) {
 		}
 	case exists(DefaultConfigFile):
 		c.path = DefaultConfigFile
+		if s := saved(); s != "" && len(paths) == 0 && !sameFile(s, c.path) {
+			c.notes = append(c.notes, "note: "+filepath.ToSlash(s)+", the config file the state was last saved with, is not used: "+
+				DefaultConfigFile+" of the working directory is read instead; pass --config "+filepath.ToSlash(s)+" to use it")
+		}
+	default:
+		switch s := saved(); {
+		case s != "" && exists(s):
+			c.path, c.fromState = s, true
+		case s != "":
+			c.notes = append(c.notes, "note: "+filepath.ToSlash(s)+", the config file the state was last saved with, is gone: "+
+				"running without a config file; pass --config FILE to use another")
+		}
 	}
 	for _, p := range besides {
 		if c.path == "" || !sameFile(p, c.path) {

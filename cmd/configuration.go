@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 
 	"github.com/lscli/lscli/action"
@@ -36,8 +37,15 @@ func configuration(s *settings) (*action.Configuration, error) {
 	if err != nil {
 		return nil, err
 	}
+	var configPath string
+	if s.config != nil {
+		if configPath, err = filepath.Abs(s.config.path); err != nil {
+			return nil, fmt.Errorf("config file %s: %w", s.config.path, err)
+		}
+	}
 	return &action.Configuration{
 		StatePath:     s.State,
+		ConfigFile:    configPath,
 		Seed:          s.Seed,
 		Reseed:        s.SeedSet,
 		StartTime:     s.StartTime,

@@ -31,8 +31,9 @@ type renderOptions struct {
 func newRenderCmd(f *factory) *cobra.Command {
 	opts := &renderOptions{}
 	cmd := &cobra.Command{
-		Use:   "render [DIR|FILE]...",
-		Short: "Dry-run the blueprints of a landscape: imports, subinstallations, deploy items, exports",
+		Use:         "render [DIR|FILE]...",
+		Annotations: map[string]string{annotationNoState: "true"},
+		Short:       "Dry-run the blueprints of a landscape: imports, subinstallations, deploy items, exports",
 		Long: `Render every installation of the landscape as the installation controller would, without
 running any deployer and without touching the saved simulation: resolve its imports, render its
 subinstallations (recursively), its deploy items with their full configuration, and its exports.

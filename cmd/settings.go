@@ -12,6 +12,7 @@ import (
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/internal/limits"
+	"github.com/lscli/lscli/state"
 )
 
 // settings are the options of a command, merged from flags, LSCLI_*
@@ -87,13 +88,28 @@ func (s source) defaultOf(key string) string {
 	return ""
 }
 
+// annotationNoState marks the commands that neither read nor change the
+// saved simulation (render, validate): the config file the state was last
+// saved with is no config file of theirs.
+const annotationNoState = "lscli.io/no-state"
+
 // loadSettings merges the settings of cmd. paths are the landscape files and
 // folders the command reads (reconcile, render, validate), which choose the
 // config file when --config is not given (see pickConfig).
 func loadSettings(cmd *cobra.Command, getenv func(string) string, paths []string) (*settings, error) {
 	flags := cmd.Flags()
-	explicit, _ := source{flags: flags, getenv: getenv}.get("config", "")
-	choice, err := pickConfig(explicit, paths)
+	plain := source{flags: flags, getenv: getenv}
+	explicit, _ := plain.get("config", "")
+	saved := func() string {
+		if cmd.Annotations[annotationNoState] != "" {
+			return ""
+		}
+		// With no config file to say otherwise, the state is where the
+		// flag, LSCLI_STATE or the default put it.
+		folder, _ := plain.get("state", ".lscli")
+		return state.New(folder).SavedConfigFile()
+	}
+	choice, err := pickConfig(explicit, paths, saved)
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +122,9 @@ func loadSettings(cmd *cobra.Command, getenv func(string) string, paths []string
 	src := source{flags: flags, getenv: getenv, config: s.config}
 	s.Namespace, _ = src.get("namespace", "")
 	s.State, _ = src.get("state", ".lscli")
+	if choice.fromState {
+		s.State, _ = plain.get("state", ".lscli")
+	}
 	s.Color, _ = src.get("color", "auto")
 	if src.has("output") {
 		// LSCLI_OUTPUT and the config's output are defaults: a command that

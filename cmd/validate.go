@@ -11,8 +11,9 @@ import (
 func newValidateCmd(f *factory) *cobra.Command {
 	opts := &renderOptions{}
 	cmd := &cobra.Command{
-		Use:   "validate [DIR|FILE]...",
-		Short: "Check a landscape's files and blueprints without running or saving anything",
+		Use:         "validate [DIR|FILE]...",
+		Annotations: map[string]string{annotationNoState: "true"},
+		Short:       "Check a landscape's files and blueprints without running or saving anything",
 		Long: `Read the YAML files as reconcile would and report every problem, each with its file,
 document and object. Then render every installation as render does (imports, subinstallations,
 deploy items, exports; --exports gives deploy item exports) and report every problem, each with its

@@ -133,7 +133,7 @@ func (l *layout) decode(scheme *runtime.Scheme) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("line 1: %w", err)
 	}
-	snap := &Snapshot{Seed: h.Seed, Rand: h.Rand, Clock: h.Clock, ComponentRoots: h.ComponentRoots}
+	snap := &Snapshot{Seed: h.Seed, Rand: h.Rand, Clock: h.Clock, ComponentRoots: h.ComponentRoots, ConfigFile: h.ConfigFile}
 	if snap.Timers, err = decodeLines(l.sections[0], decodeTimer); err != nil {
 		return nil, err
 	}

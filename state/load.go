@@ -219,7 +219,7 @@ func decodeDocument(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
 		return nil, err
 	}
 	return &Snapshot{
-		Seed: doc.Seed, Rand: doc.Rand, Clock: doc.Clock, ComponentRoots: doc.ComponentRoots,
+		Seed: doc.Seed, Rand: doc.Rand, Clock: doc.Clock, ComponentRoots: doc.ComponentRoots, ConfigFile: doc.ConfigFile,
 		Timers: nilIfEmpty(doc.Timers), Events: nilIfEmpty(doc.Events), Objects: nilIfEmpty(objects),
 		Clusters: nilIfEmpty(doc.Clusters),
 	}, nil

@@ -29,6 +29,8 @@ type header struct {
 	// ComponentRoots are Snapshot.ComponentRoots; absent when empty, so that
 	// older lscli versions read the file.
 	ComponentRoots []string `json:"componentRoots,omitempty"`
+	// ConfigFile is Snapshot.ConfigFile; absent when empty.
+	ConfigFile string `json:"configFile,omitempty"`
 }
 
 // sectionNames are the arrays of the state file, in file order.
@@ -97,7 +99,8 @@ func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
 // unchanged objects and events. spans, when not nil, gets where each
 // object's JSON is in the file, when w is a *fileWriter.
 func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousFile, spans []lineSpan) error {
-	h, err := json.Marshal(header{Version: formatVersion, Seed: snap.Seed, Rand: snap.Rand, Clock: snap.Clock, ComponentRoots: snap.ComponentRoots})
+	h, err := json.Marshal(header{Version: formatVersion, Seed: snap.Seed, Rand: snap.Rand, Clock: snap.Clock, ComponentRoots: snap.ComponentRoots,
+		ConfigFile: snap.ConfigFile})
 	if err != nil {
 		return fmt.Errorf("encode header: %w", err)
 	}

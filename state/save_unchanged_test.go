@@ -65,6 +65,7 @@ func TestSaveWritesAnyChange(t *testing.T) {
 			s.Timers = append(slices.Clone(s.Timers), reconcile.Timer{Controller: "installation", Namespace: "default", Name: "x", Due: epoch})
 		},
 		"component roots": func(s *Snapshot) { s.ComponentRoots = []string{"/landscape"} },
+		"config file":     func(s *Snapshot) { s.ConfigFile = "/landscape/lscli.yaml" },
 		"clusters": func(s *Snapshot) {
 			s.Clusters = []ClusterObject{{Cluster: "default/t", Object: []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`)}}
 		},

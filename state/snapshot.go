@@ -38,6 +38,10 @@ type Snapshot struct {
 	// lscli found component versions, so that later commands without paths
 	// find them again.
 	ComponentRoots []string `json:"-"`
+	// ConfigFile is the config file (an absolute path) of the command that
+	// saved the state, empty when it read none, so that later commands
+	// that find none of their own run with the same (see SavedConfigFile).
+	ConfigFile string `json:"-"`
 }
 
 // ClusterObject is one object of a simulated target cluster, as the state

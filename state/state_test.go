@@ -30,7 +30,8 @@ func TestSaveLoadRoundtrip(t *testing.T) {
 		tests = append(tests, roundtrip{name: kindOf(t, scheme, obj), snap: &snap})
 	}
 	tests = append(tests, roundtrip{name: "every kind", snap: sample}, roundtrip{name: "large", snap: bigSnapshot(300)},
-		roundtrip{name: "component roots", snap: &Snapshot{Seed: 1, Clock: epoch, ComponentRoots: []string{"/land/a", "/land/b"}}})
+		roundtrip{name: "component roots", snap: &Snapshot{Seed: 1, Clock: epoch, ComponentRoots: []string{"/land/a", "/land/b"}}},
+		roundtrip{name: "config file", snap: &Snapshot{Seed: 1, Clock: epoch, ConfigFile: "/land/lscli.yaml"}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := tempDir(t)

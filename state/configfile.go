@@ -1,0 +1,43 @@
+package state
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+)
+
+// headerBuffer bounds what SavedConfigFile reads of the state file: the
+// header line Save writes (seed, random state, clock, component roots,
+// config file) is far shorter.
+const headerBuffer = 64 << 10
+
+// SavedConfigFile returns the config file the state was last saved with
+// (Snapshot.ConfigFile), read from the header line alone, before the state
+// is opened: the config of a command is chosen before it locks and loads the
+// state. It returns "" when there is no state, or its first line is not a
+// header as Save writes it (a file laid out by hand), or names none.
+func (d *Dir) SavedConfigFile() string {
+	f, err := os.Open(d.file(stateFileName))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	line, err := bufio.NewReaderSize(f, headerBuffer).ReadSlice('\n')
+	if err != nil {
+		return ""
+	}
+	// The first line is the object's opening and its scalar members, ending
+	// in a comma, as splitSections reads it.
+	line = bytes.TrimRight(line, "\r\n")
+	if len(line) < 2 || line[0] != '{' || line[len(line)-1] != ',' {
+		return ""
+	}
+	var h struct {
+		ConfigFile string `json:"configFile"`
+	}
+	if json.Unmarshal(append(line[:len(line)-1:len(line)-1], '}'), &h) != nil {
+		return ""
+	}
+	return h.ConfigFile
+}
