@@ -22,7 +22,9 @@ secret, configmap (or installation: a root). As on an API server, an object with
 only marked, until its controller removes them, and objects it owns go with it. A stand-alone
 Execution or DeployItem (no installation or execution controls it) runs its deletion job; one
 that is controlled waits for a job of its owner. The exit codes are those above, for the object
-itself; 4 also when it still waits for finalizers.`,
+itself; 4 also when it still waits for finalizers.
+
+NAME may also be KIND/NAME, as 'lscli get -o name' prints it, or NAMESPACE/NAME.`,
 		Example: `  lscli delete demo
   lscli delete deployitem my-item --without-uninstall
   lscli delete target cluster -n example`,
@@ -33,12 +35,13 @@ itself; 4 also when it still waits for finalizers.`,
 			if err != nil {
 				return err
 			}
+			o, err := parseObjectArgs(args, s.Namespace)
+			if err != nil {
+				return err
+			}
 			return f.operate(cmd.Context(), s, func(cfg *action.Configuration) (*action.Run, error) {
 				a := action.NewDelete(cfg)
-				a.Name, a.Namespace, a.WithoutUninstall, a.RunOptions = args[len(args)-1], s.Namespace, withoutUninstall, runOptions(s)
-				if len(args) == 2 {
-					a.Kind = args[0]
-				}
+				a.Kind, a.Name, a.Namespace, a.WithoutUninstall, a.RunOptions = o.kind, o.name, o.namespace, withoutUninstall, runOptions(s)
 				return a.Run(cmd.Context())
 			})
 		},

@@ -17,10 +17,12 @@ func newDescribeCmd(f *factory) *cobra.Command {
 its phase, job IDs, last error and conditions, the objects related to it (owner, subinstallations,
 execution, deploy items, Targets, imported and exported DataObjects) and its events, oldest first.
 KIND is a kind or its short name (inst, exec, di, tgt, do, ctx, secret, cm); NAME is found in any
-namespace unless -n names one.`,
+namespace unless -n names one, or is NAMESPACE/NAME. KIND NAME may also be one argument KIND/NAME,
+as 'lscli get -o name' prints it.`,
 		Example: `  lscli describe inst demo
-  lscli describe di demo-app-6c29l -n example`,
-		Args:              exactArgs(2),
+  lscli describe di demo-app-6c29l -n example
+  lscli describe installation.landscaper.gardener.cloud/demo`,
+		Args:              rangeArgs(1, 2),
 		ValidArgsFunction: f.kindNameCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
@@ -31,9 +33,16 @@ namespace unless -n names one.`,
 			if err != nil {
 				return err
 			}
+			o, err := parseObjectArgs(args, s.Namespace)
+			if err != nil {
+				return err
+			}
+			if o.kind == "" {
+				return usagef(cmd, "missing NAME")
+			}
 			a := action.NewDescribe(cfg)
-			a.Namespace = s.Namespace
-			d, err := a.Run(cmd.Context(), args[0], args[1])
+			a.Namespace = o.namespace
+			d, err := a.Run(cmd.Context(), o.kind, o.name)
 			if err != nil {
 				return err
 			}

@@ -14,7 +14,9 @@ func newInterruptCmd(f *factory) *cobra.Command {
 execution NAME). The installation controller passes it down to the subinstallations and the
 execution; the execution controller fails every deploy item that has not finished the job
 ("operation was interrupted"), so the whole tree finishes (Failed). Start a new job with
-'lscli trigger ROOT'.`,
+'lscli trigger ROOT'.
+
+NAME may also be KIND/NAME (installation/NAME, execution/NAME), or NAMESPACE/NAME.`,
 		Args:              exactArgs(1),
 		ValidArgsFunction: f.installationCompletion(false),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -22,9 +24,22 @@ execution; the execution controller fails every deploy item that has not finishe
 			if err != nil {
 				return err
 			}
+			o, err := parseObjectArgs(args, s.Namespace)
+			if err != nil {
+				return err
+			}
+			isExecution := execution
+			if o.kind != "" {
+				switch kind, _ := action.ResolveKind(o.kind); {
+				case kind == "Execution":
+					isExecution = true
+				case kind != "Installation" || execution:
+					return invalidf("interrupt %s: NAME is an installation, or with --execution an execution", args[0])
+				}
+			}
 			return f.operate(cmd.Context(), s, func(cfg *action.Configuration) (*action.Run, error) {
 				a := action.NewInterrupt(cfg)
-				a.Name, a.Namespace, a.Execution, a.RunOptions = args[0], s.Namespace, execution, runOptions(s)
+				a.Name, a.Namespace, a.Execution, a.RunOptions = o.name, o.namespace, isExecution, runOptions(s)
 				return a.Run(cmd.Context())
 			})
 		},

@@ -36,7 +36,14 @@ func (f *factory) treeRun(ctx context.Context, s *settings, args []string) error
 	a.Namespace = s.Namespace
 	name := ""
 	if len(args) == 1 {
-		name = args[0]
+		o, err := parseObjectArgs(args, s.Namespace)
+		if err != nil {
+			return err
+		}
+		if kind, _ := action.ResolveKind(o.kind); o.kind != "" && kind != "Installation" {
+			return invalidf("tree %s: NAME is a root installation", args[0])
+		}
+		name, a.Namespace = o.name, o.namespace
 	}
 	objs, err := a.Run(ctx, name)
 	if err != nil {

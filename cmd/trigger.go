@@ -14,7 +14,9 @@ still running, the new job starts when it has finished. On an installation in De
 retries the deletion.
 
 With KIND execution or deployitem, do the same for a stand-alone Execution or DeployItem (one that
-no installation or execution controls).`,
+no installation or execution controls).
+
+NAME may also be KIND/NAME, as 'lscli get -o name' prints it, or NAMESPACE/NAME.`,
 		Args:              rangeArgs(1, 2),
 		ValidArgsFunction: f.kindOrNameCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -22,12 +24,13 @@ no installation or execution controls).`,
 			if err != nil {
 				return err
 			}
+			o, err := parseObjectArgs(args, s.Namespace)
+			if err != nil {
+				return err
+			}
 			return f.operate(cmd.Context(), s, func(cfg *action.Configuration) (*action.Run, error) {
 				a := action.NewTrigger(cfg)
-				a.Name, a.Namespace, a.RunOptions = args[len(args)-1], s.Namespace, runOptions(s)
-				if len(args) == 2 {
-					a.Kind = args[0]
-				}
+				a.Kind, a.Name, a.Namespace, a.RunOptions = o.kind, o.name, o.namespace, runOptions(s)
 				return a.Run(cmd.Context())
 			})
 		},

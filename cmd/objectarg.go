@@ -1,0 +1,64 @@
+package cmd
+
+import (
+	"strings"
+
+	"github.com/lscli/lscli/action"
+)
+
+// landscaperGroup is the API group of the Landscaper kinds, which kubectl
+// and `lscli get -o name` put after the kind: installation.landscaper.gardener.cloud/demo.
+const landscaperGroup = "landscaper.gardener.cloud"
+
+// objectArg is the object a command's [KIND] NAME arguments name.
+type objectArg struct {
+	// kind is the kind as the user wrote it (an alias, see
+	// action.KindAliases); empty when not given.
+	kind string
+	// namespace is the namespace -n gave, or NAME's; empty for any.
+	namespace string
+	name      string
+}
+
+// parseObjectArgs reads the arguments [KIND] NAME of a command, with ns the
+// namespace of -n. As kubectl does, NAME may be KIND/NAME (installation/demo,
+// or installation.landscaper.gardener.cloud/demo as `lscli get -o name`
+// prints it); as lscli's trees and messages name objects, it may also be
+// NAMESPACE/NAME (example/demo). A kind given twice, or a namespace that
+// -n contradicts, is invalid input.
+func parseObjectArgs(args []string, ns string) (objectArg, error) {
+	o := objectArg{namespace: ns, name: args[len(args)-1]}
+	if len(args) == 2 {
+		o.kind = args[0]
+	}
+	prefix, name, ok := strings.Cut(o.name, "/")
+	if !ok || strings.Contains(name, "/") {
+		return o, nil // the lookup says it is not found
+	}
+	if kind, isKind := kindOfPrefix(prefix); isKind {
+		if o.kind != "" {
+			return o, invalidf("%q names a kind, and so does %q: give it once", o.name, o.kind)
+		}
+		o.kind, o.name = kind, name
+		return o, nil
+	}
+	if ns != "" && ns != prefix {
+		return o, invalidf("%q names namespace %q, and -n names %q: give one", o.name, prefix, ns)
+	}
+	o.namespace, o.name = prefix, name
+	return o, nil
+}
+
+// kindOfPrefix reports whether prefix, the part of NAME before its slash, is
+// a kind (with or without the Landscaper group), and returns it without the
+// group.
+func kindOfPrefix(prefix string) (string, bool) {
+	kind, group, _ := strings.Cut(prefix, ".")
+	if group != "" && group != landscaperGroup {
+		return "", false
+	}
+	if _, err := action.ResolveKind(kind); err != nil {
+		return "", false
+	}
+	return kind, true
+}
