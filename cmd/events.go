@@ -41,11 +41,12 @@ func (f *factory) eventsRun(ctx context.Context, s *settings, args []string) err
 	}
 	a := action.NewEvents(cfg)
 	a.Namespace = s.Namespace
-	switch len(args) {
-	case 1:
-		a.Name = args[0]
-	case 2:
-		a.Kind, a.Name = args[0], args[1]
+	if len(args) > 0 {
+		o, err := parseObjectArgs(args, s.Namespace)
+		if err != nil {
+			return err
+		}
+		a.Kind, a.Name, a.Namespace = o.kind, o.name, o.namespace
 	}
 	events, err := a.Run(ctx)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/labels"
@@ -57,6 +58,17 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, select
 	}
 	a := action.NewGet(cfg)
 	a.Namespace = s.Namespace
+	if len(args) == 2 || len(args) == 1 && strings.Contains(args[0], "/") {
+		// KIND NAME, KIND/NAME, KIND NAMESPACE/NAME (see parseObjectArgs).
+		o, err := parseObjectArgs(args, s.Namespace)
+		if err != nil {
+			return err
+		}
+		if o.kind == "" {
+			return invalidf("get %s: give KIND/NAME, or KIND NAME", args[0])
+		}
+		args, a.Namespace = []string{o.kind, o.name}, o.namespace
+	}
 	if selector != "" {
 		if a.Selector, err = labels.Parse(selector); err != nil {
 			return invalidf("invalid --selector %q: %v", selector, err)
