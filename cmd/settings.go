@@ -116,6 +116,10 @@ func loadSettings(cmd *cobra.Command, getenv func(string) string, paths []string
 	s := &settings{notes: choice.notes}
 	if choice.path != "" {
 		if s.config, err = readConfigFile(choice.path); err != nil {
+			if choice.fromState {
+				// Say why a file the command line does not name is read.
+				return nil, invalidf("%v (the config file the state was last saved with; pass --config FILE to use another)", err)
+			}
 			return nil, err
 		}
 	}
