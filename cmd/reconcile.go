@@ -60,6 +60,12 @@ func (f *factory) reconcileRun(ctx context.Context, s *settings, paths []string,
 		}
 		f.status("applied %s: %d created, %d changed, %d unchanged; new jobs for %s",
 			plural(len(res.Loaded.Objects), "object"), len(applied.Created), len(applied.Updated), len(applied.Unchanged), jobs)
+		if !all && len(applied.Created) == 0 && len(applied.Updated) == 0 && len(res.Loaded.Objects) > 0 {
+			// The edit-and-reconcile loop of a blueprint author: a blueprint,
+			// chart or component version is no installation spec.
+			f.status("hint: nothing in the files changed, so no new job started (as in Landscaper, a changed blueprint, " +
+				"chart or component version alone starts none): 'lscli reconcile --all' or 'lscli trigger NAME' starts one")
+		}
 	}
 	return f.report(s, res.Run)
 }
