@@ -89,6 +89,34 @@ func BenchmarkCommands(b *testing.B) {
 	}
 }
 
+// deployerCommands are measured on the deployers shape.
+var deployerCommands = []lscliCommand{
+	benchCommands[0], // reconcile
+	{name: "trigger-one", prepared: true, args: func(dir, state string) []string {
+		return []string{"trigger", benchland.RootName(0), "--state", state, "-o", "json"}
+	}},
+	{name: "get-target", prepared: true, args: func(dir, state string) []string {
+		return []string{"get", "--target", "cluster", "--state", state}
+	}},
+}
+
+// BenchmarkDeployers runs lscli with its real deployers on the simulated
+// cluster: the deployers shape (package internal/benchland), each root a
+// helm release and a CRD with a ConfigMap, all on one cluster and in one
+// namespace, at 100, 300 and 600 roots. Figures are in
+// docs/performance.md.
+//
+//	go test ./cmd -run XXX -bench BenchmarkDeployers -benchtime 1x
+func BenchmarkDeployers(b *testing.B) {
+	for _, n := range []int{100, 300, 600} {
+		for _, c := range deployerCommands {
+			b.Run(fmt.Sprintf("installations=%d/%s", n, c.name), func(b *testing.B) {
+				benchCommand(b, benchland.Deployers, n, c)
+			})
+		}
+	}
+}
+
 func benchCommand(b *testing.B, shape benchland.Shape, n int, c lscliCommand) {
 	dir := b.TempDir()
 	if err := shape.Write(dir, shape.RootsFor(n)); err != nil {

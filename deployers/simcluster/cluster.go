@@ -42,6 +42,10 @@ type Cluster struct {
 	// crdServes is what each stored CRD serves, by CRD name (see
 	// refreshCRD); served merges them.
 	crdServes map[string]served
+	// kindCRDs names the CRDs that serve each kind.
+	kindCRDs map[schema.GroupVersionKind]map[string]bool
+	// crdMapper maps the served kinds; nil until the first refresh.
+	crdMapper *meta.DefaultRESTMapper
 	// crdsRead counts the CRDs read to keep served up to date, for tests
 	// that check a write of one CRD does not read them all.
 	crdsRead int
@@ -66,7 +70,8 @@ type pendingFill struct {
 
 func newCluster(set *Clusters, key string) *Cluster {
 	c := &Cluster{key: key, set: set, scheme: set.scheme, base: builtinRESTMapper(),
-		served: served{}, crdServes: map[string]served{}, pending: map[objectRef]pendingFill{}}
+		served: served{}, crdServes: map[string]served{}, kindCRDs: map[schema.GroupVersionKind]map[string]bool{},
+		pending: map[objectRef]pendingFill{}}
 	var store testing.ObjectTracker
 	if key == SelfKey && set.opts.Landscape != nil {
 		c.own = set.opts.Landscape

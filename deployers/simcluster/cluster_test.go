@@ -238,6 +238,19 @@ func TestCRDWriteReadsOnlyThatCRD(t *testing.T) {
 	if len(c.served) != n-1 {
 		t.Errorf("%d kinds served after one of %d CRDs went, want %d", len(c.served), n, n-1)
 	}
+	mapper := f.c.RESTMapper()
+	if _, err := mapper.RESTMapping(schema.GroupKind{Group: "g7.example.com", Kind: "Widget"}, "v1"); !meta.IsNoMatchError(err) {
+		t.Errorf("RESTMapping of the deleted CRD's kind: %v, want a NoKindMatchError", err)
+	}
+	for _, g := range []string{"g0.example.com", "g8.example.com", fmt.Sprintf("g%d.example.com", n-1)} {
+		if m, err := mapper.RESTMapping(schema.GroupKind{Group: g, Kind: "Widget"}, "v1"); err != nil || m.Resource.Resource != "widgets" {
+			t.Errorf("RESTMapping(%s Widget) = %+v, %v", g, m, err)
+		}
+	}
+	f.create(strings.NewReplacer("widgets.example.com", "widgets.g7.example.com", "group: example.com", "group: g7.example.com").Replace(crdManifest))
+	if _, err := mapper.RESTMapping(schema.GroupKind{Group: "g7.example.com", Kind: "Widget"}, "v1"); err != nil {
+		t.Errorf("RESTMapping of the kind of a CRD created again: %v", err)
+	}
 }
 
 // TestListBySelectorIsFilteredList: a List with a label selector (which the
@@ -287,4 +300,24 @@ data: {release: %s}
 	if len(again.Items) != len(all.Items) {
 		t.Errorf("the List after one by selector gave %d Secrets, want all %d", len(again.Items), len(all.Items))
 	}
+}
+
+// TestCRDsServingOneKind: of two CRDs that serve one kind, the later by name
+// serves it; when it goes, the other takes over, and the kind stays served.
+func TestCRDsServingOneKind(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	gadgets := strings.NewReplacer("widgets.example.com", "gadgets.example.com", "plural: widgets", "plural: gadgets").Replace(crdManifest)
+	f.create(crdManifest, gadgets)
+	gk := schema.GroupKind{Group: "example.com", Kind: "Widget"}
+	if m, err := f.c.RESTMapper().RESTMapping(gk, "v1"); err != nil || m.Resource.Resource != "widgets" {
+		t.Fatalf("RESTMapping(Widget) = %+v, %v; want widgets (the CRD later by name)", m, err)
+	}
+	if err := f.c.Delete(ctx, obj(t, crdManifest)); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := f.c.RESTMapper().RESTMapping(gk, "v1"); err != nil || m.Resource.Resource != "gadgets" {
+		t.Fatalf("after the widgets CRD went: RESTMapping(Widget) = %+v, %v; want gadgets", m, err)
+	}
+	f.create(widgetManifest)
 }

@@ -70,20 +70,25 @@ func (s served) statusKinds() []schema.GroupVersionKind {
 }
 
 // mapper returns a RESTMapper for the served kinds.
-func (s served) mapper() meta.RESTMapper {
+func (s served) mapper() *meta.DefaultRESTMapper {
 	m := meta.NewDefaultRESTMapper(nil)
 	for gvk, k := range s {
-		scope := meta.RESTScopeRoot
-		if k.namespaced {
-			scope = meta.RESTScopeNamespace
-		}
-		singular := k.singular
-		if singular == "" {
-			singular = lower(gvk.Kind)
-		}
-		m.AddSpecific(gvk, gvk.GroupVersion().WithResource(k.plural), gvk.GroupVersion().WithResource(singular), scope)
+		addMapping(m, gvk, k)
 	}
 	return m
+}
+
+// addMapping makes m map gvk, served as k says.
+func addMapping(m *meta.DefaultRESTMapper, gvk schema.GroupVersionKind, k crdKind) {
+	scope := meta.RESTScopeRoot
+	if k.namespaced {
+		scope = meta.RESTScopeNamespace
+	}
+	singular := k.singular
+	if singular == "" {
+		singular = lower(gvk.Kind)
+	}
+	m.AddSpecific(gvk, gvk.GroupVersion().WithResource(k.plural), gvk.GroupVersion().WithResource(singular), scope)
 }
 
 func lower(s string) string {
@@ -105,57 +110,121 @@ func (c *Cluster) refreshCRDs(ctx context.Context) error {
 	}
 	c.crdsRead += len(list.Items)
 	c.crdServes = make(map[string]served, len(list.Items))
+	c.kindCRDs = map[schema.GroupVersionKind]map[string]bool{}
 	for i := range list.Items {
-		c.crdServes[list.Items[i].Name] = servedBy(list.Items[i : i+1])
+		c.setCRDServes(list.Items[i].Name, servedBy(list.Items[i:i+1]))
 	}
-	return c.serveCRDKinds()
+	changes := map[schema.GroupVersionKind]*crdKind{}
+	for gvk := range c.served {
+		changes[gvk] = nil
+	}
+	for gvk := range c.kindCRDs {
+		changes[gvk] = c.winner(gvk)
+	}
+	return c.serveChanges(changes)
 }
 
 // refreshCRD re-reads the CRD name, just written or deleted: the kinds the
 // stored CRDs serve now become known (scheme, RESTMapper, status
 // subresource), kinds no CRD serves any more are forgotten with all their
-// objects. Only that CRD is read: a cluster of many CRDs would otherwise
-// read them all at every write of one.
+// objects. Only that CRD is read, and only its kinds are looked at: a
+// cluster of many CRDs would otherwise read and map them all at every write
+// of one.
 func (c *Cluster) refreshCRD(ctx context.Context, name string) error {
 	crd := &apiextensionsv1.CustomResourceDefinition{}
 	c.crdsRead++
-	err := c.inner.Get(ctx, client.ObjectKey{Name: name}, crd)
-	switch {
+	var next served
+	switch err := c.inner.Get(ctx, client.ObjectKey{Name: name}, crd); {
 	case apierrors.IsNotFound(err):
-		delete(c.crdServes, name)
 	case err != nil:
 		return fmt.Errorf("get CRD %s: %w", name, err)
 	default:
-		c.crdServes[name] = servedBy([]apiextensionsv1.CustomResourceDefinition{*crd})
+		next = servedBy([]apiextensionsv1.CustomResourceDefinition{*crd})
 	}
-	return c.serveCRDKinds()
+	old := c.crdServes[name]
+	c.setCRDServes(name, next)
+	changes := map[schema.GroupVersionKind]*crdKind{}
+	for gvk := range old {
+		changes[gvk] = c.winner(gvk)
+	}
+	for gvk := range next {
+		changes[gvk] = c.winner(gvk)
+	}
+	return c.serveChanges(changes)
 }
 
-// serveCRDKinds makes the kinds of crdServes the served ones, taking the
-// CRDs by name (a later one wins a kind two of them serve).
-func (c *Cluster) serveCRDKinds() error {
-	names := make([]string, 0, len(c.crdServes))
-	for name := range c.crdServes {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	now := served{}
-	for _, name := range names {
-		for gvk, k := range c.crdServes[name] {
-			now[gvk] = k
+// setCRDServes records that the CRD name serves s (nothing: it is gone).
+func (c *Cluster) setCRDServes(name string, s served) {
+	for gvk := range c.crdServes[name] {
+		delete(c.kindCRDs[gvk], name)
+		if len(c.kindCRDs[gvk]) == 0 {
+			delete(c.kindCRDs, gvk)
 		}
 	}
-	for gvk := range c.served {
-		if _, ok := now[gvk]; !ok {
+	if len(s) == 0 {
+		delete(c.crdServes, name)
+		return
+	}
+	c.crdServes[name] = s
+	for gvk := range s {
+		if c.kindCRDs[gvk] == nil {
+			c.kindCRDs[gvk] = map[string]bool{}
+		}
+		c.kindCRDs[gvk][name] = true
+	}
+}
+
+// winner is how gvk is served: as the CRD of the greatest name that serves
+// it says (of two CRDs that serve one kind, the later by name wins), or nil
+// when none does.
+func (c *Cluster) winner(gvk schema.GroupVersionKind) *crdKind {
+	best := ""
+	for name := range c.kindCRDs[gvk] {
+		best = max(best, name)
+	}
+	if best == "" {
+		return nil
+	}
+	k := c.crdServes[best][gvk]
+	return &k
+}
+
+// serveChanges serves each kind of changes as it says, or no longer (nil):
+// a kind no longer served is forgotten with its objects; a new one is
+// registered and mapped; the fake client is rebuilt when the kinds with a
+// status subresource change, the RESTMapper when a kind goes or changes.
+func (c *Cluster) serveChanges(changes map[schema.GroupVersionKind]*crdKind) error {
+	rebuild, remap := false, c.crdMapper == nil
+	var added []schema.GroupVersionKind
+	for gvk, k := range changes {
+		old, had := c.served[gvk]
+		switch {
+		case k == nil && !had, k != nil && had && old == *k:
+		case k == nil:
 			if err := c.dropKind(gvk); err != nil {
 				return err
 			}
+			delete(c.served, gvk)
+			rebuild, remap = rebuild || old.status, true
+		default:
+			c.served[gvk] = *k
+			rebuild = rebuild || old.status != k.status
+			if had {
+				remap = true
+			} else {
+				added = append(added, gvk)
+			}
 		}
 	}
-	rebuild := fmt.Sprint(now.statusKinds()) != fmt.Sprint(c.served.statusKinds())
-	c.served = now
-	registerKinds(c.scheme, now)
-	c.mapper.set(meta.MultiRESTMapper{now.mapper(), c.base})
+	registerKinds(c.scheme, added)
+	if remap {
+		c.crdMapper = c.served.mapper()
+		c.mapper.set(meta.MultiRESTMapper{c.crdMapper, c.base})
+	} else {
+		for _, gvk := range added {
+			addMapping(c.crdMapper, gvk, c.served[gvk])
+		}
+	}
 	if rebuild {
 		c.build()
 	}
@@ -187,10 +256,10 @@ func (c *Cluster) dropKind(gvk schema.GroupVersionKind) error {
 	return nil
 }
 
-// registerKinds makes the scheme know the served custom resource kinds as
-// unstructured objects, so that the fake client can store and list them.
-func registerKinds(scheme *runtime.Scheme, s served) {
-	for gvk := range s {
+// registerKinds makes the scheme know the served custom resource kinds gvks
+// as unstructured objects, so that the fake client can store and list them.
+func registerKinds(scheme *runtime.Scheme, gvks []schema.GroupVersionKind) {
+	for _, gvk := range gvks {
 		if scheme.Recognizes(gvk) {
 			continue
 		}

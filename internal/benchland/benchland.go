@@ -17,6 +17,9 @@ type Shape struct {
 	// DeployItemsPerRoot is how many deploy items one root brings.
 	DeployItemsPerRoot int
 	root               func(i int) string
+	// files, when set, writes what the roots need besides the seed
+	// DataObject (Targets, charts, lscli.yaml).
+	files func(dir string) error
 }
 
 // Flat is N root installations, each rendering three mock deploy items in a
@@ -39,6 +42,11 @@ func (s Shape) Write(dir string, roots int) error {
 	seed := "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: DataObject\nmetadata: {name: bench-seed, namespace: bench}\ndata: {seed: 1}\n"
 	if err := os.WriteFile(filepath.Join(dir, "seed.yaml"), []byte(seed), 0o644); err != nil {
 		return fmt.Errorf("write seed: %w", err)
+	}
+	if s.files != nil {
+		if err := s.files(dir); err != nil {
+			return err
+		}
 	}
 	var file strings.Builder
 	for i := range roots {

@@ -10,8 +10,11 @@ import (
 func main() {
 	n, _ := strconv.Atoi(os.Args[2])
 	shape := benchland.Chained
-	if os.Args[3] == "flat" {
+	switch os.Args[3] {
+	case "flat":
 		shape = benchland.Flat
+	case "deployers":
+		shape = benchland.Deployers
 	}
 	if err := shape.Write(os.Args[1], n); err != nil {
 		panic(err)
