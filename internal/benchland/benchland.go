@@ -66,26 +66,33 @@ func (s Shape) Write(dir string, roots int) error {
 func RootName(i int) string { return fmt.Sprintf("inst-%05d", i) }
 
 func flatRoot(i int) string {
+	return inlineRoot(RootName(i), "", `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+deployExecutions:
+- name: main
+  type: GoTemplate
+  template: |
+    deployItems:
+    - {name: a, type: landscaper.gardener.cloud/mock, config: {}}
+    - {name: b, type: landscaper.gardener.cloud/mock, dependsOn: [a], config: {export: {n: 1}}}
+    - {name: c, type: landscaper.gardener.cloud/mock, dependsOn: [b], config: {}}
+`)
+}
+
+// inlineRoot is a root installation name in namespace bench with the spec
+// lines specLines (indented as spec's fields, may be empty) and an inline
+// blueprint whose blueprint.yaml is blueprint.
+func inlineRoot(name, specLines, blueprint string) string {
 	return fmt.Sprintf(`---
 apiVersion: landscaper.gardener.cloud/v1alpha1
 kind: Installation
 metadata: {name: %s, namespace: bench}
 spec:
-  blueprint:
+%s  blueprint:
     inline:
       filesystem:
         blueprint.yaml: |
-          apiVersion: landscaper.gardener.cloud/v1alpha1
-          kind: Blueprint
-          deployExecutions:
-          - name: main
-            type: GoTemplate
-            template: |
-              deployItems:
-              - {name: a, type: landscaper.gardener.cloud/mock, config: {}}
-              - {name: b, type: landscaper.gardener.cloud/mock, dependsOn: [a], config: {export: {n: 1}}}
-              - {name: c, type: landscaper.gardener.cloud/mock, dependsOn: [b], config: {}}
-`, RootName(i))
+%s`, name, specLines, indent(blueprint, 10))
 }
 
 // chainedRoot is root i with the shared blueprint of the chained shape.

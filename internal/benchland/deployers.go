@@ -67,64 +67,52 @@ spec:
 
 // deployersRoot is root i of the deployers shape.
 func deployersRoot(i int) string {
-	return fmt.Sprintf(`---
-apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Installation
-metadata: {name: %[1]s, namespace: bench}
-spec:
-  imports:
-    targets:
-    - {name: cluster, target: cluster}
-  blueprint:
-    inline:
-      filesystem:
-        blueprint.yaml: |
-          apiVersion: landscaper.gardener.cloud/v1alpha1
-          kind: Blueprint
-          imports:
-          - {name: cluster, type: target, targetType: landscaper.gardener.cloud/kubernetes-cluster}
-          deployExecutions:
-          - name: main
-            type: GoTemplate
-            template: |
-              deployItems:
-              - name: release
-                type: landscaper.gardener.cloud/helm
-                target: {import: cluster}
-                config:
-                  apiVersion: helm.deployer.landscaper.gardener.cloud/v1alpha1
-                  kind: ProviderConfiguration
-                  name: %[1]s
-                  namespace: apps
-                  chart: {ref: "registry.example/charts/app:1.0.0"}
-                  values: {port: 8080}
-              - name: manifests
-                type: landscaper.gardener.cloud/kubernetes-manifest
-                target: {import: cluster}
-                config:
-                  apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-                  kind: ProviderConfiguration
-                  updateStrategy: update
-                  manifests:
-                  - policy: manage
-                    manifest:
-                      apiVersion: apiextensions.k8s.io/v1
-                      kind: CustomResourceDefinition
-                      metadata: {name: widgets.g%[2]d.example.com}
-                      spec:
-                        group: g%[2]d.example.com
-                        scope: Namespaced
-                        names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
-                        versions:
-                        - name: v1
-                          served: true
-                          storage: true
-                          schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-                  - policy: manage
-                    manifest:
-                      apiVersion: v1
-                      kind: ConfigMap
-                      metadata: {name: %[1]s, namespace: apps}
-                      data: {root: "%[2]d"}
-`, RootName(i), i)
+	return inlineRoot(RootName(i), "  imports:\n    targets:\n    - {name: cluster, target: cluster}\n", fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+imports:
+- {name: cluster, type: target, targetType: landscaper.gardener.cloud/kubernetes-cluster}
+deployExecutions:
+- name: main
+  type: GoTemplate
+  template: |
+    deployItems:
+    - name: release
+      type: landscaper.gardener.cloud/helm
+      target: {import: cluster}
+      config:
+        apiVersion: helm.deployer.landscaper.gardener.cloud/v1alpha1
+        kind: ProviderConfiguration
+        name: %[1]s
+        namespace: apps
+        chart: {ref: "registry.example/charts/app:1.0.0"}
+        values: {port: 8080}
+    - name: manifests
+      type: landscaper.gardener.cloud/kubernetes-manifest
+      target: {import: cluster}
+      config:
+        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
+        kind: ProviderConfiguration
+        updateStrategy: update
+        manifests:
+        - policy: manage
+          manifest:
+            apiVersion: apiextensions.k8s.io/v1
+            kind: CustomResourceDefinition
+            metadata: {name: widgets.g%[2]d.example.com}
+            spec:
+              group: g%[2]d.example.com
+              scope: Namespaced
+              names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+              versions:
+              - name: v1
+                served: true
+                storage: true
+                schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+        - policy: manage
+          manifest:
+            apiVersion: v1
+            kind: ConfigMap
+            metadata: {name: %[1]s, namespace: apps}
+            data: {root: "%[2]d"}
+`, RootName(i), i))
 }
