@@ -31,7 +31,8 @@ type configChoice struct {
 // that `lscli trigger NAME` after `lscli reconcile FOLDER` runs with the
 // folder's lscli.yaml as the reconcile did. Every other lscli.yaml next to
 // the landscape is named in a note, so a file that is not read never goes
-// unnoticed.
+// unnoticed (the state's, when the working directory's wins, by
+// noteSavedConfig).
 func pickConfig(explicit string, paths []string, saved func() string) (configChoice, error) {
 	folders, besides := landscapeConfigs(paths)
 	var c configChoice
@@ -51,10 +52,6 @@ func pickConfig(explicit string, paths []string, saved func() string) (configCho
 		}
 	case exists(DefaultConfigFile):
 		c.path = DefaultConfigFile
-		if s := saved(); s != "" && len(paths) == 0 && !sameFile(s, c.path) {
-			c.notes = append(c.notes, "note: "+filepath.ToSlash(s)+", the config file the state was last saved with, is not used: "+
-				DefaultConfigFile+" of the working directory is read instead; pass --config "+filepath.ToSlash(s)+" to use it")
-		}
 	default:
 		switch s := saved(); {
 		case s != "" && exists(s):
@@ -70,6 +67,21 @@ func pickConfig(explicit string, paths []string, saved func() string) (configCho
 		}
 	}
 	return c, nil
+}
+
+// noteSavedConfig adds a note when the working directory's lscli.yaml is
+// read by a command without paths although the config file the state in use
+// was last saved with (saved, asked only then) is another.
+func (c *configChoice) noteSavedConfig(paths []string, savedFile func() string) {
+	if c.path != DefaultConfigFile || len(paths) > 0 {
+		return
+	}
+	saved := savedFile()
+	if saved == "" || sameFile(saved, c.path) {
+		return
+	}
+	c.notes = append(c.notes, "note: "+filepath.ToSlash(saved)+", the config file the state was last saved with, is not used: "+
+		DefaultConfigFile+" of the working directory is read instead; pass --config "+filepath.ToSlash(saved)+" to use it")
 }
 
 // note adds a note that the config file path is not used, and why.

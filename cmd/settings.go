@@ -100,20 +100,22 @@ func loadSettings(cmd *cobra.Command, getenv func(string) string, paths []string
 	flags := cmd.Flags()
 	plain := source{flags: flags, getenv: getenv}
 	explicit, _ := plain.get("config", "")
-	saved := func() string {
+	savedIn := func(folder string) string {
 		if cmd.Annotations[annotationNoState] != "" {
 			return ""
 		}
+		return state.New(folder).SavedConfigFile()
+	}
+	choice, err := pickConfig(explicit, paths, func() string {
 		// With no config file to say otherwise, the state is where the
 		// flag, LSCLI_STATE or the default put it.
 		folder, _ := plain.get("state", ".lscli")
-		return state.New(folder).SavedConfigFile()
-	}
-	choice, err := pickConfig(explicit, paths, saved)
+		return savedIn(folder)
+	})
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{notes: choice.notes}
+	s := &settings{}
 	if choice.path != "" {
 		if s.config, err = readConfigFile(choice.path); err != nil {
 			if choice.fromState {
@@ -129,6 +131,8 @@ func loadSettings(cmd *cobra.Command, getenv func(string) string, paths []string
 	if choice.fromState {
 		s.State, _ = plain.get("state", ".lscli")
 	}
+	choice.noteSavedConfig(paths, func() string { return savedIn(s.State) })
+	s.notes = choice.notes
 	s.Color, _ = src.get("color", "auto")
 	if src.has("output") {
 		// LSCLI_OUTPUT and the config's output are defaults: a command that
