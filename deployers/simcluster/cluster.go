@@ -81,6 +81,10 @@ func newCluster(set *Clusters, key string) *Cluster {
 		store = testing.NewObjectTracker(c.scheme, serializer.NewCodecFactory(c.scheme).UniversalDecoder())
 	}
 	c.tracker = newTracker(c.scheme, converter(), set.opts.Now, set.opts.IDs, key, store)
+	if c.own == nil {
+		// Only the tracker writes this store: it can keep the label index.
+		c.tracker.index = labelIndex{}
+	}
 	c.mapper = &dynamicMapper{RESTMapper: c.base}
 	c.tracker.hasStatus = func(gvk schema.GroupVersionKind) bool { return c.served[gvk].status }
 	c.build()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -320,4 +322,76 @@ func TestCRDsServingOneKind(t *testing.T) {
 		t.Fatalf("after the widgets CRD went: RESTMapping(Widget) = %+v, %v; want gadgets", m, err)
 	}
 	f.create(widgetManifest)
+}
+
+// TestListByLabelsFollowsEveryWrite: Lists by labels, which the tracker
+// answers from its label index, give what filtering the whole List gives
+// after every kind of write: create, update, merge patch, server-side
+// apply, delete, and the deletion of a namespace's objects with it.
+func TestListByLabelsFollowsEveryWrite(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	rnd := rand.New(rand.NewPCG(1, 2))
+	f.create("{apiVersion: v1, kind: Namespace, metadata: {name: other}}")
+	namespaces := []string{"default", "other"}
+	cm := func(ns, name, app string) *unstructured.Unstructured {
+		return obj(t, fmt.Sprintf(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":%q,"namespace":%q,"labels":{"app":%q}}}`, name, ns, app))
+	}
+	check := func(step int) {
+		t.Helper()
+		for _, ns := range append(namespaces, "") {
+			all := &corev1.ConfigMapList{}
+			if err := f.c.List(ctx, all, client.InNamespace(ns)); err != nil {
+				t.Fatal(err)
+			}
+			for _, app := range []string{"a", "b", "c"} {
+				some := &corev1.ConfigMapList{}
+				if err := f.c.List(ctx, some, client.InNamespace(ns), client.MatchingLabels{"app": app}); err != nil {
+					t.Fatal(err)
+				}
+				var want []corev1.ConfigMap
+				for _, c := range all.Items {
+					if c.Labels["app"] == app {
+						want = append(want, c)
+					}
+				}
+				if len(some.Items) != len(want) || len(want) > 0 && !reflect.DeepEqual(some.Items, want) {
+					t.Fatalf("step %d, namespace %q, app=%s: List by labels gave %d ConfigMaps, filtering the List %d (or they differ)",
+						step, ns, app, len(some.Items), len(want))
+				}
+			}
+		}
+	}
+	for step := range 300 {
+		ns, name, app := namespaces[rnd.IntN(2)], fmt.Sprintf("c%d", rnd.IntN(8)), string(rune('a'+rnd.IntN(3)))
+		var err error
+		switch rnd.IntN(5) {
+		case 0:
+			err = f.c.Create(ctx, cm(ns, name, app))
+		case 1:
+			cur := &unstructured.Unstructured{}
+			cur.SetAPIVersion("v1")
+			cur.SetKind("ConfigMap")
+			if err = f.c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, cur); err == nil {
+				cur.SetLabels(map[string]string{"app": app})
+				err = f.c.Update(ctx, cur)
+			}
+		case 2:
+			patch := client.RawPatch(types.MergePatchType, []byte(fmt.Sprintf(`{"metadata":{"labels":{"app":%q}}}`, app)))
+			err = f.c.Patch(ctx, cm(ns, name, ""), patch)
+		case 3:
+			err = f.c.Patch(ctx, cm(ns, name, app), client.Apply, client.FieldOwner("test"), client.ForceOwnership)
+		case 4:
+			err = f.c.Delete(ctx, cm(ns, name, ""))
+		}
+		if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsAlreadyExists(err) {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		check(step)
+	}
+	if err := f.c.Delete(ctx, obj(t, "{apiVersion: v1, kind: Namespace, metadata: {name: other}}")); err != nil {
+		t.Fatal(err)
+	}
+	namespaces = namespaces[:1]
+	check(-1)
 }

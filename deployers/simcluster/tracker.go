@@ -47,7 +47,116 @@ type tracker struct {
 	// listSelector, while set, keeps what List returns to the objects it
 	// selects (see selecting).
 	listSelector labels.Selector
+	// index holds the labels of every stored object, so that a List by
+	// labels copies only the objects it selects; nil for a store whose
+	// objects change beside the tracker (the simulation's own cluster).
+	index labelIndex
 }
+
+// labelIndex maps resource, namespace and name to an object's labels.
+type labelIndex map[schema.GroupVersionResource]map[string]map[string]map[string]string
+
+// reindex records the labels of the object stored under gvr, ns and name
+// (none: it is gone), after a write the tracker passed on.
+func (t *tracker) reindex(gvr schema.GroupVersionResource, ns, name string) {
+	if t.index == nil {
+		return
+	}
+	byNS := t.index[gvr]
+	obj, err := t.ObjectTracker.Get(gvr, ns, name)
+	if err != nil {
+		delete(byNS[ns], name)
+		return
+	}
+	acc, err := meta.Accessor(obj)
+	if err != nil {
+		return
+	}
+	if byNS == nil {
+		byNS = map[string]map[string]map[string]string{}
+		t.index[gvr] = byNS
+	}
+	if byNS[ns] == nil {
+		byNS[ns] = map[string]map[string]string{}
+	}
+	byNS[ns][name] = acc.GetLabels()
+}
+
+// reindexAdded records what Add stored: obj (or each item of a list) under
+// the resource of each of its kinds, as client-go's tracker stores it.
+func (t *tracker) reindexAdded(obj runtime.Object) error {
+	if t.index == nil {
+		return nil
+	}
+	if meta.IsListType(obj) {
+		items, err := meta.ExtractList(obj)
+		if err != nil {
+			return err
+		}
+		for _, item := range items {
+			if err := t.reindexAdded(item); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	acc, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	gvks, _, err := t.scheme.ObjectKinds(obj)
+	if err != nil {
+		return err
+	}
+	for _, gvk := range gvks {
+		gvr, _ := meta.UnsafeGuessKindToResource(gvk)
+		if gvr.Version == runtime.APIVersionInternal {
+			gvr.Version = ""
+		}
+		t.reindex(gvr, acc.GetNamespace(), acc.GetName())
+	}
+	return nil
+}
+
+// selected lists, by the index, the objects of gvr in ns (all namespaces
+// when empty) that sel selects, sorted by namespace and name as
+// client-go's tracker lists them, into list, a List of no objects.
+func (t *tracker) selected(list runtime.Object, gvr schema.GroupVersionResource, ns string, sel labels.Selector) (runtime.Object, error) {
+	type key struct{ ns, name string }
+	var keys []key
+	for objNS, byName := range t.index[gvr] {
+		if ns != "" && objNS != ns {
+			continue
+		}
+		for name, lbls := range byName {
+			if sel.Matches(labels.Set(lbls)) {
+				keys = append(keys, key{objNS, name})
+			}
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].ns != keys[j].ns {
+			return keys[i].ns < keys[j].ns
+		}
+		return keys[i].name < keys[j].name
+	})
+	items := make([]runtime.Object, 0, len(keys))
+	for _, k := range keys {
+		obj, err := t.ObjectTracker.Get(gvr, k.ns, k.name)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, obj)
+	}
+	if err := meta.SetList(list, items); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+// noNamespace is a namespace no object is in: a List of it is a List of
+// the kind with the tracker's resourceVersion and no objects.
+const noNamespace = "\x00"
 
 // generationRule returns the generation rule of obj's kind, if it has one.
 func (t *tracker) generationRule(obj runtime.Object) (generationRule, bool) {
@@ -89,6 +198,13 @@ func (t *tracker) selecting(sel labels.Selector) func() {
 // List lists the objects of gvr in ns (all namespaces when empty), sorted
 // by namespace and name; only those listSelector selects while it is set.
 func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, ns string, opts ...metav1.ListOptions) (runtime.Object, error) {
+	if t.listSelector != nil && t.index != nil {
+		empty, err := t.ObjectTracker.List(gvr, gvk, noNamespace, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return t.selected(empty, gvr, ns, t.listSelector)
+	}
 	list, err := t.ObjectTracker.List(gvr, gvk, ns, opts...)
 	if err != nil || t.listSelector == nil {
 		return list, err
@@ -120,7 +236,17 @@ func (t *tracker) Add(obj runtime.Object) error {
 		return err
 	}
 	t.remember(gvk)
-	return t.ObjectTracker.Add(obj)
+	if err := t.ObjectTracker.Add(obj); err != nil {
+		return err
+	}
+	return t.reindexAdded(obj)
+}
+
+// Delete removes the object named name.
+func (t *tracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.DeleteOptions) error {
+	err := t.ObjectTracker.Delete(gvr, ns, name, opts...)
+	t.reindex(gvr, ns, name)
+	return err
 }
 
 // Create stores a new object with managedFields, uid, creationTimestamp and
@@ -147,7 +273,22 @@ func (t *tracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns
 		return err
 	}
 	t.remember(gvk)
-	return t.ObjectTracker.Create(gvr, out, ns, o)
+	err = t.ObjectTracker.Create(gvr, out, ns, o)
+	t.reindexWritten(gvr, out, ns)
+	return err
+}
+
+// reindexWritten reindexes obj, just written under gvr into ns.
+func (t *tracker) reindexWritten(gvr schema.GroupVersionResource, obj runtime.Object, ns string) {
+	if t.index == nil {
+		return
+	}
+	if acc, err := meta.Accessor(obj); err == nil {
+		if ns == "" {
+			ns = acc.GetNamespace()
+		}
+		t.reindex(gvr, ns, acc.GetName())
+	}
 }
 
 // Update replaces an object, maintaining managedFields and metadata.
@@ -160,7 +301,9 @@ func (t *tracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	if err != nil {
 		return err
 	}
-	return t.ObjectTracker.Update(gvr, out, ns, o)
+	err = t.ObjectTracker.Update(gvr, out, ns, o)
+	t.reindexWritten(gvr, out, ns)
+	return err
 }
 
 // Patch stores the result of a (non-apply) patch.
@@ -173,7 +316,9 @@ func (t *tracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns 
 	if err != nil {
 		return err
 	}
-	return t.ObjectTracker.Patch(gvr, out, ns, o)
+	err = t.ObjectTracker.Patch(gvr, out, ns, o)
+	t.reindexWritten(gvr, out, ns)
+	return err
 }
 
 // merged runs the field manager for an update of the stored object to obj
@@ -235,9 +380,12 @@ func (t *tracker) Apply(gvr schema.GroupVersionResource, ac runtime.Object, ns s
 	}
 	t.remember(gvk)
 	if !exists {
-		return t.ObjectTracker.Create(gvr, out, ns, metav1.CreateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})
+		err = t.ObjectTracker.Create(gvr, out, ns, metav1.CreateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})
+	} else {
+		err = t.ObjectTracker.Update(gvr, out, ns, metav1.UpdateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})
 	}
-	return t.ObjectTracker.Update(gvr, out, ns, metav1.UpdateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})
+	t.reindexWritten(gvr, out, ns)
+	return err
 }
 
 // managerFor returns obj's kind and the field manager for it.
