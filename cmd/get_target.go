@@ -18,9 +18,17 @@ func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, ar
 	if err != nil {
 		return err
 	}
+	// --target takes what NAME takes: NAMESPACE/NAME, and target/NAME.
+	o, err := parseObjectArgs([]string{name}, s.Namespace)
+	if err != nil {
+		return err
+	}
+	if kind, _ := action.ResolveKind(o.kind); o.kind != "" && kind != "Target" {
+		return invalidf("--target %s: name a Target", name)
+	}
 	a := action.NewGet(cfg)
-	a.Namespace = s.Namespace
-	objs, err := a.RunTarget(ctx, name, args)
+	a.Namespace = o.namespace
+	objs, err := a.RunTarget(ctx, o.name, args)
 	if err != nil {
 		return err
 	}
