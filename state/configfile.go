@@ -3,7 +3,6 @@ package state
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"os"
 )
 
@@ -27,16 +26,12 @@ func (d *Dir) SavedConfigFile() string {
 	if err != nil {
 		return ""
 	}
-	// The first line is the object's opening and its scalar members, ending
-	// in a comma, as splitSections reads it.
-	line = bytes.TrimRight(line, "\r\n")
-	if len(line) < 2 || line[0] != '{' || line[len(line)-1] != ',' {
+	header, ok := headerObject(bytes.TrimRight(line, "\r\n"))
+	if !ok {
 		return ""
 	}
-	var h struct {
-		ConfigFile string `json:"configFile"`
-	}
-	if json.Unmarshal(append(line[:len(line)-1:len(line)-1], '}'), &h) != nil {
+	h, err := decodeHeader(header)
+	if err != nil {
 		return ""
 	}
 	return h.ConfigFile

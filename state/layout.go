@@ -42,6 +42,16 @@ func splitLayout(data []byte) (*layout, bool) {
 	return splitSections(splitLines(data), len(sectionNames))
 }
 
+// headerObject makes the first line of Save's layout, the object's opening
+// and its scalar members ending in a comma, a JSON object of its own. ok is
+// false for any other line.
+func headerObject(first []byte) (header []byte, ok bool) {
+	if len(first) < 2 || first[0] != '{' || first[len(first)-1] != ',' {
+		return nil, false
+	}
+	return append(first[:len(first)-1:len(first)-1], '}'), true
+}
+
 // splitSections splits lines into header and the first n sections. With n
 // smaller than the number of sections, what follows the opening line of
 // section n is not looked at.
@@ -49,11 +59,11 @@ func splitSections(lines []line, n int) (*layout, bool) {
 	if len(lines) == 0 {
 		return nil, false
 	}
-	first := lines[0].text
-	if len(first) < 2 || first[0] != '{' || first[len(first)-1] != ',' {
+	header, ok := headerObject(lines[0].text)
+	if !ok {
 		return nil, false
 	}
-	l := &layout{header: append(first[:len(first)-1:len(first)-1], '}')}
+	l := &layout{header: header}
 	rest := lines[1:]
 	for s, name := range sectionNames {
 		if s == n {
