@@ -110,6 +110,17 @@ func ResolveKind(s string) (string, error) {
 	return kind, nil
 }
 
+// ResolveQualifiedKind is ResolveKind of s with or without the Landscaper
+// API group after the kind, as kubectl and `lscli get -o name` write it
+// (installation.landscaper.gardener.cloud).
+func ResolveQualifiedKind(s string) (string, error) {
+	kind, group, _ := strings.Cut(s, ".")
+	if group != "" && group != lsv1alpha1.SchemeGroupVersion.Group {
+		return "", Invalidf("unknown kind %q (known: %s)", s, knownKinds())
+	}
+	return ResolveKind(kind)
+}
+
 func knownKinds() string {
 	seen := map[string]bool{}
 	var kinds []string

@@ -23,7 +23,7 @@ func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, ar
 	if err != nil {
 		return err
 	}
-	if kind, _ := action.ResolveKind(o.kind); o.kind != "" && kind != "Target" {
+	if !o.is("Target") {
 		return invalidf("--target %s: name a Target", name)
 	}
 	a := action.NewGet(cfg)

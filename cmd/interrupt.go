@@ -29,13 +29,12 @@ NAME may also be KIND/NAME (installation/NAME, execution/NAME), or NAMESPACE/NAM
 				return err
 			}
 			isExecution := execution
-			if o.kind != "" {
-				switch kind, _ := action.ResolveKind(o.kind); {
-				case kind == "Execution":
-					isExecution = true
-				case kind != "Installation" || execution:
-					return invalidf("interrupt %s: NAME is an installation, or with --execution an execution", args[0])
-				}
+			switch {
+			case o.kind == "":
+			case o.is("Execution"):
+				isExecution = true
+			case !o.is("Installation") || execution:
+				return invalidf("interrupt %s: NAME is an installation, or with --execution an execution", args[0])
 			}
 			return f.operate(cmd.Context(), s, func(cfg *action.Configuration) (*action.Run, error) {
 				a := action.NewInterrupt(cfg)

@@ -6,14 +6,10 @@ import (
 	"github.com/lscli/lscli/action"
 )
 
-// landscaperGroup is the API group of the Landscaper kinds, which kubectl
-// and `lscli get -o name` put after the kind: installation.landscaper.gardener.cloud/demo.
-const landscaperGroup = "landscaper.gardener.cloud"
-
 // objectArg is the object a command's [KIND] NAME arguments name.
 type objectArg struct {
-	// kind is the kind as the user wrote it (an alias, see
-	// action.KindAliases); empty when not given.
+	// kind is the kind: as the user wrote it as KIND (an alias, see
+	// action.KindAliases), or resolved from KIND/NAME; empty when not given.
 	kind string
 	// namespace is the namespace -n gave, or NAME's; empty for any.
 	namespace string
@@ -50,15 +46,17 @@ func parseObjectArgs(args []string, ns string) (objectArg, error) {
 }
 
 // kindOfPrefix reports whether prefix, the part of NAME before its slash, is
-// a kind (with or without the Landscaper group), and returns it without the
-// group.
+// a kind (with or without the Landscaper group), and returns it.
 func kindOfPrefix(prefix string) (string, bool) {
-	kind, group, _ := strings.Cut(prefix, ".")
-	if group != "" && group != landscaperGroup {
-		return "", false
+	kind, err := action.ResolveQualifiedKind(prefix)
+	return kind, err == nil
+}
+
+// is reports whether the arguments name no kind, or kind.
+func (o objectArg) is(kind string) bool {
+	if o.kind == "" {
+		return true
 	}
-	if _, err := action.ResolveKind(kind); err != nil {
-		return "", false
-	}
-	return kind, true
+	k, err := action.ResolveKind(o.kind)
+	return err == nil && k == kind
 }

@@ -40,7 +40,7 @@ func (f *factory) treeRun(ctx context.Context, s *settings, args []string) error
 		if err != nil {
 			return err
 		}
-		if kind, _ := action.ResolveKind(o.kind); o.kind != "" && kind != "Installation" {
+		if !o.is("Installation") {
 			return invalidf("tree %s: NAME is a root installation", args[0])
 		}
 		name, a.Namespace = o.name, o.namespace
