@@ -99,7 +99,7 @@ func (l *loader) data(ctx context.Context, imp lsv1alpha1.DataImport) (any, erro
 		do := &lsv1alpha1.DataObject{}
 		name := ObjectName(l.ctx, imp.DataRef)
 		// Only read: decodeRaw hands out copies.
-		if err := l.r.GetUnsafe(ctx, types.NamespacedName{Namespace: l.inst.Namespace, Name: name}, do); err != nil {
+		if err := l.getUnsafe(ctx, name, do); err != nil {
 			return nil, loadError(err, "unable to fetch data object %s (%s/%s): %w", name, l.ctx, imp.DataRef, err)
 		}
 		v, err := decodeRaw(do.Data.RawMessage)
@@ -127,7 +127,18 @@ func (l *loader) data(ctx context.Context, imp lsv1alpha1.DataImport) (any, erro
 
 // get reads the object name of the installation's namespace into obj.
 func (l *loader) get(ctx context.Context, name string, obj fakecluster.Object) error {
-	return l.r.Get(ctx, types.NamespacedName{Namespace: l.inst.Namespace, Name: name}, obj)
+	return l.r.Get(ctx, l.key(name), obj)
+}
+
+// getUnsafe is get without the deep copy (fakecluster.Reader.GetUnsafe):
+// obj must only be read.
+func (l *loader) getUnsafe(ctx context.Context, name string, obj fakecluster.Object) error {
+	return l.r.GetUnsafe(ctx, l.key(name), obj)
+}
+
+// key names the object name of the installation's namespace.
+func (l *loader) key(name string) types.NamespacedName {
+	return types.NamespacedName{Namespace: l.inst.Namespace, Name: name}
 }
 
 // configMapData merges data and binaryData of a ConfigMap.
