@@ -97,7 +97,14 @@ func describeError(b *strings.Builder, title string, e *lsv1alpha1.Error, st Sty
 	b.WriteString(st.Bold(title+":") + "\n")
 	fmt.Fprintf(b, "  Operation:  %s\n", orDash(e.Operation))
 	fmt.Fprintf(b, "  Reason:     %s\n", orDash(e.Reason))
-	fmt.Fprintf(b, "  Message:    %s\n", strings.ReplaceAll(orDash(e.Message), "\n", "\n              "))
+	// a message's later lines line up under its first; a message that
+	// starts with a newline (helm's log lines) leaves no trailing blanks
+	first, rest, more := strings.Cut(orDash(e.Message), "\n")
+	b.WriteString(strings.TrimRight("  Message:    "+first, " "))
+	if more {
+		b.WriteString("\n              " + strings.ReplaceAll(rest, "\n", "\n              "))
+	}
+	b.WriteString("\n")
 	if len(e.Codes) > 0 {
 		codes := make([]string, len(e.Codes))
 		for i, c := range e.Codes {

@@ -73,3 +73,18 @@ func TestDescribeFirstError(t *testing.T) {
 		t.Errorf("describe shows a first error the item has not:\n%s", none)
 	}
 }
+
+// TestDescribeMultiLineMessage: the lines of a message line up under its
+// first, and one that starts with a newline (a failed helm release's log
+// lines) leaves no blanks at the end of the Message line.
+func TestDescribeMultiLineMessage(t *testing.T) {
+	got := Describe(timedOut("a", "\ncreating 1 resource(s)\nOp: InstallHelmRelease", "", false), nil, nil, plainStyles())
+	want := "  Message:\n              creating 1 resource(s)\n              Op: InstallHelmRelease\n"
+	if !strings.Contains(got, want) {
+		t.Errorf("describe of a message that starts with a newline:\n%s\nwant it to contain:\n%s", got, want)
+	}
+	got = Describe(timedOut("b", "first\nsecond", "", false), nil, nil, plainStyles())
+	if want := "  Message:    first\n              second\n"; !strings.Contains(got, want) {
+		t.Errorf("describe of a two-line message:\n%s\nwant it to contain:\n%s", got, want)
+	}
+}

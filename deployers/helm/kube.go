@@ -10,6 +10,7 @@ import (
 
 	"helm.sh/helm/v3/pkg/kube"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -46,6 +47,9 @@ type kubeClient struct {
 	// never does during a call: there Wait looks once and fails the attempt,
 	// and the deployer framework retries it on the virtual clock.
 	real bool
+	// log receives the lines helm's own kube client logs at the same
+	// places (helmLog); nil logs nothing.
+	log *helmLog
 }
 
 var (
@@ -128,6 +132,7 @@ func (k *kubeClient) info(u *unstructured.Unstructured) (*resource.Info, error) 
 
 // Create creates every resource; an existing one is an AlreadyExists error.
 func (k *kubeClient) Create(resources kube.ResourceList) (*kube.Result, error) {
+	k.log.printf("creating %d resource(s)", len(resources))
 	for _, info := range resources {
 		u, err := asUnstructured(info)
 		if err != nil {
@@ -155,15 +160,24 @@ func (k *kubeClient) Create(resources kube.ResourceList) (*kube.Result, error) {
 func (k *kubeClient) Update(original, target kube.ResourceList, _ bool) (*kube.Result, error) {
 	res := &kube.Result{}
 	var errs []string
+	k.log.printf("checking %d resources for changes", len(target))
 	for _, info := range target {
-		created, err := k.applyInfo(info)
+		created, changed, err := k.applyInfo(info)
 		if err != nil {
+			k.log.printf("error updating the resource %q:\n\t %v", info.Name, err)
 			errs = append(errs, err.Error())
 			continue
 		}
 		if created {
+			k.log.printf("Created a new %s called %q in %s\n", info.Mapping.GroupVersionKind.Kind, info.Name, info.Namespace)
 			res.Created = append(res.Created, info)
 		} else {
+			kind := info.Mapping.GroupVersionKind.Kind
+			if changed {
+				k.log.printf("Patch %s %q in namespace %s", kind, info.Name, info.Namespace)
+			} else {
+				k.log.printf("Looks like there are no changes for %s %q", kind, info.Name)
+			}
 			res.Updated = append(res.Updated, info)
 		}
 	}
@@ -182,19 +196,45 @@ func (k *kubeClient) Update(original, target kube.ResourceList, _ bool) (*kube.R
 	return res, nil
 }
 
-// applyInfo applies info and reports whether it did not exist before.
-func (k *kubeClient) applyInfo(info *resource.Info) (bool, error) {
+// applyInfo applies info and reports whether it did not exist before and,
+// for one that did, whether the apply changed it (helm's kube client logs
+// a patch or "no changes").
+func (k *kubeClient) applyInfo(info *resource.Info) (created, changed bool, err error) {
 	u, err := asUnstructured(info)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	live := &unstructured.Unstructured{}
 	live.SetGroupVersionKind(u.GroupVersionKind())
 	err = k.c.Get(k.ctx, client.ObjectKeyFromObject(u), live)
 	if err != nil && !apierrors.IsNotFound(err) {
-		return false, fmt.Errorf("get %s: %w", describe(info), err)
+		return false, false, fmt.Errorf("get %s: %w", describe(info), err)
 	}
-	return apierrors.IsNotFound(err), k.apply(u)
+	if apierrors.IsNotFound(err) {
+		return true, true, k.apply(u)
+	}
+	if err := k.apply(u); err != nil {
+		return false, false, err
+	}
+	after := &unstructured.Unstructured{}
+	after.SetGroupVersionKind(u.GroupVersionKind())
+	if err := k.c.Get(k.ctx, client.ObjectKeyFromObject(u), after); err != nil {
+		return false, true, nil
+	}
+	return false, !sameContent(live, after), nil
+}
+
+// sameContent reports whether a and b differ in nothing but what every
+// write changes (resourceVersion, generation, managedFields).
+func sameContent(a, b *unstructured.Unstructured) bool {
+	strip := func(u *unstructured.Unstructured) map[string]any {
+		c := u.DeepCopy()
+		c.SetResourceVersion("")
+		c.SetGeneration(0)
+		c.SetManagedFields(nil)
+		return c.Object
+	}
+	return equality.Semantic.DeepEqual(strip(a), strip(b))
 }
 
 // deleteUnlessKept deletes info's object unless its live annotations say keep.
@@ -208,7 +248,9 @@ func (k *kubeClient) deleteUnlessKept(info *resource.Info) (bool, error) {
 	if err := k.c.Get(k.ctx, client.ObjectKeyFromObject(u), live); err != nil {
 		return false, client.IgnoreNotFound(err)
 	}
+	k.log.printf("Deleting %s %q in namespace %s...", info.Mapping.GroupVersionKind.Kind, info.Name, info.Namespace)
 	if live.GetAnnotations()[kube.ResourcePolicyAnno] == kube.KeepPolicy {
+		k.log.printf("Skipping delete of %q due to annotation [%s=%s]", info.Name, kube.ResourcePolicyAnno, kube.KeepPolicy)
 		return false, nil
 	}
 	if err := k.c.Delete(k.ctx, live, client.PropagationPolicy(metav1.DeletePropagationBackground)); err != nil {
@@ -239,6 +281,7 @@ func (k *kubeClient) DeleteWithPropagationPolicy(resources kube.ResourceList, po
 	res := &kube.Result{}
 	var errs []error
 	for _, info := range resources {
+		k.log.printf("Starting delete for %q %s", info.Name, info.Mapping.GroupVersionKind.Kind)
 		u, err := asUnstructured(info)
 		if err == nil {
 			err = client.IgnoreNotFound(k.c.Delete(k.ctx, u.DeepCopy(), client.PropagationPolicy(policy)))
@@ -257,6 +300,7 @@ func (k *kubeClient) DeleteWithPropagationPolicy(resources kube.ResourceList, po
 // a simulated cluster it does not wait: a CRD that is not served yet is an
 // error, retried by the framework in virtual time.
 func (k *kubeClient) Wait(resources kube.ResourceList, timeout time.Duration) error {
+	k.log.printf("beginning wait for %d resources with timeout of %v", len(resources), timeout)
 	for _, info := range resources {
 		gk, versions, ok := crdKinds(info.Object)
 		if !ok || len(versions) == 0 {

@@ -3,8 +3,10 @@ package helm
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart"
@@ -13,6 +15,8 @@ import (
 	"helm.sh/helm/v3/pkg/releaseutil"
 	"helm.sh/helm/v3/pkg/storage"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/reconcile"
 )
 
 // MaxHistory is how many revisions of a release are kept, as in Landscaper.
@@ -23,6 +27,9 @@ type releaser struct {
 	cfg       *action.Configuration
 	name      string
 	namespace string
+	// log has what helm logged during this attempt; a failed install or
+	// upgrade reports it, as Landscaper's helm deployer does.
+	log *helmLog
 }
 
 // newReleaser configures helm's actions for the release name in namespace:
@@ -30,14 +37,15 @@ type releaser struct {
 // cluster c; the templates see caps; records carry the virtual time now.
 // real says c is a real cluster (see kubeClient.real).
 func newReleaser(ctx context.Context, c client.Client, real bool, name, namespace string, caps *chartutil.Capabilities, now time.Time) *releaser {
+	log := &helmLog{}
 	store := storage.Init(&secretStore{ctx: ctx, c: c, namespace: namespace, now: now})
 	cfg := &action.Configuration{
 		Releases:     store,
-		KubeClient:   &kubeClient{ctx: ctx, c: c, namespace: namespace, real: real},
+		KubeClient:   &kubeClient{ctx: ctx, c: c, namespace: namespace, real: real, log: log},
 		Capabilities: caps,
-		Log:          func(string, ...any) {},
+		Log:          log.printf,
 	}
-	return &releaser{cfg: cfg, name: name, namespace: namespace}
+	return &releaser{cfg: cfg, name: name, namespace: namespace, log: log}
 }
 
 // exists reports whether the release has any stored revision.
@@ -47,7 +55,7 @@ func (r *releaser) exists() (bool, error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("get release %s/%s: %w", r.namespace, r.name, err)
+		return false, reconcile.Wrap(err, "GetHelmRelease", "GetRelease")
 	}
 	return true, nil
 }
@@ -56,6 +64,11 @@ func (r *releaser) exists() (bool, error) {
 // Landscaper's helm deployer does. flags come from helmDeploymentConfig;
 // timeout bounds helm's own waits. A failed action leaves no pending
 // revision behind that would block the next try.
+//
+// A failed install or upgrade is Landscaper's error: operation
+// RealHelmDeployer.Deploy, reason installRelease (upgradeRelease), and a
+// message of the lines helm logged during the attempt followed by the
+// action's own error (see actionError).
 func (r *releaser) deploy(ctx context.Context, pc *helmv1alpha1.ProviderConfiguration, ch *chart.Chart,
 	vals map[string]any, timeout time.Duration) (*release.Release, error) {
 	ok, err := r.exists()
@@ -63,16 +76,48 @@ func (r *releaser) deploy(ctx context.Context, pc *helmv1alpha1.ProviderConfigur
 		return nil, err
 	}
 	var rel *release.Release
+	reason := "installRelease"
 	if ok {
+		reason = "upgradeRelease"
 		rel, err = r.upgrade(ctx, pc, ch, vals, timeout)
 	} else {
 		rel, err = r.install(ctx, pc, ch, vals, timeout)
 	}
 	if err != nil {
 		r.unblock()
-		return nil, err
+		return nil, reconcile.WrapError(err, "RealHelmDeployer.Deploy", reason, r.log.text()+"\n"+err.Error())
 	}
 	return rel, nil
+}
+
+// installError is Landscaper's error of a failed helm install (see
+// actionError).
+func installError(err error) error {
+	return actionError(err, "InstallHelmRelease", "Install", "install",
+		"rendered manifests contain a resource that already exists. Unable to continue with install")
+}
+
+// upgradeError is Landscaper's error of a failed helm upgrade (see
+// actionError).
+func upgradeError(err error) error {
+	return actionError(err, "UpgradeHelmRelease", "Update", "upgrade",
+		"rendered manifests contain a resource that already exists. Unable to continue with update",
+		"pre-upgrade hooks failed", "The order in patch list", "YAML parse error on")
+}
+
+// actionError is Landscaper's error of a failed helm install or upgrade:
+// operation op, reason, and the message "unable to <verb> helm chart
+// release: <helm's error>". Landscaper marks ERR_FOR_INFO_ONLY the errors
+// whose message contains one of the words of infoOnly (helm 3's message
+// for an object in the way no longer does).
+func actionError(err error, op, reason, verb string, infoOnly ...string) error {
+	msg := "unable to " + verb + " helm chart release: " + err.Error()
+	for _, s := range infoOnly {
+		if strings.Contains(msg, s) {
+			return reconcile.WrapError(err, op, reason, msg, lsv1alpha1.ErrorForInfoOnly)
+		}
+	}
+	return reconcile.WrapError(err, op, reason, msg)
 }
 
 // install runs helm install.
@@ -92,7 +137,7 @@ func (r *releaser) install(ctx context.Context, pc *helmv1alpha1.ProviderConfigu
 	in.Timeout = flags.timeoutOf(timeout)
 	rel, err := in.RunWithContext(ctx, ch, vals)
 	if err != nil {
-		return nil, fmt.Errorf("install helm release %s/%s: %w", r.namespace, r.name, err)
+		return nil, installError(err)
 	}
 	return rel, nil
 }
@@ -114,7 +159,7 @@ func (r *releaser) upgrade(ctx context.Context, pc *helmv1alpha1.ProviderConfigu
 	up.Timeout = flags.timeoutOf(timeout)
 	rel, err := up.RunWithContext(ctx, r.name, ch, vals)
 	if err != nil {
-		return nil, fmt.Errorf("upgrade helm release %s/%s: %w", r.namespace, r.name, err)
+		return nil, upgradeError(err)
 	}
 	return rel, nil
 }
@@ -143,7 +188,7 @@ func (r *releaser) uninstall(pc *helmv1alpha1.ProviderConfiguration, timeout tim
 	un.KeepHistory, un.IgnoreNotFound = false, true
 	un.Wait, un.Timeout = flags.Wait, flags.timeoutOf(timeout)
 	if _, err := un.Run(r.name); err != nil && !errNotFound(err) {
-		return fmt.Errorf("uninstall helm release %s/%s: %w", r.namespace, r.name, err)
+		return reconcile.Wrap(fmt.Errorf("unable to delete helm chart release: %w", err), "DeleteHelmRelease", "Uninstall")
 	}
 	return nil
 }
