@@ -100,25 +100,28 @@ func selectObjects(objs []fakecluster.Object, ns string, args []string) ([]fakec
 }
 
 // ResolveKind returns the kind a user means by s: a kind in any case,
-// singular or plural, or a short name (KindAliases). An unknown kind is
+// singular or plural, or a short name (KindAliases); a Landscaper kind may
+// be followed by its API group, with or without the version, as kubectl
+// and `lscli get -o name` write it (installations.landscaper.gardener.cloud,
+// installation.v1alpha1.landscaper.gardener.cloud). An unknown kind is
 // invalid input.
 func ResolveKind(s string) (string, error) {
-	kind, ok := KindAliases[strings.ToLower(s)]
+	name, group, qualified := strings.Cut(strings.ToLower(s), ".")
+	kind, ok := KindAliases[name]
+	if ok && qualified {
+		gv := lsv1alpha1.SchemeGroupVersion
+		ok = landscaperKind(kind) && (group == gv.Group || group == gv.Version+"."+gv.Group)
+	}
 	if !ok {
 		return "", Invalidf("unknown kind %q (known: %s)", s, knownKinds())
 	}
 	return kind, nil
 }
 
-// ResolveQualifiedKind is ResolveKind of s with or without the Landscaper
-// API group after the kind, as kubectl and `lscli get -o name` write it
-// (installation.landscaper.gardener.cloud).
-func ResolveQualifiedKind(s string) (string, error) {
-	kind, group, _ := strings.Cut(s, ".")
-	if group != "" && group != lsv1alpha1.SchemeGroupVersion.Group {
-		return "", Invalidf("unknown kind %q (known: %s)", s, knownKinds())
-	}
-	return ResolveKind(kind)
+// landscaperKind reports whether kind is of Landscaper's API group (not a
+// Secret or ConfigMap).
+func landscaperKind(kind string) bool {
+	return kind != "Secret" && kind != "ConfigMap"
 }
 
 func knownKinds() string {

@@ -48,7 +48,7 @@ func parseObjectArgs(args []string, ns string) (objectArg, error) {
 // kindOfPrefix reports whether prefix, the part of NAME before its slash, is
 // a kind (with or without the Landscaper group), and returns it.
 func kindOfPrefix(prefix string) (string, bool) {
-	kind, err := action.ResolveQualifiedKind(prefix)
+	kind, err := action.ResolveKind(prefix)
 	return kind, err == nil
 }
 
