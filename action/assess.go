@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -180,7 +181,7 @@ func whyInstallation(inst *lsv1alpha1.Installation) string {
 	case st.JobID == st.JobIDFinished && flow.HasOperation(inst, lsv1alpha1.ReconcileOperation):
 		return "a reconcile annotation is waiting to start a new job"
 	case st.LastError != nil:
-		return fmt.Sprintf("phase %s, last error: %s", orNone(string(st.InstallationPhase)), st.LastError.Message)
+		return fmt.Sprintf("phase %s, last error: %s", orNone(string(st.InstallationPhase)), strings.TrimLeft(st.LastError.Message, "\n"))
 	}
 	return fmt.Sprintf("phase %s, waiting for its subinstallations and execution", orNone(string(st.InstallationPhase)))
 }

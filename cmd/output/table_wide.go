@@ -80,16 +80,40 @@ func blueprintOf(inst *lsv1alpha1.Installation) string {
 // maxErrorWidth is how much of a last error the wide table shows.
 const maxErrorWidth = 60
 
-// lastErrorCell is the first line of the last error's message, cut at
-// maxErrorWidth characters.
+// lastErrorCell is the headline of the last error's message (see
+// errorHeadline), cut at maxErrorWidth characters.
 func lastErrorCell(o fakecluster.Object) cell {
 	s, _ := statusOf(o)
 	if s.lastError == nil {
 		return plain("-")
 	}
-	msg, _, _ := strings.Cut(s.lastError.Message, "\n")
+	msg := errorHeadline(s.lastError.Message)
 	if utf8.RuneCountInString(msg) > maxErrorWidth {
 		msg = string([]rune(msg)[:maxErrorWidth-1]) + "…"
 	}
 	return plain(orDash(msg))
+}
+
+// errorHeadline is the line of a lastError message that says what went
+// wrong: its first line; or, for a message that starts with a newline (a
+// failed helm release: the lines helm logged during the attempt, then
+// Landscaper's error "Op: ... - Reason: ... - Message: ..."), the message of
+// its last such error line.
+func errorHeadline(msg string) string {
+	rest, logged := strings.CutPrefix(msg, "\n")
+	if !logged {
+		first, _, _ := strings.Cut(msg, "\n")
+		return first
+	}
+	lines := strings.Split(rest, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if !strings.HasPrefix(lines[i], "Op: ") {
+			continue
+		}
+		if _, m, ok := strings.Cut(lines[i], " - Message: "); ok {
+			return m
+		}
+		return lines[i]
+	}
+	return lines[0]
 }
