@@ -166,6 +166,24 @@ func TestLandscaperFidelity(t *testing.T) {
 				}
 			},
 		},
+		{
+			name: "the execution carries operation reconcile, written back when it is gone",
+			setup: func(f *fixture) {
+				x := inst("x", status(phases.Succeeded, job1, job1), withAnnotation(lsv1alpha1.OperationAnnotation, "reconcile"))
+				x.Spec.Blueprint = enginetest.InlineBlueprint("- {name: a, type: landscaper.gardener.cloud/mock, config: {}}")
+				f.Create(x)
+				// the execution of an earlier job, whose annotation an interrupt removed
+				exec := newExecution(f.Installation("x"), nil)
+				delete(exec.Annotations, lsv1alpha1.OperationAnnotation)
+				f.Create(exec)
+			},
+			wantPhase: phases.Progressing,
+			check: func(t *testing.T, f *fixture, _ *lsv1alpha1.Installation) {
+				if got := f.Execution("x").Annotations[lsv1alpha1.OperationAnnotation]; got != "reconcile" {
+					t.Errorf("execution operation annotation = %q, want reconcile", got)
+				}
+			},
+		},
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/internal/semantic"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/components"
@@ -129,7 +130,7 @@ func (c *Controller) ensureExecution(ctx context.Context, inst *lsv1alpha1.Insta
 		before := exec.DeepCopy()
 		exec.Spec.DeployItems = templates
 		exec.Spec.Context = inst.Spec.Context
-		setCacheHelmCharts(&exec.ObjectMeta, inst)
+		setExecutionAnnotations(&exec.ObjectMeta, inst)
 		if !semantic.DeepEqual(before, exec) {
 			if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
 				return fmt.Errorf("update execution: %w", err)
@@ -156,8 +157,22 @@ func newExecution(inst *lsv1alpha1.Installation, templates lsv1alpha1.DeployItem
 		},
 		Spec: lsv1alpha1.ExecutionSpec{Context: inst.Spec.Context, DeployItems: templates},
 	}
-	setCacheHelmCharts(&exec.ObjectMeta, inst)
+	setExecutionAnnotations(&exec.ObjectMeta, inst)
 	return exec
+}
+
+// setExecutionAnnotations gives the Execution obj of inst the annotations
+// Landscaper writes whenever it creates or updates one: the operation
+// annotation (force-reconcile when inst carries it, else reconcile; only
+// informational, the execution controller acts on interrupt alone), and
+// cache-helm-charts as setCacheHelmCharts does.
+func setExecutionAnnotations(obj *metav1.ObjectMeta, inst *lsv1alpha1.Installation) {
+	op := lsv1alpha1.ReconcileOperation
+	if flow.HasOperation(inst, lsv1alpha1.ForceReconcileOperation) {
+		op = lsv1alpha1.ForceReconcileOperation
+	}
+	metav1.SetMetaDataAnnotation(obj, lsv1alpha1.OperationAnnotation, string(op))
+	setCacheHelmCharts(obj, inst)
 }
 
 // setCacheHelmCharts gives obj the cache-helm-charts annotation when inst
