@@ -218,13 +218,35 @@ func (c *Cluster) selectLocked(gk schema.GroupKind, opts ListOptions) []Object {
 			found = append(found, obj)
 		}
 	}
-	slices.SortFunc(found, func(a, b Object) int {
-		if c := strings.Compare(a.GetNamespace(), b.GetNamespace()); c != 0 {
+	sortByName(found)
+	return found
+}
+
+// sortByName sorts objs by namespace and name, reading each object's
+// namespace and name once rather than at every comparison (a parent lists
+// its children at every wake-up; with many children the interface calls
+// were most of the sort).
+func sortByName(objs []Object) {
+	if len(objs) < 2 {
+		return
+	}
+	type named struct {
+		namespace, name string
+		obj             Object
+	}
+	ns := make([]named, len(objs))
+	for i, o := range objs {
+		ns[i] = named{o.GetNamespace(), o.GetName(), o}
+	}
+	slices.SortFunc(ns, func(a, b named) int {
+		if c := strings.Compare(a.namespace, b.namespace); c != 0 {
 			return c
 		}
-		return strings.Compare(a.GetName(), b.GetName())
+		return strings.Compare(a.name, b.name)
 	})
-	return found
+	for i, n := range ns {
+		objs[i] = n.obj
+	}
 }
 
 // Watch registers fn to receive every later change. See WatchFunc and the

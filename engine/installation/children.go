@@ -1,9 +1,12 @@
 package installation
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"sort"
+	"math"
+	"slices"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -77,10 +80,13 @@ func (c *Controller) listSubinstallations(ctx context.Context, inst *lsv1alpha1.
 }
 
 // orderByCache sorts subs by their place in cache (orphans first, then the
-// active ones), those not in it last, by name.
+// active ones), those not in it last, by name. Each sub's place is looked
+// up once, not at every comparison: a parent of many subinstallations
+// orders them at every wake-up.
 func orderByCache(subs []*lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCache) {
-	pos := map[string]int{}
+	var pos map[string]int
 	if cache != nil {
+		pos = make(map[string]int, len(cache.OrphanedSubs)+len(cache.ActiveSubs))
 		for _, n := range cache.OrphanedSubs {
 			pos[n] = len(pos)
 		}
@@ -90,17 +96,27 @@ func orderByCache(subs []*lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCach
 			}
 		}
 	}
-	sort.SliceStable(subs, func(i, j int) bool {
-		pi, iok := pos[subs[i].Name]
-		pj, jok := pos[subs[j].Name]
-		switch {
-		case iok && jok:
-			return pi < pj
-		case iok != jok:
-			return iok
+	type placed struct {
+		place int // after every place in cache for a sub not in it
+		sub   *lsv1alpha1.Installation
+	}
+	ps := make([]placed, len(subs))
+	for i, s := range subs {
+		p, ok := pos[s.Name]
+		if !ok {
+			p = math.MaxInt
 		}
-		return subs[i].Name < subs[j].Name
+		ps[i] = placed{p, s}
+	}
+	slices.SortFunc(ps, func(a, b placed) int {
+		if c := cmp.Compare(a.place, b.place); c != 0 {
+			return c
+		}
+		return strings.Compare(a.sub.Name, b.sub.Name)
 	})
+	for i, p := range ps {
+		subs[i] = p.sub
+	}
 }
 
 // execution returns the execution of inst, or nil if it has none.
