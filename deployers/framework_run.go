@@ -179,6 +179,14 @@ func (f *Framework) enter(ctx context.Context, c call, from, to lsv1alpha1.Deplo
 // asks to be called again (see next).
 func (f *Framework) finish(ctx context.Context, c call, res deployer.Result) (reconcile.Result, error) {
 	setPhase(c.di, res.Phase, f.Clock.Now())
+	if res.Phase.IsFinal() {
+		// The call ended without error, so Landscaper's HandleReconcileResult
+		// clears lastError (firstError and lastErrors stay). A result that is
+		// not final is a poll inside what is one call in Landscaper (its
+		// deployers wait for readiness before they return), which writes no
+		// error either way.
+		reconcile.SetDeployItemError(&c.di.Status, nil)
+	}
 	if err := f.Client.UpdateStatus(ctx, c.di); err != nil {
 		return reconcile.Result{}, fmt.Errorf("update status of deploy item %s: %w", c.di.Name, err)
 	}

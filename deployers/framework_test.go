@@ -193,8 +193,14 @@ func TestFrameworkNormalErrorIsRetried(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if st := h.get().Status; st.Phase != lsv1alpha1.DeployItemPhases.Succeeded {
+	// as Landscaper's HandleReconcileResult: the call without error clears
+	// lastError; the job's first error and the list of the last ones stay
+	st := h.get().Status
+	if st.Phase != lsv1alpha1.DeployItemPhases.Succeeded {
 		t.Errorf("phase after the error went away = %s, want Succeeded", st.Phase)
+	}
+	if st.LastError != nil || st.FirstError == nil || st.FirstError.Message != "connection refused" || len(st.LastErrors) != 2 {
+		t.Errorf("errors after success: last %+v, first %+v, %d last errors; want none, the first one, 2", st.LastError, st.FirstError, len(st.LastErrors))
 	}
 }
 
