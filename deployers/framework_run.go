@@ -32,10 +32,12 @@ const (
 // reconcile adds the finalizer, checks target type, Context and
 // configuration, sets Progressing (deployer.Traits.Progressing) and calls
 // Reconcile, as Landscaper's deployer library does. An error is handled by
-// fail: an unrecoverable one fails the item, any other keeps its phase and
-// the item is called again; a call that is not done after the progressing
-// timeout fails (see overdue). A result is recorded (exports,
-// providerStatus, conditions, phase), see finish.
+// fail: an unrecoverable one fails the item, any other keeps its phase (an
+// error of Reconcile in Init moves it to Progressing for a deployer with
+// deployer.Traits.ProgressingOnError) and the item is called again; a call
+// that is not done after the progressing timeout fails (see overdue). A
+// result is recorded (exports, providerStatus, conditions, phase), see
+// finish.
 func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, error) {
 	di := c.di
 	if !controllerutil.ContainsFinalizer(di, lsv1alpha1.LandscaperFinalizer) {
@@ -56,8 +58,10 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 		err = f.enter(ctx, c, lsv1alpha1.DeployItemPhases.Init, lsv1alpha1.DeployItemPhases.Progressing)
 	}
 	var res deployer.Result
+	called := false
 	if err == nil {
 		res, err = c.d.Reconcile(ctx, c.req)
+		called = true
 		err = f.overdue(c, "reconcile", res.Phase == "" || res.Phase.IsFinal(), reconcile.Build(err, opReconcile, reasonReconcile))
 	}
 	if res.ProviderStatus != nil {
@@ -66,6 +70,11 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 	}
 	f.mergeConditions(di, res.Conditions)
 	if err != nil {
+		if called && c.traits.ProgressingOnError && di.Status.Phase == lsv1alpha1.DeployItemPhases.Init {
+			// the phase the deployer had set when it failed, which Landscaper
+			// writes with the error
+			di.Status.Phase = lsv1alpha1.DeployItemPhases.Progressing
+		}
 		return f.fail(ctx, c, err)
 	}
 	if res.Phase == "" {
@@ -175,18 +184,13 @@ func (f *Framework) enter(ctx context.Context, c call, from, to lsv1alpha1.Deplo
 	return nil
 }
 
-// finish writes the phase of res; a final phase finishes the job, any other
-// asks to be called again (see next).
+// finish writes the phase of res and clears lastError; a final phase
+// finishes the job, any other asks to be called again (see next).
 func (f *Framework) finish(ctx context.Context, c call, res deployer.Result) (reconcile.Result, error) {
 	setPhase(c.di, res.Phase, f.Clock.Now())
-	if res.Phase.IsFinal() {
-		// The call ended without error, so Landscaper's HandleReconcileResult
-		// clears lastError (firstError and lastErrors stay). A result that is
-		// not final is a poll inside what is one call in Landscaper (its
-		// deployers wait for readiness before they return), which writes no
-		// error either way.
-		reconcile.SetDeployItemError(&c.di.Status, nil)
-	}
+	// The call ended without error: Landscaper's HandleReconcileResult
+	// clears lastError (firstError and lastErrors stay).
+	reconcile.SetDeployItemError(&c.di.Status, nil)
 	if err := f.Client.UpdateStatus(ctx, c.di); err != nil {
 		return reconcile.Result{}, fmt.Errorf("update status of deploy item %s: %w", c.di.Name, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -152,6 +153,47 @@ func checkLastError(t *testing.T, got, want *lsv1alpha1.Error) {
 	}
 	if got == nil || got.Reason != want.Reason || got.Message != want.Message || !reflect.DeepEqual(got.Codes, want.Codes) {
 		t.Errorf("lastError = %+v, want reason %q, codes %v, message %q", got, want.Reason, want.Codes, want.Message)
+	}
+}
+
+// TestFrameworkProgressingOnError: a deployer with ProgressingOnError (as
+// Landscaper's helm and manifest deployers) that fails in Init leaves the
+// item in Progressing with the error, is told by deployer.Deploys to deploy
+// again, and the call without error clears the error; a deployer without
+// the trait keeps Init.
+func TestFrameworkProgressingOnError(t *testing.T) {
+	for _, trait := range []bool{true, false} {
+		var deploys []bool
+		calls := 0
+		d := deployer.WithTraits(deployer.Func(func(_ context.Context, _ deployer.Operation, req deployer.Request) (deployer.Result, error) {
+			calls++
+			deploys = append(deploys, deployer.Deploys(req.Item))
+			if calls == 1 {
+				return deployer.Result{}, errors.New("in the way")
+			}
+			return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Progressing}, nil
+		}), deployer.Traits{ProgressingOnError: trait})
+		h := newHarness(t, d)
+		h.create(item("example.com/app"))
+		want := lsv1alpha1.DeployItemPhases.Init
+		if trait {
+			want = lsv1alpha1.DeployItemPhases.Progressing
+		}
+		for i := range 3 {
+			h.clock.Set(epoch.Add(time.Duration(i) * PollInterval))
+			if _, err := h.f.Reconciler().Reconcile(context.Background(), itemKey); err != nil {
+				t.Fatal(err)
+			}
+			if st := h.get().Status; i == 0 && (st.Phase != want || st.LastError == nil) {
+				t.Errorf("trait %v, after the error: phase %s, lastError %v; want %s and the error", trait, st.Phase, st.LastError, want)
+			}
+		}
+		if st := h.get().Status; st.Phase != lsv1alpha1.DeployItemPhases.Progressing || st.LastError != nil {
+			t.Errorf("trait %v, after calls without error: phase %s, lastError %v; want Progressing and none", trait, st.Phase, st.LastError)
+		}
+		if !slices.Equal(deploys, []bool{true, true, false}) {
+			t.Errorf("trait %v: Deploys in the three calls %v, want deploy, deploy again after the error, then look", trait, deploys)
+		}
 	}
 }
 

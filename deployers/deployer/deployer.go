@@ -118,6 +118,14 @@ type Traits struct {
 	// it calls Reconcile (Delete) on an item in Init (InitDelete), as those
 	// deployers do first thing.
 	Progressing bool
+	// ProgressingOnError says that the deployer, as Landscaper's helm and
+	// manifest deployers, sets phase Progressing at the start of every
+	// reconcile, so that a normal error of Reconcile leaves the item in
+	// Progressing (not in Init) while it is retried. Such a deployer tells a
+	// retry, which must deploy again, from a poll for readiness by
+	// status.lastError: the framework clears it after every call without
+	// error, as Landscaper's library does.
+	ProgressingOnError bool
 }
 
 // Described is implemented by deployers whose Traits are not the zero value.
@@ -177,10 +185,21 @@ func (w withTraits) PicksUp(item *lsv1alpha1.DeployItem) bool {
 }
 
 // KubernetesDeployer are the traits of Landscaper's manifest and helm
-// deployers: their items need a Target of type kubernetes-cluster, and the
+// deployers: their items need a Target of type kubernetes-cluster, the
 // progressing timeout applies (they check it themselves too, and set their
-// phases themselves).
+// phases themselves), and a normal error leaves the item in Progressing.
 var KubernetesDeployer = Traits{
 	TargetTypes:        []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType},
 	ProgressingTimeout: true,
+	ProgressingOnError: true,
+}
+
+// Deploys reports whether a call of a deployer with
+// Traits.ProgressingOnError on item is to deploy (install, upgrade, apply)
+// rather than look whether what it deployed is ready: in phase Init, the
+// first call of a job; and after a call that failed (status.lastError set,
+// which the framework clears after every call without error), as
+// Landscaper's deployers start over at every reconcile.
+func Deploys(item *lsv1alpha1.DeployItem) bool {
+	return item.Status.Phase != lsv1alpha1.DeployItemPhases.Progressing || item.Status.LastError != nil
 }

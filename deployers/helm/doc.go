@@ -77,7 +77,9 @@
 //
 // A job deploys on its first call (phase Init) and then only looks (phase
 // Progressing) every 5 seconds of virtual time until readiness checks and
-// exports pass or spec.timeout fails the item (see Deployer.Reconcile).
+// exports pass or spec.timeout fails the item (see Deployer.Reconcile). A
+// call that fails leaves the item Progressing, and the next one deploys
+// again (deployer.Deploys), as Landscaper's deployer starts over.
 // Nothing reads the wall clock except helm's own bounded waits for CRDs on a
 // real cluster.
 //

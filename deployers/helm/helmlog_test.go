@@ -187,3 +187,22 @@ func TestUpgradeLogLines(t *testing.T) {
 		t.Errorf("log lines %q lack %q", r.log.lines, want)
 	}
 }
+
+// TestRetryDeploysAgain: after a call that failed (the item Progressing
+// with a lastError, as the framework leaves it) the next call installs
+// again, as Landscaper's helm deployer starts over at every reconcile; a
+// call in Progressing after one without error only looks.
+func TestRetryDeploysAgain(t *testing.T) {
+	c := newTestCluster()
+	d := New(Options{Clusters: fixedCluster(c)})
+	cfg := config(t, map[string]any{"readinessChecks": noReadiness})
+
+	polled := deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Progressing, epoch)
+	reconcileOnce(t, d, polled, epoch)
+	wantHistory(t, c) // looked, installed nothing
+
+	retried := deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Progressing, epoch)
+	retried.Status.LastError = &lsv1alpha1.Error{Operation: "RealHelmDeployer.Deploy", Reason: "installRelease", Message: "in the way"}
+	wantPhase(t, reconcileOnce(t, d, retried, epoch), lsv1alpha1.DeployItemPhases.Succeeded)
+	wantHistory(t, c, "deployed")
+}

@@ -23,10 +23,11 @@ import (
 // Reconcile deploys the item's chart and reports Succeeded once its objects
 // are ready and its exports can be read.
 //
-// The first call of a job (phase Init) loads and renders the chart and
-// installs or upgrades the helm release (helmDeployment true, the default),
-// or applies the rendered manifests (helmDeployment false); the managed
-// objects go to providerStatus. Later calls (phase Progressing) only look:
+// The first call of a job (phase Init), and a call after one that failed,
+// loads and renders the chart and installs or upgrades the helm release
+// (helmDeployment true, the default), or applies the rendered manifests
+// (helmDeployment false); the managed objects go to providerStatus. Later
+// calls (phase Progressing after a call without error) only look:
 // while an object is not ready or an export cannot be read yet, the result
 // is Progressing and the framework calls again after the poll interval (5s
 // of virtual time), until spec.timeout (default 10m, from
@@ -34,9 +35,10 @@ import (
 // This is how Landscaper's helm deployer deploys once per reconcile and then
 // polls inside it.
 //
-// A bad configuration or a chart that cannot be loaded or rendered is a
-// terminal error (Failed); a failing helm action or apply is a normal
-// error: the phase stays Init and the retry deploys again.
+// A bad configuration or a chart that cannot be rendered is a terminal
+// error (Failed); a chart that cannot be loaded, a failing helm action or
+// apply is a normal error: the item is Progressing, as Landscaper's helm
+// deployer sets it first thing, and the retry deploys again.
 func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deployer.Result, error) {
 	it, err := d.prepare(ctx, req, checkpointStartReconcile)
 	if e, ok := err.(*reconcile.Error); ok && e.Operation == "InitHelmOperation" {
@@ -53,7 +55,7 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 	if err != nil {
 		return deployer.Result{}, err
 	}
-	if req.Item.Status.Phase != lsv1alpha1.DeployItemPhases.Progressing {
+	if deployer.Deploys(req.Item) {
 		var stop *deployer.Result
 		if status, stop, err = d.deploy(ctx, it, tpl, status); stop != nil {
 			return *stop, err

@@ -54,13 +54,15 @@ func New(opts Options) *Deployer {
 	return &Deployer{opts: opts}
 }
 
-// Traits are the zero value on purpose. The deployer checks the progressing
-// timeout itself, at Landscaper's checkpoints, so status.lastError names the
-// step it was waiting in; the framework's generic check is harmless but, if
-// it runs first, its message wins. Progressing must stay false: the deployer
-// tells the first call of a job (phase Init: apply) from the later ones
-// (phase Progressing: wait for readiness and exports) by the item's phase.
-func (d *Deployer) Traits() deployer.Traits { return deployer.Traits{} }
+// Traits: a normal error leaves the item in Progressing, as Landscaper's
+// manifest deployer sets it first thing. The progressing timeout is left
+// out on purpose: the deployer checks it itself, at Landscaper's
+// checkpoints, so status.lastError names the step it was waiting in; the
+// framework's generic check is harmless but, if it runs first, its message
+// wins. Progressing must stay false: the deployer tells the first call of a
+// job (phase Init: apply) from the later ones (phase Progressing: wait for
+// readiness and exports) by the item's phase (see deployer.Deploys).
+func (d *Deployer) Traits() deployer.Traits { return deployer.Traits{ProgressingOnError: true} }
 
 // target returns the client for the item's Target.
 func (d *Deployer) target(ctx context.Context, req deployer.Request) (client.Client, error) {

@@ -34,7 +34,8 @@
 // a job (phase Init) applies, deletes the orphans, writes providerStatus and
 // looks at readiness and exports once. While something is not ready it
 // returns Progressing with a 5 second requeue, and the later calls (phase
-// Progressing) only look. Deletions (of orphans and on Delete) go group by
+// Progressing) only look; after a call that failed (Progressing, as
+// Landscaper's deployer sets it first thing) the next one applies again. Deletions (of orphans and on Delete) go group by
 // group in one call for as long as objects go away when deleted; only objects
 // that stay (held by finalizers) make the call return and repeat every
 // second: in phase Init for orphans (Landscaper shows Init then too, as it

@@ -36,8 +36,9 @@ type reconcileRun struct {
 // objects are ready, its exports can be read and the patchAfterDeployment
 // hooks ran.
 //
-// The first call of a job (phase Init) applies: create and update the
-// objects, delete orphans, write providerStatus. While orphans held by
+// The first call of a job (phase Init), and a call after one that failed,
+// applies: create and update the objects, delete orphans, write
+// providerStatus. While orphans held by
 // finalizers are not gone the phase stays Init and the call repeats after a
 // second (Landscaper waits inside its call, and writes the status only
 // afterwards).
@@ -46,8 +47,9 @@ type reconcileRun struct {
 // again after 5 seconds of virtual time. At spec.timeout (default 10m, from
 // status.transitionTimes.initTime) the item fails with reason
 // ProgressingTimeout. A bad configuration is a terminal error; a failed apply
-// is a normal error, retried, with the objects applied so far in the result's
-// ProviderStatus.
+// is a normal error, retried (in phase Progressing, as Landscaper's manifest
+// deployer sets it first thing), with the objects applied so far in the
+// result's ProviderStatus.
 func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deployer.Result, error) {
 	cfg, err := decodeConfig(req.Item)
 	if err != nil {
@@ -58,7 +60,7 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 		return deployer.Result{}, err
 	}
 	r := &reconcileRun{d: d, req: req, cfg: cfg, managed: managed}
-	if req.Item.Status.Phase != lsv1alpha1.DeployItemPhases.Progressing {
+	if deployer.Deploys(req.Item) {
 		return r.apply(ctx)
 	}
 	if r.client, err = d.target(ctx, req); err != nil {
