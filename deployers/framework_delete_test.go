@@ -1,6 +1,9 @@
 package deployers
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -39,6 +42,24 @@ func TestFrameworkDelete(t *testing.T) {
 		{name: "delete-without-uninstall skips the deployer", deployer: mustNotBeCalled,
 			annotations: []string{lsv1alpha1.DeleteWithoutUninstallAnnotation},
 			want:        []string{"+1h0m0s InitDelete", "+1h0m0s gone"}},
+		{name: "a deletion that fails is retried in Deleting (ProgressingOnError)",
+			deployer: func(*testing.T) deployer.Deployer {
+				calls := 0
+				return deployer.WithTraits(deployer.Func(func(_ context.Context, _ deployer.Operation, req deployer.Request) (deployer.Result, error) {
+					calls++
+					if deployer.DeletePolls(req.Item) != (calls == 3) {
+						return deployer.Result{}, fmt.Errorf("call %d: DeletePolls %v", calls, deployer.DeletePolls(req.Item))
+					}
+					switch calls {
+					case 1:
+						return deployer.Result{}, errors.New("connection refused")
+					case 2:
+						return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Deleting}, nil
+					}
+					return deployer.Result{}, nil
+				}), deployer.Traits{ProgressingOnError: true})
+			},
+			want: []string{"+1h0m0s InitDelete", "+1h0m0s Deleting", "+1h0m10s gone"}},
 		{name: "a real deployer sets Deleting first", deployer: func(*testing.T) deployer.Deployer { return polling },
 			want: []string{"+1h0m0s InitDelete", "+1h0m0s Deleting", "+1h10m0s DeleteFailed"},
 			wantError: &lsv1alpha1.Error{Operation: timeout.Operation, Reason: lsv1alpha1.ProgressingTimeoutReason,

@@ -88,7 +88,8 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 
 // delete runs the uninstall, unless the item has the delete-without-uninstall
 // annotation, and removes the finalizer when it is done, which removes the
-// item. Errors are handled as in reconcile, with DeleteFailed.
+// item. Errors are handled as in reconcile, with DeleteFailed (and Deleting
+// where reconcile has Progressing).
 func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error) {
 	di := c.di
 	if !lshelper.HasDeleteWithoutUninstallAnnotation(di.ObjectMeta) {
@@ -100,11 +101,16 @@ func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error
 			err = f.enter(ctx, c, lsv1alpha1.DeployItemPhases.InitDelete, lsv1alpha1.DeployItemPhases.Deleting)
 		}
 		var res deployer.Result
+		called := false
 		if err == nil {
 			res, err = c.d.Delete(ctx, c.req)
+			called = true
 			err = f.overdue(c, "delete", res.Phase == "" || res.Phase.IsFinal(), buildDeleteError(err))
 		}
 		if err != nil {
+			if called && c.traits.ProgressingOnError && di.Status.Phase == lsv1alpha1.DeployItemPhases.InitDelete {
+				di.Status.Phase = lsv1alpha1.DeployItemPhases.Deleting // as in reconcile
+			}
 			return f.fail(ctx, c, err)
 		}
 		if res.Phase != "" && res.Phase != lsv1alpha1.DeployItemPhases.Succeeded {

@@ -119,12 +119,13 @@ type Traits struct {
 	// deployers do first thing.
 	Progressing bool
 	// ProgressingOnError says that the deployer, as Landscaper's helm and
-	// manifest deployers, sets phase Progressing at the start of every
-	// reconcile, so that a normal error of Reconcile leaves the item in
-	// Progressing (not in Init) while it is retried. Such a deployer tells a
-	// retry, which must deploy again, from a poll for readiness by
-	// status.lastError: the framework clears it after every call without
-	// error, as Landscaper's library does.
+	// manifest deployers, sets phase Progressing (Deleting) at the start of
+	// every reconcile (delete), so that a normal error of Reconcile (Delete)
+	// leaves the item in Progressing, not Init (Deleting, not InitDelete),
+	// while it is retried. Such a deployer tells a retry, which starts over,
+	// from a poll by status.lastError (see Deploys and DeletePolls): the
+	// framework clears it after every call without error, as Landscaper's
+	// library does.
 	ProgressingOnError bool
 }
 
@@ -202,4 +203,13 @@ var KubernetesDeployer = Traits{
 // Landscaper's deployers start over at every reconcile.
 func Deploys(item *lsv1alpha1.DeployItem) bool {
 	return item.Status.Phase != lsv1alpha1.DeployItemPhases.Progressing || item.Status.LastError != nil
+}
+
+// DeletePolls reports whether a Delete call of a deployer with
+// Traits.ProgressingOnError on item only goes on with a deletion that an
+// earlier call started and that is waiting for objects to go (phase
+// Deleting after a call without error), rather than starting over (phase
+// InitDelete, or after a call that failed).
+func DeletePolls(item *lsv1alpha1.DeployItem) bool {
+	return item.Status.Phase == lsv1alpha1.DeployItemPhases.Deleting && item.Status.LastError == nil
 }

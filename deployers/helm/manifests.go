@@ -64,7 +64,7 @@ func (d *Deployer) deleteManifests(ctx context.Context, it *item) (deployer.Resu
 		return deployer.Result{}, err
 	}
 	checkpoint := checkpointStartDelete
-	if it.req.Item.Status.Phase == lsv1alpha1.DeployItemPhases.Deleting {
+	if deployer.DeletePolls(it.req.Item) {
 		checkpoint = deletion.Checkpoint
 	}
 	left, err := timeout.Check(it.req.Item, it.req.Now, checkpoint)

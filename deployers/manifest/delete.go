@@ -55,10 +55,11 @@ func (d *Deployer) Delete(ctx context.Context, req deployer.Request) (deployer.R
 	return deployer.Result{}, nil
 }
 
-// checkDeleteTimeout checks the timeout at the start of the deletion or, in
-// phase Deleting, while objects are being deleted, with Landscaper's message.
+// checkDeleteTimeout checks the timeout at the start of the deletion or,
+// while objects are being deleted (deployer.DeletePolls), with Landscaper's
+// message.
 func checkDeleteTimeout(req deployer.Request) (time.Duration, error) {
-	if req.Item.Status.Phase != lsv1alpha1.DeployItemPhases.Deleting {
+	if !deployer.DeletePolls(req.Item) {
 		return timeout.Check(req.Item, req.Now, CheckpointStartDelete)
 	}
 	left, err := timeout.Check(req.Item, req.Now, deletion.Checkpoint)
