@@ -81,7 +81,7 @@ func (r *reconcileRun) apply(ctx context.Context) (deployer.Result, error) {
 	res, err := apply.Apply(ctx, r.applyOptions())
 	if err != nil {
 		status, serr := encodeStatus(res.ManagedResources)
-		return deployer.Result{ProviderStatus: status}, errors.Join(fmt.Errorf("deploy item %s: %w", r.req.Item.Name, err), serr)
+		return deployer.Result{ProviderStatus: status}, errors.Join(err, serr)
 	}
 	if !res.Orphans.Done {
 		return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Init, RequeueAfter: timeout.Poll(deletion.PollInterval, left)}, nil

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/deployers/manifest/deletion"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // DeployItemLabel marks every object a deploy item applies; its value is the
@@ -67,8 +68,9 @@ type Result struct {
 
 // Apply applies opts.Manifests group by group and then deletes the orphans
 // of opts.ManagedResources (see the package documentation). The error of a
-// failed apply lists every object that failed; the returned Result is still
-// valid then.
+// failed apply lists every object that failed, as Landscaper's applier's
+// (operation ApplyObjects, reason ApplyNewObject; cleanupOrphanedResourcesInGroups
+// for the orphans); the returned Result is still valid then.
 func Apply(ctx context.Context, opts Options) (Result, error) {
 	if opts.UpdateStrategy == "" {
 		opts.UpdateStrategy = manifestv1alpha2.UpdateStrategyUpdate
@@ -97,10 +99,12 @@ func Apply(ctx context.Context, opts Options) (Result, error) {
 		res.ManagedResources = append(res.ManagedResources, recorded...)
 	}
 	if len(errs) > 0 {
-		return res, fmt.Errorf("unable to apply manifests: %w", apimacherrors.NewAggregate(errs))
+		agg := apimacherrors.NewAggregate(errs)
+		return res, reconcile.WrapError(agg, "ApplyObjects", "ApplyNewObject", agg.Error())
 	}
 	if res.Orphans, err = cleanupOrphans(ctx, opts, res.ManagedResources); err != nil {
-		return res, fmt.Errorf("unable to cleanup orphaned resources: %w", err)
+		err = fmt.Errorf("unable to cleanup orphaned resources: %w", err)
+		return res, reconcile.WrapError(err, "ApplyObjects", "cleanupOrphanedResourcesInGroups", err.Error())
 	}
 	return res, nil
 }
