@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // maxLogLines is how many of helm's log lines a failed install or upgrade
@@ -13,7 +14,9 @@ const maxLogLines = 10
 // helmLog collects what helm logs during one deploy attempt, the way
 // Landscaper's helm deployer does for its lastError: a line that was
 // logged before is not added again, and only the last maxLogLines stay.
+// helm logs from the goroutines of its actions too, so it is locked.
 type helmLog struct {
+	mu    sync.Mutex
 	lines []string
 }
 
@@ -24,6 +27,8 @@ func (l *helmLog) printf(format string, v ...any) {
 		return
 	}
 	msg := fmt.Sprintf(format, v...)
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if slices.Contains(l.lines, msg) {
 		return
 	}
@@ -36,7 +41,12 @@ func (l *helmLog) printf(format string, v ...any) {
 // text is the lines, each after a newline, as Landscaper puts them in
 // front of a failed action's error.
 func (l *helmLog) text() string {
-	if l == nil || len(l.lines) == 0 {
+	if l == nil {
+		return ""
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.lines) == 0 {
 		return ""
 	}
 	return "\n" + strings.Join(l.lines, "\n")
