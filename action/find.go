@@ -110,18 +110,12 @@ func ResolveKind(s string) (string, error) {
 	kind, ok := KindAliases[name]
 	if ok && qualified {
 		gv := lsv1alpha1.SchemeGroupVersion
-		ok = landscaperKind(kind) && (group == gv.Group || group == gv.Version+"."+gv.Group)
+		ok = (group == gv.Group || group == gv.Version+"."+gv.Group) && fakecluster.NewScheme().Recognizes(gv.WithKind(kind))
 	}
 	if !ok {
 		return "", Invalidf("unknown kind %q (known: %s)", s, knownKinds())
 	}
 	return kind, nil
-}
-
-// landscaperKind reports whether kind is of Landscaper's API group (not a
-// Secret or ConfigMap).
-func landscaperKind(kind string) bool {
-	return kind != "Secret" && kind != "ConfigMap"
 }
 
 func knownKinds() string {

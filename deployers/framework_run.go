@@ -58,11 +58,10 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 		err = f.enter(ctx, c, lsv1alpha1.DeployItemPhases.Init, lsv1alpha1.DeployItemPhases.Progressing)
 	}
 	var res deployer.Result
-	called := false
 	if err == nil {
 		res, err = c.d.Reconcile(ctx, c.req)
-		called = true
 		err = f.overdue(c, "reconcile", res.Phase == "" || res.Phase.IsFinal(), reconcile.Build(err, opReconcile, reasonReconcile))
+		failedIn(c, err, lsv1alpha1.DeployItemPhases.Init, lsv1alpha1.DeployItemPhases.Progressing)
 	}
 	if res.ProviderStatus != nil {
 		// Also on error: Landscaper keeps what a failed apply did manage.
@@ -70,11 +69,6 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 	}
 	f.mergeConditions(di, res.Conditions)
 	if err != nil {
-		if called && c.traits.ProgressingOnError && di.Status.Phase == lsv1alpha1.DeployItemPhases.Init {
-			// the phase the deployer had set when it failed, which Landscaper
-			// writes with the error
-			di.Status.Phase = lsv1alpha1.DeployItemPhases.Progressing
-		}
 		return f.fail(ctx, c, err)
 	}
 	if res.Phase == "" {
@@ -101,16 +95,12 @@ func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error
 			err = f.enter(ctx, c, lsv1alpha1.DeployItemPhases.InitDelete, lsv1alpha1.DeployItemPhases.Deleting)
 		}
 		var res deployer.Result
-		called := false
 		if err == nil {
 			res, err = c.d.Delete(ctx, c.req)
-			called = true
 			err = f.overdue(c, "delete", res.Phase == "" || res.Phase.IsFinal(), buildDeleteError(err))
+			failedIn(c, err, lsv1alpha1.DeployItemPhases.InitDelete, lsv1alpha1.DeployItemPhases.Deleting)
 		}
 		if err != nil {
-			if called && c.traits.ProgressingOnError && di.Status.Phase == lsv1alpha1.DeployItemPhases.InitDelete {
-				di.Status.Phase = lsv1alpha1.DeployItemPhases.Deleting // as in reconcile
-			}
 			return f.fail(ctx, c, err)
 		}
 		if res.Phase != "" && res.Phase != lsv1alpha1.DeployItemPhases.Succeeded {
@@ -174,6 +164,16 @@ func joinTypes(ts []lsv1alpha1.TargetType) string {
 		s += string(t)
 	}
 	return s
+}
+
+// failedIn moves an item whose deployer call failed (err) from phase from to
+// phase to, for deployers with deployer.Traits.ProgressingOnError: the phase
+// such a deployer had set when it failed, which Landscaper writes with the
+// error. enter is the same move before the call, for Traits.Progressing.
+func failedIn(c call, err error, from, to lsv1alpha1.DeployItemPhase) {
+	if err != nil && c.traits.ProgressingOnError && c.di.Status.Phase == from {
+		c.di.Status.Phase = to
+	}
 }
 
 // enter moves an item from phase from to phase to before the deployer is

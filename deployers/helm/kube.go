@@ -147,7 +147,7 @@ func (k *kubeClient) Create(resources kube.ResourceList) (*kube.Result, error) {
 		if !apierrors.IsNotFound(err) {
 			return nil, fmt.Errorf("get %s: %w", describe(info), err)
 		}
-		if err := k.apply(u); err != nil {
+		if _, err := k.apply(u); err != nil {
 			return nil, err
 		}
 	}
@@ -211,15 +211,12 @@ func (k *kubeClient) applyInfo(info *resource.Info) (created, changed bool, err 
 		return false, false, fmt.Errorf("get %s: %w", describe(info), err)
 	}
 	if apierrors.IsNotFound(err) {
-		return true, true, k.apply(u)
+		_, err := k.apply(u)
+		return true, true, err
 	}
-	if err := k.apply(u); err != nil {
+	after, err := k.apply(u)
+	if err != nil {
 		return false, false, err
-	}
-	after := &unstructured.Unstructured{}
-	after.SetGroupVersionKind(u.GroupVersionKind())
-	if err := k.c.Get(k.ctx, client.ObjectKeyFromObject(u), after); err != nil {
-		return false, true, nil
 	}
 	return false, !sameContent(live, after), nil
 }
@@ -259,16 +256,17 @@ func (k *kubeClient) deleteUnlessKept(info *resource.Info) (bool, error) {
 	return true, nil
 }
 
-// apply writes u with server-side apply and reads the result back into u.
-func (k *kubeClient) apply(u *unstructured.Unstructured) error {
+// apply writes u with server-side apply and returns the object as the API
+// server answered (the apply configuration is filled with its response).
+func (k *kubeClient) apply(u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	obj := u.DeepCopy()
 	obj.SetResourceVersion("")
 	obj.SetManagedFields(nil)
 	if err := k.c.Apply(k.ctx, client.ApplyConfigurationFromUnstructured(obj),
 		client.FieldOwner(fieldManager), client.ForceOwnership); err != nil {
-		return fmt.Errorf("apply %s %s: %w", u.GetKind(), objectName(u), err)
+		return nil, fmt.Errorf("apply %s %s: %w", u.GetKind(), objectName(u), err)
 	}
-	return nil
+	return obj, nil
 }
 
 // Delete deletes the resources in the background; missing ones count as deleted.
