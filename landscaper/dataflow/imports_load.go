@@ -141,12 +141,16 @@ func (l *loader) key(name string) types.NamespacedName {
 	return types.NamespacedName{Namespace: l.inst.Namespace, Name: name}
 }
 
-// configMapData merges data and binaryData of a ConfigMap.
+// configMapData returns the keys of a ConfigMap that an import reads, as
+// Landscaper's ResolveConfigMapReference reads them: those of data, unless
+// the ConfigMap has binaryData (even empty), whose keys then replace them.
+// So a key only in data is missing from a ConfigMap that has binaryData,
+// and the whole ConfigMap is its binaryData.
 func configMapData(cm *corev1.ConfigMap) map[string][]byte {
-	out := map[string][]byte{}
-	for k, v := range cm.BinaryData {
-		out[k] = v
+	if cm.BinaryData != nil {
+		return cm.BinaryData
 	}
+	out := make(map[string][]byte, len(cm.Data))
 	for k, v := range cm.Data {
 		out[k] = []byte(v)
 	}

@@ -20,6 +20,12 @@ kind: ConfigMap
 metadata: {name: settings}
 data: {list: "[a, b]", text: hello}
 ---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: mixed}
+data: {plain: "1"}
+binaryData: {bin: "Mg=="}
+---
 apiVersion: landscaper.gardener.cloud/v1alpha1
 kind: Target
 metadata: {name: blue}
@@ -51,6 +57,12 @@ func TestResolveImports(t *testing.T) {
 			defs: "- {name: u, schema: {type: string}}\n- {name: all, schema: {type: object}}", want: `{"all":{"port":8080,"user":"admin"},"u":"admin"}`},
 		{name: "configmap keys decode YAML", spec: "imports: {data: [{name: l, configMapRef: {name: settings, key: list}}, {name: t, configMapRef: {name: settings, key: text}}]}",
 			defs: "- {name: l, schema: {type: array}}\n- {name: t, schema: {type: string}}", want: `{"l":["a","b"],"t":"hello"}`},
+		// Landscaper reads binaryData after data, and what it reads there
+		// replaces what it read from data (ResolveConfigMapReference).
+		{name: "configmap with data and binaryData: binaryData's key", spec: "imports: {data: [{name: b, configMapRef: {name: mixed, key: bin}}]}",
+			defs: "- {name: b, schema: {type: integer}}", want: `{"b":2}`},
+		{name: "configmap with data and binaryData: binaryData's keys only", spec: "imports: {data: [{name: all, configMapRef: {name: mixed}}]}",
+			defs: "- {name: all, schema: {type: object}}", want: `{"all":{"bin":2}}`},
 		{name: "importDataMappings", spec: "imports: {data: [{name: c, dataRef: config}]}\nimportDataMappings: {double: '(( c.replicas * 2 ))'}",
 			defs: "- {name: double, schema: {type: integer}}", want: `{"double":4}`},
 		{name: "default of an optional import", spec: "{}",
@@ -122,6 +134,8 @@ func TestResolveImportsErrors(t *testing.T) {
 			want: `configmaps "nope" not found`, load: true},
 		{name: "missing configMap key", spec: "imports: {data: [{name: c, configMapRef: {name: settings, key: nope}}]}", defs: "- {name: c, schema: {}}",
 			want: `key 'nope' in configmap 'test/settings' does not exist`, load: true},
+		{name: "configMap key only in data, with binaryData", spec: "imports: {data: [{name: c, configMapRef: {name: mixed, key: plain}}]}", defs: "- {name: c, schema: {}}",
+			want: `key 'plain' in configmap 'test/mixed' does not exist`, load: true},
 		{name: "not provided", spec: "{}", defs: "- {name: c, schema: {type: string}}", terminal: true,
 			want: `the blueprint requires import "c" (data), but spec.imports.data has no import of that name and no importDataMappings entry produces it`},
 		{name: "target not provided", spec: "{}", defs: "- {name: t, targetType: x}", terminal: true,
