@@ -108,7 +108,7 @@ func runImportExecutions(ctx context.Context, inst *lsv1alpha1.Installation, bp 
 			imps.Values[k] = v
 		}
 		if len(out.Errors) > 0 {
-			return fail(inst, ReasonImportInvalid, "importExecution %q: import validation failed: %s", ex.Name, strings.Join(out.Errors, ", "))
+			return fail(inst, ReasonTemplatingFailed, "importExecution %q: import validation failed: %s", ex.Name, strings.Join(out.Errors, ", "))
 		}
 	}
 	return nil
