@@ -2,6 +2,7 @@ package installation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -90,8 +91,13 @@ func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Inst
 		return reconcile.Wrap(err, opCreate, "CreateOrUpdateImports")
 	}
 	subs, err := dataflow.RenderSubinstallations(ctx, cl, inst, bp, imps)
-	if err == nil {
-		err = c.ensureSubinstallations(ctx, inst, bp, tree, subs)
+	// Templates in an import cycle: Landscaper's controller deletes the
+	// orphans, then creates and updates nothing, and goes on.
+	var cycle *dataflow.CycleError
+	if errors.As(err, &cycle) {
+		err = c.ensureSubinstallations(ctx, inst, bp, tree, subs, false)
+	} else if err == nil {
+		err = c.ensureSubinstallations(ctx, inst, bp, tree, subs, true)
 	}
 	if err != nil {
 		return reconcile.Wrap(err, opCreate, "EnsureSubinstallations")

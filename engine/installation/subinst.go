@@ -15,11 +15,15 @@ import (
 	"github.com/lscli/lscli/reconcile"
 )
 
-// ensureSubinstallations creates a subinstallation per template, updates the
-// existing ones, and deletes the orphans (no template any more) with the
-// delete-ignore-successors annotation. It records them in status.subInstCache
-// (orphans first, then the templates in order).
-func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, templates []*lsv1alpha1.InstallationTemplate) error {
+// ensureSubinstallations deletes the orphans (no template any more) with the
+// delete-ignore-successors annotation, then, with apply, creates a
+// subinstallation per template and updates the existing ones, in the order
+// of the templates. It records them in status.subInstCache (orphans first,
+// then the templates in order). As in Landscaper, a template whose
+// subinstallation is still being deleted (an orphan whose deletion failed,
+// its template back) is an error, at that template: the ones before it are
+// applied.
+func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, templates []*lsv1alpha1.InstallationTemplate, apply bool) error {
 	subs, err := c.subinstallations(ctx, inst)
 	if err != nil {
 		return err
@@ -43,6 +47,12 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 		}
 	}
 	for _, tmpl := range templates {
+		if !apply {
+			break
+		}
+		if sub := existing[tmpl.Name]; sub != nil && sub.DeletionTimestamp != nil {
+			return fmt.Errorf("an installation %s should be created which is currently under deletion", sub.Name)
+		}
 		spec, err := dataflow.SubinstallationSpec(inst, bp, tree, tmpl, c.cfg.Blueprints)
 		if err != nil {
 			return err

@@ -21,8 +21,9 @@ import (
 // that are not set are dropped. The templates are then checked: names set,
 // valid and unique; no dataRef or target exported twice or exported although
 // the parent imports it; every import satisfied by the parent's imports or a
-// sibling's exports; no import cycle. Every failure is a terminal error
-// naming the templates involved.
+// sibling's exports; no import cycle (a *CycleError, which comes with the
+// templates). Every failure is a terminal error naming the templates
+// involved.
 func RenderSubinstallations(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) ([]*lsv1alpha1.InstallationTemplate, error) {
 	var tmpls []*lsv1alpha1.InstallationTemplate
 	if len(bp.Info.SubinstallationExecutions) > 0 {
@@ -52,8 +53,24 @@ func RenderSubinstallations(ctx context.Context, c fakecluster.Client, inst *lsv
 	if msgs := validateTemplates(tmpls, parentImports(bp.Info.Imports, imps)); len(msgs) > 0 {
 		return nil, fail(inst, ReasonSubinstallations, "subinstallations: %s", strings.Join(msgs, "; "))
 	}
+	if cycle := templateCycle(tmpls); cycle != "" {
+		return tmpls, &CycleError{err: fail(inst, ReasonSubinstallations, "subinstallations: %s", cycle)}
+	}
 	return tmpls, nil
 }
+
+// CycleError is RenderSubinstallations' error for templates that are valid
+// but import each other's exports in a cycle; the templates come with it.
+// Landscaper's blueprint renderer refuses them, as lscli's render and
+// validate do, but its installation controller ignores the cycle: it
+// creates and updates no subinstallation and goes on
+// (createOrUpdateSubinstallations). It wraps the terminal error.
+type CycleError struct{ err error }
+
+func (e *CycleError) Error() string { return e.err.Error() }
+
+// Unwrap returns the terminal error.
+func (e *CycleError) Unwrap() error { return e.err }
 
 // blueprintSubinstallations reads the blueprint's subinstallations.
 func blueprintSubinstallations(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint) ([]*lsv1alpha1.InstallationTemplate, error) {

@@ -2,6 +2,7 @@ package dataflow
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -78,8 +79,13 @@ func TestRenderSubinstallationsErrors(t *testing.T) {
 			c := newCluster(t, sources)
 			bp := blueprintImports("- {name: cfg, schema: {}}\n- {name: cluster, type: target}") + "subinstallations:\n" + tt.subs + "\n"
 			inst := installation(t, c, "i", "imports: {data: [{name: cfg, dataRef: config}], targets: [{name: cluster, target: blue}]}", bp)
-			_, err := RenderSubinstallations(context.Background(), c, inst, blueprintOf(t, inst), resolve(t, c, inst))
+			tmpls, err := RenderSubinstallations(context.Background(), c, inst, blueprintOf(t, inst), resolve(t, c, inst))
 			checkErr(t, err, tt.want, true)
+			// Only a cycle is a *CycleError, and comes with the templates.
+			var cycle *CycleError
+			if isCycle := errors.As(err, &cycle); isCycle != (tt.name == "cycle") || isCycle != (len(tmpls) == 2) {
+				t.Errorf("CycleError: %v, %d templates; want both only for the cycle", isCycle, len(tmpls))
+			}
 		})
 	}
 }

@@ -30,12 +30,16 @@ func validateTemplates(tmpls []*lsv1alpha1.InstallationTemplate, parent []lsv1al
 	msgs = append(msgs, g.duplicates()...)
 	msgs = append(msgs, g.importedByParent(parent)...)
 	msgs = append(msgs, g.unsatisfied(parent)...)
-	if len(msgs) == 0 {
-		if cycle := findCycle(g.edges()); cycle != nil {
-			msgs = append(msgs, importCycleText(cycle))
-		}
-	}
 	return msgs
+}
+
+// templateCycle describes an import cycle among templates that
+// validateTemplates found valid, or returns "" when there is none.
+func templateCycle(tmpls []*lsv1alpha1.InstallationTemplate) string {
+	if cycle := findCycle(newExportGraph(tmpls).edges()); cycle != nil {
+		return importCycleText(cycle)
+	}
+	return ""
 }
 
 // fieldProblems checks one template as Landscaper's webhook does.
