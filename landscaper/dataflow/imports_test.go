@@ -28,7 +28,7 @@ binaryData: {bin: "Mg=="}
 ---
 apiVersion: landscaper.gardener.cloud/v1alpha1
 kind: Target
-metadata: {name: blue}
+metadata: {name: blue, labels: {team: blue}, annotations: {owner: alice}}
 spec: {type: landscaper.gardener.cloud/kubernetes-cluster, config: {kubeconfig: b}}
 ---
 apiVersion: landscaper.gardener.cloud/v1alpha1

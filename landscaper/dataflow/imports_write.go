@@ -60,7 +60,7 @@ func writeTargetList(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1
 	}
 	for i, t := range list {
 		m.index = &i
-		if err := writeTarget(ctx, c, inst, helper.GenerateDataObjectNameWithIndex(m.context, name, i), t, m, false); err != nil {
+		if err := writeTargetElement(ctx, c, inst, helper.GenerateDataObjectNameWithIndex(m.context, name, i), t, m); err != nil {
 			return err
 		}
 	}
@@ -81,7 +81,7 @@ func writeTargetMap(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.
 	for _, k := range keys {
 		m.targetMapKey = &k
 		objName := ObjectName(m.context, fmt.Sprintf("%s[%s]", name, k))
-		if err := writeTarget(ctx, c, inst, objName, targets[k], m, false); err != nil {
+		if err := writeTargetElement(ctx, c, inst, objName, targets[k], m); err != nil {
 			return err
 		}
 	}

@@ -39,13 +39,27 @@ func TestWriteImports(t *testing.T) {
 		t.Errorf("owner references = %+v, want one (not controller) to the installation", do.OwnerReferences)
 	}
 	tgt := &lsv1alpha1.Target{}
+	// A single target's copy keeps the Target's own labels and annotations
+	// (Landscaper's TargetExtension.Apply); the elements of a list or map
+	// get only the data labels and the hash (TargetExtensionList.Apply,
+	// TargetMapExtension.Apply).
 	get(t, c, helper.GenerateDataObjectName(ctx, "one"), tgt)
 	checkLabels(t, tgt.Labels, labels("one"))
+	if tgt.Labels["team"] != "blue" || tgt.Annotations["owner"] != "alice" {
+		t.Errorf("single target copy: labels %v, annotations %v; want blue's own team and owner too", tgt.Labels, tgt.Annotations)
+	}
+	ownMeta := func(what string, tgt *lsv1alpha1.Target) {
+		t.Helper()
+		if _, ok := tgt.Labels["team"]; ok || len(tgt.Annotations) != 1 || tgt.Annotations[lsv1alpha1.DataObjectHashAnnotation] == "" {
+			t.Errorf("%s: labels %v, annotations %v; want only the data labels and the hash", what, tgt.Labels, tgt.Annotations)
+		}
+	}
 	for i, want := range []string{"g", "b"} {
 		get(t, c, helper.GenerateDataObjectNameWithIndex(ctx, "list", i), tgt)
 		l := labels("list")
 		l[lsv1alpha1.DataObjectIndexLabel] = fmt.Sprint(i)
 		checkLabels(t, tgt.Labels, l)
+		ownMeta(fmt.Sprintf("list[%d]", i), tgt)
 		if string(tgt.Spec.Configuration.RawMessage) != `{"kubeconfig":"`+want+`"}` {
 			t.Errorf("list[%d] config = %s", i, tgt.Spec.Configuration.RawMessage)
 		}
@@ -54,6 +68,7 @@ func TestWriteImports(t *testing.T) {
 	l := labels("map")
 	l[lsv1alpha1.DataObjectTargetMapKeyLabel] = "b"
 	checkLabels(t, tgt.Labels, l)
+	ownMeta("map[b]", tgt)
 }
 
 func checkLabels(t *testing.T, got, want map[string]string) {

@@ -78,18 +78,41 @@ func writeDataObject(ctx context.Context, c fakecluster.Client, owner *lsv1alpha
 	})
 }
 
-// writeTarget creates or updates the Target name from t (spec, labels,
-// annotations) with labels m, owned by owner.
+// writeTarget creates or updates the Target name from t with labels m,
+// owned by owner, as Landscaper's TargetExtension.Apply writes a target
+// import or export: t's spec, labels and annotations, and the hash of its
+// content.
 func writeTarget(ctx context.Context, c fakecluster.Client, owner *lsv1alpha1.Installation, name string, t *lsv1alpha1.Target, m meta, exclusive bool) error {
 	m.hash = sha1Hex(hashableContent(t))
+	return putTarget(ctx, c, owner, name, t, m, exclusive, true)
+}
+
+// writeTargetElement is writeTarget for an element of a targetList or
+// targetMap import, as Landscaper's TargetExtensionList.Apply and
+// TargetMapExtension.Apply write one: only t's spec, with the labels m and
+// the hash t carries (that of its content when it carries none); t's own
+// labels and annotations are not copied.
+func writeTargetElement(ctx context.Context, c fakecluster.Client, owner *lsv1alpha1.Installation, name string, t *lsv1alpha1.Target, m meta) error {
+	m.hash = t.Annotations[lsv1alpha1.DataObjectHashAnnotation]
+	if m.hash == "" {
+		m.hash = sha1Hex(hashableContent(t))
+	}
+	return putTarget(ctx, c, owner, name, t, m, false, false)
+}
+
+// putTarget creates or updates the Target name from t's spec (with
+// withMeta also its labels and annotations) and the labels m.
+func putTarget(ctx context.Context, c fakecluster.Client, owner *lsv1alpha1.Installation, name string, t *lsv1alpha1.Target, m meta, exclusive, withMeta bool) error {
 	obj := &lsv1alpha1.Target{}
 	return upsert(ctx, c, owner, types.NamespacedName{Namespace: owner.Namespace, Name: name}, obj, exclusive, func() {
 		obj.Spec = *t.Spec.DeepCopy()
-		for k, v := range t.Annotations {
-			metav1.SetMetaDataAnnotation(&obj.ObjectMeta, k, v)
-		}
-		for k, v := range t.Labels {
-			metav1.SetMetaDataLabel(&obj.ObjectMeta, k, v)
+		if withMeta {
+			for k, v := range t.Annotations {
+				metav1.SetMetaDataAnnotation(&obj.ObjectMeta, k, v)
+			}
+			for k, v := range t.Labels {
+				metav1.SetMetaDataLabel(&obj.ObjectMeta, k, v)
+			}
 		}
 		m.apply(obj)
 	})
