@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
@@ -59,6 +60,7 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 	}
 	var res deployer.Result
 	if err == nil {
+		c.req.Progress = f.progress(c)
 		res, err = c.d.Reconcile(ctx, c.req)
 		err = f.overdue(c, "reconcile", res.Phase == "" || res.Phase.IsFinal(), reconcile.Build(err, opReconcile, reasonReconcile))
 		failedIn(c, err, lsv1alpha1.DeployItemPhases.Init, lsv1alpha1.DeployItemPhases.Progressing)
@@ -173,6 +175,25 @@ func joinTypes(ts []lsv1alpha1.TargetType) string {
 func failedIn(c call, err error, from, to lsv1alpha1.DeployItemPhase) {
 	if err != nil && c.traits.ProgressingOnError && c.di.Status.Phase == from {
 		c.di.Status.Phase = to
+	}
+}
+
+// progress is deployer.Request.Progress for the call c: it writes c's item
+// with phase Progressing and the provider status given, keeping all else
+// (lastError too, which the end of the call clears), as Landscaper's
+// deployers' UpdateDeployItemStatus in the middle of their reconcile does.
+// A status that does not change is not written.
+func (f *Framework) progress(c call) func(context.Context, *runtime.RawExtension) error {
+	return func(ctx context.Context, providerStatus *runtime.RawExtension) error {
+		c.di.Status.Phase = lsv1alpha1.DeployItemPhases.Progressing
+		if providerStatus != nil {
+			c.di.Status.ProviderStatus = providerStatus
+		}
+		if err := f.Client.UpdateStatus(ctx, c.di); err != nil {
+			return fmt.Errorf("update status of deploy item %s: %w", c.di.Name, err)
+		}
+		c.req.Item.Status = *c.di.Status.DeepCopy()
+		return nil
 	}
 }
 

@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/deployers/deployer"
+	"github.com/lscli/lscli/fakecluster"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/reconcile"
@@ -334,5 +336,44 @@ func TestFrameworkKeepsPollsOfRealClusters(t *testing.T) {
 	res, err := h.f.Reconciler().Reconcile(context.Background(), itemKey)
 	if err != nil || res.RequeueAfter != PollInterval || res.Deadline {
 		t.Errorf("Reconcile = %+v, %v; want a plain poll after %s", res, err, PollInterval)
+	}
+}
+
+// TestFrameworkProgress checks deployer.Request.Progress: the status is
+// written Progressing, with the provider status, in the middle of the call,
+// and the call's result is written at its end; an unchanged status is not
+// written again.
+func TestFrameworkProgress(t *testing.T) {
+	ps := &runtime.RawExtension{Raw: []byte(`{"managed":1}`)}
+	var seen []lsv1alpha1.DeployItemPhase
+	h := newHarness(t, deployer.Func(func(ctx context.Context, _ deployer.Operation, req deployer.Request) (deployer.Result, error) {
+		if err := req.Progress(ctx, ps); err != nil {
+			return deployer.Result{}, err
+		}
+		if err := req.Progress(ctx, ps); err != nil {
+			return deployer.Result{}, err
+		}
+		seen = append(seen, req.Item.Status.Phase)
+		return deployer.Result{ProviderStatus: ps}, nil
+	}))
+	h.create(item("example.com/app"))
+	var mid *lsv1alpha1.DeployItem
+	h.cluster.Watch(func(ev fakecluster.Event) {
+		if di, ok := ev.New.(*lsv1alpha1.DeployItem); ok && di.Status.Phase == lsv1alpha1.DeployItemPhases.Progressing {
+			mid = di
+		}
+	})
+	h.run(0)
+	if !slices.Equal(h.trace, []string{"+0s Init", "+0s Progressing", "+0s Succeeded"}) {
+		t.Errorf("phases written: %v, want Init, Progressing, Succeeded", h.trace)
+	}
+	if mid == nil || string(mid.Status.ProviderStatus.Raw) != `{"managed":1}` {
+		t.Errorf("the Progressing write: %+v; want the provider status", mid)
+	}
+	if !slices.Equal(seen, []lsv1alpha1.DeployItemPhase{lsv1alpha1.DeployItemPhases.Progressing}) {
+		t.Errorf("the item the deployer saw after Progress: %v, want Progressing", seen)
+	}
+	if h.changes != 7 {
+		t.Errorf("%d writes, want 7 (Context, Target, the item, its finalizer, pickup, Progressing once, Succeeded)", h.changes)
 	}
 }

@@ -18,6 +18,12 @@ type Request struct {
 	Target *lsv1alpha1.Target
 	// Now is the current virtual time.
 	Now time.Time
+	// Progress, when not nil, writes the item's status at once with phase
+	// Progressing and providerStatus (when not nil), as Landscaper's helm
+	// and manifest deployers write it after a successful install or apply,
+	// before they check readiness; the call goes on after it, and what it
+	// returns is written at its end as always. Item is updated to match.
+	Progress func(ctx context.Context, providerStatus *runtime.RawExtension) error
 }
 
 // Result is what a deployer reports back to the framework.
