@@ -395,3 +395,48 @@ func TestListByLabelsFollowsEveryWrite(t *testing.T) {
 	namespaces = namespaces[:1]
 	check(-1)
 }
+
+// TestNoOpWritesAreNotStored: an Update, a merge Patch or a server-side
+// apply that changes nothing is not stored, as a real API server does not
+// store it: the object keeps its resourceVersion (Landscaper's manifest
+// deployer sends its update again in every job). A write that changes
+// something still gets a new one.
+func TestNoOpWritesAreNotStored(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	const manifest = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default"},"data":{"a":"1"}}`
+	if err := f.c.Patch(ctx, obj(t, manifest), client.Apply, client.FieldOwner("one")); err != nil {
+		t.Fatal(err)
+	}
+	rv := f.get("v1", "ConfigMap", "default", "c").GetResourceVersion()
+	same := func(what string) {
+		t.Helper()
+		if got := f.get("v1", "ConfigMap", "default", "c").GetResourceVersion(); got != rv {
+			t.Errorf("after %s: resourceVersion %s, want %s (not stored)", what, got, rv)
+		}
+	}
+	if err := f.c.Patch(ctx, obj(t, manifest), client.Apply, client.FieldOwner("one")); err != nil {
+		t.Fatal(err)
+	}
+	same("the same apply")
+	u := f.get("v1", "ConfigMap", "default", "c")
+	if err := f.c.Update(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	same("an unchanged update")
+	if u.GetResourceVersion() != rv {
+		t.Errorf("the object the update answered with: resourceVersion %s, want %s", u.GetResourceVersion(), rv)
+	}
+	cur := f.get("v1", "ConfigMap", "default", "c")
+	if err := f.c.Patch(ctx, cur.DeepCopy(), client.MergeFrom(cur)); err != nil {
+		t.Fatal(err)
+	}
+	same("an empty merge patch")
+	_ = unstructured.SetNestedField(u.Object, "2", "data", "a")
+	if err := f.c.Update(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.get("v1", "ConfigMap", "default", "c").GetResourceVersion(); got == rv {
+		t.Errorf("a changing update kept resourceVersion %s", rv)
+	}
+}

@@ -297,8 +297,8 @@ func (t *tracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	out, err := t.merged(gvr, obj, ns, o.FieldManager)
-	if err != nil {
+	out, old, err := t.merged(gvr, obj, ns, o.FieldManager)
+	if err != nil || unchanged(old, out) {
 		return err
 	}
 	err = t.ObjectTracker.Update(gvr, out, ns, o)
@@ -312,8 +312,8 @@ func (t *tracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns 
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	out, err := t.merged(gvr, obj, ns, o.FieldManager)
-	if err != nil {
+	out, old, err := t.merged(gvr, obj, ns, o.FieldManager)
+	if err != nil || unchanged(old, out) {
 		return err
 	}
 	err = t.ObjectTracker.Patch(gvr, out, ns, o)
@@ -321,26 +321,41 @@ func (t *tracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns 
 	return err
 }
 
-// merged runs the field manager for an update of the stored object to obj
-// and stamps the metadata.
-func (t *tracker) merged(gvr schema.GroupVersionResource, obj runtime.Object, ns, manager string) (runtime.Object, error) {
+// merged runs the field manager for an update of the stored object, old,
+// to obj and stamps the metadata.
+func (t *tracker) merged(gvr schema.GroupVersionResource, obj runtime.Object, ns, manager string) (out, old runtime.Object, err error) {
 	_, mgr, err := t.managerFor(obj)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m, err := meta.Accessor(obj)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	old, err := t.ObjectTracker.Get(gvr, ns, m.GetName())
-	if err != nil {
-		return nil, err
+	if old, err = t.ObjectTracker.Get(gvr, ns, m.GetName()); err != nil {
+		return nil, nil, err
 	}
-	out, err := mgr.Update(old, obj, managerName(manager))
-	if err != nil {
-		return nil, err
+	if out, err = mgr.Update(old, obj, managerName(manager)); err != nil {
+		return nil, nil, err
 	}
-	return out, t.stamp(old, out)
+	return out, old, t.stamp(old, out)
+}
+
+// unchanged reports whether out, the result of a write, is the stored
+// object old but for its resourceVersion: a real API server does not store
+// such a write (the object keeps its resourceVersion, and no watcher hears
+// of it).
+func unchanged(old, out runtime.Object) bool {
+	o, err1 := meta.Accessor(old)
+	n, err2 := meta.Accessor(out)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rv := n.GetResourceVersion()
+	n.SetResourceVersion(o.GetResourceVersion())
+	same := semantic.DeepEqual(old, out)
+	n.SetResourceVersion(rv)
+	return same
 }
 
 // Apply is server-side apply: it creates the object or merges the applied
@@ -381,6 +396,8 @@ func (t *tracker) Apply(gvr schema.GroupVersionResource, ac runtime.Object, ns s
 	t.remember(gvk)
 	if !exists {
 		err = t.ObjectTracker.Create(gvr, out, ns, metav1.CreateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})
+	} else if unchanged(old, out) {
+		return nil
 	} else {
 		err = t.ObjectTracker.Update(gvr, out, ns, metav1.UpdateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})
 	}
