@@ -31,6 +31,7 @@ the events of the objects of that name (of KIND, when given; -n narrows the name
 		},
 	}
 	addOutputFlag(cmd, "table", "table", "json")
+	addAllNamespacesFlag(cmd)
 	return cmd
 }
 

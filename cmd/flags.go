@@ -24,6 +24,12 @@ func addGlobalFlags(root *cobra.Command) {
 	_ = root.RegisterFlagCompletionFunc("state", cobra.FixedCompletions(nil, cobra.ShellCompDirectiveFilterDirs))
 }
 
+// addAllNamespacesFlag declares kubectl's -A on a reading command: show
+// every namespace, which is what it does without -n anyway.
+func addAllNamespacesFlag(cmd *cobra.Command) {
+	cmd.Flags().BoolP("all-namespaces", "A", false, "show objects of every namespace, also when -n or the config names one (the default without -n)")
+}
+
 // addSeedFlags declares the flags that shape a new simulation or dry run:
 // the seed and the start time.
 func addSeedFlags(cmd *cobra.Command) {

@@ -46,6 +46,7 @@ KIND and NAME then narrow the objects by kind (e.g. deployment, deployments) and
 		},
 	}
 	cmd.Flags().StringVar(&target, "target", "", "show the simulated cluster behind this Target")
+	addAllNamespacesFlag(cmd)
 	cmd.Flags().StringVarP(&selector, "selector", "l", "", "label selector, e.g. app=web,tier!=db (as kubectl's -l)")
 	addOutputFlag(cmd, "table", getFormats...)
 	return cmd

@@ -127,6 +127,9 @@ func loadSettings(cmd *cobra.Command, getenv func(string) string, paths []string
 	}
 	src := source{flags: flags, getenv: getenv, config: s.config}
 	s.Namespace, _ = src.get("namespace", "")
+	if all, err := flags.GetBool("all-namespaces"); err == nil && all {
+		s.Namespace = "" // kubectl's -A: every namespace, whatever -n says
+	}
 	s.State, _ = src.get("state", ".lscli")
 	if choice.fromState {
 		s.State, _ = plain.get("state", ".lscli")
