@@ -46,10 +46,10 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 			return err
 		}
 	}
+	if !apply {
+		templates = nil
+	}
 	for _, tmpl := range templates {
-		if !apply {
-			break
-		}
 		if sub := existing[tmpl.Name]; sub != nil && sub.DeletionTimestamp != nil {
 			return fmt.Errorf("an installation %s should be created which is currently under deletion", sub.Name)
 		}
