@@ -181,7 +181,7 @@ func whyInstallation(inst *lsv1alpha1.Installation) string {
 	case st.JobID == st.JobIDFinished && flow.HasOperation(inst, lsv1alpha1.ReconcileOperation):
 		return "a reconcile annotation is waiting to start a new job"
 	case st.LastError != nil:
-		return fmt.Sprintf("phase %s, last error: %s", orNone(string(st.InstallationPhase)), strings.TrimLeft(st.LastError.Message, "\n"))
+		return fmt.Sprintf("phase %s, last error: %s", orNone(string(st.InstallationPhase)), errorMessage(st.LastError))
 	}
 	return fmt.Sprintf("phase %s, waiting for its subinstallations and execution", orNone(string(st.InstallationPhase)))
 }
@@ -191,4 +191,11 @@ func orNone(phase string) string {
 		return "(none)"
 	}
 	return phase
+}
+
+// errorMessage is the message of a lastError where it follows "last error: "
+// on one line: one that starts with helm's log lines loses its leading
+// newline.
+func errorMessage(e *lsv1alpha1.Error) string {
+	return strings.TrimLeft(e.Message, "\n")
 }

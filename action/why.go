@@ -2,7 +2,6 @@ package action
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -58,7 +57,7 @@ func (p Pending) whyDeployItem(di *lsv1alpha1.DeployItem) string {
 	phase := orNone(string(st.Phase))
 	switch {
 	case st.LastError != nil:
-		return fmt.Sprintf("phase %s, last error: %s", phase, strings.TrimLeft(st.LastError.Message, "\n"))
+		return fmt.Sprintf("phase %s, last error: %s", phase, errorMessage(st.LastError))
 	case !deployitem.PickedUp(di):
 		if due, ok := p.deadline(engine.DeployItemController, key); ok {
 			return "no deployer has picked it up; the pickup timeout fails it " + p.at(due)

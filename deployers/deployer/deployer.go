@@ -26,6 +26,14 @@ type Request struct {
 	Progress func(ctx context.Context, providerStatus *runtime.RawExtension) error
 }
 
+// ReportProgress calls Progress, when the request has one.
+func (r Request) ReportProgress(ctx context.Context, providerStatus *runtime.RawExtension) error {
+	if r.Progress == nil {
+		return nil
+	}
+	return r.Progress(ctx, providerStatus)
+}
+
 // Result is what a deployer reports back to the framework.
 type Result struct {
 	// Phase is the item's new phase. For Reconcile, "" means Succeeded; a

@@ -60,25 +60,17 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 		if status, stop, err = d.deploy(ctx, it, tpl, status); stop != nil {
 			return *stop, err
 		}
-		if err := progress(ctx, req, status); err != nil {
+		// Written Progressing as Landscaper's helm deployer writes it
+		// before its readiness check.
+		raw, err := encodeStatus(status)
+		if err == nil {
+			err = req.ReportProgress(ctx, raw)
+		}
+		if err != nil {
 			return deployer.Result{}, err
 		}
 	}
 	return d.check(ctx, it, tpl, status)
-}
-
-// progress writes the item Progressing with the provider status after a
-// successful deploy, as Landscaper's helm deployer does before its readiness
-// check (see deployer.Request.Progress).
-func progress(ctx context.Context, req deployer.Request, status *helmv1alpha1.ProviderStatus) error {
-	if req.Progress == nil {
-		return nil
-	}
-	raw, err := encodeStatus(status)
-	if err != nil {
-		return err
-	}
-	return req.Progress(ctx, raw)
 }
 
 // deploy runs the apply step and returns the new provider status. A result

@@ -87,14 +87,14 @@ func (r *reconcileRun) apply(ctx context.Context) (deployer.Result, error) {
 		return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Init, RequeueAfter: timeout.Poll(deletion.PollInterval, left)}, nil
 	}
 	r.managed, r.applied, r.patches = res.ManagedResources, true, res.Patches
-	if r.req.Progress != nil {
-		status, err := encodeStatus(r.managed)
-		if err != nil {
-			return deployer.Result{}, err
-		}
-		if err := r.req.Progress(ctx, status); err != nil {
-			return deployer.Result{}, err
-		}
+	// Written Progressing as Landscaper's manifest deployer writes it before
+	// its readiness check.
+	status, err := encodeStatus(r.managed)
+	if err == nil {
+		err = r.req.ReportProgress(ctx, status)
+	}
+	if err != nil {
+		return deployer.Result{}, err
 	}
 	return r.wait(ctx)
 }

@@ -94,10 +94,8 @@ func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Inst
 	// Templates in an import cycle: Landscaper's controller deletes the
 	// orphans, then creates and updates nothing, and goes on.
 	var cycle *dataflow.CycleError
-	if errors.As(err, &cycle) {
-		err = c.ensureSubinstallations(ctx, inst, bp, tree, subs, false)
-	} else if err == nil {
-		err = c.ensureSubinstallations(ctx, inst, bp, tree, subs, true)
+	if err == nil || errors.As(err, &cycle) {
+		err = c.ensureSubinstallations(ctx, inst, bp, tree, subs, cycle == nil)
 	}
 	if err != nil {
 		return reconcile.Wrap(err, opCreate, "EnsureSubinstallations")
