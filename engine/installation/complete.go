@@ -42,7 +42,10 @@ func (c *Controller) complete(ctx context.Context, inst *lsv1alpha1.Installation
 		return "", reconcile.Fatal(reconcile.Wrap(err, opComplete, "ConstructExports"))
 	}
 	if err := dataflow.WriteExports(ctx, cl, inst, exps); err != nil {
+		c.writeFailed(inst, err)
 		return "", reconcile.Fatal(reconcile.Wrap(err, opComplete, "CreateOrUpdateExports"))
 	}
+	c.setCondition(inst, lsv1alpha1.CreateExportsCondition, lsv1alpha1.ConditionTrue,
+		"DataObjectsCreated", "DataObjects successfully created")
 	return lsv1alpha1.InstallationPhases.Succeeded, nil
 }

@@ -62,6 +62,9 @@ func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Install
 		return nil, nil, nil, err
 	}
 	imps, err := dataflow.ResolveImports(ctx, c.cfg.Cluster, inst, bp, tree)
+	if importExecutionsFailed(err) {
+		c.importExecutionsFailed(inst, err)
+	}
 	switch {
 	case dataflow.IsImportLoadError(err):
 		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "init", reasonImports))
@@ -76,10 +79,17 @@ func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Install
 // importsReason tells the construction of the imports (construct) from
 // their import executions (executions) for an error of ResolveImports.
 func importsReason(err error, construct, executions string) string {
-	if t := reconcile.AsTerminal(err); t != nil && t.Reason == dataflow.ReasonTemplatingFailed {
+	if importExecutionsFailed(err) {
 		return executions
 	}
 	return construct
+}
+
+// importExecutionsFailed reports whether err, an error of ResolveImports,
+// is one of the import executions.
+func importExecutionsFailed(err error) bool {
+	t := reconcile.AsTerminal(err)
+	return t != nil && t.Reason == dataflow.ReasonTemplatingFailed
 }
 
 // createSubobjects is Landscaper's CreateImportsAndSubobjects after the
@@ -88,6 +98,7 @@ func importsReason(err error, construct, executions string) string {
 func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, imps *dataflow.Imports) error {
 	cl := c.cfg.Cluster
 	if err := dataflow.WriteImports(ctx, cl, inst, imps); err != nil {
+		c.writeFailed(inst, err)
 		return reconcile.Wrap(err, opCreate, "CreateOrUpdateImports")
 	}
 	subs, err := dataflow.RenderSubinstallations(ctx, cl, inst, bp, imps)
@@ -100,11 +111,20 @@ func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Inst
 	if err != nil {
 		return reconcile.Wrap(err, opCreate, "EnsureSubinstallations")
 	}
+	c.setCondition(inst, lsv1alpha1.EnsureSubInstallationsCondition, lsv1alpha1.ConditionTrue,
+		"InstallationsInstalled", "All Installations are successfully installed")
 	templates, err := dataflow.RenderDeployItems(ctx, cl, inst, bp, imps)
-	if err != nil {
-		err = reconcile.WrapError(err, "RenderDeployItemTemplates", "Template", "unable to template executions", lsv1alpha1.ErrorForInfoOnly)
-	} else {
+	var itemErr *dataflow.DeployItemError
+	switch {
+	case err == nil:
 		err = c.ensureExecution(ctx, inst, templates)
+	case errors.As(err, &itemErr):
+		// What is wrong with a rendered item Landscaper returns as it is,
+		// without the template error's wrapping and code.
+		c.deployItemsFailed(inst, err)
+	default:
+		c.deployItemsFailed(inst, err)
+		err = reconcile.WrapError(err, "RenderDeployItemTemplates", "Template", "unable to template executions", lsv1alpha1.ErrorForInfoOnly)
 	}
 	return reconcile.Wrap(err, opCreate, "ReconcileExecution")
 }
@@ -122,31 +142,44 @@ func (c *Controller) ensureExecution(ctx context.Context, inst *lsv1alpha1.Insta
 	if err != nil {
 		return err
 	}
-	if exec == nil {
-		exec = newExecution(inst, templates)
-		if err := c.cfg.Cluster.Create(ctx, exec); err != nil {
-			if apierrors.IsAlreadyExists(err) {
-				return fmt.Errorf("execution %s exists and is not owned by this installation", inst.Name)
-			}
-			return fmt.Errorf("create execution: %w", err)
-		}
-	} else {
-		before := exec.DeepCopy()
-		exec.Spec.DeployItems = templates
-		exec.Spec.Context = inst.Spec.Context
-		setExecutionAnnotations(&exec.ObjectMeta, inst)
-		if !semantic.DeepEqual(before, exec) {
-			if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
-				return fmt.Errorf("update execution: %w", err)
-			}
-		}
+	if exec, err = c.applyExecution(ctx, inst, exec, templates); err != nil {
+		c.setCondition(inst, lsv1alpha1.ReconcileExecutionCondition, lsv1alpha1.ConditionFalse,
+			"CreateOrUpdateExecution", "Unable to create or update execution")
+		return err
 	}
+	c.setCondition(inst, lsv1alpha1.ReconcileExecutionCondition, lsv1alpha1.ConditionTrue,
+		"ExecutionDeployed", "Deployed execution item")
 	ref := &lsv1alpha1.ObjectReference{Name: exec.Name, Namespace: exec.Namespace}
 	if !semantic.DeepEqual(inst.Status.ExecutionReference, ref) {
 		inst.Status.ExecutionReference = ref
 		return c.cfg.Cluster.UpdateStatus(ctx, inst)
 	}
 	return nil
+}
+
+// applyExecution creates the Execution of inst with templates, or updates
+// exec, the existing one, when anything changed, and returns it.
+func (c *Controller) applyExecution(ctx context.Context, inst *lsv1alpha1.Installation, exec *lsv1alpha1.Execution, templates lsv1alpha1.DeployItemTemplateList) (*lsv1alpha1.Execution, error) {
+	if exec == nil {
+		exec = newExecution(inst, templates)
+		if err := c.cfg.Cluster.Create(ctx, exec); err != nil {
+			if apierrors.IsAlreadyExists(err) {
+				return nil, fmt.Errorf("execution %s exists and is not owned by this installation", inst.Name)
+			}
+			return nil, fmt.Errorf("create execution: %w", err)
+		}
+		return exec, nil
+	}
+	before := exec.DeepCopy()
+	exec.Spec.DeployItems = templates
+	exec.Spec.Context = inst.Spec.Context
+	setExecutionAnnotations(&exec.ObjectMeta, inst)
+	if !semantic.DeepEqual(before, exec) {
+		if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
+			return nil, fmt.Errorf("update execution: %w", err)
+		}
+	}
+	return exec, nil
 }
 
 // newExecution returns the Execution Landscaper creates for inst, with its

@@ -70,7 +70,7 @@ func RenderDeployItems(ctx context.Context, c fakecluster.Client, inst *lsv1alph
 			UpdateOnChangeOnly: s.UpdateOnChangeOnly, OnDelete: s.OnDelete})
 	}
 	if msgs := validateDeployItems(list); len(msgs) > 0 {
-		return nil, fail(inst, ReasonTemplatingFailed, "rendered deploy items: %s", strings.Join(msgs, "; "))
+		return nil, failWith(inst, ReasonTemplatingFailed, &DeployItemError{Problem: strings.Join(msgs, "; ")})
 	}
 	return list, nil
 }
@@ -98,7 +98,7 @@ func resolveTarget(inst *lsv1alpha1.Installation, imps *Imports, s deployItemSpe
 		}
 	}
 	if problem != "" {
-		return nil, fail(inst, ReasonTemplatingFailed, "deploy item %q: %s", s.Name, problem)
+		return nil, failWith(inst, ReasonTemplatingFailed, &DeployItemError{Item: s.Name, Problem: problem})
 	}
 	return &lsv1alpha1.ObjectReference{Name: t.Name, Namespace: t.Namespace}, nil
 }

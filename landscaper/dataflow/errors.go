@@ -35,6 +35,12 @@ func failWrap(inst *lsv1alpha1.Installation, reason string, err error, format st
 	return reconcile.Fatalf(reason, "installation %s: %s: %w", instName(inst), fmt.Sprintf(format, args...), err)
 }
 
+// failWith returns a terminal error about inst that wraps err, whose
+// message says everything after the installation's name.
+func failWith(inst *lsv1alpha1.Installation, reason string, err error) error {
+	return reconcile.Fatalf(reason, "installation %s: %w", instName(inst), err)
+}
+
 // failTemplate is failWrap for an error of a template engine, unless the
 // engine panicked: that is lscli's failure, not the installation's, so the
 // error is the *crash.Error, which now names the installation and the
@@ -96,3 +102,48 @@ func loadError(err error, format string, args ...any) error {
 	}
 	return &ImportLoadError{err: fmt.Errorf(format, args...)}
 }
+
+// ImportExecutionErrors are the errors an import execution returned.
+// Landscaper joins them with ", " into the installation's ValidateImports
+// condition as well as into the error.
+type ImportExecutionErrors []string
+
+// Error joins the errors with ", ".
+func (e ImportExecutionErrors) Error() string { return strings.Join(e, ", ") }
+
+// DeployItemError is a deploy item that rendered but cannot be used: a
+// target reference that names no import of the installation (Item is the
+// deploy item), or a list that does not validate (Item is empty).
+// Landscaper writes its message into the installation's ReconcileExecution
+// condition, where a template that fails gets a message of its own.
+type DeployItemError struct {
+	Item    string
+	Problem string
+}
+
+// Error is the problem, prefixed with the item when there is one.
+func (e *DeployItemError) Error() string {
+	if e.Item == "" {
+		return "rendered deploy items: " + e.Problem
+	}
+	return fmt.Sprintf("deploy item %q: %s", e.Item, e.Problem)
+}
+
+// WriteError is a failed write of the object of one import or export into
+// a context. Landscaper marks it in the installation's CreateImports or
+// CreateExports condition.
+type WriteError struct {
+	// Export is true for an export, false for an import.
+	Export bool
+	// Type is the import's type, or data or target for an export.
+	Type lsv1alpha1.ImportType
+	// Key is the import's name, or the dataRef or target an export writes.
+	Key string
+	Err error
+}
+
+// Error is the wrapped error.
+func (e *WriteError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
+func (e *WriteError) Unwrap() error { return e.Err }

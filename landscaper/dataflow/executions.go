@@ -2,7 +2,6 @@ package dataflow
 
 import (
 	"context"
-	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
@@ -108,7 +107,7 @@ func runImportExecutions(ctx context.Context, inst *lsv1alpha1.Installation, bp 
 			imps.Values[k] = v
 		}
 		if len(out.Errors) > 0 {
-			return fail(inst, ReasonTemplatingFailed, "importExecution %q: import validation failed: %s", ex.Name, strings.Join(out.Errors, ", "))
+			return failWrap(inst, ReasonTemplatingFailed, ImportExecutionErrors(out.Errors), "importExecution %q: import validation failed", ex.Name)
 		}
 	}
 	return nil

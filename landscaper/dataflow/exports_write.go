@@ -17,7 +17,7 @@ import (
 // export, labelled with context, source "Inst.<name>", sourceType=export,
 // key (the dataRef or target) and jobid, with an owner reference to inst.
 // An object of the same name that another installation exported is an
-// error. It also stores the export executions' new state.
+// error (a *WriteError, as every failed write). It also stores the export executions' new state.
 func WriteExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, exps *Exports) error {
 	base := meta{context: ContextOf(inst), source: OwnContext(inst), jobID: inst.Status.JobID,
 		sourceType: lsv1alpha1.ExportDataObjectSourceType}
@@ -25,7 +25,8 @@ func WriteExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.In
 		m := base
 		m.key = d.DataRef
 		if err := writeDataObject(ctx, c, inst, ObjectName(m.context, d.DataRef), d.Value, m, true); err != nil {
-			return fmt.Errorf("installation %s: write data export %q (dataRef %q): %w", instName(inst), d.Name, d.DataRef, err)
+			return &WriteError{Export: true, Type: lsv1alpha1.ImportTypeData, Key: d.DataRef,
+				Err: fmt.Errorf("installation %s: write data export %q (dataRef %q): %w", instName(inst), d.Name, d.DataRef, err)}
 		}
 	}
 	for _, t := range exps.Targets {
@@ -34,7 +35,8 @@ func WriteExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.In
 		tgt := &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Labels: t.Value.Labels, Annotations: t.Value.Annotations},
 			Spec: t.Value.TargetSpec}
 		if err := writeTarget(ctx, c, inst, ObjectName(m.context, t.Target), tgt, m, true); err != nil {
-			return fmt.Errorf("installation %s: write target export %q (target %q): %w", instName(inst), t.Name, t.Target, err)
+			return &WriteError{Export: true, Type: lsv1alpha1.ImportTypeTarget, Key: t.Target,
+				Err: fmt.Errorf("installation %s: write target export %q (target %q): %w", instName(inst), t.Name, t.Target, err)}
 		}
 	}
 	for _, st := range exps.states {

@@ -16,7 +16,7 @@ import (
 // "Inst.<name>" under the import's name, labelled with context, source,
 // sourceType=import, key, jobid (and index or targetmapkey), so that its
 // subinstallations can import them by the parent's import name. The
-// objects are owned by inst.
+// objects are owned by inst. A failed write is a *WriteError.
 func WriteImports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, imps *Imports) error {
 	src := OwnContext(inst)
 	for _, def := range imps.defs {
@@ -27,7 +27,8 @@ func WriteImports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.In
 		m := meta{context: src, source: src, key: def.Name, jobID: inst.Status.JobID,
 			sourceType: lsv1alpha1.ImportDataObjectSourceType}
 		if err := writeImport(ctx, c, inst, def, val, m); err != nil {
-			return fmt.Errorf("installation %s: write import %q: %w", instName(inst), def.Name, err)
+			return &WriteError{Type: def.Type, Key: def.Name,
+				Err: fmt.Errorf("installation %s: write import %q: %w", instName(inst), def.Name, err)}
 		}
 	}
 	return nil
