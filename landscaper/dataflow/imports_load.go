@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
@@ -192,12 +191,12 @@ func (l *loader) target(ctx context.Context, imp lsv1alpha1.TargetImport, out *l
 	case imp.Targets != nil:
 		out.lists[imp.Name], err = l.targetsByName(ctx, imp.Targets)
 	case imp.TargetListReference != "":
-		out.lists[imp.Name], err = l.targetsByKey(ctx, imp.TargetListReference, lsv1alpha1.DataObjectIndexLabel)
+		out.lists[imp.Name], err = l.targetsByKey(ctx, imp.TargetListReference)
 	case imp.TargetMap != nil:
 		out.maps[imp.Name], err = l.targetMap(ctx, imp.TargetMap)
 	case imp.TargetMapReference != "":
 		var list []*lsv1alpha1.Target
-		if list, err = l.targetsByKey(ctx, imp.TargetMapReference, lsv1alpha1.DataObjectTargetMapKeyLabel); err == nil {
+		if list, err = l.targetsByKey(ctx, imp.TargetMapReference); err == nil {
 			out.maps[imp.Name] = byMapKey(list)
 		}
 	default:
@@ -250,8 +249,10 @@ func (l *loader) targetMap(ctx context.Context, m map[string]string) (map[string
 
 // targetsByKey lists the Targets that the parent wrote for its import key
 // (targetListRef, targetMapRef): in the installation's context, of its job,
-// sourceType import. They are sorted by the label orderBy (index or map key).
-func (l *loader) targetsByKey(ctx context.Context, key, orderBy string) ([]*lsv1alpha1.Target, error) {
+// sourceType import. They come in the order the API server lists them, by
+// name, as Landscaper takes them: a targetListRef's list is in the order
+// of the hashed names of the parent's copies, not of their index labels.
+func (l *loader) targetsByKey(ctx context.Context, key string) ([]*lsv1alpha1.Target, error) {
 	set := labels.Set{lsv1alpha1.DataObjectKeyLabel: key,
 		lsv1alpha1.DataObjectSourceTypeLabel: string(lsv1alpha1.ImportDataObjectSourceType)}
 	if l.ctx != "" {
@@ -270,19 +271,7 @@ func (l *loader) targetsByKey(ctx context.Context, key, orderBy string) ([]*lsv1
 		}
 		out = append(out, &list.Items[i])
 	}
-	sort.SliceStable(out, func(i, j int) bool { return lessLabel(out[i], out[j], orderBy) })
 	return out, nil
-}
-
-// lessLabel orders targets by a label, numerically when both are numbers.
-func lessLabel(a, b *lsv1alpha1.Target, label string) bool {
-	x, y := a.Labels[label], b.Labels[label]
-	xi, err1 := strconv.Atoi(x)
-	yi, err2 := strconv.Atoi(y)
-	if err1 == nil && err2 == nil {
-		return xi < yi
-	}
-	return x < y
 }
 
 // byMapKey keys targets by their target map key label.
