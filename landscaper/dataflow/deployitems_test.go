@@ -12,9 +12,9 @@ import (
 // deployBlueprint is a blueprint importing targets whose deploy execution
 // renders items.
 func deployBlueprint(items string) string {
-	return blueprintImports(`- {name: one, type: target}
-- {name: list, type: targetList}
-- {name: map, type: targetMap}`) + "deployExecutions:\n- name: main\n  type: GoTemplate\n  template: |\n    deployItems:\n" +
+	return blueprintImports(`- {name: one, type: target, targetType: kubernetes-cluster}
+- {name: list, type: targetList, targetType: kubernetes-cluster}
+- {name: map, type: targetMap, targetType: landscaper.gardener.cloud/kubernetes-cluster}`) + "deployExecutions:\n- name: main\n  type: GoTemplate\n  template: |\n    deployItems:\n" +
 		"    " + strings.ReplaceAll(strings.TrimSpace(items), "\n", "\n    ") + "\n"
 }
 

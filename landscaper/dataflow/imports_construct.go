@@ -131,9 +131,6 @@ func required(def lsv1alpha1.ImportDefinition) bool {
 
 // checkTargetTypes checks spec.type of the imported target(s).
 func checkTargetTypes(def lsv1alpha1.ImportDefinition, val any) error {
-	if def.TargetType == "" {
-		return nil
-	}
 	check := func(where string, t any) error {
 		m, _ := t.(map[string]any)
 		spec, _ := m["spec"].(map[string]any)

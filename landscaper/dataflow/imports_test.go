@@ -151,6 +151,12 @@ func TestResolveImportsErrors(t *testing.T) {
 			want: `import "t": target type is "example.com/vm", the blueprint wants "landscaper.gardener.cloud/kubernetes-cluster"`},
 		{name: "target list type", spec: "imports: {targets: [{name: l, targets: [blue, vm]}]}", defs: "- {name: l, type: targetList, targetType: kubernetes-cluster}",
 			terminal: true, want: `import "l": element 1: target type is "example.com/vm"`},
+		// Landscaper compares the types without an exception for a blueprint
+		// that names none (constructImports).
+		{name: "no target type", spec: "imports: {targets: [{name: t, target: blue}]}", defs: "- {name: t, type: target}", terminal: true,
+			want: `import "t": target type is "landscaper.gardener.cloud/kubernetes-cluster", the blueprint wants ""`},
+		{name: "no target list type", spec: "imports: {targets: [{name: l, targets: [blue]}]}", defs: "- {name: l, type: targetList}", terminal: true,
+			want: `import "l": element 0: target type is "landscaper.gardener.cloud/kubernetes-cluster", the blueprint wants ""`},
 		{name: "unknown import type", spec: "{}", defs: "- {name: x, type: secret}", terminal: true,
 			want: `blueprint import "x" has unknown type "secret" (allowed: data, target, targetList, targetMap)`},
 		{name: "mapping", spec: "importDataMappings: {x: '(( nope ))'}", defs: "- {name: x, schema: {}}", terminal: true,

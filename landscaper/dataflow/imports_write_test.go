@@ -87,14 +87,14 @@ func TestChildReadsParentImports(t *testing.T) {
 	parent := installation(t, c, "parent", `imports:
   data: [{name: cfg, dataRef: config}]
   targets: [{name: list, targets: [green, blue]}, {name: map, targetMap: {b: blue, g: green}}]`,
-		blueprintImports("- {name: cfg, schema: {}}\n- {name: list, type: targetList}\n- {name: map, type: targetMap}"))
+		blueprintImports("- {name: cfg, schema: {}}\n- {name: list, type: targetList, targetType: kubernetes-cluster}\n- {name: map, type: targetMap, targetType: landscaper.gardener.cloud/kubernetes-cluster}"))
 	if err := WriteImports(context.Background(), c, parent, resolve(t, c, parent)); err != nil {
 		t.Fatal(err)
 	}
 	child := installation(t, c, "child", `imports:
   data: [{name: settings, dataRef: cfg}]
   targets: [{name: clusters, targetListRef: list}, {name: slots, targetMapRef: map}]`,
-		blueprintImports("- {name: settings, schema: {}}\n- {name: clusters, type: targetList}\n- {name: slots, type: targetMap}"))
+		blueprintImports("- {name: settings, schema: {}}\n- {name: clusters, type: targetList, targetType: kubernetes-cluster}\n- {name: slots, type: targetMap, targetType: landscaper.gardener.cloud/kubernetes-cluster}"))
 	childOf(t, c, child, parent)
 	imps := resolve(t, c, child)
 	if toJSON(imps.Values["settings"]) != `{"name":"app","replicas":2}` {

@@ -77,7 +77,7 @@ func TestRenderSubinstallationsErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newCluster(t, sources)
-			bp := blueprintImports("- {name: cfg, schema: {}}\n- {name: cluster, type: target}") + "subinstallations:\n" + tt.subs + "\n"
+			bp := blueprintImports("- {name: cfg, schema: {}}\n- {name: cluster, type: target, targetType: kubernetes-cluster}") + "subinstallations:\n" + tt.subs + "\n"
 			inst := installation(t, c, "i", "imports: {data: [{name: cfg, dataRef: config}], targets: [{name: cluster, target: blue}]}", bp)
 			tmpls, err := RenderSubinstallations(context.Background(), c, inst, blueprintOf(t, inst), resolve(t, c, inst))
 			checkErr(t, err, tt.want, true)
