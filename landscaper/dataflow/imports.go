@@ -24,9 +24,8 @@ type Imports struct {
 	// after a job to see whether the imports changed during the job.
 	Hash string
 
-	// defs are the blueprint's import definitions that are satisfied,
-	// conditional imports included, in blueprint order.
-	defs []lsv1alpha1.ImportDefinition
+	// defs are the blueprint's import definitions.
+	defs lsv1alpha1.ImportDefinitionList
 	// targets, lists and maps are the imported Target objects by import
 	// name, for deploy items' target.import.
 	targets map[string]*lsv1alpha1.Target
@@ -80,7 +79,7 @@ func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.
 	if err := c.construct(bp.Info.Imports, ""); err != nil {
 		return nil, err
 	}
-	imps := &Imports{Values: c.values, Hash: hash, defs: c.defs,
+	imps := &Imports{Values: c.values, Hash: hash, defs: bp.Info.Imports,
 		targets: ld.targets, lists: ld.lists, maps: ld.maps, components: comps, tree: tree}
 	if err := runImportExecutions(ctx, inst, bp, imps); err != nil {
 		return nil, err

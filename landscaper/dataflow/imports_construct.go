@@ -22,7 +22,6 @@ type constructor struct {
 	mapped  map[string]any
 	schemas *schemas
 	values  map[string]any
-	defs    []lsv1alpha1.ImportDefinition
 }
 
 // construct handles defs; parent names the import whose conditional imports
@@ -36,7 +35,6 @@ func (c *constructor) construct(defs lsv1alpha1.ImportDefinitionList, parent str
 		if !ok {
 			continue
 		}
-		c.defs = append(c.defs, def)
 		if len(def.ConditionalImports) > 0 {
 			if err := c.construct(def.ConditionalImports, def.Name); err != nil {
 				return err

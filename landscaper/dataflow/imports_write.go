@@ -17,12 +17,31 @@ import (
 // sourceType=import, key, jobid (and index or targetmapkey), so that its
 // subinstallations can import them by the parent's import name. The
 // objects are owned by inst. A failed write is a *WriteError.
+//
+// As Landscaper's createOrUpdateImports, it goes through the blueprint's
+// import definitions with the values after the import executions: an
+// import their bindings set is written too, also an optional one that
+// spec.imports left unset; the conditional imports of a set import are
+// written before it, and one of them without a value is an error unless
+// it is optional ("import NAME not defined").
 func WriteImports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, imps *Imports) error {
+	return writeImports(ctx, c, inst, imps, imps.defs)
+}
+
+func writeImports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, imps *Imports, defs lsv1alpha1.ImportDefinitionList) error {
 	src := OwnContext(inst)
-	for _, def := range imps.defs {
+	for _, def := range defs {
 		val, ok := imps.Values[def.Name]
 		if !ok {
-			continue
+			if !required(def) {
+				continue
+			}
+			return fmt.Errorf("installation %s: import %s not defined", instName(inst), def.Name)
+		}
+		if len(def.ConditionalImports) > 0 {
+			if err := writeImports(ctx, c, inst, imps, def.ConditionalImports); err != nil {
+				return err
+			}
 		}
 		m := meta{context: src, source: src, key: def.Name, jobID: inst.Status.JobID,
 			sourceType: lsv1alpha1.ImportDataObjectSourceType}
