@@ -183,6 +183,10 @@ func TestUpdateErrors(t *testing.T) {
 				return &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "t", ResourceVersion: "1"}}
 			},
 			wantErr: apierrors.IsBadRequest, errText: "kind Target has no status subresource"},
+		{name: "invalid label", obj: func(s *lsv1alpha1.Installation) Object {
+			s.Labels = map[string]string{"k": "-v"}
+			return s
+		}, wantErr: apierrors.IsInvalid, errText: `metadata.labels: Invalid value: "-v"`},
 		{name: "new finalizer while deleting", obj: func(s *lsv1alpha1.Installation) Object {
 			s.Finalizers = append(s.Finalizers, "other")
 			return s

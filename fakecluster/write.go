@@ -14,15 +14,16 @@ import (
 )
 
 // Create stores a new object. See Writer. Besides the rules there, a set
-// resourceVersion is a BadRequest error, a missing name and generateName or a
-// missing namespace is an Invalid error, and deletionTimestamp is cleared.
+// resourceVersion is a BadRequest error, a missing name and generateName, a
+// missing namespace, a name that is not a DNS subdomain or an invalid label
+// is an Invalid error (see validateMeta), and deletionTimestamp is cleared.
 func (c *Cluster) Create(ctx context.Context, obj Object) error {
 	return c.write(ctx, "create", obj, c.createLocked)
 }
 
 // Update replaces metadata and spec. See Writer. An empty resourceVersion is
-// an Invalid error, as for custom resources in kube-apiserver; so is adding a
-// finalizer to an object marked for deletion. An update that changes nothing
+// an Invalid error, as for custom resources in kube-apiserver; so are adding a
+// finalizer to an object marked for deletion and an invalid label. An update that changes nothing
 // is not a write: resourceVersion stays and no event is sent.
 func (c *Cluster) Update(ctx context.Context, obj Object) error {
 	return c.write(ctx, "update", obj, c.updateLocked)
@@ -91,6 +92,9 @@ func (c *Cluster) createLocked(gvk schema.GroupVersionKind, obj Object) (Object,
 		if err := c.generateNameLocked(gvk.GroupKind(), next); err != nil {
 			return nil, storedResult, err
 		}
+	}
+	if err := validateMeta(gvk.GroupKind(), next, true); err != nil {
+		return nil, storedResult, err
 	}
 	k := keyOf(gvk, next)
 	if _, exists := c.store.get(k); exists {
@@ -185,6 +189,9 @@ func (c *Cluster) updateLocked(gvk schema.GroupVersionKind, obj Object) (Object,
 	changed := specChanged(next, stored)
 	if !changed && !metaChanged(next, stored) {
 		return stored, storedResult, nil
+	}
+	if err := validateMeta(gvk.GroupKind(), next, false); err != nil {
+		return nil, storedResult, err
 	}
 	if changed {
 		next.SetGeneration(stored.GetGeneration() + 1)

@@ -292,6 +292,8 @@ func TestWrittenObjectIsStored(t *testing.T) {
 		obj.SetNamespace("ns")
 		obj.SetName(fmt.Sprintf("o-%d", i))
 		obj.SetManagedFields(nil)
+		// The API server refuses random labels (see validateMeta).
+		obj.SetLabels(map[string]string{"app": fmt.Sprintf("v%d", i), "example.com/tier": "web"})
 		if i%7 == 0 {
 			obj.SetName("")
 			obj.SetGenerateName("gen-")

@@ -6,11 +6,14 @@ import (
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // validateDeployItems checks rendered deploy items as Landscaper does: names
-// and types set, names unique, dependsOn naming existing items without
-// cycles.
+// and types set, names unique, labels valid, dependsOn naming existing items
+// without cycles. (Whether a name makes a valid object name only the API
+// server checks, when the execution creates the item.)
 func validateDeployItems(list lsv1alpha1.DeployItemTemplateList) []string {
 	var msgs []string
 	seen := map[string]bool{}
@@ -24,6 +27,9 @@ func validateDeployItems(list lsv1alpha1.DeployItemTemplateList) []string {
 		seen[di.Name] = true
 		if di.Type == "" && di.Name != "" {
 			msgs = append(msgs, fmt.Sprintf("deploy item %q has no type", di.Name))
+		}
+		for _, err := range metav1validation.ValidateLabels(di.Labels, field.NewPath("labels")) {
+			msgs = append(msgs, fmt.Sprintf("deploy item %q: %s", di.Name, err.Error()))
 		}
 	}
 	if len(msgs) > 0 {
