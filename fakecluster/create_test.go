@@ -114,7 +114,9 @@ func TestCreateErrors(t *testing.T) {
 			wantErr: apierrors.IsInvalid, errText: `metadata.name: Invalid value: "exec-Web-`},
 		{name: "label value too long", obj: inst("ns", "app", func(i *lsv1alpha1.Installation) { i.Labels = map[string]string{"k": strings.Repeat("v", 64)} }),
 			wantErr: apierrors.IsInvalid, errText: `metadata.labels: Invalid value: "vvvv`},
-		{name: "label value with a slash", obj: inst("ns", "app", func(i *lsv1alpha1.Installation) { i.Labels = map[string]string{"data.landscaper.gardener.cloud/key": "app/config"} }),
+		{name: "label value with a slash", obj: inst("ns", "app", func(i *lsv1alpha1.Installation) {
+			i.Labels = map[string]string{"data.landscaper.gardener.cloud/key": "app/config"}
+		}),
 			wantErr: apierrors.IsInvalid, errText: `metadata.labels: Invalid value: "app/config": a valid label must be`},
 		{name: "label key", obj: inst("ns", "app", func(i *lsv1alpha1.Installation) { i.Labels = map[string]string{"bad key!": "v"} }),
 			wantErr: apierrors.IsInvalid, errText: `metadata.labels: Invalid value: "bad key!": name part must consist of`},
