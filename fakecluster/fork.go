@@ -16,6 +16,9 @@ func (c *Cluster) Fork() *Cluster {
 	for gk, byName := range c.store.indexers {
 		f.store.indexers[gk] = maps.Clone(byName)
 	}
+	for gk, byName := range c.store.groups {
+		f.store.groups[gk] = maps.Clone(byName)
+	}
 	for gk, keys := range c.store.labelKeys {
 		f.store.labelKeys[gk] = maps.Clone(keys)
 	}

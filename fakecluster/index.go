@@ -38,6 +38,42 @@ func (c *Cluster) AddIndex(obj Object, name string, fn IndexFunc) error {
 	return c.store.addIndexer(gvk.GroupKind(), name, fn)
 }
 
+// GroupFunc names the group a value of an index belongs to, for
+// SharedValues: a scope that the values are written in, say.
+type GroupFunc func(value string) string
+
+// AddGroupedIndex is AddIndex, and the cluster also counts, for each group
+// of values (see GroupFunc), how many of them two or more objects hold (see
+// SharedValues), as it stores, changes and removes objects: whether any
+// value in a group is shared is then known without visiting the group.
+func (c *Cluster) AddGroupedIndex(obj Object, name string, fn IndexFunc, group GroupFunc) error {
+	gvk, err := c.kindOf(obj)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	gk := gvk.GroupKind()
+	if s := c.store; s.groups[gk] == nil {
+		s.groups[gk] = map[string]GroupFunc{}
+	}
+	c.store.groups[gk][name] = group
+	return c.store.addIndexer(gk, name, fn)
+}
+
+// SharedValues returns how many values of the grouped index name of obj's
+// kind in group are held by two or more stored objects.
+func (c *Cluster) SharedValues(obj Object, name, group string) (int, error) {
+	gvk, err := c.kindOf(obj)
+	if err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.store.indexPending()
+	return c.store.shared[fieldKey{gk: gvk.GroupKind(), index: name, value: group}], nil
+}
+
 func (s *store) addIndexer(gk schema.GroupKind, name string, fn IndexFunc) error {
 	if _, ok := s.indexers[gk][name]; ok {
 		return fmt.Errorf("index %q of %s is registered already", name, gk.Kind)
@@ -49,20 +85,44 @@ func (s *store) addIndexer(gk schema.GroupKind, name string, fn IndexFunc) error
 	s.indexers[gk][name] = fn
 	for ns, byName := range s.objects[gk] {
 		for n, obj := range byName {
-			for _, v := range fieldValues(fn, obj) {
-				addKey(s.fields, fieldKey{gk: gk, index: name, value: v}, objKey{gk: gk, namespace: ns, name: n})
-			}
+			s.indexField(objKey{gk: gk, namespace: ns, name: n}, obj, name, fn, true)
 		}
 	}
 	return nil
 }
 
-// indexFields adds (or removes, with op) k under every value of every index
-// of its kind.
-func (s *store) indexFields(k objKey, obj Object, op func(map[fieldKey]*keySet, fieldKey, objKey)) {
+// indexFields adds (or removes, when add is false) k under every value of
+// every index of its kind.
+func (s *store) indexFields(k objKey, obj Object, add bool) {
 	for name, fn := range s.indexers[k.gk] {
-		for _, v := range fieldValues(fn, obj) {
-			op(s.fields, fieldKey{gk: k.gk, index: name, value: v}, k)
+		s.indexField(k, obj, name, fn, add)
+	}
+}
+
+// indexField adds (or removes) k under the values of one index, and keeps
+// the count of shared values of a grouped index.
+func (s *store) indexField(k objKey, obj Object, name string, fn IndexFunc, add bool) {
+	group := s.groups[k.gk][name]
+	for _, v := range fieldValues(fn, obj) {
+		fk := fieldKey{gk: k.gk, index: name, value: v}
+		before := s.fields[fk].len()
+		if add {
+			addKey(s.fields, fk, k)
+		} else {
+			removeKey(s.fields, fk, k)
+		}
+		if group == nil {
+			continue
+		}
+		after := s.fields[fk].len()
+		gkey := fieldKey{gk: k.gk, index: name, value: group(v)}
+		switch {
+		case before < 2 && after >= 2:
+			s.shared[gkey]++
+		case before >= 2 && after < 2:
+			if s.shared[gkey]--; s.shared[gkey] == 0 {
+				delete(s.shared, gkey)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package fakecluster
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -60,5 +61,65 @@ func TestFieldIndex(t *testing.T) {
 	err := c.List(ctx, &lsv1alpha1.InstallationList{}, ListOptions{Field: &FieldMatch{Index: "nope", Value: "a"}})
 	if err == nil {
 		t.Error("a list by an unregistered index must fail")
+	}
+}
+
+// TestSharedValues follows the count of shared values of a grouped index
+// through creates, updates, deletes, a fork, and a restore with the index
+// registered afterwards.
+func TestSharedValues(t *testing.T) {
+	ctx := context.Background()
+	byLabel := func(o Object) []string { return []string{o.GetNamespace() + "/" + o.GetLabels()["export"]} }
+	group := func(v string) string { ns, _, _ := strings.Cut(v, "/"); return ns }
+	shared := func(t *testing.T, c *Cluster, g string) int {
+		t.Helper()
+		n, err := c.SharedValues(&lsv1alpha1.Installation{}, "export", g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	c, _ := newTestCluster(t)
+	if err := c.AddGroupedIndex(&lsv1alpha1.Installation{}, "export", byLabel, group); err != nil {
+		t.Fatal(err)
+	}
+	mustCreate(t, c, inst("a", "one", withLabels("export", "x")), inst("a", "two", withLabels("export", "y")),
+		inst("b", "three", withLabels("export", "x")))
+	if n := shared(t, c, "a"); n != 0 {
+		t.Fatalf("distinct values: %d shared, want 0", n)
+	}
+	mustCreate(t, c, inst("a", "four", withLabels("export", "x")), inst("a", "five", withLabels("export", "x")))
+	if n := shared(t, c, "a"); n != 1 {
+		t.Fatalf("x held three times: %d shared, want 1", n)
+	}
+	if n := shared(t, c, "b"); n != 0 {
+		t.Fatalf("group b: %d shared, want 0", n)
+	}
+	two := mustGet(t, c, "a", "two", &lsv1alpha1.Installation{})
+	two.Labels["export"] = "x"
+	if err := c.Update(ctx, two); err != nil {
+		t.Fatal(err)
+	}
+	fork := c.Fork()
+	for _, name := range []string{"one", "four", "five"} {
+		if err := c.Delete(ctx, inst("a", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := shared(t, c, "a"); n != 0 {
+		t.Fatalf("x held once after the deletes: %d shared, want 0", n)
+	}
+	if n := shared(t, fork, "a"); n != 1 {
+		t.Fatalf("fork: %d shared, want 1 (x four times)", n)
+	}
+	restored, _ := newTestCluster(t)
+	if err := restored.Restore(fork.Objects()); err != nil {
+		t.Fatal(err)
+	}
+	if err := restored.AddGroupedIndex(&lsv1alpha1.Installation{}, "export", byLabel, group); err != nil {
+		t.Fatal(err)
+	}
+	if n := shared(t, restored, "a"); n != 1 {
+		t.Fatalf("restored: %d shared, want 1", n)
 	}
 }

@@ -50,6 +50,11 @@ type store struct {
 	// kind + index + value to the objects found under it.
 	indexers map[schema.GroupKind]map[string]IndexFunc
 	fields   map[fieldKey]*keySet
+	// groups are the group functions of grouped indexes (AddGroupedIndex);
+	// shared counts, by kind + index + group, the values of the group that
+	// two or more objects hold.
+	groups map[schema.GroupKind]map[string]GroupFunc
+	shared map[fieldKey]int
 	// pending are the keys of objects stored by putUnindexed, whose owner,
 	// label and field entries are made when an index is next read.
 	pending []objKey
@@ -67,6 +72,8 @@ func newStore() *store {
 		labelKeys: map[schema.GroupKind]map[string]bool{},
 		indexers:  map[schema.GroupKind]map[string]IndexFunc{},
 		fields:    map[fieldKey]*keySet{},
+		groups:    map[schema.GroupKind]map[string]GroupFunc{},
+		shared:    map[fieldKey]int{},
 		watch:     newMutationWatch(),
 	}
 }
@@ -130,7 +137,7 @@ func (s *store) indexApart(n int, at func(i int) (objKey, Object, bool), beside 
 		}
 	}
 	indexes := []func(k objKey, obj Object){s.indexOwners, s.indexLabels,
-		func(k objKey, obj Object) { s.indexFields(k, obj, addKey[fieldKey]) }}
+		func(k objKey, obj Object) { s.indexFields(k, obj, true) }}
 	if n < minParallel {
 		if beside != nil {
 			beside()
@@ -209,7 +216,7 @@ func (s *store) index(k objKey, obj Object) {
 	s.uids[obj.GetUID()] = k
 	s.indexOwners(k, obj)
 	s.indexLabels(k, obj)
-	s.indexFields(k, obj, addKey[fieldKey])
+	s.indexFields(k, obj, true)
 }
 
 // indexOwners adds k under the UIDs of obj's owners.
@@ -270,7 +277,7 @@ func (s *store) unindex(k objKey, obj Object) {
 			}
 		}
 	}
-	s.indexFields(k, obj, removeKey[fieldKey])
+	s.indexFields(k, obj, false)
 }
 
 func addKey[K comparable](m map[K]*keySet, idx K, k objKey) {

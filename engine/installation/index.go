@@ -1,6 +1,8 @@
 package installation
 
 import (
+	"strings"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
 	"github.com/lscli/lscli/fakecluster"
@@ -24,10 +26,10 @@ func AddIndexes(c *fakecluster.Cluster) error {
 	}); err != nil {
 		return err
 	}
-	return c.AddIndex(&lsv1alpha1.Installation{}, exportsIndex, func(o fakecluster.Object) []string {
+	return c.AddGroupedIndex(&lsv1alpha1.Installation{}, exportsIndex, func(o fakecluster.Object) []string {
 		inst := o.(*lsv1alpha1.Installation)
 		return scoped(inst, exportRefs(inst))
-	})
+	}, scopeOfValue)
 }
 
 // importRefs are the data objects and targets inst imports, as "data/<ref>"
@@ -79,4 +81,15 @@ func scoped(inst *lsv1alpha1.Installation, refs []string) []string {
 // scope is the index value of ref for the siblings of inst.
 func scope(inst *lsv1alpha1.Installation, ref string) string {
 	return inst.Namespace + "/" + dataflow.ContextOf(inst) + "/" + ref
+}
+
+// scopeOfValue is the scope of an index value made by scope: what comes
+// before the ref (namespace and context, which hold no slash).
+func scopeOfValue(v string) string {
+	i := strings.IndexByte(v, '/')
+	j := strings.IndexByte(v[i+1:], '/')
+	if i < 0 || j < 0 {
+		return v
+	}
+	return v[:i+1+j+1]
 }

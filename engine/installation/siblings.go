@@ -68,9 +68,42 @@ func related(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 	return out, nil
 }
 
-// predecessors returns the siblings that export what inst imports.
+// predecessors returns the siblings that export what inst imports. As in
+// Landscaper (FetchPredecessorsFromInstallation drops the error of its
+// duplicate check), there are none when two other siblings export the same
+// data object or target, whatever inst imports.
 func predecessors(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
+	dup, err := othersShareExports(ctx, c, inst)
+	if err != nil || dup {
+		return nil, err
+	}
 	return related(ctx, c, inst, exportsIndex, importRefs(inst))
+}
+
+// othersShareExports reports whether two siblings of inst, other than inst,
+// export the same data object or target. The cluster counts the shared
+// exports of each scope; those that only inst and one other sibling export
+// do not count here. It visits only the exporters of inst's own exports.
+func othersShareExports(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) (bool, error) {
+	n, err := c.SharedValues(inst, exportsIndex, scope(inst, ""))
+	if err != nil || n == 0 {
+		return false, err
+	}
+	seen := map[string]bool{}
+	for _, ref := range exportRefs(inst) {
+		if seen[ref] {
+			continue
+		}
+		seen[ref] = true
+		others, err := siblingsWhere(ctx, c, inst, &fakecluster.FieldMatch{Index: exportsIndex, Value: scope(inst, ref)}, true)
+		if err != nil {
+			return false, err
+		}
+		if len(others) == 1 {
+			n--
+		}
+	}
+	return n > 0, nil
 }
 
 // successors returns the siblings that import what inst exports, as
