@@ -118,6 +118,10 @@ func (l *loader) data(ctx context.Context, imp lsv1alpha1.DataImport) (any, erro
 		if err := l.get(ctx, imp.ConfigMapRef.Name, cm); err != nil {
 			return nil, loadError(err, "%w", err)
 		}
+		if imp.ConfigMapRef.Key == "" && len(cm.Data) == 0 && len(cm.BinaryData) == 0 {
+			// Landscaper marshals neither map of an empty ConfigMap: null.
+			return nil, nil
+		}
 		return fromKeys(configMapData(cm), imp.ConfigMapRef.Key, "ConfigMap "+cm.Name,
 			fmt.Sprintf("key '%s' in configmap '%s/%s' does not exist", imp.ConfigMapRef.Key, cm.Namespace, cm.Name))
 	}
@@ -142,11 +146,12 @@ func (l *loader) key(name string) types.NamespacedName {
 
 // configMapData returns the keys of a ConfigMap that an import reads, as
 // Landscaper's ResolveConfigMapReference reads them: those of data, unless
-// the ConfigMap has binaryData (even empty), whose keys then replace them.
-// So a key only in data is missing from a ConfigMap that has binaryData,
-// and the whole ConfigMap is its binaryData.
+// the ConfigMap has binaryData, whose keys then replace them. So a key only
+// in data is missing from a ConfigMap that has binaryData, and the whole
+// ConfigMap is its binaryData. An empty map counts as none, as the API
+// server does not keep it.
 func configMapData(cm *corev1.ConfigMap) map[string][]byte {
-	if cm.BinaryData != nil {
+	if len(cm.BinaryData) > 0 {
 		return cm.BinaryData
 	}
 	out := make(map[string][]byte, len(cm.Data))

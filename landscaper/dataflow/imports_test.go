@@ -26,6 +26,17 @@ metadata: {name: mixed}
 data: {plain: "1"}
 binaryData: {bin: "Mg=="}
 ---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: empty}
+data: {}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: empty-binary}
+data: {plain: "1"}
+binaryData: {}
+---
 apiVersion: landscaper.gardener.cloud/v1alpha1
 kind: Target
 metadata: {name: blue, labels: {team: blue}, annotations: {owner: alice}}
@@ -63,6 +74,12 @@ func TestResolveImports(t *testing.T) {
 			defs: "- {name: b, schema: {type: integer}}", want: `{"b":2}`},
 		{name: "configmap with data and binaryData: binaryData's keys only", spec: "imports: {data: [{name: all, configMapRef: {name: mixed}}]}",
 			defs: "- {name: all, schema: {type: object}}", want: `{"all":{"bin":2}}`},
+		// The API server keeps no empty map: an empty ConfigMap is null as a
+		// whole, and empty binaryData does not hide data.
+		{name: "empty configmap", spec: "imports: {data: [{name: e, configMapRef: {name: empty}}]}",
+			defs: "- {name: e, schema: {}}", want: `{"e":null}`},
+		{name: "configmap with empty binaryData", spec: "imports: {data: [{name: all, configMapRef: {name: empty-binary}}]}",
+			defs: "- {name: all, schema: {type: object}}", want: `{"all":{"plain":1}}`},
 		{name: "importDataMappings", spec: "imports: {data: [{name: c, dataRef: config}]}\nimportDataMappings: {double: '(( c.replicas * 2 ))'}",
 			defs: "- {name: double, schema: {type: integer}}", want: `{"double":4}`},
 		{name: "default of an optional import", spec: "{}",
