@@ -49,11 +49,14 @@ func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (l
 }
 
 // prerequisites is Landscaper's init, which Init and Completing run: read
-// the blueprint, require finished (see checkPredecessors) and succeeded
+// the Context (see dataflow.CheckContext), the blueprint, require finished (see checkPredecessors) and succeeded
 // predecessors, and read the imports (a missing import object is fatal, see
 // dataflow.ImportLoadError). With waitFatal (Completing), an unfinished
 // predecessor is fatal too.
 func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Installation, waitFatal bool) (*blueprint.Blueprint, *components.Tree, *dataflow.Imports, error) {
+	if err := dataflow.CheckContext(ctx, c.cfg.Cluster, inst); err != nil {
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "CalculateContext"))
+	}
 	bp, tree, err := c.blueprintFor(ctx, inst)
 	if err != nil {
 		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "ResolveBlueprint"))

@@ -135,6 +135,26 @@ func componentRequest(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha
 	return components.Request{Repo: repo, Name: def.Reference.ComponentName, Version: def.Reference.Version, Fallback: fallback}, nil
 }
 
+// CheckContext reads the Context inst names, as Landscaper's controller does
+// at the start of every Init and Completing (GetInstallationContext): a
+// Context that does not exist, and a component reference without a
+// repository context where the Context has none either, are terminal
+// errors (reasons ContextNotFound, RepositoryContextMissing), also for an
+// installation whose blueprint needs no component.
+func CheckContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) error {
+	lsCtx, err := landscaperContext(ctx, r, inst)
+	if err != nil {
+		return err
+	}
+	ref := inst.Spec.ComponentDescriptor
+	if ref == nil || ref.Reference == nil || ref.Reference.RepositoryContext != nil ||
+		lsCtx.RepositoryContext != nil || lsCtx.OCMConfig != nil {
+		return nil
+	}
+	return fail(inst, ReasonRepositoryContextMissing,
+		"spec.componentDescriptor.ref has no repositoryContext and Context %q has none: set one of them", lsCtx.Name)
+}
+
 // landscaperContext reads the Context inst names (spec.context, default
 // "default").
 func landscaperContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) (*lsv1alpha1.Context, error) {
