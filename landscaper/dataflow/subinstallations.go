@@ -14,7 +14,8 @@ import (
 
 // RenderSubinstallations returns the subinstallation templates of inst: those
 // its subinstallationExecutions render (with the bindings imports, cd,
-// components, blueprint and state; their new state is stored), then the
+// components, blueprint and state; each one's new state is stored as it
+// renders), then the
 // blueprint's subinstallations, inline or from a file of the blueprint.
 //
 // As in Landscaper, a template's data imports of optional parent imports
@@ -39,9 +40,6 @@ func RenderSubinstallations(ctx context.Context, c fakecluster.Client, inst *lsv
 				return nil, err
 			}
 			tmpls = append(tmpls, out.Subinstallations...)
-		}
-		if err := ru.storeStates(ctx, c); err != nil {
-			return nil, err
 		}
 	}
 	fromBlueprint, err := blueprintSubinstallations(inst, bp)
