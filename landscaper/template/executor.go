@@ -166,15 +166,20 @@ func decodeState(state []byte) (any, error) {
 	return out, nil
 }
 
-// outputState returns the "state" key of a GoTemplate output, nil if none.
+// outputState returns the "state" key of a GoTemplate output as JSON, nil
+// if there is none. As Landscaper's gotemplate.storeState, it returns null
+// for "state: null" and an empty "state:": Landscaper stores that, and the
+// next execution's state binding is nil.
 func outputState(out []byte) ([]byte, error) {
 	var doc struct {
-		State json.RawMessage `json:"state"`
+		// omitempty: DecodeYAML keeps the value as JSON, where a missing
+		// key must stay missing, not become null.
+		State json.RawMessage `json:"state,omitempty"`
 	}
 	if err := DecodeYAML(out, &doc); err != nil {
 		return nil, nil // the caller reports the undecodable output
 	}
-	if len(doc.State) == 0 || string(doc.State) == "null" {
+	if len(doc.State) == 0 {
 		return nil, nil
 	}
 	return doc.State, nil

@@ -85,9 +85,29 @@ func TestGoTemplateState(t *testing.T) {
 	if err != nil || string(res.State) != `{"count":2}` {
 		t.Fatalf("second run: state %s, %v", res.State, err)
 	}
-	res, err = e.Execute(Request{Execution: goExec("x: 1"), Stateful: true, State: []byte(`{"count": 2}`)})
-	if err != nil || res.State != nil {
-		t.Fatalf("no state key: state %s, %v", res.State, err)
+	for range 2 { // the second decode is served from DecodeYAML's cache
+		res, err = e.Execute(Request{Execution: goExec("x: 1"), Stateful: true, State: []byte(`{"count": 2}`)})
+		if err != nil || res.State != nil {
+			t.Fatalf("no state key: state %s, %v", res.State, err)
+		}
+	}
+}
+
+// TestGoTemplateStateNull: a state key that is null or empty is stored as
+// null, as Landscaper's gotemplate.storeState stores it (the raw message
+// "null" is not empty); the next execution's state binding is then nil.
+func TestGoTemplateStateNull(t *testing.T) {
+	e := &Executor{}
+	// Each text twice: the second decode is served from DecodeYAML's cache.
+	for _, text := range []string{"state: null", "state: null", "state: ~", "state:", "state:\nx: 1", "state:\nx: 1"} {
+		res, err := e.Execute(Request{Execution: goExec(text), Stateful: true, State: []byte(`{"v":1}`)})
+		if err != nil || string(res.State) != "null" {
+			t.Errorf("%q: state %q, %v; want null", text, res.State, err)
+		}
+	}
+	res, err := e.Execute(Request{Execution: goExec("kind: {{ kindOf .state }}"), Stateful: true, State: []byte("null")})
+	if err != nil || string(res.Output) != "kind: invalid" {
+		t.Errorf("after null: output %q, %v; want kind: invalid", res.Output, err)
 	}
 }
 
