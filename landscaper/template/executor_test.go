@@ -3,6 +3,7 @@ package template
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -215,5 +216,22 @@ func TestSpiffError(t *testing.T) {
 	var te *Error
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "'imports.nope' not found") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("err = %q, want one line naming imports.nope", err)
+	}
+}
+
+// TestIncludeDepth: as Landscaper's include, which fails when a file is
+// already active more than 100 times, 101 nested includes of one file
+// render and 102 fail.
+func TestIncludeDepth(t *testing.T) {
+	e := &Executor{FS: fstest.MapFS{"rec.tpl": {Data: []byte(`{{ if gt .n 0 }}{{ include "rec.tpl" (dict "n" (sub .n 1)) }}{{ else }}bottom{{ end }}`)}}}
+	for n, ok := range map[int]bool{99: true, 100: true, 101: false} {
+		text := fmt.Sprintf(`x: {{ include "rec.tpl" (dict "n" %d) }}`, n)
+		res, err := e.Execute(Request{Execution: goExec(text)})
+		switch {
+		case ok && (err != nil || string(res.Output) != "x: bottom"):
+			t.Errorf("%d nested includes: %v, want them rendered", n+1, err)
+		case !ok && (err == nil || !strings.Contains(err.Error(), "included within itself more than 100 times")):
+			t.Errorf("%d nested includes: %v, want the include limit", n+1, err)
+		}
 	}
 }
