@@ -76,7 +76,9 @@ func (req Request) now() time.Time {
 type Result struct {
 	// Output is the rendered document (YAML; JSON is YAML too).
 	Output []byte
-	// State is the new state to store as JSON, nil when there is none.
+	// State is the new state to store, nil when there is none: for
+	// GoTemplate the output's "state" key as JSON, for Spiff its state
+	// nodes as Spiff's YAML ("{}" without any), as Landscaper stores them.
 	State []byte
 }
 

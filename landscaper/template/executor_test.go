@@ -201,12 +201,24 @@ func TestSpiffState(t *testing.T) {
 	ex := lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType, Template: lsv1alpha1.NewAnyJSON([]byte(tmpl))}
 	e := &Executor{}
 	res, err := e.Execute(Request{Execution: ex, Stateful: true, Values: map[string]any{"imports": map[string]any{"name": "a"}}})
-	if err != nil || string(res.State) != `{"state":{"first":"a"}}` {
-		t.Fatalf("first run: state %s, %v", res.State, err)
+	if err != nil || string(res.State) != "state:\n  first: a\n" {
+		t.Fatalf("first run: state %q, %v", res.State, err)
 	}
 	res, err = e.Execute(Request{Execution: ex, Stateful: true, State: res.State, Values: map[string]any{"imports": map[string]any{"name": "b"}}})
 	if err != nil || !strings.Contains(string(res.Output), "first: a") {
 		t.Fatalf("second run keeps the first value: %s, %v", res.Output, err)
+	}
+}
+
+// TestSpiffStateWithoutNodes: as Landscaper's spiff templater, which stores
+// spiffyaml.Marshal(DetermineState(res)) whenever it is not empty, a
+// template without state nodes has the state "{}", which replaces an older
+// one.
+func TestSpiffStateWithoutNodes(t *testing.T) {
+	ex := lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType, Template: lsv1alpha1.NewAnyJSON([]byte(`{"x": 1}`))}
+	res, err := (&Executor{}).Execute(Request{Execution: ex, Stateful: true, State: []byte("state:\n  first: a\n")})
+	if err != nil || string(res.State) != "{}\n" {
+		t.Fatalf("state %q, %v; want {}", res.State, err)
 	}
 }
 
