@@ -6,6 +6,7 @@ require (
 	dario.cat/mergo v1.0.1
 	github.com/Masterminds/sprig/v3 v3.3.0
 	github.com/charmbracelet/lipgloss v1.1.0
+	github.com/distribution/reference v0.6.0
 	github.com/gardener/landscaper/apis v0.152.0
 	github.com/gardener/landscaper/legacy-component-spec/bindings-go v0.152.0
 	github.com/go-json-experiment/json v1.27.2

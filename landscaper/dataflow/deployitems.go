@@ -39,7 +39,7 @@ type targetRef struct {
 // RenderDeployItems runs the blueprint's deployExecutions with the bindings
 // imports, cd, components, blueprint and state, and returns the deploy item
 // templates of the Execution, target.import resolved to the imported Target
-// objects. It stores the executions' new state. Template errors, unknown
+// objects. Each execution's new state is stored as it renders. Template errors, unknown
 // target imports, duplicate names and bad dependsOn are terminal.
 func RenderDeployItems(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) (lsv1alpha1.DeployItemTemplateList, error) {
 	ru, err := newRunner(c, inst, bp, imps, kindDeploy, statePrefixDeploy)
@@ -55,9 +55,6 @@ func RenderDeployItems(ctx context.Context, c fakecluster.Client, inst *lsv1alph
 			return nil, err
 		}
 		specs = append(specs, out.DeployItems...)
-	}
-	if err := ru.storeStates(ctx, c); err != nil {
-		return nil, err
 	}
 	list := make(lsv1alpha1.DeployItemTemplateList, 0, len(specs))
 	for _, s := range specs {

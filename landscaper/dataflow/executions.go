@@ -26,28 +26,32 @@ type runner struct {
 	kind   string
 	// prefix is the state prefix; "" for stateless executions.
 	prefix string
-	r      fakecluster.Reader
-	states []pendingState
+	// c reads and stores the state of stateful executions; nil for
+	// stateless ones.
+	c fakecluster.Client
 }
 
 // newRunner returns a runner for the executions of kind.
-func newRunner(r fakecluster.Reader, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports, kind, prefix string) (*runner, error) {
+func newRunner(c fakecluster.Client, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports, kind, prefix string) (*runner, error) {
 	values, err := bindings(inst, imps)
 	if err != nil {
 		return nil, err
 	}
 	return &runner{inst: inst, exec: &template.Executor{FS: bp.FS, Components: imps.components},
-		values: values, kind: kind, prefix: prefix, r: r}, nil
+		values: values, kind: kind, prefix: prefix, c: c}, nil
 }
 
-// run renders ex and decodes its output into out. New state is collected
-// in states, to be stored by the caller.
+// run renders ex and decodes its output into out. A stateful execution's
+// new state is stored as soon as it has rendered, before its output is
+// decoded, as Landscaper's templaters store it: it is kept when the output,
+// a later execution or the rest of the job fails, and a later execution of
+// the same name in the same job reads it.
 func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out any) error {
 	env := template.EnvironmentFrom(ctx)
 	req := template.Request{Execution: ex, Values: ru.values, Stateful: ru.prefix != "", CheckNoValue: ru.kind != kindImport,
 		Now: env.Now(), Seed: env.SeedFor(ru.inst.Namespace, ru.inst.Name, ru.inst.Status.JobID, ru.kind, ex.Name), Limits: env.Limits}
 	if req.Stateful {
-		st, err := loadState(ctx, ru.r, ru.inst, ru.prefix, ex.Name)
+		st, err := loadState(ctx, ru.c, ru.inst, ru.prefix, ex.Name)
 		if err != nil {
 			return err
 		}
@@ -57,8 +61,10 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 	if err != nil {
 		return ru.fail(ex, err)
 	}
-	if res.State != nil {
-		ru.states = append(ru.states, pendingState{prefix: ru.prefix, exec: ex.Name, data: res.State})
+	if req.Stateful && res.State != nil {
+		if err := storeState(ctx, ru.c, ru.inst, ru.prefix, ex.Name, res.State); err != nil {
+			return err
+		}
 	}
 	if err := template.DecodeYAML(res.Output, out); err != nil {
 		return ru.fail(ex, explainOutput(ru.kind, res.Output, out, err))
@@ -69,16 +75,6 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 // fail is a terminal error naming the installation and the execution.
 func (ru *runner) fail(ex lsv1alpha1.TemplateExecutor, err error) error {
 	return failTemplate(ru.inst, ReasonTemplatingFailed, err, "%s %q", ru.kind, ex.Name)
-}
-
-// storeStates writes the collected states.
-func (ru *runner) storeStates(ctx context.Context, c fakecluster.Client) error {
-	for _, st := range ru.states {
-		if err := storeState(ctx, c, ru.inst, st); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // runImportExecutions runs the blueprint's importExecutions. Each one sees

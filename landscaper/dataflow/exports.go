@@ -22,9 +22,6 @@ type Exports struct {
 	// Targets are the installation's target exports (spec.exports.targets),
 	// in order.
 	Targets []TargetExport
-
-	// states are the new states of the export executions, stored by WriteExports.
-	states []pendingState
 }
 
 // DataExport is one data export: the value that spec.exports.data[name]
@@ -51,15 +48,17 @@ type TargetExport struct {
 // "Inst.<name>" (inst's imports by import name, its subinstallations'
 // exports by dataRef or target) by key.
 //
-// Exports the blueprint does not declare are dropped. A schema or target
+// Each export execution's new state is stored as it renders, before the
+// exports are checked, as Landscaper stores it. Exports the blueprint does
+// not declare are dropped. A schema or target
 // type violation, a template error and a spec.exports entry without a value
 // are terminal errors.
-func ConstructExports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) (*Exports, error) {
-	internal, err := internalExports(ctx, r, inst)
+func ConstructExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) (*Exports, error) {
+	internal, err := internalExports(ctx, c, inst)
 	if err != nil {
 		return nil, err
 	}
-	ru, err := newRunner(r, inst, bp, imps, kindExport, statePrefixExport)
+	ru, err := newRunner(c, inst, bp, imps, kindExport, statePrefixExport)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +90,7 @@ func ConstructExports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha
 		}
 		exports = mergeTop(exports, mapped)
 	}
-	exps := &Exports{Values: exports, states: ru.states}
+	exps := &Exports{Values: exports}
 	return exps, exps.assign(inst)
 }
 

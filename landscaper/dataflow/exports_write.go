@@ -17,7 +17,7 @@ import (
 // export, labelled with context, source "Inst.<name>", sourceType=export,
 // key (the dataRef or target) and jobid, with an owner reference to inst.
 // An object of the same name that another installation exported is an
-// error (a *WriteError, as every failed write). It also stores the export executions' new state.
+// error (a *WriteError, as every failed write).
 func WriteExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, exps *Exports) error {
 	base := meta{context: ContextOf(inst), source: OwnContext(inst), jobID: inst.Status.JobID,
 		sourceType: lsv1alpha1.ExportDataObjectSourceType}
@@ -37,11 +37,6 @@ func WriteExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.In
 		if err := writeTarget(ctx, c, inst, ObjectName(m.context, t.Target), tgt, m, true); err != nil {
 			return &WriteError{Export: true, Type: lsv1alpha1.ImportTypeTarget, Key: t.Target,
 				Err: fmt.Errorf("installation %s: write target export %q (target %q): %w", instName(inst), t.Name, t.Target, err)}
-		}
-	}
-	for _, st := range exps.states {
-		if err := storeState(ctx, c, inst, st); err != nil {
-			return err
 		}
 	}
 	return nil

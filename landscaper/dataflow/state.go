@@ -46,30 +46,25 @@ func loadState(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Insta
 	return s.Data[lsv1alpha1.DataObjectSecretDataKey], nil
 }
 
-// pendingState is a state to store once the work that produced it is done.
-type pendingState struct {
-	prefix, exec string
-	data         []byte
-}
-
-// storeState writes the state of an execution into its Secret, controlled
-// by inst. It writes nothing when the state did not change.
-func storeState(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, st pendingState) error {
+// storeState writes data, the state of the execution named exec, into its
+// Secret, controlled by inst. It writes nothing when the state did not
+// change.
+func storeState(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, prefix, exec string, data []byte) error {
 	s := &corev1.Secret{}
-	key := types.NamespacedName{Namespace: inst.Namespace, Name: StateSecretName(inst, st.prefix, st.exec)}
+	key := types.NamespacedName{Namespace: inst.Namespace, Name: StateSecretName(inst, prefix, exec)}
 	err := c.Get(ctx, key, s)
 	switch {
 	case apierrors.IsNotFound(err):
 		s = &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace,
 			OwnerReferences: []metav1.OwnerReference{ControllerRef(inst, "Installation")}},
-			Data: map[string][]byte{lsv1alpha1.DataObjectSecretDataKey: st.data}}
+			Data: map[string][]byte{lsv1alpha1.DataObjectSecretDataKey: data}}
 		err = c.Create(ctx, s)
-	case err == nil && !bytes.Equal(s.Data[lsv1alpha1.DataObjectSecretDataKey], st.data):
-		s.Data = map[string][]byte{lsv1alpha1.DataObjectSecretDataKey: st.data}
+	case err == nil && !bytes.Equal(s.Data[lsv1alpha1.DataObjectSecretDataKey], data):
+		s.Data = map[string][]byte{lsv1alpha1.DataObjectSecretDataKey: data}
 		err = c.Update(ctx, s)
 	}
 	if err != nil {
-		return fmt.Errorf("installation %s: store state of %s execution %q: %w", instName(inst), st.prefix, st.exec, err)
+		return fmt.Errorf("installation %s: store state of %s execution %q: %w", instName(inst), prefix, exec, err)
 	}
 	return nil
 }

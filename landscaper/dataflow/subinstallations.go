@@ -2,6 +2,7 @@ package dataflow
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -14,7 +15,8 @@ import (
 
 // RenderSubinstallations returns the subinstallation templates of inst: those
 // its subinstallationExecutions render (with the bindings imports, cd,
-// components, blueprint and state; their new state is stored), then the
+// components, blueprint and state; each one's new state is stored as it
+// renders), then the
 // blueprint's subinstallations, inline or from a file of the blueprint.
 //
 // As in Landscaper, a template's data imports of optional parent imports
@@ -33,15 +35,16 @@ func RenderSubinstallations(ctx context.Context, c fakecluster.Client, inst *lsv
 		}
 		for _, ex := range bp.Info.SubinstallationExecutions {
 			var out struct {
-				Subinstallations []*lsv1alpha1.InstallationTemplate `json:"subinstallations"`
+				Subinstallations []json.RawMessage `json:"subinstallations"`
 			}
 			if err := ru.run(ctx, ex, &out); err != nil {
 				return nil, err
 			}
-			tmpls = append(tmpls, out.Subinstallations...)
-		}
-		if err := ru.storeStates(ctx, c); err != nil {
-			return nil, err
+			decoded, err := decodeTemplates(out.Subinstallations)
+			if err != nil {
+				return nil, ru.fail(ex, err)
+			}
+			tmpls = append(tmpls, decoded...)
 		}
 	}
 	fromBlueprint, err := blueprintSubinstallations(inst, bp)
@@ -57,6 +60,22 @@ func RenderSubinstallations(ctx context.Context, c fakecluster.Client, inst *lsv
 		return tmpls, &CycleError{err: fail(inst, ReasonSubinstallations, "subinstallations: %s", cycle)}
 	}
 	return tmpls, nil
+}
+
+// decodeTemplates decodes the entries of a subinstallationExecution's
+// "subinstallations" as Landscaper's SubinstallationExecutorOutput does,
+// each with its API decoder through the internal version: field names as
+// written, another kind (such as Installation) an error.
+func decodeTemplates(raws []json.RawMessage) ([]*lsv1alpha1.InstallationTemplate, error) {
+	out := make([]*lsv1alpha1.InstallationTemplate, 0, len(raws))
+	for i, raw := range raws {
+		t := &lsv1alpha1.InstallationTemplate{}
+		if err := blueprint.DecodeFile(raw, t); err != nil {
+			return nil, fmt.Errorf("unable to decode installation template %d: %w", i, err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }
 
 // CycleError is RenderSubinstallations' error for templates that are valid

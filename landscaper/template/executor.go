@@ -76,7 +76,9 @@ func (req Request) now() time.Time {
 type Result struct {
 	// Output is the rendered document (YAML; JSON is YAML too).
 	Output []byte
-	// State is the new state to store as JSON, nil when there is none.
+	// State is the new state to store, nil when there is none: for
+	// GoTemplate the output's "state" key as JSON, for Spiff its state
+	// nodes as Spiff's YAML ("{}" without any), as Landscaper stores them.
 	State []byte
 }
 
@@ -166,15 +168,20 @@ func decodeState(state []byte) (any, error) {
 	return out, nil
 }
 
-// outputState returns the "state" key of a GoTemplate output, nil if none.
+// outputState returns the "state" key of a GoTemplate output as JSON, nil
+// if there is none. As Landscaper's gotemplate.storeState, it returns null
+// for "state: null" and an empty "state:": Landscaper stores that, and the
+// next execution's state binding is nil.
 func outputState(out []byte) ([]byte, error) {
 	var doc struct {
-		State json.RawMessage `json:"state"`
+		// omitempty: DecodeYAML keeps the value as JSON, where a missing
+		// key must stay missing, not become null.
+		State json.RawMessage `json:"state,omitempty"`
 	}
 	if err := DecodeYAML(out, &doc); err != nil {
 		return nil, nil // the caller reports the undecodable output
 	}
-	if len(doc.State) == 0 || string(doc.State) == "null" {
+	if len(doc.State) == 0 {
 		return nil, nil
 	}
 	return doc.State, nil

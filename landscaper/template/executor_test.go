@@ -3,6 +3,7 @@ package template
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -39,8 +40,8 @@ func TestExecuteGoTemplate(t *testing.T) {
 		{name: "readDir", text: `x: {{ range readDir "templates" }}{{ .Name }} {{ end }}`, want: "x: broken.tpl deploy.yaml labels.tpl recursive.tpl "},
 		{name: "toYaml", text: `x: {{ dict "a" 1 | toYaml }}`, want: "x: a: 1"},
 		{name: "fromYaml", text: `x: {{ (fromYaml "a: [1, 2]").a | len }}`, want: "x: 2"},
-		{name: "parseOCIRef", text: `x: {{ index (parseOCIRef "r.io/app:1.2") 1 }} {{ ociRefRepo "r.io/app:1.2" }} {{ ociRefVersion "r.io/app@sha256:00" }}`,
-			want: "x: 1.2 r.io/app sha256:00"},
+		{name: "parseOCIRef", text: `x: {{ index (parseOCIRef "r.io/app:1.2") 1 }} {{ ociRefRepo "r.io/app:1.2" }} {{ ociRefVersion "r.io/app@sha256:6637a0a2e3d0d93e3ee1c2e8e0d2fd5ae0b31ab7e0a8a8d4f5c9b7c9c2e5f2d1" }}`,
+			want: "x: 1.2 r.io/app sha256:6637a0a2e3d0d93e3ee1c2e8e0d2fd5ae0b31ab7e0a8a8d4f5c9b7c9c2e5f2d1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,9 +86,29 @@ func TestGoTemplateState(t *testing.T) {
 	if err != nil || string(res.State) != `{"count":2}` {
 		t.Fatalf("second run: state %s, %v", res.State, err)
 	}
-	res, err = e.Execute(Request{Execution: goExec("x: 1"), Stateful: true, State: []byte(`{"count": 2}`)})
-	if err != nil || res.State != nil {
-		t.Fatalf("no state key: state %s, %v", res.State, err)
+	for range 2 { // the second decode is served from DecodeYAML's cache
+		res, err = e.Execute(Request{Execution: goExec("x: 1"), Stateful: true, State: []byte(`{"count": 2}`)})
+		if err != nil || res.State != nil {
+			t.Fatalf("no state key: state %s, %v", res.State, err)
+		}
+	}
+}
+
+// TestGoTemplateStateNull: a state key that is null or empty is stored as
+// null, as Landscaper's gotemplate.storeState stores it (the raw message
+// "null" is not empty); the next execution's state binding is then nil.
+func TestGoTemplateStateNull(t *testing.T) {
+	e := &Executor{}
+	// Each text twice: the second decode is served from DecodeYAML's cache.
+	for _, text := range []string{"state: null", "state: null", "state: ~", "state:", "state:\nx: 1", "state:\nx: 1"} {
+		res, err := e.Execute(Request{Execution: goExec(text), Stateful: true, State: []byte(`{"v":1}`)})
+		if err != nil || string(res.State) != "null" {
+			t.Errorf("%q: state %q, %v; want null", text, res.State, err)
+		}
+	}
+	res, err := e.Execute(Request{Execution: goExec("kind: {{ kindOf .state }}"), Stateful: true, State: []byte("null")})
+	if err != nil || string(res.Output) != "kind: invalid" {
+		t.Errorf("after null: output %q, %v; want kind: invalid", res.Output, err)
 	}
 }
 
@@ -180,12 +201,24 @@ func TestSpiffState(t *testing.T) {
 	ex := lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType, Template: lsv1alpha1.NewAnyJSON([]byte(tmpl))}
 	e := &Executor{}
 	res, err := e.Execute(Request{Execution: ex, Stateful: true, Values: map[string]any{"imports": map[string]any{"name": "a"}}})
-	if err != nil || string(res.State) != `{"state":{"first":"a"}}` {
-		t.Fatalf("first run: state %s, %v", res.State, err)
+	if err != nil || string(res.State) != "state:\n  first: a\n" {
+		t.Fatalf("first run: state %q, %v", res.State, err)
 	}
 	res, err = e.Execute(Request{Execution: ex, Stateful: true, State: res.State, Values: map[string]any{"imports": map[string]any{"name": "b"}}})
 	if err != nil || !strings.Contains(string(res.Output), "first: a") {
 		t.Fatalf("second run keeps the first value: %s, %v", res.Output, err)
+	}
+}
+
+// TestSpiffStateWithoutNodes: as Landscaper's spiff templater, which stores
+// spiffyaml.Marshal(DetermineState(res)) whenever it is not empty, a
+// template without state nodes has the state "{}", which replaces an older
+// one.
+func TestSpiffStateWithoutNodes(t *testing.T) {
+	ex := lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType, Template: lsv1alpha1.NewAnyJSON([]byte(`{"x": 1}`))}
+	res, err := (&Executor{}).Execute(Request{Execution: ex, Stateful: true, State: []byte("state:\n  first: a\n")})
+	if err != nil || string(res.State) != "{}\n" {
+		t.Fatalf("state %q, %v; want {}", res.State, err)
 	}
 }
 
@@ -195,5 +228,22 @@ func TestSpiffError(t *testing.T) {
 	var te *Error
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "'imports.nope' not found") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("err = %q, want one line naming imports.nope", err)
+	}
+}
+
+// TestIncludeDepth: as Landscaper's include, which fails when a file is
+// already active more than 100 times, 101 nested includes of one file
+// render and 102 fail.
+func TestIncludeDepth(t *testing.T) {
+	e := &Executor{FS: fstest.MapFS{"rec.tpl": {Data: []byte(`{{ if gt .n 0 }}{{ include "rec.tpl" (dict "n" (sub .n 1)) }}{{ else }}bottom{{ end }}`)}}}
+	for n, ok := range map[int]bool{99: true, 100: true, 101: false} {
+		text := fmt.Sprintf(`x: {{ include "rec.tpl" (dict "n" %d) }}`, n)
+		res, err := e.Execute(Request{Execution: goExec(text)})
+		switch {
+		case ok && (err != nil || string(res.Output) != "x: bottom"):
+			t.Errorf("%d nested includes: %v, want them rendered", n+1, err)
+		case !ok && (err == nil || !strings.Contains(err.Error(), "included within itself more than 100 times")):
+			t.Errorf("%d nested includes: %v, want the include limit", n+1, err)
+		}
 	}
 }

@@ -18,14 +18,17 @@ import (
 const inlineName = "template"
 
 // maxIncludeDepth bounds how often one file may be included within itself,
-// as Landscaper does.
+// as Landscaper's recursionMaxNums does: an include of a file that is
+// already active more than maxIncludeDepth times fails, so 101 nested
+// includes of one file render.
 const maxIncludeDepth = 100
 
 // goRun is one GoTemplate execution with its include bookkeeping, budget,
 // time and random source.
 type goRun struct {
 	e *Executor
-	// included counts the active includes of each file.
+	// included counts the active includes of each file, by the name the
+	// template gives, as Landscaper counts them.
 	included map[string]int
 	// b is what the execution may still spend.
 	b *budget.Budget
@@ -153,15 +156,15 @@ func (r *goRun) execute(name, text string, data any) ([]byte, error) {
 // renders it as a template with binding.
 func (r *goRun) include(p string, binding any) (string, error) {
 	name := cleanPath(p)
-	if r.included[name] >= maxIncludeDepth {
+	if r.included[p] > maxIncludeDepth {
 		return "", fmt.Errorf("include %q: included within itself more than %d times", p, maxIncludeDepth)
 	}
 	data, err := r.e.readFile(name)
 	if err != nil {
 		return "", fmt.Errorf("include %q: %w", p, err)
 	}
-	r.included[name]++
-	defer func() { r.included[name]-- }()
+	r.included[p]++
+	defer func() { r.included[p]-- }()
 	out, err := r.execute(name, string(data), binding)
 	return string(out), err
 }

@@ -72,7 +72,10 @@ func (c *Components) find(name, version string) (cdv2.ComponentDescriptor, bool)
 }
 
 // RepositoryContext implements getRepositoryContext: the effective (last)
-// repository context of the component descriptor given as a map.
+// repository context of the component descriptor given as a map. A map that
+// is not a component descriptor gives nil, as Landscaper's
+// getEffectiveRepositoryContextGoFunc returns nil when the conversion fails;
+// an argument that is not a map is an error.
 func RepositoryContext(arg any) (map[string]any, error) {
 	m, ok := arg.(map[string]any)
 	if !ok {
@@ -80,7 +83,7 @@ func RepositoryContext(arg any) (map[string]any, error) {
 	}
 	cd, err := decodeMap(m)
 	if err != nil {
-		return nil, err
+		return nil, nil
 	}
 	rc := cd.GetEffectiveRepositoryContext()
 	if rc == nil {

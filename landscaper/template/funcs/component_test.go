@@ -115,6 +115,10 @@ func TestComponentFunctions(t *testing.T) {
 		}, err: true, want: `component reference "storage" (example.com/storage:3.0.0) is not available`},
 		{name: "getRepositoryContext", call: func() (any, error) { return RepositoryContext(root()) }, want: "baseUrl: registry.example.com"},
 		{name: "getRepositoryContext no map", call: func() (any, error) { return RepositoryContext("x") }, err: true, want: "want a component descriptor"},
+		{name: "getRepositoryContext not a cd", call: func() (any, error) { return RepositoryContext(map[string]any{"a": 1}) }, want: "null"},
+		{name: "getRepositoryContext bad cd", call: func() (any, error) {
+			return RepositoryContext(map[string]any{"meta": map[string]any{"schemaVersion": "v2"}, "component": "x"})
+		}, want: "null"},
 		{name: "no component descriptor", call: func() (any, error) { return (&Components{}).Resource("name", "x") }, err: true,
 			want: "the installation has no component descriptor (spec.componentDescriptor)"},
 	}

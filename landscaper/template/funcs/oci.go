@@ -2,39 +2,59 @@ package funcs
 
 import (
 	"fmt"
+	"path"
 	"strings"
+
+	dockerreference "github.com/distribution/reference"
 )
 
-// dockerHubPrefixes are the repository prefixes Landscaper strips from
-// references to Docker Hub, longest first.
-var dockerHubPrefixes = []string{"index.docker.io/library/", "docker.io/library/", "index.docker.io/", "docker.io/"}
+// Docker Hub's domains: the reference library normalizes to dockerHubDomain,
+// which Landscaper's oci.ParseRef maps to the legacy one.
+const (
+	dockerHubDomain       = "docker.io"
+	dockerHubLegacyDomain = "index.docker.io"
+)
 
 // ParseOCIRef splits an OCI reference into repository and version (tag, or
-// digest after '@'), as Landscaper's parseOCIRef does:
-// "host:5000/repo/image:1.0.0" gives ["host:5000/repo/image", "1.0.0"] and
-// "repo/image@sha256:ab" gives ["repo/image", "sha256:ab"]. Docker Hub
-// prefixes are dropped. A reference without any ':' (no tag, no digest, no
-// port) is an error, as in Landscaper.
+// digest), as Landscaper's ParseOCIReference does with oci.ParseRef, which is
+// dockerreference.ParseDockerRef of the distribution/reference library
+// Landscaper pins: a "scheme://" prefix is dropped, the reference is
+// validated and normalized (a missing tag is "latest"; of a tag and a
+// digest only the digest is kept), and the Docker Hub prefixes
+// "index.docker.io/library/" and "index.docker.io/" are dropped again.
+// "host:5000/repo/image:1.0.0" gives ["host:5000/repo/image", "1.0.0"],
+// "repo/image@sha256:<hex>" gives ["repo/image", "sha256:<hex>"]. A
+// reference without any ':' (no tag, no digest, no port) is an error, as in
+// Landscaper.
 func ParseOCIRef(ref string) ([2]string, error) {
+	name := ref
+	if i := strings.Index(name, "://"); i >= 0 {
+		name = name[i+3:]
+	}
+	parsed, err := dockerreference.ParseDockerRef(name)
+	if err != nil {
+		return [2]string{}, fmt.Errorf("invalid OCI reference %q: %w", ref, err)
+	}
 	if !strings.Contains(ref, ":") {
 		return [2]string{}, fmt.Errorf("invalid OCI reference %q: want <repository>:<tag> or <repository>@<digest>", ref)
 	}
-	repo, version := ref, ""
-	if at := strings.Index(ref, "@"); at >= 0 {
-		repo, version = ref[:at], ref[at+1:]
-	} else if colon := strings.LastIndex(ref, ":"); colon > strings.LastIndex(ref, "/") {
-		repo, version = ref[:colon], ref[colon+1:]
+	host := dockerreference.Domain(parsed)
+	if host == dockerHubDomain {
+		host = dockerHubLegacyDomain
 	}
-	if repo == "" || strings.ContainsAny(repo, " \t\n") {
-		return [2]string{}, fmt.Errorf("invalid OCI reference %q: bad repository %q", ref, repo)
+	repo := path.Join(host, dockerreference.Path(parsed))
+	if strings.HasPrefix(repo, dockerHubLegacyDomain+"/library/") {
+		repo = strings.TrimPrefix(repo, dockerHubLegacyDomain+"/library/")
+	} else {
+		repo = strings.TrimPrefix(repo, dockerHubLegacyDomain+"/")
 	}
-	for _, p := range dockerHubPrefixes {
-		if strings.HasPrefix(repo, p) {
-			repo = strings.TrimPrefix(repo, p)
-			break
-		}
+	switch r := parsed.(type) {
+	case dockerreference.Tagged:
+		return [2]string{repo, r.Tag()}, nil
+	case dockerreference.Digested:
+		return [2]string{repo, r.Digest().String()}, nil
 	}
-	return [2]string{repo, version}, nil
+	return [2]string{repo, ""}, nil
 }
 
 // OCIRefRepo returns the repository of an OCI reference (see ParseOCIRef).
@@ -44,7 +64,7 @@ func OCIRefRepo(ref string) (string, error) {
 }
 
 // OCIRefVersion returns the tag or digest of an OCI reference (see
-// ParseOCIRef), or "" when it has neither.
+// ParseOCIRef).
 func OCIRefVersion(ref string) (string, error) {
 	parts, err := ParseOCIRef(ref)
 	return parts[1], err

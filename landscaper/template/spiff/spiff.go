@@ -41,7 +41,8 @@ type Request struct {
 type Result struct {
 	// Output is the rendered document as YAML.
 	Output []byte
-	// State is the new state to store, nil when the template keeps none.
+	// State is the new state to store, as Spiff's YAML; "{}\n" when the
+	// template has no state nodes.
 	State []byte
 }
 
@@ -207,12 +208,12 @@ func stateNode(state []byte, maxNodes int64) (spiffyaml.Node, error) {
 	return node, err
 }
 
-// determineState returns the state nodes of res as JSON, or nil for none.
+// determineState returns the state nodes of res as Spiff's YAML, as
+// Landscaper's spiff templater stores them (spiffyaml.Marshal of
+// DetermineState): a result without state nodes gives "{}\n", which
+// replaces an older state; nil only when there is nothing to marshal.
 func determineState(s spiffing.Spiff, res spiffyaml.Node) ([]byte, error) {
 	st := s.DetermineState(res)
-	if st == nil || st.Value() == nil {
-		return nil, nil
-	}
 	data, err := spiffyaml.Marshal(st)
 	if err != nil {
 		return nil, fmt.Errorf("marshal state: %w", err)
@@ -227,11 +228,10 @@ func determineState(s spiffing.Spiff, res spiffyaml.Node) ([]byte, error) {
 			return nil, fmt.Errorf("marshal state: %w", err)
 		}
 	}
-	js, err := yaml.YAMLToJSON(data)
-	if err != nil || string(js) == "null" || string(js) == "{}" {
-		return nil, err
+	if len(data) == 0 {
+		return nil, nil
 	}
-	return js, nil
+	return data, nil
 }
 
 // Map renders one data mapping (an entry of importDataMappings or
