@@ -11,18 +11,20 @@ import (
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd/output"
+	"github.com/lscli/lscli/fakecluster"
 )
 
 func newGetCmd(f *factory) *cobra.Command {
 	var target, selector string
 	cmd := &cobra.Command{
-		Use:   "get [KIND [NAME]]",
+		Use:   "get [KIND [NAME...]]",
 		Short: "Show objects of the simulation (runs nothing)",
 		Long: `Show the objects of the saved simulation as tables (-o table, the default for get; -o wide adds
 columns), or as kubectl prints them: -o yaml|json (a Kubernetes List, or the object itself for
 KIND NAME), -o name, -o jsonpath=TEMPLATE, -o custom-columns=SPEC; or as the tree (-o tree).
-KIND is a kind or its short name (inst, exec, di, tgt, do, ctx, secret, cm). Every namespace is
-shown unless -n narrows it; -l narrows by label, as kubectl's selectors do.
+KIND is a kind or its short name (inst, exec, di, tgt, do, ctx, secret, cm). As with kubectl,
+several objects can be named: KIND NAME NAME..., or KIND/NAME KIND/NAME... (a List then). Every
+namespace is shown unless -n narrows it; -l narrows by label, as kubectl's selectors do.
 
 With --target NAME, show the objects that real deployers applied to the simulated cluster behind
 Target NAME (-n picks the Target's namespace when the name is ambiguous): a table with each
@@ -31,8 +33,8 @@ KIND and NAME then narrow the objects by kind (e.g. deployment, deployments) and
 		Example: `  lscli get inst
   lscli get di -l app=web -o wide
   lscli get inst demo -o jsonpath='{.status.phase}'
+  lscli get inst first second -o name
   lscli get di -o custom-columns=NAME:.metadata.name,PHASE:.status.phase`,
-		Args:              maxArgs(2),
 		ValidArgsFunction: f.kindNameCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
@@ -40,6 +42,9 @@ KIND and NAME then narrow the objects by kind (e.g. deployment, deployments) and
 				return err
 			}
 			if target != "" {
+				if err := maxArgs(2)(cmd, args); err != nil {
+					return usage(cmd, err)
+				}
 				return f.getTargetRun(cmd.Context(), s, target, args)
 			}
 			return f.getRun(cmd.Context(), s, args, selector)
@@ -59,6 +64,12 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, select
 	}
 	a := action.NewGet(cfg)
 	a.Namespace = s.Namespace
+	if many, err := manyObjectArgs(args, s.Namespace); err != nil || many != nil {
+		if err != nil {
+			return err
+		}
+		return f.getMany(ctx, s, a, many, selector)
+	}
 	if len(args) == 2 || len(args) == 1 && strings.Contains(args[0], "/") {
 		// KIND NAME, KIND/NAME, KIND NAMESPACE/NAME (see parseObjectArgs).
 		o, err := parseObjectArgs(args, s.Namespace)
@@ -99,4 +110,65 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, select
 	}
 	// kubectl prints the object itself for KIND NAME, a List otherwise.
 	return output.Print(objs, s.Output, len(args) == 2, f.streams.Out)
+}
+
+// manyObjectArgs reads the arguments of a get that names several objects,
+// as kubectl takes them: KIND NAME NAME..., or KIND/NAME KIND/NAME... It
+// returns nil for arguments that name at most one object.
+func manyObjectArgs(args []string, ns string) ([]objectArg, error) {
+	if len(args) < 2 || len(args) == 2 && !strings.Contains(args[0], "/") {
+		return nil, nil
+	}
+	var out []objectArg
+	if !strings.Contains(args[0], "/") {
+		for _, name := range args[1:] {
+			o, err := parseObjectArgs([]string{args[0], name}, ns)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, o)
+		}
+		return out, nil
+	}
+	for _, arg := range args {
+		o, err := parseObjectArgs([]string{arg}, ns)
+		if err != nil {
+			return nil, err
+		}
+		if o.kind == "" {
+			return nil, invalidf("get %s: name every object as KIND/NAME, or give KIND once and then the names", strings.Join(args, " "))
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// getMany prints the objects named by many as a List (or a table, names, a
+// tree), sorted as every list. An object that does not exist is an error, and
+// nothing is printed.
+func (f *factory) getMany(ctx context.Context, s *settings, a *action.Get, many []objectArg, selector string) error {
+	if selector != "" {
+		return invalidf("get: a label selector (-l) cannot be combined with object names")
+	}
+	var objs []fakecluster.Object
+	for _, o := range many {
+		a.Namespace = o.namespace
+		found, err := a.Run(ctx, []string{o.kind, o.name})
+		if err != nil {
+			return err
+		}
+		objs = append(objs, found...)
+	}
+	switch s.Output {
+	case "table", "wide":
+		st, err := f.styles(s)
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(f.streams.Out, output.Table(objs, st, output.TableOptions{Wide: s.Output == "wide"}))
+		return err
+	case "tree":
+		return f.printObjects(s, objs)
+	}
+	return output.Print(objs, s.Output, false, f.streams.Out)
 }
