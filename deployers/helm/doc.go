@@ -63,8 +63,9 @@
 // # helmDeployment: false: rendered manifests
 //
 // The chart is rendered with helm's engine: CRDs of crds/ first, then the
-// templates in file name order, NOTES.txt left out, hooks applied as plain
-// objects, all with policy manage, plus the release Namespace with policy
+// templates in file name order, NOTES.txt and documents that are no
+// Kubernetes object (no apiVersion and kind) left out, hooks applied as
+// plain objects, all with policy manage, plus the release Namespace with policy
 // keep when createNamespace is set. The manifest deployer's applier
 // (deployers/manifest/apply) applies them with the release namespace as
 // default, the label helm.deployer.landscaper.gardener.cloud/deployitem,
