@@ -65,7 +65,8 @@
 // The chart is rendered with helm's engine: CRDs of crds/ first, then the
 // templates in file name order, NOTES.txt and documents that are no
 // Kubernetes object (no apiVersion and kind) left out, hooks applied as
-// plain objects, all with policy manage, plus the release Namespace with policy
+// plain objects, every subchart (conditions and tags are not processed, as
+// in Landscaper), all with policy manage, plus the release Namespace with policy
 // keep when createNamespace is set. The manifest deployer's applier
 // (deployers/manifest/apply) applies them with the release namespace as
 // default, the label helm.deployer.landscaper.gardener.cloud/deployitem,

@@ -10,7 +10,6 @@ import (
 
 	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
-	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -28,11 +27,10 @@ const notesSuffix = "NOTES.txt"
 // Kubernetes object left out, hooks kept as plain objects), all with policy
 // manage; with createNamespace, the release Namespace with policy keep.
 // Templates see the values of the template step; lookup finds nothing, since
-// rendering does not talk to the target.
+// rendering does not talk to the target. As in Landscaper, whose template
+// step never processes the dependencies' conditions and tags (only a real
+// helm install does), every subchart is rendered, also a disabled one.
 func renderManifests(cfg *helmv1alpha1.ProviderConfiguration, tpl *templated) ([]managedresource.Manifest, error) {
-	if err := chartutil.ProcessDependenciesWithMerge(tpl.chart, tpl.values); err != nil {
-		return nil, reconcile.TerminalError(fmt.Errorf("unable to process the dependencies of chart %s: %w", tpl.chart.Name(), err))
-	}
 	files, err := engine.Render(tpl.chart, tpl.render)
 	if err != nil {
 		return nil, reconcile.TerminalError(fmt.Errorf("unable to render chart %s: %w", tpl.chart.Name(), err))

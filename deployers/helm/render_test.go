@@ -78,3 +78,13 @@ func TestRenderManifestsSkipsNonObjects(t *testing.T) {
 		t.Errorf("rendered %s, want %s", got, want)
 	}
 }
+
+// TestRenderManifestsKeepsDisabledSubcharts: Landscaper's template step
+// renders every subchart (it never processes the dependencies' conditions or
+// tags), so a disabled subchart is applied too.
+func TestRenderManifestsKeepsDisabledSubcharts(t *testing.T) {
+	got := strings.Join(renderedNames(t, map[string]any{"sub": map[string]any{"enabled": false}}), ", ")
+	if !strings.Contains(got, "ConfigMap sub") {
+		t.Errorf("rendered %s, want the disabled subchart's ConfigMap sub too", got)
+	}
+}
