@@ -10,6 +10,9 @@ import (
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chartutil"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/version"
@@ -182,14 +185,47 @@ func TestConfigErrors(t *testing.T) {
 }
 
 // TestExportPathRetried: an export jsonPath that the values lack is retried
-// (until the progressing timeout), as Landscaper's ConstructExportFromValues.
+// (until the progressing timeout), as Landscaper's ConstructExportFromValues,
+// which runs before anything is deployed.
 func TestExportPathRetried(t *testing.T) {
-	d := New(Options{Clusters: fixedCluster(newTestCluster())})
+	c := newTestCluster()
+	d := New(Options{Clusters: fixedCluster(c)})
 	item := deployItem(t, config(t, map[string]any{"readinessChecks": noReadiness, "exports": map[string]any{
 		"exports": []any{map[string]any{"key": "x", "jsonPath": ".Values.nope"}}}}), lsv1alpha1.DeployItemPhases.Init, epoch)
 	_, err := d.Reconcile(context.Background(), request(item, epoch))
 	want := `Op: Reconcile - Reason: ConstructExportFromValues - Message: export "x": jsonPath ".Values.nope"`
 	if err == nil || !strings.HasPrefix(err.Error(), want) || reconcile.IsUnrecoverable(err) {
 		t.Fatalf("err = %v, want a recoverable error starting with %q", err, want)
+	}
+	if n := len(releaseSecretsIn(t, c, "default")); n != 0 {
+		t.Errorf("%d helm releases stored, want none: the exports are constructed before the install", n)
+	}
+}
+
+// TestValueExportsGoFieldNames: Landscaper reads the exports without
+// fromResource from the render values as they are, where .Chart and
+// .Capabilities are helm's structs, so client-go's jsonpath finds their
+// fields by JSON name and by Go field name (.Chart.Name, the spelling of
+// templates), and an empty field is there (""), not missing.
+func TestValueExportsGoFieldNames(t *testing.T) {
+	ch := &chart.Chart{Metadata: &chart.Metadata{APIVersion: "v2", Name: "greeter", Version: "1.2.3", AppVersion: "0.9"}}
+	opts := chartutil.ReleaseOptions{Name: "r", Namespace: "ns", IsInstall: true}
+	render, err := chartutil.ToRenderValuesWithSchemaValidation(ch, map[string]any{"a": map[string]any{"b": 1}}, opts, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs := []managedresource.Export{{Key: "name", JSONPath: ".Chart.Name"}, {Key: "version", JSONPath: ".Chart.version"},
+		{Key: "app", JSONPath: "Chart.AppVersion"}, {Key: "icon", JSONPath: ".Chart.Icon"},
+		{Key: "kube", JSONPath: ".Capabilities.KubeVersion.Version"}, {Key: "release", JSONPath: ".Release.Name"},
+		{Key: "b", JSONPath: ".Values.a.b"}}
+	got, err := valueExports(defs, render)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(got)
+	want := `{"app":"0.9","b":1,"icon":"","kube":"` + chartutil.DefaultCapabilities.KubeVersion.Version +
+		`","name":"greeter","release":"r","version":"1.2.3"}`
+	if string(raw) != want {
+		t.Errorf("exports = %s, want %s", raw, want)
 	}
 }

@@ -28,8 +28,11 @@
 // target client's version (ServerVersioner: the simulated cluster's
 // configured version, a real cluster's discovery), else Options.KubeVersion,
 // else DefaultKubeVersion, never helm's library default v1.20.0. Exports
-// without fromResource are read from these values by jsonPath (.Values.x,
-// .Release.Name).
+// without fromResource are read from these values by jsonPath before
+// anything is deployed, as in Landscaper: .Values.x, .Release.Name, and
+// helm's Chart and Capabilities structs by JSON or Go field name
+// (.Chart.version, .Chart.Name); a path the values lack is an error that is
+// retried until the progressing timeout.
 //
 // # helmDeployment: true (the default): a real helm release
 //

@@ -51,6 +51,9 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 	if err != nil {
 		return deployer.Result{}, err
 	}
+	if err := constructValueExports(it.cfg, tpl); err != nil {
+		return deployer.Result{}, err
+	}
 	status, err := providerStatus(req.Item)
 	if err != nil {
 		return deployer.Result{}, err

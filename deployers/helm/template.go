@@ -35,6 +35,9 @@ type templated struct {
 	// render is what templates see (.Values, .Release, .Chart,
 	// .Capabilities); exports without fromResource read it.
 	render chartutil.Values
+	// exports are the exports without fromResource, read from render
+	// (constructValueExports).
+	exports map[string]any
 }
 
 // template loads the chart, decodes the values and computes the values the
