@@ -157,6 +157,38 @@ func TestTimeout(t *testing.T) {
 	if !errors.As(err, &e) || e.Reason != lsv1alpha1.ProgressingTimeoutReason || !reconcile.IsUnrecoverable(err) {
 		t.Fatalf("err = %v, want an unrecoverable ProgressingTimeout", err)
 	}
+	// as Landscaper's WaitForObjectsReady, whose poll ends at the deadline
+	want := `timeout at: "deployer: during readiness check - resource default/demo-demo of type Deployment"`
+	if e.Operation != "WaitForObjectsReady" || e.Message != want ||
+		!reflect.DeepEqual(reconcile.CollectCodes(err), []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout, lsv1alpha1.ErrorForInfoOnly}) {
+		t.Errorf("lastError %s / %s / %s %v, want WaitForObjectsReady / %s, ERR_TIMEOUT and ERR_FOR_INFO_ONLY",
+			e.Operation, e.Reason, e.Message, reconcile.CollectCodes(err), want)
+	}
+}
+
+// TestExportTimeout: an export whose object never appears fails the item at
+// the deadline with Landscaper's exporter error, wrapped as
+// Helm.readExportValues wraps it.
+func TestExportTimeout(t *testing.T) {
+	d := New(Options{Clusters: fixedCluster(newTestCluster())})
+	cfg := config(t, map[string]any{"readinessChecks": noReadiness, "exports": map[string]any{"exports": []any{
+		map[string]any{"key": "k", "jsonPath": ".data.k",
+			"fromResource": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": "never", "namespace": "default"}}}}})
+	item := deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch)
+	item.Spec.Timeout = &lsv1alpha1.Duration{Duration: 7 * time.Second}
+	res := reconcileOnce(t, d, item, epoch)
+	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Progressing)
+	item.Status.ProviderStatus = res.ProviderStatus
+	wantPhase(t, reconcileIn(t, d, item, lsv1alpha1.DeployItemPhases.Progressing, epoch.Add(5*time.Second)),
+		lsv1alpha1.DeployItemPhases.Progressing)
+	item.Status.Phase = lsv1alpha1.DeployItemPhases.Progressing
+	_, err := d.Reconcile(context.Background(), request(item, epoch.Add(7*time.Second)))
+	var e *reconcile.Error
+	want := `Op: Export - Reason: ProgressingTimeout - Message: timeout at: "deployer: during export - key: k": context deadline exceeded`
+	if !errors.As(err, &e) || e.Operation != "ApplyFile" || e.Reason != "ReadExportValues" || e.Message != want ||
+		!reflect.DeepEqual(reconcile.CollectCodes(err), []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}) {
+		t.Fatalf("err = %v (codes %v), want ApplyFile / ReadExportValues / %s, ERR_TIMEOUT", err, reconcile.CollectCodes(err), want)
+	}
 }
 
 // TestConfigErrors fails items whose configuration cannot work.

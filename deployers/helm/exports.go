@@ -18,29 +18,29 @@ import (
 // exports without fromResource, constructed from the values the templates
 // saw before the deploy (tpl.exports, see constructValueExports), deep-merged
 // with those read from objects in the target. exportsFromManifests
-// (deprecated) counts as more exports. ready is false while an object to
-// export from cannot be read yet. The result is always a JSON object, "{}"
-// when there is nothing to export, as Landscaper always writes the export
-// Secret.
-func (d *Deployer) exports(ctx context.Context, it *item, tpl *templated, _ *helmv1alpha1.ProviderStatus) (data []byte, ready bool, err error) {
+// (deprecated) counts as more exports. While an object to export from cannot
+// be read yet the error is an *exports.PendingError. The result is always a
+// JSON object, "{}" when there is nothing to export, as Landscaper always
+// writes the export Secret.
+func (d *Deployer) exports(ctx context.Context, it *item, tpl *templated, _ *helmv1alpha1.ProviderStatus) ([]byte, error) {
 	fromResources, err := exports.Read(ctx, it.client, &managedresource.Exports{Exports: exportDefinitions(it.cfg)},
 		exports.SecondaryClient(d.secondary(it)))
 	var pending *exports.PendingError
 	if errors.As(err, &pending) {
-		return nil, false, nil
+		return nil, pending
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("read exports of deploy item %s: %w", it.req.Item.Name, err)
+		return nil, fmt.Errorf("read exports of deploy item %s: %w", it.req.Item.Name, err)
 	}
 	merged := exports.MergeMaps(tpl.exports, fromResources)
 	if merged == nil {
 		merged = map[string]any{}
 	}
-	data, err = json.Marshal(merged)
+	data, err := json.Marshal(merged)
 	if err != nil {
-		return nil, false, fmt.Errorf("encode exports of deploy item %s: %w", it.req.Item.Name, err)
+		return nil, fmt.Errorf("encode exports of deploy item %s: %w", it.req.Item.Name, err)
 	}
-	return data, true, nil
+	return data, nil
 }
 
 // constructValueExports reads the exports without fromResource from the
