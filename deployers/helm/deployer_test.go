@@ -2,8 +2,10 @@ package helm
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -259,5 +261,49 @@ func TestValueExportsGoFieldNames(t *testing.T) {
 		`","name":"greeter","release":"r","version":"1.2.3"}`
 	if string(raw) != want {
 		t.Errorf("exports = %s, want %s", raw, want)
+	}
+}
+
+// TestTemplateErrors: values and render errors of the template step fail the
+// item as Landscaper's Helm.Template reports them, wrapped by its
+// deployer's Reconcile as Reconcile/Template: the message is the inner
+// error's text, the code ERR_CONFIGURATION_PROBLEM.
+func TestTemplateErrors(t *testing.T) {
+	failing := &chart.Chart{
+		Metadata: &chart.Metadata{APIVersion: "v2", Name: "boom", Version: "0.1.0"},
+		Templates: []*chart.File{{Name: "templates/cm.yaml",
+			Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ required \"need val\" .Values.val }}}\n")}},
+	}
+	tgz, err := chartutil.Save(failing, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(tgz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boom := map[string]any{"archive": map[string]any{"raw": base64.StdEncoding.EncodeToString(raw)}}
+	tests := []struct {
+		name       string
+		changes    map[string]any
+		wantPrefix string
+	}{
+		{name: "values not an object", changes: map[string]any{"values": []any{1, 2}},
+			wantPrefix: "Op: TemplateChart - Reason: ParseHelmValues - Message: "},
+		{name: "render error", changes: map[string]any{"chart": boom, "helmDeployment": false},
+			wantPrefix: "Op: TemplateChart - Reason: RenderHelmValues - Message: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestCluster()
+			d := New(Options{Clusters: fixedCluster(c)})
+			item := deployItem(t, config(t, tt.changes), lsv1alpha1.DeployItemPhases.Init, epoch)
+			_, err := d.Reconcile(context.Background(), request(item, epoch))
+			var e *reconcile.Error
+			if !errors.As(err, &e) || e.Operation != "Reconcile" || e.Reason != "Template" || !strings.HasPrefix(e.Message, tt.wantPrefix) ||
+				!reflect.DeepEqual(reconcile.CollectCodes(err), []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorConfigurationProblem}) {
+				t.Fatalf("err = %v (codes %v), want Reconcile / Template / %s..., ERR_CONFIGURATION_PROBLEM", err, reconcile.CollectCodes(err), tt.wantPrefix)
+			}
+		})
 	}
 }

@@ -10,31 +10,26 @@ import (
 
 	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
-	"helm.sh/helm/v3/pkg/engine"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-
-	"github.com/lscli/lscli/reconcile"
 )
 
 // notesSuffix ends the name of a chart's NOTES.txt, which is not a manifest.
 const notesSuffix = "NOTES.txt"
 
-// renderManifests renders the chart for helmDeployment: false as Landscaper
-// does: the CRDs of crds/ folders first, then every rendered template in file
-// name order (NOTES.txt, empty documents and documents that are no
-// Kubernetes object left out, hooks kept as plain objects), all with policy
-// manage; with createNamespace, the release Namespace with policy keep.
-// Templates see the values of the template step; lookup finds nothing, since
-// rendering does not talk to the target. As in Landscaper, whose template
-// step never processes the dependencies' conditions and tags (only a real
-// helm install does), every subchart is rendered, also a disabled one.
+// renderManifests turns the chart rendered for helmDeployment: false
+// (tpl.files, see template) into manifests as Landscaper does: the CRDs of
+// crds/ folders first, then every rendered template in file name order
+// (NOTES.txt, empty documents and documents that are no Kubernetes object
+// left out, hooks kept as plain objects), all with policy manage; with
+// createNamespace, the release Namespace with policy keep. Templates saw the
+// values of the template step; lookup finds nothing, since rendering does
+// not talk to the target. As in Landscaper, whose template step never
+// processes the dependencies' conditions and tags (only a real helm install
+// does), every subchart is rendered, also a disabled one.
 func renderManifests(cfg *helmv1alpha1.ProviderConfiguration, tpl *templated) ([]managedresource.Manifest, error) {
-	files, err := engine.Render(tpl.chart, tpl.render)
-	if err != nil {
-		return nil, reconcile.TerminalError(fmt.Errorf("unable to render chart %s: %w", tpl.chart.Name(), err))
-	}
+	files := tpl.files
 	var out []managedresource.Manifest
 	for _, crd := range tpl.chart.CRDObjects() {
 		ms, err := manifestsOf(crd.Filename, string(crd.File.Data), managedresource.ManagePolicy)

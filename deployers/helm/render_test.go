@@ -8,6 +8,7 @@ import (
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -36,8 +37,8 @@ func renderChart() *chart.Chart {
 	return parent
 }
 
-// renderedNames renders renderChart with values as the template step does
-// and returns "Kind name" of every manifest.
+// renderedNames renders renderChart with values as the template step does,
+// turns the files into manifests and returns "Kind name" of every manifest.
 func renderedNames(t *testing.T, values map[string]any) []string {
 	t.Helper()
 	ch := renderChart()
@@ -46,8 +47,12 @@ func renderedNames(t *testing.T, values map[string]any) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	files, err := engine.Render(ch, render)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ms, err := renderManifests(&helmv1alpha1.ProviderConfiguration{Name: "r", Namespace: "ns"},
-		&templated{chart: ch, values: values, render: render})
+		&templated{chart: ch, values: values, render: render, files: files})
 	if err != nil {
 		t.Fatalf("renderManifests: %v", err)
 	}
