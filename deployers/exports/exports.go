@@ -9,6 +9,8 @@ import (
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/reconcile"
 )
 
 // PollInterval is how often Landscaper tries to read an export again.
@@ -35,6 +37,17 @@ func (e *PendingError) Unwrap() error { return e.Err }
 // Checkpoint is the timeout checkpoint Landscaper reports when the deadline
 // passes while it waits for this export.
 func (e *PendingError) Checkpoint() string { return "deployer: during export - key: " + e.Key }
+
+// Timeout is the error Landscaper's Exporter.Export returns when the
+// deadline passes while it waits for this export: operation Export, reason
+// ProgressingTimeout, message `timeout at: "<Checkpoint>"`, ERR_TIMEOUT,
+// wrapping the poll's context.DeadlineExceeded. The manifest deployer wraps
+// it as ReconcileManifests/ReadExportValues, the helm deployer as
+// ApplyFile/ReadExportValues (reconcile.Wrap).
+func (e *PendingError) Timeout() error {
+	return reconcile.WrapError(context.DeadlineExceeded, "Export", lsv1alpha1.ProgressingTimeoutReason,
+		fmt.Sprintf("timeout at: %q", e.Checkpoint()), lsv1alpha1.ErrorTimeout)
+}
 
 // Read reads every export that has fromResource, in order, from c (or from
 // the Target named by its targetName, resolved with secondary, which may be

@@ -57,13 +57,16 @@ func helmDeployment(cfg *helmv1alpha1.ProviderConfiguration) bool {
 }
 
 // chartValues decodes cfg.values (JSON or YAML) into helm's values map.
+// Values that are no map are Landscaper's TemplateChart/ParseHelmValues
+// error (ERR_CONFIGURATION_PROBLEM).
 func chartValues(cfg *helmv1alpha1.ProviderConfiguration) (map[string]any, error) {
 	vals := map[string]any{}
 	if len(cfg.Values) == 0 {
 		return vals, nil
 	}
 	if err := yaml.Unmarshal(cfg.Values, &vals); err != nil {
-		return nil, reconcile.TerminalError(fmt.Errorf("unable to decode helm values: %w", err))
+		return nil, reconcile.WrapError(err, "TemplateChart", "ParseHelmValues",
+			fmt.Sprintf("unable to decode helm values: %v", err), lsv1alpha1.ErrorConfigurationProblem)
 	}
 	if vals == nil {
 		vals = map[string]any{}

@@ -2,14 +2,19 @@ package helm
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chartutil"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/version"
@@ -154,6 +159,38 @@ func TestTimeout(t *testing.T) {
 	if !errors.As(err, &e) || e.Reason != lsv1alpha1.ProgressingTimeoutReason || !reconcile.IsUnrecoverable(err) {
 		t.Fatalf("err = %v, want an unrecoverable ProgressingTimeout", err)
 	}
+	// as Landscaper's WaitForObjectsReady, whose poll ends at the deadline
+	want := `timeout at: "deployer: during readiness check - resource default/demo-demo of type Deployment"`
+	if e.Operation != "WaitForObjectsReady" || e.Message != want ||
+		!reflect.DeepEqual(reconcile.CollectCodes(err), []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout, lsv1alpha1.ErrorForInfoOnly}) {
+		t.Errorf("lastError %s / %s / %s %v, want WaitForObjectsReady / %s, ERR_TIMEOUT and ERR_FOR_INFO_ONLY",
+			e.Operation, e.Reason, e.Message, reconcile.CollectCodes(err), want)
+	}
+}
+
+// TestExportTimeout: an export whose object never appears fails the item at
+// the deadline with Landscaper's exporter error, wrapped as
+// Helm.readExportValues wraps it.
+func TestExportTimeout(t *testing.T) {
+	d := New(Options{Clusters: fixedCluster(newTestCluster())})
+	cfg := config(t, map[string]any{"readinessChecks": noReadiness, "exports": map[string]any{"exports": []any{
+		map[string]any{"key": "k", "jsonPath": ".data.k",
+			"fromResource": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": "never", "namespace": "default"}}}}})
+	item := deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch)
+	item.Spec.Timeout = &lsv1alpha1.Duration{Duration: 7 * time.Second}
+	res := reconcileOnce(t, d, item, epoch)
+	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Progressing)
+	item.Status.ProviderStatus = res.ProviderStatus
+	wantPhase(t, reconcileIn(t, d, item, lsv1alpha1.DeployItemPhases.Progressing, epoch.Add(5*time.Second)),
+		lsv1alpha1.DeployItemPhases.Progressing)
+	item.Status.Phase = lsv1alpha1.DeployItemPhases.Progressing
+	_, err := d.Reconcile(context.Background(), request(item, epoch.Add(7*time.Second)))
+	var e *reconcile.Error
+	want := `Op: Export - Reason: ProgressingTimeout - Message: timeout at: "deployer: during export - key: k": context deadline exceeded`
+	if !errors.As(err, &e) || e.Operation != "ApplyFile" || e.Reason != "ReadExportValues" || e.Message != want ||
+		!reflect.DeepEqual(reconcile.CollectCodes(err), []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}) {
+		t.Fatalf("err = %v (codes %v), want ApplyFile / ReadExportValues / %s, ERR_TIMEOUT", err, reconcile.CollectCodes(err), want)
+	}
 }
 
 // TestConfigErrors fails items whose configuration cannot work.
@@ -182,14 +219,91 @@ func TestConfigErrors(t *testing.T) {
 }
 
 // TestExportPathRetried: an export jsonPath that the values lack is retried
-// (until the progressing timeout), as Landscaper's ConstructExportFromValues.
+// (until the progressing timeout), as Landscaper's ConstructExportFromValues,
+// which runs before anything is deployed.
 func TestExportPathRetried(t *testing.T) {
-	d := New(Options{Clusters: fixedCluster(newTestCluster())})
+	c := newTestCluster()
+	d := New(Options{Clusters: fixedCluster(c)})
 	item := deployItem(t, config(t, map[string]any{"readinessChecks": noReadiness, "exports": map[string]any{
 		"exports": []any{map[string]any{"key": "x", "jsonPath": ".Values.nope"}}}}), lsv1alpha1.DeployItemPhases.Init, epoch)
 	_, err := d.Reconcile(context.Background(), request(item, epoch))
 	want := `Op: Reconcile - Reason: ConstructExportFromValues - Message: export "x": jsonPath ".Values.nope"`
 	if err == nil || !strings.HasPrefix(err.Error(), want) || reconcile.IsUnrecoverable(err) {
 		t.Fatalf("err = %v, want a recoverable error starting with %q", err, want)
+	}
+	if n := len(releaseSecretsIn(t, c, "default")); n != 0 {
+		t.Errorf("%d helm releases stored, want none: the exports are constructed before the install", n)
+	}
+}
+
+// TestValueExportsGoFieldNames: Landscaper reads the exports without
+// fromResource from the render values as they are, where .Chart and
+// .Capabilities are helm's structs, so client-go's jsonpath finds their
+// fields by JSON name and by Go field name (.Chart.Name, the spelling of
+// templates), and an empty field is there (""), not missing.
+func TestValueExportsGoFieldNames(t *testing.T) {
+	ch := &chart.Chart{Metadata: &chart.Metadata{APIVersion: "v2", Name: "greeter", Version: "1.2.3", AppVersion: "0.9"}}
+	opts := chartutil.ReleaseOptions{Name: "r", Namespace: "ns", IsInstall: true}
+	render, err := chartutil.ToRenderValuesWithSchemaValidation(ch, map[string]any{"a": map[string]any{"b": 1}}, opts, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs := []managedresource.Export{{Key: "name", JSONPath: ".Chart.Name"}, {Key: "version", JSONPath: ".Chart.version"},
+		{Key: "app", JSONPath: "Chart.AppVersion"}, {Key: "icon", JSONPath: ".Chart.Icon"},
+		{Key: "kube", JSONPath: ".Capabilities.KubeVersion.Version"}, {Key: "release", JSONPath: ".Release.Name"},
+		{Key: "b", JSONPath: ".Values.a.b"}}
+	got, err := valueExports(defs, render)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(got)
+	want := `{"app":"0.9","b":1,"icon":"","kube":"` + chartutil.DefaultCapabilities.KubeVersion.Version +
+		`","name":"greeter","release":"r","version":"1.2.3"}`
+	if string(raw) != want {
+		t.Errorf("exports = %s, want %s", raw, want)
+	}
+}
+
+// TestTemplateErrors: values and render errors of the template step fail the
+// item as Landscaper's Helm.Template reports them, wrapped by its
+// deployer's Reconcile as Reconcile/Template: the message is the inner
+// error's text, the code ERR_CONFIGURATION_PROBLEM.
+func TestTemplateErrors(t *testing.T) {
+	failing := &chart.Chart{
+		Metadata: &chart.Metadata{APIVersion: "v2", Name: "boom", Version: "0.1.0"},
+		Templates: []*chart.File{{Name: "templates/cm.yaml",
+			Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ required \"need val\" .Values.val }}}\n")}},
+	}
+	tgz, err := chartutil.Save(failing, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(tgz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boom := map[string]any{"archive": map[string]any{"raw": base64.StdEncoding.EncodeToString(raw)}}
+	tests := []struct {
+		name       string
+		changes    map[string]any
+		wantPrefix string
+	}{
+		{name: "values not an object", changes: map[string]any{"values": []any{1, 2}},
+			wantPrefix: "Op: TemplateChart - Reason: ParseHelmValues - Message: "},
+		{name: "render error", changes: map[string]any{"chart": boom, "helmDeployment": false},
+			wantPrefix: "Op: TemplateChart - Reason: RenderHelmValues - Message: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestCluster()
+			d := New(Options{Clusters: fixedCluster(c)})
+			item := deployItem(t, config(t, tt.changes), lsv1alpha1.DeployItemPhases.Init, epoch)
+			_, err := d.Reconcile(context.Background(), request(item, epoch))
+			var e *reconcile.Error
+			if !errors.As(err, &e) || e.Operation != "Reconcile" || e.Reason != "Template" || !strings.HasPrefix(e.Message, tt.wantPrefix) ||
+				!reflect.DeepEqual(reconcile.CollectCodes(err), []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorConfigurationProblem}) {
+				t.Fatalf("err = %v (codes %v), want Reconcile / Template / %s..., ERR_CONFIGURATION_PROBLEM", err, reconcile.CollectCodes(err), tt.wantPrefix)
+			}
+		})
 	}
 }

@@ -28,8 +28,11 @@
 // target client's version (ServerVersioner: the simulated cluster's
 // configured version, a real cluster's discovery), else Options.KubeVersion,
 // else DefaultKubeVersion, never helm's library default v1.20.0. Exports
-// without fromResource are read from these values by jsonPath (.Values.x,
-// .Release.Name).
+// without fromResource are read from these values by jsonPath before
+// anything is deployed, as in Landscaper: .Values.x, .Release.Name, and
+// helm's Chart and Capabilities structs by JSON or Go field name
+// (.Chart.version, .Chart.Name); a path the values lack is an error that is
+// retried until the progressing timeout.
 //
 // # helmDeployment: true (the default): a real helm release
 //
@@ -63,8 +66,10 @@
 // # helmDeployment: false: rendered manifests
 //
 // The chart is rendered with helm's engine: CRDs of crds/ first, then the
-// templates in file name order, NOTES.txt left out, hooks applied as plain
-// objects, all with policy manage, plus the release Namespace with policy
+// templates in file name order, NOTES.txt and documents that are no
+// Kubernetes object (no apiVersion and kind) left out, hooks applied as
+// plain objects, every subchart (conditions and tags are not processed, as
+// in Landscaper), all with policy manage, plus the release Namespace with policy
 // keep when createNamespace is set. The manifest deployer's applier
 // (deployers/manifest/apply) applies them with the release namespace as
 // default, the label helm.deployer.landscaper.gardener.cloud/deployitem,

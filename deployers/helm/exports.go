@@ -14,37 +14,52 @@ import (
 	"github.com/lscli/lscli/reconcile"
 )
 
-// exports reads the item's exports as Landscaper's helm deployer does:
-// exports without fromResource from the values the templates saw (jsonPath
-// such as .Values.foo or .Release.Name), the others from objects in the
-// target; the results are deep-merged. exportsFromManifests (deprecated)
-// counts as more exports. ready is false while an object to export from
-// cannot be read yet. The result is always a JSON object, "{}" when there is
-// nothing to export, as Landscaper always writes the export Secret.
-func (d *Deployer) exports(ctx context.Context, it *item, tpl *templated, _ *helmv1alpha1.ProviderStatus) (data []byte, ready bool, err error) {
-	defs := exportDefinitions(it.cfg)
-	fromValues, err := valueExports(defs, tpl.render)
-	if err != nil {
-		return nil, false, reconcile.Wrap(err, "Reconcile", "ConstructExportFromValues")
-	}
-	fromResources, err := exports.Read(ctx, it.client, &managedresource.Exports{Exports: defs},
+// exports reads the item's exports as Landscaper's helm deployer does: the
+// exports without fromResource, constructed from the values the templates
+// saw before the deploy (tpl.exports, see constructValueExports), deep-merged
+// with those read from objects in the target. exportsFromManifests
+// (deprecated) counts as more exports. While an object to export from cannot
+// be read yet the error is an *exports.PendingError. The result is always a
+// JSON object, "{}" when there is nothing to export, as Landscaper always
+// writes the export Secret.
+func (d *Deployer) exports(ctx context.Context, it *item, tpl *templated, _ *helmv1alpha1.ProviderStatus) ([]byte, error) {
+	fromResources, err := exports.Read(ctx, it.client, &managedresource.Exports{Exports: exportDefinitions(it.cfg)},
 		exports.SecondaryClient(d.secondary(it)))
 	var pending *exports.PendingError
 	if errors.As(err, &pending) {
-		return nil, false, nil
+		return nil, pending
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("read exports of deploy item %s: %w", it.req.Item.Name, err)
+		return nil, fmt.Errorf("read exports of deploy item %s: %w", it.req.Item.Name, err)
 	}
-	merged := exports.MergeMaps(fromValues, fromResources)
+	merged := exports.MergeMaps(tpl.exports, fromResources)
 	if merged == nil {
 		merged = map[string]any{}
 	}
-	data, err = json.Marshal(merged)
+	data, err := json.Marshal(merged)
 	if err != nil {
-		return nil, false, fmt.Errorf("encode exports of deploy item %s: %w", it.req.Item.Name, err)
+		return nil, fmt.Errorf("encode exports of deploy item %s: %w", it.req.Item.Name, err)
 	}
-	return data, true, nil
+	return data, nil
+}
+
+// constructValueExports reads the exports without fromResource from the
+// render values into tpl.exports, as Landscaper's helm deployer does right
+// after its template step, before it deploys anything: exportsFromManifests
+// first, then exports.exports (a later key wins). An error, such as a path
+// the values lack, is Landscaper's Reconcile/ConstructExportFromValues error
+// without a code: it is retried until the progressing timeout.
+func constructValueExports(cfg *helmv1alpha1.ProviderConfiguration, tpl *templated) error {
+	defs := append([]managedresource.Export{}, cfg.ExportsFromManifests...)
+	if cfg.Exports != nil {
+		defs = append(defs, cfg.Exports.Exports...)
+	}
+	fromValues, err := valueExports(defs, tpl.render)
+	if err != nil {
+		return reconcile.Wrap(err, "Reconcile", "ConstructExportFromValues")
+	}
+	tpl.exports = fromValues
+	return nil
 }
 
 // exportDefinitions are exports.exports followed by exportsFromManifests.
@@ -57,22 +72,16 @@ func exportDefinitions(cfg *helmv1alpha1.ProviderConfiguration) []managedresourc
 }
 
 // valueExports reads the exports without fromResource from the render
-// values. A path that is not there is a terminal error: the values do not
-// change by waiting.
+// values as they are, as Landscaper does: .Chart and .Capabilities are helm's
+// structs, whose fields client-go's jsonpath finds by JSON name and by Go
+// field name (.Chart.name and .Chart.Name), an empty field included.
 func valueExports(defs []managedresource.Export, render chartutil.Values) (map[string]any, error) {
-	var data map[string]any
 	result := map[string]any{}
 	for _, def := range defs {
 		if def.FromResource != nil {
 			continue
 		}
-		if data == nil {
-			var err error
-			if data, err = plainValues(render); err != nil {
-				return nil, err
-			}
-		}
-		val, err := exports.GetValue(def.JSONPath, data)
+		val, err := exports.GetValue(def.JSONPath, map[string]any(render))
 		if err != nil {
 			return nil, fmt.Errorf("export %q: jsonPath %q in the chart values: %w", def.Key, def.JSONPath, err)
 		}
@@ -83,24 +92,4 @@ func valueExports(defs []managedresource.Export, render chartutil.Values) (map[s
 		result = exports.MergeMaps(result, nested)
 	}
 	return result, nil
-}
-
-// plainValues turns the render values (without .Files) into plain JSON
-// maps, lists and scalars, which jsonpath reads like any document.
-func plainValues(render chartutil.Values) (map[string]any, error) {
-	v := chartutil.Values{}
-	for k, val := range render {
-		if k != "Files" {
-			v[k] = val
-		}
-	}
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encode chart values: %w", err)
-	}
-	out := map[string]any{}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, fmt.Errorf("decode chart values: %w", err)
-	}
-	return out, nil
 }

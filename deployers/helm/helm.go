@@ -21,11 +21,9 @@ const Type lsv1alpha1.DeployItemType = "landscaper.gardener.cloud/helm"
 
 // Landscaper's timeout checkpoints of the helm deployer.
 const (
-	checkpointStartReconcile  = "helm deployer: start reconcile"
-	checkpointStartApply      = "helm deployer: start apply files"
-	checkpointStartDelete     = "helm deployer: start delete"
-	checkpointBeforeReadiness = "helm deployer: before readiness check"
-	checkpointBeforeExports   = "helm deployer: before reading export values"
+	checkpointStartReconcile = "helm deployer: start reconcile"
+	checkpointStartApply     = "helm deployer: start apply files"
+	checkpointStartDelete    = "helm deployer: start delete"
 )
 
 // Options configure the helm deployer. Zero values mean the defaults.
@@ -106,14 +104,17 @@ type item struct {
 	real bool
 }
 
-// prepare decodes the item's configuration and gets its target's client.
+// prepare decodes the item's configuration, checks the progressing timeout
+// at checkpoint (none when empty) and gets its target's client.
 func (d *Deployer) prepare(ctx context.Context, req deployer.Request, checkpoint string) (*item, error) {
 	cfg, err := decodeConfig(req.Item)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := timeout.Check(req.Item, req.Now, checkpoint); err != nil {
-		return nil, err
+	if checkpoint != "" {
+		if _, err := timeout.Check(req.Item, req.Now, checkpoint); err != nil {
+			return nil, err
+		}
 	}
 	c, err := d.opts.Clusters.ForTarget(ctx, req.Target)
 	if err != nil {

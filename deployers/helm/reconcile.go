@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/lscli/lscli/deployers/deployer"
+	"github.com/lscli/lscli/deployers/exports"
 	"github.com/lscli/lscli/deployers/manifest/deletion"
 	"github.com/lscli/lscli/deployers/readiness"
 	"github.com/lscli/lscli/deployers/timeout"
@@ -40,7 +41,13 @@ import (
 // apply is a normal error: the item is Progressing, as Landscaper's helm
 // deployer sets it first thing, and the retry deploys again.
 func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deployer.Result, error) {
-	it, err := d.prepare(ctx, req, checkpointStartReconcile)
+	// A call that only looks stands for Landscaper's waits inside its one
+	// call, which end in their own errors at the deadline (see check).
+	checkpoint := checkpointStartReconcile
+	if !deployer.Deploys(req.Item) {
+		checkpoint = ""
+	}
+	it, err := d.prepare(ctx, req, checkpoint)
 	if e, ok := err.(*reconcile.Error); ok && e.Operation == "InitHelmOperation" {
 		err = reconcile.Wrap(err, "Reconcile", "newRootLogger") // as Landscaper's helm deployer wraps it
 	}
@@ -49,6 +56,9 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 	}
 	tpl, err := guard(func() (*templated, error) { return d.template(ctx, it) })
 	if err != nil {
+		return deployer.Result{}, err
+	}
+	if err := constructValueExports(it.cfg, tpl); err != nil {
 		return deployer.Result{}, err
 	}
 	status, err := providerStatus(req.Item)
@@ -127,38 +137,55 @@ func (d *Deployer) apply(ctx context.Context, it *item, tpl *templated, old *hel
 }
 
 // check runs the readiness checks and reads the exports. Not ready yet, or an
-// export that cannot be read yet, is Progressing with a poll.
+// export that cannot be read yet, is Progressing with a poll; at the deadline
+// it is the error Landscaper's wait for it ends in.
 func (d *Deployer) check(ctx context.Context, it *item, tpl *templated, status *helmv1alpha1.ProviderStatus) (deployer.Result, error) {
 	raw, err := encodeStatus(status)
 	if err != nil {
 		return deployer.Result{}, err
 	}
 	res := deployer.Result{ProviderStatus: raw}
-	left, err := timeout.Check(it.req.Item, it.req.Now, checkpointBeforeReadiness)
-	if err != nil {
+	exp, pending, err := d.look(ctx, it, tpl, status)
+	left, terr := timeout.Check(it.req.Item, it.req.Now, checkpointStartReconcile)
+	switch {
+	case pending != nil && terr != nil:
+		return deployer.Result{}, pending()
+	case terr != nil:
+		return deployer.Result{}, terr
+	case err != nil:
 		return deployer.Result{}, err
+	case pending != nil:
+		return progressing(res, left), nil
 	}
-	err = readiness.Check(ctx, it.cfg.ReadinessChecks, readiness.Options{
+	res.Phase, res.Exports = lsv1alpha1.DeployItemPhases.Succeeded, exp
+	return res, nil
+}
+
+// look runs the readiness checks and then reads the exports. It returns the
+// exports, or, while an object is not ready or an export cannot be read,
+// the error for when the deadline passes meanwhile: Landscaper's
+// WaitForObjectsReady error, or its exporter's wrapped by
+// Helm.readExportValues (ApplyFile/ReadExportValues).
+func (d *Deployer) look(ctx context.Context, it *item, tpl *templated, status *helmv1alpha1.ProviderStatus) ([]byte, func() error, error) {
+	err := readiness.Check(ctx, it.cfg.ReadinessChecks, readiness.Options{
 		Client:              it.client,
 		Resources:           status.ManagedResources.TypedObjectReferenceList(),
 		FailOnMissingObject: !helmDeployment(it.cfg),
 		Secondary:           d.secondary(it),
 	})
-	if readiness.IsNotReady(err) {
-		return progressing(res, left), nil
+	var nr *readiness.NotReadyError
+	if errors.As(err, &nr) {
+		return nil, nr.Timeout, nil
 	}
 	if err != nil {
-		return deployer.Result{}, fmt.Errorf("readiness check of deploy item %s: %w", it.req.Item.Name, err)
+		return nil, nil, fmt.Errorf("readiness check of deploy item %s: %w", it.req.Item.Name, err)
 	}
-	if left, err = timeout.Check(it.req.Item, it.req.Now, checkpointBeforeExports); err != nil {
-		return deployer.Result{}, err
+	exp, err := d.exports(ctx, it, tpl, status)
+	var pe *exports.PendingError
+	if errors.As(err, &pe) {
+		return nil, func() error { return reconcile.Wrap(pe.Timeout(), "ApplyFile", "ReadExportValues") }, nil
 	}
-	exp, ready, err := d.exports(ctx, it, tpl, status)
-	if err != nil || !ready {
-		return progressing(res, left), err
-	}
-	res.Phase, res.Exports = lsv1alpha1.DeployItemPhases.Succeeded, exp
-	return res, nil
+	return exp, nil, err
 }
 
 // progressing turns res into "not done yet, poll again".

@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
 	"k8s.io/apimachinery/pkg/version"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -35,11 +38,21 @@ type templated struct {
 	// render is what templates see (.Values, .Release, .Chart,
 	// .Capabilities); exports without fromResource read it.
 	render chartutil.Values
+	// exports are the exports without fromResource, read from render
+	// (constructValueExports).
+	exports map[string]any
+	// files are the rendered templates (helmDeployment: false, in a call
+	// that deploys), by path in the chart.
+	files map[string]string
 }
 
 // template loads the chart, decodes the values and computes the values the
 // templates see, as Landscaper's template step does for both modes
-// (revision 0, install, schema validation skipped).
+// (revision 0, install, schema validation skipped); with helmDeployment:
+// false it renders the templates too, in a call that deploys. Its errors are
+// Landscaper's TemplateChart errors, wrapped as Reconcile/Template: a chart
+// that cannot be loaded is retried, bad values and a chart that does not
+// render fail the item (ERR_CONFIGURATION_PROBLEM).
 func (d *Deployer) template(ctx context.Context, it *item) (*templated, error) {
 	ch, err := d.chartOf(ctx, it)
 	if err != nil {
@@ -47,7 +60,7 @@ func (d *Deployer) template(ctx context.Context, it *item) (*templated, error) {
 	}
 	vals, err := chartValues(it.cfg)
 	if err != nil {
-		return nil, err
+		return nil, templateError(err)
 	}
 	caps, err := d.capabilities(it.client)
 	if err != nil {
@@ -56,9 +69,23 @@ func (d *Deployer) template(ctx context.Context, it *item) (*templated, error) {
 	opts := chartutil.ReleaseOptions{Name: it.cfg.Name, Namespace: it.cfg.Namespace, IsInstall: true}
 	render, err := chartutil.ToRenderValuesWithSchemaValidation(ch, vals, opts, caps, true)
 	if err != nil {
-		return nil, reconcile.TerminalError(fmt.Errorf("unable to compute the values of chart %s: %w", ch.Name(), err))
+		err = fmt.Errorf("unable to compute the values of chart %s: %w", ch.Name(), err)
+		return nil, templateError(configError(err, "PrepareHelmValues"))
 	}
-	return &templated{chart: ch, values: vals, caps: caps, render: render}, nil
+	tpl := &templated{chart: ch, values: vals, caps: caps, render: render}
+	if !helmDeployment(it.cfg) && deployer.Deploys(it.req.Item) {
+		if tpl.files, err = engine.Render(ch, render); err != nil {
+			err = fmt.Errorf("unable to render chart %s: %w", ch.Name(), err)
+			return nil, templateError(configError(err, "RenderHelmValues"))
+		}
+	}
+	return tpl, nil
+}
+
+// configError is a TemplateChart error with reason that fails the item
+// (ERR_CONFIGURATION_PROBLEM).
+func configError(err error, reason string) error {
+	return reconcile.WrapError(err, "TemplateChart", reason, err.Error(), lsv1alpha1.ErrorConfigurationProblem)
 }
 
 // templateError wraps an error of the template step as Landscaper's helm

@@ -163,13 +163,13 @@ func (h *harness) call(del bool) (deployer.Result, error) {
 }
 
 // describe prints an error that fails the item (an unrecoverable code)
-// with its message, reason and codes, and any other error as it is.
+// with its message, operation, reason and codes, and any other error as it is.
 func describe(err error) string {
 	if !reconcile.IsUnrecoverable(err) {
 		return err.Error()
 	}
 	if e, ok := err.(*reconcile.Error); ok {
-		return fmt.Sprintf("%s [%s %v]", e.Message, e.Reason, reconcile.CollectCodes(err))
+		return fmt.Sprintf("%s [%s %s %v]", e.Message, e.Operation, e.Reason, reconcile.CollectCodes(err))
 	}
 	if te, ok := err.(*reconcile.Terminal); ok {
 		return fmt.Sprintf("%s [%s %v]", err, te.Reason, reconcile.CollectCodes(err))

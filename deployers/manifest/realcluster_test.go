@@ -294,7 +294,7 @@ func TestRealClusterManifestReadiness(t *testing.T) {
 		h.item.Spec.Timeout = mustDuration(t, "12s")
 		trace, retried := h.realJob(false, 10)
 		wantTrace(t, trace, "0s Progressing\n5s Progressing\n10s Progressing\n12s  error: timeout at: \"deployer: during readiness check - resource "+
-			ns+"/app of type Deployment\" [ProgressingTimeout [ERR_TIMEOUT ERR_FOR_INFO_ONLY]]")
+			ns+"/app of type Deployment\" [WaitForObjectsReady ProgressingTimeout [ERR_TIMEOUT ERR_FOR_INFO_ONLY]]")
 		if len(retried) > 0 {
 			t.Errorf("retried:\n%s", strings.Join(retried, "\n"))
 		}

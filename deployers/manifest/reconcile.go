@@ -17,6 +17,7 @@ import (
 	"github.com/lscli/lscli/deployers/manifest/deletion"
 	"github.com/lscli/lscli/deployers/readiness"
 	"github.com/lscli/lscli/deployers/timeout"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // reconcileRun is one Reconcile call.
@@ -114,7 +115,8 @@ func (r *reconcileRun) applyOptions() apply.Options {
 
 // wait runs the readiness checks, reads the exports and, once both pass,
 // the patchAfterDeployment hooks. The result carries the provider status.
-// At the deadline the item fails, naming what it was waiting for.
+// At the deadline the item fails with the error of what it was waiting for,
+// as Landscaper's readiness and export polls end.
 func (r *reconcileRun) wait(ctx context.Context) (deployer.Result, error) {
 	status, err := encodeStatus(r.managed)
 	if err != nil {
@@ -148,13 +150,8 @@ func (r *reconcileRun) wait(ctx context.Context) (deployer.Result, error) {
 // waiting is what a job waits for: an object to become ready or an export
 // to become readable.
 type waiting struct {
-	checkpoint string
-	codes      []lsv1alpha1.ErrorCode
-}
-
-// timeout is the progressing-timeout error while waiting for w.
-func (w *waiting) timeout() error {
-	return timeout.Error(w.checkpoint, w.codes...)
+	// timeout is the error when the deadline passes while waiting.
+	timeout func() error
 }
 
 // look runs the readiness checks and then reads the exports. It returns
@@ -168,8 +165,7 @@ func (r *reconcileRun) look(ctx context.Context) (map[string]any, *waiting, erro
 	})
 	var nr *readiness.NotReadyError
 	if errors.As(err, &nr) {
-		return nil, &waiting{checkpoint: nr.Checkpoint(),
-			codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout, lsv1alpha1.ErrorForInfoOnly}}, nil
+		return nil, &waiting{timeout: nr.Timeout}, nil
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("readiness check of deploy item %s: %w", r.req.Item.Name, err)
@@ -177,7 +173,10 @@ func (r *reconcileRun) look(ctx context.Context) (map[string]any, *waiting, erro
 	values, err := exports.Read(ctx, r.client, r.cfg.Exports, exports.SecondaryClient(r.d.secondary(r.req)))
 	var pe *exports.PendingError
 	if errors.As(err, &pe) {
-		return nil, &waiting{checkpoint: pe.Checkpoint()}, nil
+		// as Landscaper's Manifest.Reconcile wraps the exporter's error
+		return nil, &waiting{timeout: func() error {
+			return reconcile.Wrap(pe.Timeout(), "ReconcileManifests", "ReadExportValues")
+		}}, nil
 	}
 	return values, nil, err
 }

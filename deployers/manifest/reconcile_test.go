@@ -45,7 +45,7 @@ func TestReconcileReadiness(t *testing.T) {
 		{name: "polled until ready", readyAt: 12 * time.Second, steps: 10,
 			wantTrace: "0s Progressing\n5s Progressing\n10s Progressing\n15s Succeeded"},
 		{name: "times out", timeout: "12s", readyAt: time.Hour, steps: 10,
-			wantTrace: "0s Progressing\n5s Progressing\n10s Progressing\n12s  error: timeout at: \"deployer: during readiness check - resource ns/app of type Deployment\" [ProgressingTimeout [ERR_TIMEOUT ERR_FOR_INFO_ONLY]]"},
+			wantTrace: "0s Progressing\n5s Progressing\n10s Progressing\n12s  error: timeout at: \"deployer: during readiness check - resource ns/app of type Deployment\" [WaitForObjectsReady ProgressingTimeout [ERR_TIMEOUT ERR_FOR_INFO_ONLY]]"},
 		{name: "none never times out", timeout: "none", readyAt: time.Hour, steps: 3,
 			wantTrace: "0s Progressing\n5s Progressing\n10s Progressing"},
 		{name: "default timeout is ten minutes", readyAt: time.Hour, steps: 200, wantTrace: ""},
@@ -64,7 +64,7 @@ func TestReconcileReadiness(t *testing.T) {
 			}
 			got := h.job(false, tt.steps)
 			if tt.wantTrace == "" {
-				wantLast(t, got, "10m0s  error: timeout at: \"deployer: during readiness check - resource ns/app of type Deployment\" [ProgressingTimeout [ERR_TIMEOUT ERR_FOR_INFO_ONLY]]")
+				wantLast(t, got, "10m0s  error: timeout at: \"deployer: during readiness check - resource ns/app of type Deployment\" [WaitForObjectsReady ProgressingTimeout [ERR_TIMEOUT ERR_FOR_INFO_ONLY]]")
 				return
 			}
 			wantTrace(t, got, tt.wantTrace)
@@ -117,7 +117,7 @@ manifests:` + configMap("a", "manage")
 
 	h2 := newHarness(t, nil, cfg)
 	h2.item.Spec.Timeout = mustDuration(t, "8s")
-	wantTrace(t, h2.job(false, 10), "0s Progressing\n5s Progressing\n8s  error: timeout at: \"deployer: during export - key: late\" [ProgressingTimeout [ERR_TIMEOUT]]")
+	wantTrace(t, h2.job(false, 10), "0s Progressing\n5s Progressing\n8s  error: Op: Export - Reason: ProgressingTimeout - Message: timeout at: \"deployer: during export - key: late\": context deadline exceeded [ReconcileManifests ReadExportValues [ERR_TIMEOUT]]")
 }
 
 func TestReconcileSecondaryTargetExport(t *testing.T) {

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/reconcile"
 )
 
 // PollInterval is how often Landscaper repeats a readiness check.
@@ -52,6 +54,17 @@ func (e *NotReadyError) Checkpoint() string {
 		return GenericCheckpoint
 	}
 	return e.checkpoint
+}
+
+// Timeout is the error Landscaper's WaitForObjectsReady returns when the
+// deadline passes while it waits for this object: operation
+// WaitForObjectsReady, reason ProgressingTimeout, message `timeout at:
+// "<Checkpoint>"`, ERR_TIMEOUT and ERR_FOR_INFO_ONLY, wrapping the poll's
+// context.DeadlineExceeded. The helm and manifest deployers return it as it
+// is.
+func (e *NotReadyError) Timeout() error {
+	return reconcile.WrapError(context.DeadlineExceeded, "WaitForObjectsReady", lsv1alpha1.ProgressingTimeoutReason,
+		fmt.Sprintf("timeout at: %q", e.Checkpoint()), lsv1alpha1.ErrorTimeout, lsv1alpha1.ErrorForInfoOnly)
 }
 
 // notReady builds the NotReadyError for u, which was looked at.

@@ -27,7 +27,10 @@ type Options struct {
 	// Required.
 	DeployItem string
 	// UpdateStrategy says how existing objects are updated: update, patch,
-	// merge or mergeOverwrite. Default update.
+	// merge or mergeOverwrite. There is no default: as in Landscaper's
+	// applier, any other value, the empty one too (a configuration without
+	// apiVersion gets no defaults), fails the update of an existing object;
+	// creating objects works.
 	UpdateStrategy manifestv1alpha2.UpdateStrategy
 	// Manifests are the manifests to apply, with their policies and hooks.
 	Manifests []managedresource.Manifest
@@ -72,9 +75,6 @@ type Result struct {
 // (operation ApplyObjects, reason ApplyNewObject; cleanupOrphanedResourcesInGroups
 // for the orphans); the returned Result is still valid then.
 func Apply(ctx context.Context, opts Options) (Result, error) {
-	if opts.UpdateStrategy == "" {
-		opts.UpdateStrategy = manifestv1alpha2.UpdateStrategyUpdate
-	}
 	groups, err := group(opts.Client, opts.Manifests)
 	if err != nil {
 		return Result{ManagedResources: opts.ManagedResources}, err

@@ -58,7 +58,7 @@ func TestApplyOrder(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newRecorder(nil, tt.failName)
-			res, err := apply.Apply(context.Background(), apply.Options{Client: c, DeployItem: diName, Manifests: tt.manifests, DefaultNamespace: tt.defaultNS})
+			res, err := apply.Apply(context.Background(), apply.Options{Client: c, DeployItem: diName, UpdateStrategy: "update", Manifests: tt.manifests, DefaultNamespace: tt.defaultNS})
 			checkErr(t, err, tt.wantErr)
 			if got := strings.Join(c.writes, "|"); got != tt.wantWrites {
 				t.Errorf("writes:\n%s\nwant:\n%s", got, tt.wantWrites)
@@ -73,7 +73,7 @@ func TestApplyOrder(t *testing.T) {
 func TestApplyRecordsUIDAndLabels(t *testing.T) {
 	// The fake client sets no uids, so the object exists with one.
 	c := kubetest.NewClient(kubetest.Objects(cm("a", ", uid: u-1")))
-	res := mustApply(t, apply.Options{Client: c, DeployItem: diName, Labels: map[string]string{"extra": "x"},
+	res := mustApply(t, apply.Options{Client: c, DeployItem: diName, UpdateStrategy: "update", Labels: map[string]string{"extra": "x"},
 		Manifests: []managedresource.Manifest{m("manage", cm("a", ", labels: {own: o}"))}})
 	got := kubetest.Get(t, c, "v1", "ConfigMap", "ns", "a")
 	if uid := res.ManagedResources[0].Resource.UID; uid != "u-1" {
@@ -99,7 +99,7 @@ func checkErr(t *testing.T, err error, want string) {
 
 func TestFailureBeforeWritingKeepsInventory(t *testing.T) {
 	old := managedresource.ManagedResourceStatusList{managed("manage", "a")}
-	res, err := apply.Apply(context.Background(), apply.Options{Client: kubetest.NewClient(nil), DeployItem: diName, ManagedResources: old,
+	res, err := apply.Apply(context.Background(), apply.Options{Client: kubetest.NewClient(nil), DeployItem: diName, UpdateStrategy: "update", ManagedResources: old,
 		Manifests: []managedresource.Manifest{m("", "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}")}})
 	checkErr(t, err, "unable to get apiresource")
 	if got := inventory(res.ManagedResources); got != "manage ConfigMap ns/a" {

@@ -37,6 +37,9 @@
 //     winning (mergo without override), then PUT;
 //   - mergeOverwrite: the same with the manifest's non-empty values winning.
 //
+// Any other strategy, the empty one too, fails the update with "<strategy>
+// is not a valid update strategy", as in Landscaper.
+//
 // # Policies
 //
 //   - manage: create, update (taking over objects that others manage), delete;

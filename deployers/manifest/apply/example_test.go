@@ -18,7 +18,7 @@ import (
 func ExampleApply() {
 	ctx := context.Background()
 	c := kubetest.NewClient(nil)
-	opts := apply.Options{Client: c, DeployItem: "my-item", Manifests: []managedresource.Manifest{
+	opts := apply.Options{Client: c, DeployItem: "my-item", UpdateStrategy: "update", Manifests: []managedresource.Manifest{
 		{Policy: managedresource.ManagePolicy, Manifest: raw("{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg, namespace: ns}}")},
 		{Policy: managedresource.KeepPolicy, Manifest: raw("{apiVersion: v1, kind: Namespace, metadata: {name: ns}}")},
 	}}

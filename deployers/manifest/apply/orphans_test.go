@@ -38,7 +38,7 @@ func TestOrphans(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newRecorder(stored, tt.failName)
-			opts := apply.Options{Client: c, DeployItem: diName, Manifests: manifests, ManagedResources: old, DeletionGroupsDuringUpdate: tt.groups}
+			opts := apply.Options{Client: c, DeployItem: diName, UpdateStrategy: "update", Manifests: manifests, ManagedResources: old, DeletionGroupsDuringUpdate: tt.groups}
 			passes := 0
 			for passes < 4 {
 				passes++
@@ -70,7 +70,7 @@ func TestOrphanHooksBeforeDelete(t *testing.T) {
 	annotated := managed("manage", "annotated")
 	annotated.AnnotateBeforeDelete = map[string]string{"bye": "now"}
 	c := newRecorder([]string{ours("annotated")}, "")
-	res := mustApply(t, apply.Options{Client: c, DeployItem: diName, ManagedResources: managedresource.ManagedResourceStatusList{annotated}})
+	res := mustApply(t, apply.Options{Client: c, DeployItem: diName, UpdateStrategy: "update", ManagedResources: managedresource.ManagedResourceStatusList{annotated}})
 	// The second delete is the pass that sees the object gone.
 	if w := writes(c); w != "update ConfigMap ns/annotated|delete ConfigMap ns/annotated|delete ConfigMap ns/annotated" {
 		t.Errorf("writes = %q, want the annotation before the delete", w)

@@ -42,7 +42,7 @@ func TestPolicies(t *testing.T) {
 				stored = []string{tt.stored}
 			}
 			c := newRecorder(stored, "")
-			res := mustApply(t, apply.Options{Client: c, DeployItem: diName,
+			res := mustApply(t, apply.Options{Client: c, DeployItem: diName, UpdateStrategy: "update",
 				Manifests: []managedresource.Manifest{m(tt.policy, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: ns}\ndata: {k: new}")}})
 			if w := writes(c); w != tt.wantWrites {
 				t.Errorf("writes = %q, want %q", w, tt.wantWrites)
@@ -65,7 +65,7 @@ func TestAnnotateBeforeCreate(t *testing.T) {
 	mf := m("manage", cm("a", ", annotations: {x: manifest, y2: manifest}"))
 	mf.AnnotateBeforeCreate = map[string]string{"x": "create", "z": "create"}
 	c := kubetest.NewClient(nil)
-	opts := apply.Options{Client: c, DeployItem: diName, Manifests: []managedresource.Manifest{mf}}
+	opts := apply.Options{Client: c, DeployItem: diName, UpdateStrategy: "update", Manifests: []managedresource.Manifest{mf}}
 	mustApply(t, opts)
 	if got := jsonOf(kubetest.Get(t, c, "v1", "ConfigMap", "ns", "a").GetAnnotations()); got != `{"x":"create","y2":"manifest","z":"create"}` {
 		t.Errorf("annotations after create = %s", got)
@@ -83,7 +83,7 @@ func TestPatchAfterDeployment(t *testing.T) {
 		return mf
 	}
 	c := kubetest.NewClient(kubetest.Objects(cm("old", ""), cm("frozen", "")))
-	opts := apply.Options{Client: c, DeployItem: diName, Manifests: []managedresource.Manifest{
+	opts := apply.Options{Client: c, DeployItem: diName, UpdateStrategy: "update", Manifests: []managedresource.Manifest{
 		withPatch("manage", cm("new", "")), withPatch("manage", cm("old", "")), withPatch("immutable", cm("frozen", "")),
 		withPatch("immutable", cm("fresh", "")), withPatch("ignore", cm("ign", "")), m("manage", cm("plain", "")),
 	}}

@@ -28,7 +28,9 @@ data: {a: live, b: live}`
 		wantWrite  string
 		wantErr    string
 	}{
-		{strategy: "", wantData: `{"a":"new","c":"new"}`, wantLabels: `{"` + apply.DeployItemLabel + `":"di"}`, wantWrite: "update ConfigMap ns/a"},
+		// no strategy (a configuration without apiVersion gets no default):
+		// not valid, as in Landscaper's applier
+		{strategy: "", wantData: `{"a":"live","b":"live"}`, wantLabels: `{"foreign":"f"}`, wantNote: "live", wantErr: " is not a valid update strategy"},
 		{strategy: "update", wantData: `{"a":"new","c":"new"}`, wantLabels: `{"` + apply.DeployItemLabel + `":"di"}`, wantWrite: "update ConfigMap ns/a"},
 		{strategy: "patch", wantData: `{"a":"new","c":"new"}`, wantLabels: `{"` + apply.DeployItemLabel + `":"di"}`, wantWrite: "patch ConfigMap ns/a"},
 		{strategy: "merge", wantData: `{"a":"live","b":"live","c":"new"}`, wantLabels: `{"foreign":"f","` + apply.DeployItemLabel + `":"di"}`, wantNote: "live", wantWrite: "update ConfigMap ns/a"},
