@@ -14,8 +14,15 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 )
 
+// getFlags are get's own flags besides --target.
+type getFlags struct {
+	selector              string
+	noHeaders, showLabels bool
+}
+
 func newGetCmd(f *factory) *cobra.Command {
-	var target, selector string
+	var target string
+	var gf getFlags
 	cmd := &cobra.Command{
 		Use:   "get [KIND [NAME...]]",
 		Short: "Show objects of the simulation (runs nothing)",
@@ -25,6 +32,7 @@ KIND NAME), -o name, -o jsonpath=TEMPLATE, -o custom-columns=SPEC; or as the tre
 KIND is a kind or its short name (inst, exec, di, tgt, do, ctx, secret, cm). As with kubectl,
 several objects can be named: KIND NAME NAME..., or KIND/NAME KIND/NAME... (a List then). Every
 namespace is shown unless -n narrows it; -l narrows by label, as kubectl's selectors do.
+--no-headers and --show-labels work on tables (and custom-columns) as kubectl's do.
 
 With --target NAME, show the objects that real deployers applied to the simulated cluster behind
 Target NAME (-n picks the Target's namespace when the name is ambiguous): a table with each
@@ -47,17 +55,19 @@ KIND and NAME then narrow the objects by kind (e.g. deployment, deployments) and
 				}
 				return f.getTargetRun(cmd.Context(), s, target, args)
 			}
-			return f.getRun(cmd.Context(), s, args, selector)
+			return f.getRun(cmd.Context(), s, args, gf)
 		},
 	}
 	cmd.Flags().StringVar(&target, "target", "", "show the simulated cluster behind this Target")
 	addAllNamespacesFlag(cmd)
-	cmd.Flags().StringVarP(&selector, "selector", "l", "", "label selector, e.g. app=web,tier!=db (as kubectl's -l)")
+	cmd.Flags().StringVarP(&gf.selector, "selector", "l", "", "label selector, e.g. app=web,tier!=db (as kubectl's -l)")
+	cmd.Flags().BoolVar(&gf.noHeaders, "no-headers", false, "leave out the header line of tables and custom-columns")
+	cmd.Flags().BoolVar(&gf.showLabels, "show-labels", false, "add the objects' labels as the last column of tables")
 	addOutputFlag(cmd, "table", getFormats...)
 	return cmd
 }
 
-func (f *factory) getRun(ctx context.Context, s *settings, args []string, selector string) error {
+func (f *factory) getRun(ctx context.Context, s *settings, args []string, gf getFlags) error {
 	cfg, err := configuration(s)
 	if err != nil {
 		return err
@@ -68,7 +78,7 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, select
 		if err != nil {
 			return err
 		}
-		return f.getMany(ctx, s, a, many, selector)
+		return f.getMany(ctx, s, a, many, gf)
 	}
 	if len(args) == 2 || len(args) == 1 && strings.Contains(args[0], "/") {
 		// KIND NAME, KIND/NAME, KIND NAMESPACE/NAME (see parseObjectArgs).
@@ -81,9 +91,9 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, select
 		}
 		args, a.Namespace = []string{o.kind, o.name}, o.namespace
 	}
-	if selector != "" {
-		if a.Selector, err = labels.Parse(selector); err != nil {
-			return invalidf("invalid --selector %q: %v", selector, err)
+	if gf.selector != "" {
+		if a.Selector, err = labels.Parse(gf.selector); err != nil {
+			return invalidf("invalid --selector %q: %v", gf.selector, err)
 		}
 	}
 	if s.Output == output.FormatJSON || s.Output == output.FormatYAML {
@@ -97,19 +107,26 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, select
 	if err != nil {
 		return f.noState(err, func() error { return output.PrintEmpty(s.Output, f.streams.Out) })
 	}
+	// kubectl prints the object itself for KIND NAME, a List otherwise.
+	return f.printGot(s, objs, len(args) == 2, gf)
+}
+
+// printGot prints the objects get found in the output format of s: single
+// is one object named (printed itself, not as a List).
+func (f *factory) printGot(s *settings, objs []fakecluster.Object, single bool, gf getFlags) error {
 	switch s.Output {
 	case "table", "wide":
 		st, err := f.styles(s)
 		if err != nil {
 			return err
 		}
-		_, err = io.WriteString(f.streams.Out, output.Table(objs, st, output.TableOptions{Wide: s.Output == "wide"}))
+		_, err = io.WriteString(f.streams.Out, output.Table(objs, st,
+			output.TableOptions{Wide: s.Output == "wide", NoHeaders: gf.noHeaders, ShowLabels: gf.showLabels}))
 		return err
 	case "tree":
 		return f.printObjects(s, objs)
 	}
-	// kubectl prints the object itself for KIND NAME, a List otherwise.
-	return output.Print(objs, s.Output, len(args) == 2, f.streams.Out)
+	return output.PrintWith(objs, s.Output, output.PrintOptions{Single: single, NoHeaders: gf.noHeaders}, f.streams.Out)
 }
 
 // manyObjectArgs reads the arguments of a get that names several objects,
@@ -146,8 +163,8 @@ func manyObjectArgs(args []string, ns string) ([]objectArg, error) {
 // getMany prints the objects named by many as a List (or a table, names, a
 // tree), sorted as every list. An object that does not exist is an error, and
 // nothing is printed.
-func (f *factory) getMany(ctx context.Context, s *settings, a *action.Get, many []objectArg, selector string) error {
-	if selector != "" {
+func (f *factory) getMany(ctx context.Context, s *settings, a *action.Get, many []objectArg, gf getFlags) error {
+	if gf.selector != "" {
 		return invalidf("get: a label selector (-l) cannot be combined with object names")
 	}
 	var objs []fakecluster.Object
@@ -159,16 +176,5 @@ func (f *factory) getMany(ctx context.Context, s *settings, a *action.Get, many 
 		}
 		objs = append(objs, found...)
 	}
-	switch s.Output {
-	case "table", "wide":
-		st, err := f.styles(s)
-		if err != nil {
-			return err
-		}
-		_, err = io.WriteString(f.streams.Out, output.Table(objs, st, output.TableOptions{Wide: s.Output == "wide"}))
-		return err
-	case "tree":
-		return f.printObjects(s, objs)
-	}
-	return output.Print(objs, s.Output, false, f.streams.Out)
+	return f.printGot(s, objs, false, gf)
 }

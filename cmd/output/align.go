@@ -25,6 +25,8 @@ func plain(text string) cell { return cell{text: text} }
 type table struct {
 	header []string
 	rows   [][]cell
+	// noHeader leaves the header line out of the rendered table.
+	noHeader bool
 }
 
 // render aligns the columns as text/tabwriter does with 3 spaces between
@@ -34,7 +36,11 @@ type table struct {
 // are shown as spaces.
 func (t *table) render(st Styles) string {
 	texts := make([][]string, 0, len(t.rows)+1)
-	texts = append(texts, t.header)
+	// Colored rows are placed by the header's columns: without colors, a
+	// table without a header is aligned on its rows alone, as kubectl's.
+	if !t.noHeader || st.Enabled() {
+		texts = append(texts, t.header)
+	}
 	for _, row := range t.rows {
 		line := make([]string, len(row))
 		for i, c := range row {
@@ -50,6 +56,9 @@ func (t *table) render(st Styles) string {
 	lines[0] = st.Bold(lines[0])
 	for i, row := range t.rows {
 		lines[i+1] = styleRow(st, lines[i+1], row, starts)
+	}
+	if t.noHeader {
+		lines = lines[1:]
 	}
 	return strings.Join(lines, "\n") + "\n"
 }

@@ -41,6 +41,21 @@ const (
 // writes them (an Execution's deploy items in clear). The printers are
 // cli-runtime's and kubectl's own, so templates written for kubectl work.
 func Print(objs []fakecluster.Object, format string, single bool, w io.Writer) error {
+	return PrintWith(objs, format, PrintOptions{Single: single}, w)
+}
+
+// PrintOptions change what PrintWith prints.
+type PrintOptions struct {
+	// Single prints one object itself rather than a List (kubectl's KIND
+	// NAME).
+	Single bool
+	// NoHeaders leaves the header line out of custom-columns.
+	NoHeaders bool
+}
+
+// PrintWith is Print with options.
+func PrintWith(objs []fakecluster.Object, format string, opts PrintOptions, w io.Writer) error {
+	single := opts.Single
 	if single && len(objs) == 1 && (format == FormatJSON || format == FormatYAML) {
 		return printOne(objs[0], format, w)
 	}
@@ -56,7 +71,7 @@ func Print(objs []fakecluster.Object, format string, single bool, w io.Writer) e
 	if single && len(list.Items) == 1 {
 		obj = &list.Items[0]
 	}
-	p, err := printer(format)
+	p, err := printer(format, opts.NoHeaders)
 	if err != nil {
 		return err
 	}
@@ -76,14 +91,15 @@ func PrintEmpty(format string, w io.Writer) error {
 // not parse; other formats are not its business.
 func CheckFormat(format string) error {
 	if strings.HasPrefix(format, FormatJSONPath) || strings.HasPrefix(format, FormatCustomColumns) {
-		_, err := printer(format)
+		_, err := printer(format, false)
 		return err
 	}
 	return nil
 }
 
-// printer returns cli-runtime's or kubectl's printer for format.
-func printer(format string) (printers.ResourcePrinter, error) {
+// printer returns cli-runtime's or kubectl's printer for format;
+// noHeaders leaves out custom-columns' header.
+func printer(format string, noHeaders bool) (printers.ResourcePrinter, error) {
 	switch {
 	case format == FormatName:
 		return &printers.NamePrinter{}, nil
@@ -95,7 +111,7 @@ func printer(format string) (printers.ResourcePrinter, error) {
 		p.AllowMissingKeys(true)
 		return p, nil
 	case strings.HasPrefix(format, FormatCustomColumns):
-		p, err := get.NewCustomColumnsPrinterFromSpec(strings.TrimPrefix(format, FormatCustomColumns), unstructured.UnstructuredJSONScheme, false)
+		p, err := get.NewCustomColumnsPrinterFromSpec(strings.TrimPrefix(format, FormatCustomColumns), unstructured.UnstructuredJSONScheme, noHeaders)
 		if err != nil {
 			return nil, fmt.Errorf("invalid custom-columns spec: %w", err)
 		}

@@ -6,6 +6,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/lscli/lscli/fakecluster"
 )
@@ -66,6 +67,10 @@ func Table(objs []fakecluster.Object, st Styles, opts TableOptions) string {
 		if opts.Wide {
 			addWideColumns(t, g)
 		}
+		if opts.ShowLabels {
+			addLabelsColumn(t, g)
+		}
+		t.noHeader = opts.NoHeaders
 		b.WriteString(t.render(st))
 	}
 	return b.String()
@@ -75,6 +80,13 @@ func Table(objs []fakecluster.Object, st Styles, opts TableOptions) string {
 type TableOptions struct {
 	// Wide adds columns (see Table). Defaults to false.
 	Wide bool
+	// NoHeaders leaves out the line of column names (kubectl's
+	// --no-headers); the columns are aligned on the rows alone.
+	NoHeaders bool
+	// ShowLabels adds a last column LABELS: the object's labels as
+	// key=value, sorted by key and separated by commas, or <none>
+	// (kubectl's --show-labels).
+	ShowLabels bool
 }
 
 // kindTable builds the table of objects of one kind.
@@ -125,4 +137,13 @@ func kindCells(o fakecluster.Object) []cell {
 func statusCells(o fakecluster.Object) []cell {
 	s, _ := statusOf(o)
 	return []cell{{text: orDash(s.phase), style: Styles.Phase}, plain(orDash(s.jobID)), plain(orDash(s.jobIDFinished))}
+}
+
+// addLabelsColumn adds LABELS to t, whose rows are those of objs.
+func addLabelsColumn(t *table, objs []fakecluster.Object) {
+	t.header = append(t.header, "LABELS")
+	for i, o := range objs {
+		text := labels.FormatLabels(o.GetLabels())
+		t.rows[i] = append(t.rows[i], plain(text))
+	}
 }
