@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/deployers/deployer"
+	"github.com/lscli/lscli/deployers/realcluster"
 	"github.com/lscli/lscli/internal/ids"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -120,6 +121,9 @@ func (f *Framework) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (r
 	if target == nil && needsTarget(di) {
 		return reconcile.Result{}, f.failNoTarget(ctx, di)
 	}
+	if err := f.resolveTarget(ctx, target); err != nil {
+		return reconcile.Result{}, err
+	}
 	if di.Status.Phase == "" || di.Status.Phase.IsFinal() {
 		if done, err := f.pickUp(ctx, di); done || err != nil {
 			return reconcile.Result{}, err
@@ -177,6 +181,22 @@ func (f *Framework) target(ctx context.Context, di *lsv1alpha1.DeployItem) (*lsv
 		return nil, fmt.Errorf("get target of deploy item %s: %w", di.Name, err)
 	}
 	return t, nil
+}
+
+// resolveTarget reads the Secret of target's secretRef, as Landscaper's
+// deployer library resolves the Target before it looks at the item
+// (checkTargetResponsibilityAndResolve): a Secret or key that does not
+// exist is an error that leaves the item untouched, for every deployer, so
+// an item not picked up yet is never picked up and the pickup timeout fails
+// it. A nil target, or one without secretRef, needs nothing.
+func (f *Framework) resolveTarget(ctx context.Context, target *lsv1alpha1.Target) error {
+	if target == nil || target.Spec.SecretRef == nil {
+		return nil
+	}
+	if _, err := realcluster.TargetContent(ctx, target, f.Client); err != nil {
+		return reconcile.Wrap(err, "checkTargetResponsibilityAndResolve", "resolveTarget")
+	}
+	return nil
 }
 
 // failNoTarget fails di because its Target does not exist, as Landscaper's
