@@ -35,7 +35,10 @@ func (c *constructor) construct(defs lsv1alpha1.ImportDefinitionList, parent str
 		if !ok {
 			continue
 		}
-		if len(def.ConditionalImports) > 0 {
+		// Landscaper's constructImports reads the conditional imports of
+		// data imports only: those of a target import are never read (and
+		// WriteImports then misses a required one).
+		if def.Type == lsv1alpha1.ImportTypeData && len(def.ConditionalImports) > 0 {
 			if err := c.construct(def.ConditionalImports, def.Name); err != nil {
 				return err
 			}
