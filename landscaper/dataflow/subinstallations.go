@@ -95,15 +95,17 @@ func (e *CycleError) Unwrap() error { return e.err }
 func blueprintSubinstallations(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint) ([]*lsv1alpha1.InstallationTemplate, error) {
 	out := make([]*lsv1alpha1.InstallationTemplate, 0, len(bp.Info.Subinstallations))
 	for i, st := range bp.Info.Subinstallations {
+		// An inline template wins over a file, as in Landscaper's
+		// GetSubinstallations.
 		switch {
+		case st.InstallationTemplate != nil:
+			out = append(out, st.InstallationTemplate.DeepCopy())
 		case st.File != "":
 			t, err := readTemplateFile(bp.FS, st.File)
 			if err != nil {
 				return nil, fail(inst, ReasonBlueprintInvalid, "blueprint subinstallations[%d]: file %s: %v", i, st.File, err)
 			}
 			out = append(out, t)
-		case st.InstallationTemplate != nil:
-			out = append(out, st.InstallationTemplate.DeepCopy())
 		default:
 			return nil, fail(inst, ReasonBlueprintInvalid, "blueprint subinstallations[%d] is neither a file nor an inline template", i)
 		}
