@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/lscli/lscli/reconcile"
 )
@@ -33,6 +36,11 @@ type ConfigCheck struct {
 func (w *walker) checkItems(ctx context.Context, inst *lsv1alpha1.Installation, items lsv1alpha1.DeployItemTemplateList) {
 	passed := make(lsv1alpha1.DeployItemTemplateList, 0, len(items))
 	for _, di := range items {
+		if msgs := itemObjectProblems(inst, di.Name); len(msgs) > 0 {
+			w.problem(fmt.Errorf("installation %s/%s: deploy item %q: the API server would refuse its DeployItem (the Execution fails): %s",
+				inst.Namespace, inst.Name, di.Name, strings.Join(msgs, "; ")))
+			continue
+		}
 		if check, ok := w.r.ConfigChecks[di.Type]; ok {
 			item := &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Namespace: inst.Namespace, Name: di.Name}}
 			item.Spec.Type, item.Spec.Configuration = di.Type, di.Configuration
@@ -83,4 +91,19 @@ func (w *walker) checkCharts(ctx context.Context, inst *lsv1alpha1.Installation,
 			w.problem(err)
 		}
 	}
+}
+
+// itemObjectProblems is what the API server says of the DeployItem the
+// execution of inst creates for the rendered item name: generateName
+// "<execution>-<name>-" must make a DNS subdomain, and the label
+// execution.landscaper.gardener.cloud/name holds the name as a label value.
+func itemObjectProblems(inst *lsv1alpha1.Installation, name string) []string {
+	var msgs []string
+	for _, m := range apivalidation.NameIsDNSSubdomain(inst.Name+"-"+name+"-", true) {
+		msgs = append(msgs, "metadata.generateName: "+m)
+	}
+	for _, m := range validation.IsValidLabelValue(name) {
+		msgs = append(msgs, "metadata.labels["+lsv1alpha1.ExecutionManagedNameLabel+"]: "+m)
+	}
+	return msgs
 }

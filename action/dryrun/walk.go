@@ -134,6 +134,9 @@ func (w *walker) render(ctx context.Context, inst *lsv1alpha1.Installation, path
 		w.root = types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}
 	}
 	node := &Installation{Path: path, Object: inst}
+	if err := dataflow.CheckContext(ctx, w.c, inst); err != nil {
+		return w.stop(node, err)
+	}
 	bp, tree, err := dataflow.InstallationBlueprint(ctx, w.c, inst,
 		dataflow.Sources{Blueprints: w.r.Blueprints, Components: w.r.Components, Cache: w.blueprints})
 	if err != nil {

@@ -58,7 +58,10 @@ func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Install
 		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "CalculateContext"))
 	}
 	bp, tree, err := c.blueprintFor(ctx, inst)
-	if err != nil {
+	switch {
+	case dataflow.IsContextError(err):
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "CalculateContext"))
+	case err != nil:
 		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "ResolveBlueprint"))
 	}
 	if err := checkPredecessors(ctx, c.cfg.Cluster, inst, waitFatal); err != nil {

@@ -137,22 +137,23 @@ func componentRequest(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha
 
 // CheckContext reads the Context inst names, as Landscaper's controller does
 // at the start of every Init and Completing (GetInstallationContext): a
-// Context that does not exist, and a component reference without a
-// repository context where the Context has none either, are terminal
-// errors (reasons ContextNotFound, RepositoryContextMissing), also for an
-// installation whose blueprint needs no component.
+// Context that does not exist is a terminal error (reason
+// ContextNotFound), also for an installation whose blueprint needs no
+// component. (A component reference without a repository context is
+// refused where the component is looked up, see InstallationBlueprint:
+// not when lscli's config maps the blueprint to a folder.)
 func CheckContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) error {
-	lsCtx, err := landscaperContext(ctx, r, inst)
-	if err != nil {
-		return err
-	}
-	ref := inst.Spec.ComponentDescriptor
-	if ref == nil || ref.Reference == nil || ref.Reference.RepositoryContext != nil ||
-		lsCtx.RepositoryContext != nil || lsCtx.OCMConfig != nil {
-		return nil
-	}
-	return fail(inst, ReasonRepositoryContextMissing,
-		"spec.componentDescriptor.ref has no repositoryContext and Context %q has none: set one of them", lsCtx.Name)
+	_, err := landscaperContext(ctx, r, inst)
+	return err
+}
+
+// IsContextError reports whether err, an error of CheckContext or
+// InstallationBlueprint, is about the installation's Context: one that does
+// not exist, or no repository context for a component reference (Landscaper's
+// CalculateContext).
+func IsContextError(err error) bool {
+	t := reconcile.AsTerminal(err)
+	return t != nil && (t.Reason == ReasonContextNotFound || t.Reason == ReasonRepositoryContextMissing)
 }
 
 // landscaperContext reads the Context inst names (spec.context, default
