@@ -20,7 +20,11 @@ func (c *Controller) runPhase(ctx context.Context, inst *lsv1alpha1.Installation
 	phases := lsv1alpha1.InstallationPhases
 	switch inst.Status.InstallationPhase {
 	case phases.Init:
-		return c.init(ctx, inst)
+		// Landscaper records the generation after every Init attempt, also
+		// one that waits: a spec change while waiting in Init is this job's.
+		next, err := c.init(ctx, inst)
+		inst.Status.ObservedGeneration = inst.Generation
+		return next, err
 	case phases.CleanupOrphaned:
 		return c.cleanupOrphaned(ctx, inst)
 	case phases.ObjectsCreated:
