@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"path"
 	"testing/fstest"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -82,7 +83,7 @@ func (r *inlineRepo) Load() ([]*Version, error) {
 		if !e.Type().IsRegular() {
 			continue
 		}
-		v, err := readDescriptor(r.root, r.dir+"/"+e.Name(), r.blobs)
+		v, err := readDescriptor(r.root, path.Join(r.dir, e.Name()), r.blobs)
 		if err != nil {
 			return nil, fmt.Errorf("%s: error indexing repository: %w", r.Origin(), err)
 		}

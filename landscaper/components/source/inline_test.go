@@ -45,6 +45,23 @@ func TestInlineRepository(t *testing.T) {
 	}
 }
 
+// TestInlineRepositoryAtRoot: descriptors at the root of the file system,
+// with compDescDirPath "/" or none, as Landscaper's own inline repository
+// tests have them.
+func TestInlineRepositoryAtRoot(t *testing.T) {
+	for _, dir := range []string{"", "/"} {
+		spec := InlineSpec{FileSystem: []byte(`{"a.yaml": ` + quoteJSON(cdV2("example.com/a", "1.0.0", "{type: localBlob, localReference: f}")) + `, "blobs": {"f": "content"}}`),
+			CompDescDirPath: dir, BlobDirPath: "/blobs"}
+		s, err := InlineRepository(spec, Root{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := load(t, s)["example.com/a:1.0.0"]; !ok {
+			t.Fatalf("compDescDirPath %q: example.com/a:1.0.0 not found", dir)
+		}
+	}
+}
+
 func quoteJSON(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 	return `"` + r.Replace(s) + `"`
