@@ -10,15 +10,22 @@ import (
 	"github.com/lscli/lscli/landscaper/components/source"
 )
 
-// Resource returns the resource of v named name (Landscaper selects by
-// name only).
+// Resource returns the resource of v whose identity is {name: name}, as
+// Landscaper's GetResource(NewIdentity(name)) selects it by OCM's identity:
+// a resource with an extraIdentity has another identity, and when two
+// resources share name and extra identity each has its version in its
+// identity, so neither is found by name.
 func Resource(v *source.Version, name string) (cdv2.Resource, error) {
+	var found []cdv2.Resource
 	for _, r := range v.Descriptor.Resources {
-		if r.Name == name {
-			return r, nil
+		if r.Name == name && len(r.ExtraIdentity) == 0 {
+			found = append(found, r)
 		}
 	}
-	return cdv2.Resource{}, fmt.Errorf("failed to get resource with name %s", name)
+	if len(found) != 1 {
+		return cdv2.Resource{}, fmt.Errorf("failed to get resource with name %s", name)
+	}
+	return found[0], nil
 }
 
 // Blueprint reads the blueprint resource name of v. Blueprints are read

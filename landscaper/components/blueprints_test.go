@@ -1,0 +1,34 @@
+package components
+
+import (
+	"testing"
+
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+
+	"github.com/lscli/lscli/landscaper/components/source"
+)
+
+// TestResourceByIdentity: a resource is found by its name only when its
+// OCM identity is the name alone, as Landscaper's GetResource(NewIdentity)
+// finds it.
+func TestResourceByIdentity(t *testing.T) {
+	res := func(name, version string, extra cdv2.Identity) cdv2.Resource {
+		return cdv2.Resource{IdentityObjectMeta: cdv2.IdentityObjectMeta{Name: name, Version: version, ExtraIdentity: extra}}
+	}
+	v := &source.Version{Descriptor: &cdv2.ComponentDescriptor{}}
+	v.Descriptor.Resources = []cdv2.Resource{
+		res("plain", "1.0.0", nil),
+		res("flavored", "1.0.0", cdv2.Identity{"flavor": "a"}),
+		res("twice", "1.0.0", nil), res("twice", "2.0.0", nil),
+		res("mixed", "1.0.0", nil), res("mixed", "1.0.0", cdv2.Identity{"flavor": "b"}),
+	}
+	for name, want := range map[string]bool{"plain": true, "flavored": false, "twice": false, "mixed": true, "none": false} {
+		got, err := Resource(v, name)
+		if (err == nil) != want {
+			t.Errorf("Resource(%q): error %v, want found %v", name, err, want)
+		}
+		if err == nil && (got.Name != name || len(got.ExtraIdentity) != 0) {
+			t.Errorf("Resource(%q) = %+v", name, got.IdentityObjectMeta)
+		}
+	}
+}
