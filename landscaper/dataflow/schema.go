@@ -201,7 +201,13 @@ func (s *schemas) blueprintName() string {
 // resolveDoc decodes a referenced schema, resolves its references and
 // returns the part the fragment names.
 func (s *schemas) resolveDoc(ref, fragment string, raw []byte, seen map[string]bool) (any, error) {
+	// A reference is the same one again only in the same component
+	// version, as Landscaper's cycle check keys it (absoluteRef):
+	// cd://resources/defs of one component is not that of another.
 	base := strings.SplitN(ref, "#", 2)[0]
+	if s.owner != nil {
+		base = s.owner.Key().String() + "::" + base
+	}
 	if seen[base] {
 		return nil, fmt.Errorf("$ref %q: the references form a cycle", ref)
 	}
