@@ -55,7 +55,11 @@ func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (l
 // predecessor is fatal too.
 func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Installation, waitFatal bool) (*blueprint.Blueprint, *components.Tree, *dataflow.Imports, error) {
 	if err := dataflow.CheckContext(ctx, c.cfg.Cluster, inst); err != nil {
-		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "CalculateContext"))
+		reason := "CalculateContext"
+		if dataflow.IsRegistriesError(err) {
+			reason = "SetupRegistries"
+		}
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", reason))
 	}
 	bp, tree, err := c.blueprintFor(ctx, inst)
 	switch {

@@ -7,6 +7,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
@@ -22,6 +23,7 @@ const (
 	ReasonComponentNotFound        = "ComponentNotFound"
 	ReasonRepositoryContextMissing = "RepositoryContextMissing"
 	ReasonContextNotFound          = "ContextNotFound"
+	ReasonSetupRegistries          = "SetupRegistries"
 	ReasonComponentOverwrites      = "ComponentVersionOverwritesUnsupported"
 	ocmSchemaVersionAnnotation     = "ocmSchemaVersion"
 )
@@ -142,9 +144,42 @@ func componentRequest(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha
 // component. (A component reference without a repository context is
 // refused where the component is looked up, see InstallationBlueprint:
 // not when lscli's config maps the blueprint to a folder.)
+//
+// The registryPullSecrets and the ocmConfig ConfigMap the Context names must
+// exist, the ConfigMap with the key .ocmconfig, as Landscaper's
+// SetupRegistries reads them for every installation (reason
+// SetupRegistries).
 func CheckContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) error {
-	_, err := landscaperContext(ctx, r, inst)
-	return err
+	lsCtx, err := landscaperContext(ctx, r, inst)
+	if err != nil {
+		return err
+	}
+	for _, ps := range lsCtx.RegistryPullSecrets {
+		if err := r.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: ps.Name}, &corev1.Secret{}); err != nil {
+			return failWrap(inst, ReasonSetupRegistries, err, "Context %q: registryPullSecrets", lsCtx.Name)
+		}
+	}
+	if lsCtx.OCMConfig != nil {
+		cm := &corev1.ConfigMap{}
+		if err := r.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: lsCtx.OCMConfig.Name}, cm); err != nil {
+			return failWrap(inst, ReasonSetupRegistries, err, "Context %q: ocmConfig", lsCtx.Name)
+		}
+		if _, ok := cm.Data[ocmConfigKey]; !ok {
+			return fail(inst, ReasonSetupRegistries, "Context %q: ocm configuration config map does not contain key %q", lsCtx.Name, ocmConfigKey)
+		}
+	}
+	return nil
+}
+
+// ocmConfigKey is the key of a Context's ocmConfig ConfigMap that holds the
+// OCM configuration.
+const ocmConfigKey = ".ocmconfig"
+
+// IsRegistriesError reports whether err, an error of CheckContext, is about
+// the registries the Context names (Landscaper's SetupRegistries).
+func IsRegistriesError(err error) bool {
+	t := reconcile.AsTerminal(err)
+	return t != nil && t.Reason == ReasonSetupRegistries
 }
 
 // IsContextError reports whether err, an error of CheckContext or
