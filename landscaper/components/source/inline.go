@@ -114,15 +114,23 @@ func (i *installationInline) Origin() string {
 
 func (i *installationInline) Rank() Rank { return RankArchive }
 
+// Load returns the inline descriptor and, when the root component itself
+// carries the label landscaper.gardener.cloud/component-descriptor (whatever
+// its value), the descriptors nested in its references' labels, as
+// Landscaper's GetFlatList expands them only then; otherwise references are
+// looked up in the repositories as any others.
 func (i *installationInline) Load() ([]*Version, error) {
 	var out []*Version
 	seen := map[Key]bool{}
-	err := i.collect(i.root.DeepCopy(), descriptor.SchemaV2, seen, &out)
+	root := i.root.DeepCopy()
+	_, expand := root.Labels.Get(lsv1alpha1.InlineComponentDescriptorLabel)
+	err := i.collect(root, descriptor.SchemaV2, expand, seen, &out)
 	return out, err
 }
 
-// collect adds cd and the descriptors nested in its references.
-func (i *installationInline) collect(cd *cdv2.ComponentDescriptor, schema string, seen map[Key]bool, out *[]*Version) error {
+// collect adds cd and, with expand, the descriptors nested in its
+// references.
+func (i *installationInline) collect(cd *cdv2.ComponentDescriptor, schema string, expand bool, seen map[Key]bool, out *[]*Version) error {
 	if err := cdv2.DefaultComponent(cd); err != nil {
 		return err
 	}
@@ -132,6 +140,9 @@ func (i *installationInline) collect(cd *cdv2.ComponentDescriptor, schema string
 	}
 	seen[v.Key()] = true
 	*out = append(*out, v)
+	if !expand {
+		return nil
+	}
 	for _, ref := range cd.ComponentReferences {
 		raw, ok := ref.Labels.Get(lsv1alpha1.InlineComponentDescriptorLabel)
 		if !ok {
@@ -141,7 +152,7 @@ func (i *installationInline) collect(cd *cdv2.ComponentDescriptor, schema string
 		if err != nil {
 			return fmt.Errorf("component reference %q of %s: label %s: %w", ref.Name, v.Key(), lsv1alpha1.InlineComponentDescriptorLabel, err)
 		}
-		if err := i.collect(nested, nestedSchema, seen, out); err != nil {
+		if err := i.collect(nested, nestedSchema, true, seen, out); err != nil {
 			return err
 		}
 	}

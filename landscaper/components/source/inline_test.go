@@ -13,13 +13,23 @@ import (
 
 func TestInlineNested(t *testing.T) {
 	nested := `{"apiVersion":"ocm.software/v3alpha1","kind":"ComponentVersion","metadata":{"name":"example.com/db","version":"2.0.0","provider":{"name":"x"}},"repositoryContexts":[{"type":"local"}],"spec":{}}`
-	root := &cdv2.ComponentDescriptor{}
 	doc := cdV2("example.com/app", "1.0.0", "{type: localFilesystemBlob, filename: blobfile}") +
 		"  componentReferences:\n  - name: db\n    componentName: example.com/db\n    version: 2.0.0\n    labels:\n    - name: landscaper.gardener.cloud/component-descriptor\n      value: " + nested + "\n"
+	local := Root{FS: fstest.MapFS{"blobfile": {Data: []byte("from the local root")}}, Display: "."}
+	// Without the label on the root component, Landscaper's GetFlatList
+	// expands nothing: the reference is looked up as any other.
+	root := &cdv2.ComponentDescriptor{}
 	if err := yaml.Unmarshal([]byte(doc), root); err != nil {
 		t.Fatal(err)
 	}
-	local := Root{FS: fstest.MapFS{"blobfile": {Data: []byte("from the local root")}}, Display: "."}
+	if got := keys(load(t, Inline(root, local))); got != "example.com/app:1.0.0" {
+		t.Fatalf("without the root's label: keys %q", got)
+	}
+	doc += "  labels:\n  - name: landscaper.gardener.cloud/component-descriptor\n    value: true\n"
+	root = &cdv2.ComponentDescriptor{}
+	if err := yaml.Unmarshal([]byte(doc), root); err != nil {
+		t.Fatal(err)
+	}
 	vs := load(t, Inline(root, local))
 	if keys(vs) != "example.com/app:1.0.0 example.com/db:2.0.0" {
 		t.Fatalf("keys %q", keys(vs))
