@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 )
@@ -56,4 +58,19 @@ func describe(err error) error {
 		return fmt.Errorf("no such file")
 	}
 	return err
+}
+
+// FilePath turns p, a path a blueprint names one of its files by (in
+// templates' readFile, readDir and include, an execution's or a
+// subinstallation's file, a blueprint:// schema), into a path of the
+// blueprint's FS, as Landscaper's file system resolves it: relative to the
+// blueprint's root whether or not it starts with "/", "." and empty
+// elements dropped, ".." going up but never above the root. The root is
+// ".".
+func FilePath(p string) string {
+	p = strings.TrimPrefix(path.Clean("/"+strings.TrimSpace(p)), "/")
+	if p == "" {
+		return "."
+	}
+	return p
 }

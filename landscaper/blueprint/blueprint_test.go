@@ -194,3 +194,15 @@ func TestForInstallation(t *testing.T) {
 		t.Error("an unknown reference does not wrap ErrNotFound")
 	}
 }
+
+func TestFilePath(t *testing.T) {
+	for in, want := range map[string]string{
+		"": ".", "/": ".", ".": ".", "a.txt": "a.txt", "/a.txt": "a.txt", "./a.txt": "a.txt",
+		"data/../data/b.txt": "data/b.txt", "../data/b.txt": "data/b.txt", "data/./b.txt": "data/b.txt",
+		"data//b.txt": "data/b.txt", "../../etc/hostname": "etc/hostname", "data/..": ".", " x ": "x",
+	} {
+		if got := FilePath(in); got != want {
+			t.Errorf("FilePath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

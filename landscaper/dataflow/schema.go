@@ -151,7 +151,7 @@ func (s *schemas) resolveRef(ref string, node map[string]any, seen map[string]bo
 		if s.fs == nil {
 			return nil, fmt.Errorf("$ref %q: the blueprint has no files", ref)
 		}
-		if raw, err = fs.ReadFile(s.fs, strings.TrimPrefix(path.Join(u.Host, u.Path), "/")); err != nil {
+		if raw, err = fs.ReadFile(s.fs, blueprint.FilePath(path.Join(u.Host, u.Path))); err != nil {
 			return nil, fmt.Errorf("$ref %q: read schema from the blueprint: %w", ref, err)
 		}
 	case "cd":

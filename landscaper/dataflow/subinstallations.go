@@ -118,7 +118,7 @@ func readTemplateFile(fsys fs.FS, name string) (*lsv1alpha1.InstallationTemplate
 	if fsys == nil {
 		return nil, fs.ErrNotExist
 	}
-	data, err := fs.ReadFile(fsys, strings.TrimPrefix(strings.TrimPrefix(name, "/"), "./"))
+	data, err := fs.ReadFile(fsys, blueprint.FilePath(name))
 	if err != nil {
 		return nil, fmt.Errorf("no such file in the blueprint")
 	}

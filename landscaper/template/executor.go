@@ -15,6 +15,7 @@ import (
 
 	"github.com/lscli/lscli/internal/crash"
 	"github.com/lscli/lscli/internal/limits"
+	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/template/funcs"
 	"github.com/lscli/lscli/landscaper/template/spiff"
 )
@@ -105,7 +106,7 @@ func (e *Executor) source(ex lsv1alpha1.TemplateExecutor) (raw []byte, file stri
 		if err != nil {
 			return nil, "", fmt.Errorf("read template file: %w", err)
 		}
-		return data, cleanPath(ex.File), nil
+		return data, blueprint.FilePath(ex.File), nil
 	}
 	if len(ex.Template.RawMessage) == 0 || string(ex.Template.RawMessage) == "null" {
 		return nil, "", fmt.Errorf("has neither file nor template")
@@ -118,16 +119,7 @@ func (e *Executor) readFile(p string) ([]byte, error) {
 	if e.FS == nil {
 		return nil, fmt.Errorf("open %s: file does not exist", p)
 	}
-	return fs.ReadFile(e.FS, cleanPath(p))
-}
-
-// cleanPath makes a blueprint path (absolute or relative) an fs.FS path.
-func cleanPath(p string) string {
-	p = strings.TrimPrefix(strings.TrimSpace(p), "/")
-	if p == "" {
-		return "."
-	}
-	return strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
+	return fs.ReadFile(e.FS, blueprint.FilePath(p))
 }
 
 // executeSpiff renders a Spiff template.

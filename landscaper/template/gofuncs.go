@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/internal/yamlout"
+	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/template/funcs"
 )
 
@@ -96,7 +97,7 @@ func (r *goRun) readDir(p string) ([]fs.FileInfo, error) {
 	if r.e.FS == nil {
 		return nil, fs.ErrNotExist
 	}
-	entries, err := fs.ReadDir(r.e.FS, cleanPath(p))
+	entries, err := fs.ReadDir(r.e.FS, blueprint.FilePath(p))
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lscli/lscli/internal/fastjson"
 	"github.com/lscli/lscli/internal/memo"
+	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/template/budget"
 )
 
@@ -155,7 +156,7 @@ func (r *goRun) execute(name, text string, data any) ([]byte, error) {
 // include is Landscaper's include: it reads a file of the blueprint and
 // renders it as a template with binding.
 func (r *goRun) include(p string, binding any) (string, error) {
-	name := cleanPath(p)
+	name := blueprint.FilePath(p)
 	if r.included[p] > maxIncludeDepth {
 		return "", fmt.Errorf("include %q: included within itself more than %d times", p, maxIncludeDepth)
 	}
