@@ -49,14 +49,14 @@ func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Objec
 			return res, err
 		}
 		ref := ObjectRef{Kind: kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
-		created, specChanged, err := applyOne(ctx, c, obj.DeepCopyObject().(fakecluster.Object))
+		created, updated, specChanged, err := applyOne(ctx, c, obj.DeepCopyObject().(fakecluster.Object))
 		if err != nil {
 			return res, fmt.Errorf("apply %s: %w", ref, err)
 		}
 		switch {
 		case created:
 			res.Created = append(res.Created, ref)
-		case specChanged:
+		case updated:
 			res.Updated = append(res.Updated, ref)
 		default:
 			res.Unchanged = append(res.Unchanged, ref)
@@ -71,29 +71,31 @@ func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Objec
 	return res, nil
 }
 
-// applyOne creates or updates obj, and says which of the two it did.
-func applyOne(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) (created, changed bool, err error) {
+// applyOne creates or updates obj, and says which of the two it did:
+// updated is any change (labels and annotations too), specChanged one of
+// the spec.
+func applyOne(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) (created, updated, specChanged bool, err error) {
 	key := types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
 	live := newLike(obj)
 	err = c.Get(ctx, key, live)
 	if apierrors.IsNotFound(err) {
-		return true, false, c.Create(ctx, obj)
+		return true, false, false, c.Create(ctx, obj)
 	}
 	if err != nil {
-		return false, false, err
+		return false, false, false, err
 	}
 	before := newLike(obj) // only compared: the stored object, not a copy
 	if err := c.GetUnsafe(ctx, key, before); err != nil {
-		return false, false, err
+		return false, false, false, err
 	}
 	fakecluster.CopySpec(live, obj)
 	live.SetLabels(merge(live.GetLabels(), obj.GetLabels(), ""))
 	live.SetAnnotations(merge(live.GetAnnotations(), obj.GetAnnotations(), lsv1alpha1.OperationAnnotation))
-	specChanged := !fakecluster.SpecEqual(before, live)
+	specChanged = !fakecluster.SpecEqual(before, live)
 	if !specChanged && semantic.DeepEqual(before, live) {
-		return false, false, nil
+		return false, false, false, nil
 	}
-	return false, specChanged, c.Update(ctx, live)
+	return false, true, specChanged, c.Update(ctx, live)
 }
 
 // newLike returns a new empty object of obj's Go type.
