@@ -142,6 +142,9 @@ func (s *schemas) resolveRef(ref string, node map[string]any, seen map[string]bo
 	var raw []byte
 	switch u.Scheme {
 	case "local":
+		if u.Path != "" {
+			return nil, fmt.Errorf("$ref %q: a path is not supported for local resources", ref)
+		}
 		t, ok := s.localTypes[u.Host]
 		if !ok {
 			return nil, fmt.Errorf("$ref %q: the blueprint has no localTypes entry %q", ref, u.Host)
