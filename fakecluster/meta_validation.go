@@ -22,6 +22,9 @@ import (
 // Most names and labels pass a byte scan; only what fails it is checked by
 // apimachinery's validators, which also give the messages.
 func validateMeta(gk schema.GroupKind, obj Object, create bool) error {
+	if (!create || isDNSSubdomain(obj.GetName())) && labelsPass(obj.GetLabels()) {
+		return nil // the usual case, without allocations
+	}
 	var errs field.ErrorList
 	if create && !isDNSSubdomain(obj.GetName()) {
 		for _, msg := range apivalidation.NameIsDNSSubdomain(obj.GetName(), false) {
@@ -46,6 +49,16 @@ func validateMeta(gk schema.GroupKind, obj Object, create bool) error {
 		return apierrors.NewInvalid(gk, nameForError(obj), errs)
 	}
 	return nil
+}
+
+// labelsPass is the quick check of every label key and value.
+func labelsPass(lbls map[string]string) bool {
+	for k, v := range lbls {
+		if !isQualifiedName(k) || !isLabelValue(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // isDNSSubdomain is a quick check that s is a DNS-1123 subdomain:

@@ -3,6 +3,7 @@ package fakecluster
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"time"
 
@@ -190,8 +191,10 @@ func (c *Cluster) updateLocked(gvk schema.GroupVersionKind, obj Object) (Object,
 	if !changed && !metaChanged(next, stored) {
 		return stored, storedResult, nil
 	}
-	if err := validateMeta(gvk.GroupKind(), next, false); err != nil {
-		return nil, storedResult, err
+	if !maps.Equal(next.GetLabels(), stored.GetLabels()) {
+		if err := validateMeta(gvk.GroupKind(), next, false); err != nil {
+			return nil, storedResult, err
+		}
 	}
 	if changed {
 		next.SetGeneration(stored.GetGeneration() + 1)

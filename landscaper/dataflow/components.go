@@ -150,7 +150,7 @@ func componentRequest(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha
 // SetupRegistries reads them for every installation (reason
 // SetupRegistries).
 func CheckContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) error {
-	lsCtx, err := landscaperContext(ctx, r, inst)
+	lsCtx, err := readContext(ctx, r, inst, r.GetUnsafe) // only read here
 	if err != nil {
 		return err
 	}
@@ -194,12 +194,19 @@ func IsContextError(err error) bool {
 // landscaperContext reads the Context inst names (spec.context, default
 // "default").
 func landscaperContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) (*lsv1alpha1.Context, error) {
+	return readContext(ctx, r, inst, r.Get)
+}
+
+// readContext is landscaperContext with get, the Reader's Get or, for a
+// caller that only reads the Context, its GetUnsafe.
+func readContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation,
+	get func(context.Context, types.NamespacedName, fakecluster.Object) error) (*lsv1alpha1.Context, error) {
 	name := inst.Spec.Context
 	if name == "" {
 		name = lsv1alpha1.DefaultContextName
 	}
 	lsCtx := &lsv1alpha1.Context{}
-	if err := r.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: name}, lsCtx); err != nil {
+	if err := get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: name}, lsCtx); err != nil {
 		if isNotFound(err) {
 			return nil, fail(inst, ReasonContextNotFound, "Context %q not found in namespace %s: add it to the landscape", name, inst.Namespace)
 		}
