@@ -117,7 +117,13 @@ func (s *schemas) resolve(doc any, seen map[string]bool) (any, error) {
 		}
 		return out, nil
 	case map[string]any:
-		if ref, ok := v["$ref"].(string); ok {
+		if raw, ok := v["$ref"]; ok {
+			ref, isString := raw.(string)
+			if !isString {
+				// Landscaper puts its error in place of such a schema,
+				// which the validator reads as {}: anything goes.
+				return map[string]any{}, nil
+			}
 			return s.resolveRef(ref, v, seen)
 		}
 		out := make(map[string]any, len(v))
@@ -224,15 +230,19 @@ func (s *schemas) resolveDoc(ref, fragment string, raw []byte, seen map[string]b
 	if err != nil {
 		return nil, err
 	}
-	for _, part := range strings.Split(strings.Trim(fragment, "/"), "/") {
-		if part == "" {
-			continue
-		}
+	if fragment == "" {
+		return resolved, nil
+	}
+	// As Landscaper's resolveFragment: one leading and one trailing slash
+	// go, every part between slashes is a field (so "#/" names the field "").
+	for _, part := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(fragment, "/"), "/"), "/") {
 		m, ok := resolved.(map[string]any)
-		if !ok || m[part] == nil {
+		if !ok {
 			return nil, fmt.Errorf("$ref %q: the schema has no %q", ref, fragment)
 		}
-		resolved = m[part]
+		if resolved, ok = m[part]; !ok {
+			return nil, fmt.Errorf("$ref %q: the schema has no %q", ref, fragment)
+		}
 	}
 	return resolved, nil
 }

@@ -26,6 +26,8 @@ func TestSchemas(t *testing.T) {
 	}{
 		{name: "plain", schema: `{"type": "string"}`, value: "x"},
 		{name: "local", schema: `{"$ref": "local://port"}`, value: 80},
+		{name: "fragment of only a slash", schema: `{"$ref": "local://defs#/"}`, value: "a", err: `the schema has no "/"`},
+		{name: "$ref that is no string", schema: `{"type": "number", "$ref": 5}`, value: "hello"},
 		{name: "local with a path", schema: `{"$ref": "local://port/x"}`, value: 80, err: "a path is not supported for local resources"},
 		{name: "local too big", schema: `{"$ref": "local://port"}`, value: 70000, err: "(root): Must be less than or equal to 65535"},
 		{name: "nested local", schema: `{"$ref": "local://pair"}`, value: map[string]any{"port": "x"}, err: "port: Invalid type. Expected: integer, given: string"},
