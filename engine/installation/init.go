@@ -65,6 +65,8 @@ func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Install
 	switch {
 	case dataflow.IsContextError(err):
 		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "CalculateContext"))
+	case dataflow.IsOperationError(inst, err):
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "InitInstallationOperation"))
 	case err != nil:
 		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "ResolveBlueprint"))
 	}

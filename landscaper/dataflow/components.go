@@ -175,6 +175,35 @@ func CheckContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.In
 // OCM configuration.
 const ocmConfigKey = ".ocmconfig"
 
+// IsOperationError reports whether err, an error of InstallationBlueprint,
+// is one Landscaper's controller meets when it builds the installation
+// operation, resolving the component versions (InitInstallationOperation),
+// rather than when it reads the blueprint (ResolveBlueprint): every
+// component error when the blueprint is inline, and, for a blueprint from
+// the component, a version the root references that is not found.
+func IsOperationError(inst *lsv1alpha1.Installation, err error) bool {
+	t := reconcile.AsTerminal(err)
+	if t == nil || (t.Reason != ReasonComponentNotFound && t.Reason != ReasonComponentDescriptor) {
+		return false
+	}
+	if inst.Spec.Blueprint.Inline != nil {
+		return true
+	}
+	var nf *components.NotFoundError
+	if !errors.As(err, &nf) {
+		return false
+	}
+	def := inst.Spec.ComponentDescriptor
+	root := source.Key{}
+	switch {
+	case def.Reference != nil:
+		root = source.Key{Name: def.Reference.ComponentName, Version: def.Reference.Version}
+	case def.Inline != nil:
+		root = source.Key{Name: def.Inline.GetName(), Version: def.Inline.GetVersion()}
+	}
+	return nf.Key != root
+}
+
 // IsRegistriesError reports whether err, an error of CheckContext, is about
 // the registries the Context names (Landscaper's SetupRegistries).
 func IsRegistriesError(err error) bool {
