@@ -45,7 +45,9 @@ func ReadBlueprint(res cdv2.Resource, c *Content) (*blueprint.Blueprint, error) 
 	if res.Type != BlueprintType && res.Type != OldBlueprintType {
 		return nil, fmt.Errorf("no handler found for resource type %s", res.Type)
 	}
-	if c.MediaType != "" && !blueprintMediaTypes[c.MediaType] {
+	// A local blob has the media type its access states, and OCM's
+	// downloader takes none for an empty one.
+	if (c.MediaType != "" || c.LocalBlob) && !blueprintMediaTypes[c.MediaType] {
 		return nil, errors.New("artifact does not match blueprint downloader (check config media type)")
 	}
 	fsys := c.Dir

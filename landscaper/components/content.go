@@ -40,6 +40,9 @@ type Content struct {
 	// Chart is true when the content is a helm chart kept as a chart (a
 	// constructor's helm input, a chart folder or archive).
 	Chart bool
+	// LocalBlob is true for the local blob of a version, whose media type
+	// is only what its access states: an empty one is none.
+	LocalBlob bool
 
 	read func() ([]byte, error)
 }
@@ -132,7 +135,7 @@ func localContent(v *source.Version, res cdv2.Resource, ref, mediaType string) (
 		}
 		return nil, err
 	}
-	return &Content{MediaType: mediaType, Origin: b.Origin, Dir: b.Dir, Chart: b.Chart, read: b.Bytes}, nil
+	return &Content{MediaType: mediaType, Origin: b.Origin, Dir: b.Dir, Chart: b.Chart, LocalBlob: true, read: b.Bytes}, nil
 }
 
 // inlineBlobHint says where the blobs of inline descriptors are read.

@@ -235,14 +235,18 @@ func TestReadBlueprintForms(t *testing.T) {
 		typ string
 		err string
 	}{
-		"folder":      {c: &Content{Dir: bpFiles, MediaType: "application/x-tar"}},
-		"tgz":         {c: &Content{MediaType: "application/x-tgz", read: bytesOf(tarfs.Gzip(tarball))}},
-		"tar":         {c: &Content{MediaType: "application/vnd.gardener.landscaper.blueprint.layer.v1.tar", read: bytesOf(tarball)}},
-		"media type":  {c: &Content{MediaType: "application/octet-stream", read: bytesOf(tarball)}, err: "artifact does not match blueprint downloader (check config media type)"},
-		"not a tar":   {c: &Content{MediaType: "application/x-tar", read: bytesOf([]byte("plain"))}, err: "artifact does not match blueprint downloader"},
-		"no yaml":     {c: &Content{Dir: fstest.MapFS{"x": {}}}, err: "unable to read blueprint definition: read blueprint.yaml: no such file"},
-		"wrong type":  {c: &Content{Dir: bpFiles}, typ: "helmChart", err: "no handler found for resource type helmChart"},
-		"old type ok": {c: &Content{Dir: bpFiles}, typ: OldBlueprintType},
+		"folder":     {c: &Content{Dir: bpFiles, MediaType: "application/x-tar"}},
+		"tgz":        {c: &Content{MediaType: "application/x-tgz", read: bytesOf(tarfs.Gzip(tarball))}},
+		"tar":        {c: &Content{MediaType: "application/vnd.gardener.landscaper.blueprint.layer.v1.tar", read: bytesOf(tarball)}},
+		"media type": {c: &Content{MediaType: "application/octet-stream", read: bytesOf(tarball)}, err: "artifact does not match blueprint downloader (check config media type)"},
+		"not a tar":  {c: &Content{MediaType: "application/x-tar", read: bytesOf([]byte("plain"))}, err: "artifact does not match blueprint downloader"},
+		// A local blob whose access states no media type has none; a
+		// content whose media type is not known (a mapped folder) passes.
+		"local blob without media type": {c: &Content{Dir: bpFiles, LocalBlob: true}, err: "artifact does not match blueprint downloader"},
+		"unknown media type":            {c: &Content{Dir: bpFiles}},
+		"no yaml":                       {c: &Content{Dir: fstest.MapFS{"x": {}}}, err: "unable to read blueprint definition: read blueprint.yaml: no such file"},
+		"wrong type":                    {c: &Content{Dir: bpFiles}, typ: "helmChart", err: "no handler found for resource type helmChart"},
+		"old type ok":                   {c: &Content{Dir: bpFiles}, typ: OldBlueprintType},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := res
