@@ -74,10 +74,11 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, gf get
 	}
 	a := action.NewGet(cfg)
 	a.Namespace = s.Namespace
-	if many, err := manyObjectArgs(args, s.Namespace); err != nil || many != nil {
-		if err != nil {
-			return err
-		}
+	many, err := manyObjectArgs(args, s.Namespace)
+	if err != nil {
+		return err
+	}
+	if many != nil {
 		return f.getMany(ctx, s, a, many, gf)
 	}
 	if len(args) == 2 || len(args) == 1 && strings.Contains(args[0], "/") {
