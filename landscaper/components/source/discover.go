@@ -72,8 +72,13 @@ func (f *Found) dir(root Root, p string) error {
 	switch {
 	case path.Base(p) == blobsDir && p != ".":
 		return fs.SkipDir
+	case isFile(root.FS, path.Join(p, DescriptorFile)) && isFile(root.FS, path.Join(p, ResourcesFile)):
+		f.Sources = append(f.Sources, ComponentCLIFolder(root, p))
+		f.constructorsIn(root, p)
+		return fs.SkipDir
 	case isFile(root.FS, path.Join(p, DescriptorFile)):
 		f.Sources = append(f.Sources, ArchiveFolder(root, p))
+		f.constructorsIn(root, p)
 		return fs.SkipDir
 	case isFile(root.FS, path.Join(p, IndexFile)):
 		f.Sources = append(f.Sources, CTFFolder(root, p))
@@ -87,6 +92,28 @@ func (f *Found) dir(root Root, p string) error {
 		return fs.SkipDir
 	}
 	return nil
+}
+
+// constructorsIn adds the component constructor files directly in the
+// folder p of a component archive or component-cli folder: its other
+// files are the archive's, but a constructor next to them is read too (and
+// wins over the archive, see RankConstructor), as ocm builds from it.
+func (f *Found) constructorsIn(root Root, p string) {
+	entries, err := fs.ReadDir(root.FS, p)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := path.Join(p, e.Name())
+		lower := strings.ToLower(e.Name())
+		if !e.Type().IsRegular() || e.Name() == DescriptorFile || e.Name() == ResourcesFile ||
+			!(strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".yml")) {
+			continue
+		}
+		if data, err := fs.ReadFile(root.FS, name); err == nil && Sniff(data) == ConstructorFile {
+			f.Sources = append(f.Sources, Constructor(root, name))
+		}
+	}
 }
 
 // file looks at the file p.

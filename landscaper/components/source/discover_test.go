@@ -23,6 +23,11 @@ func TestDiscover(t *testing.T) {
 	// lscli's config file, whose components: key sniffs as a constructor's.
 	files["lscli.yaml"] = &fstest.MapFile{Data: []byte("components:\n  registry.example/x: .\n")}
 	files["sub/lscli.yaml"] = &fstest.MapFile{Data: []byte("components:\n  registry.example/x: .\n")}
+	// component-cli's layout, and a constructor next to an archive's
+	// descriptor, which is read too.
+	files["cli/component-descriptor.yaml"] = &fstest.MapFile{Data: []byte(cdV2("example.com/cli", "1.0.0", "{type: none}"))}
+	files["cli/resources.yaml"] = &fstest.MapFile{Data: []byte("name: x\ntype: t\naccess: {type: none}\n")}
+	files["component/component-constructor.yaml"] = &fstest.MapFile{Data: []byte("name: example.com/ca\nversion: 2.0.0\nprovider: {name: x}\n")}
 
 	found := Discover(mapRoot(files))
 	var origins []string
@@ -32,15 +37,17 @@ func TestDiscover(t *testing.T) {
 	got := strings.Join(origins, "\n")
 	wantList := strings.Join([]string{
 		"component archive land/archives/app.tgz",
+		"component-cli folder land/cli",
 		"component constructor land/commands/component-constructor.yaml",
 		"component archive land/component",
+		"component constructor land/component/component-constructor.yaml",
 		"component descriptor land/components/core.yaml",
 		"component descriptor land/repo/one.yaml",
 	}, "\n")
 	if got != wantList {
 		t.Fatalf("sources:\n%s\nwant:\n%s", got, wantList)
 	}
-	if found.Sources[4].Rank() != RankArchive || found.Sources[3].Rank() != RankDescriptor {
+	if found.Sources[6].Rank() != RankArchive || found.Sources[5].Rank() != RankDescriptor {
 		t.Error("a descriptor next to a blobs folder serves its blobs")
 	}
 	if len(found.Charts) != 2 || found.Charts[0].Path != "archives/echo-1.0.0.tgz" || found.Charts[1].Name != "echo" || found.Charts[1].Version != "1.2.3" {
