@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"runtime/debug"
 	"time"
@@ -55,6 +56,12 @@ func tuneGC(getenv func(string) string) {
 // here, to streams.ErrOut: commands only return them. A panic is printed as
 // an error of lscli (exit 1) with its stack and a request for a bug report.
 func Run(streams *iostreams.IOStreams, args []string, getenv func(string) string) int {
+	// helm's libraries write warnings (a chart's requirements.yaml, a value
+	// that is no table) through the standard logger: to stderr, without
+	// the wall clock, so that the same input gives the same output.
+	log.SetFlags(0)
+	log.SetPrefix("helm: ")
+	log.SetOutput(streams.ErrOut)
 	err := execute(streams, args, getenv, nil)
 	if err != nil {
 		printError(streams, err)
