@@ -35,13 +35,19 @@ type Found struct {
 // components: key would read as a component constructor's.
 const ConfigFileName = "lscli.yaml"
 
+// LandscaperDir is the hidden folder where projects keep their component
+// (descriptor, resources, blueprint), as Gardener's do: Discover looks into
+// it, though it skips other hidden entries.
+const LandscaperDir = ".landscaper"
+
 // Discover walks root and returns the component sources and helm charts in
 // it: component archive folders (with component-descriptor.yaml), CTF
 // folders (with artifact-index.json), component archives and CTFs as
 // .tar/.tgz files, component-constructor files and component descriptor
 // files (*.yaml, *.yml, any name; descriptors next to a blobs folder serve
-// their blobs from it), and helm chart folders and archives. Hidden entries,
-// blobs folders and blueprint folders are skipped. Nothing is parsed beyond
+// their blobs from it), component-cli folders, and helm chart folders and
+// archives. Hidden entries (but .landscaper), blobs folders and blueprint
+// folders are skipped. Nothing is parsed beyond
 // what tells the kind. The config file is skipped.
 func Discover(root Root) Found {
 	var found Found
@@ -52,7 +58,7 @@ func Discover(root Root) Found {
 				return fs.SkipDir
 			}
 			return nil
-		case p != "." && strings.HasPrefix(d.Name(), "."):
+		case p != "." && strings.HasPrefix(d.Name(), ".") && d.Name() != LandscaperDir:
 			if d.IsDir() {
 				return fs.SkipDir
 			}

@@ -25,6 +25,8 @@ func TestDiscover(t *testing.T) {
 	files["sub/lscli.yaml"] = &fstest.MapFile{Data: []byte("components:\n  registry.example/x: .\n")}
 	// component-cli's layout, and a constructor next to an archive's
 	// descriptor, which is read too.
+	files[".landscaper/component-descriptor.yaml"] = &fstest.MapFile{Data: []byte(cdV2("example.com/hidden", "1.0.0", "{type: none}"))}
+	files[".git/component-descriptor.yaml"] = &fstest.MapFile{Data: []byte(cdV2("example.com/git", "1.0.0", "{type: none}"))}
 	files["cli/component-descriptor.yaml"] = &fstest.MapFile{Data: []byte(cdV2("example.com/cli", "1.0.0", "{type: none}"))}
 	files["cli/resources.yaml"] = &fstest.MapFile{Data: []byte("name: x\ntype: t\naccess: {type: none}\n")}
 	files["component/component-constructor.yaml"] = &fstest.MapFile{Data: []byte("name: example.com/ca\nversion: 2.0.0\nprovider: {name: x}\n")}
@@ -36,6 +38,7 @@ func TestDiscover(t *testing.T) {
 	}
 	got := strings.Join(origins, "\n")
 	wantList := strings.Join([]string{
+		"component archive land/.landscaper",
 		"component archive land/archives/app.tgz",
 		"component-cli folder land/cli",
 		"component constructor land/commands/component-constructor.yaml",
@@ -47,7 +50,7 @@ func TestDiscover(t *testing.T) {
 	if got != wantList {
 		t.Fatalf("sources:\n%s\nwant:\n%s", got, wantList)
 	}
-	if found.Sources[6].Rank() != RankArchive || found.Sources[5].Rank() != RankDescriptor {
+	if found.Sources[7].Rank() != RankArchive || found.Sources[6].Rank() != RankDescriptor {
 		t.Error("a descriptor next to a blobs folder serves its blobs")
 	}
 	if len(found.Charts) != 2 || found.Charts[0].Path != "archives/echo-1.0.0.tgz" || found.Charts[1].Name != "echo" || found.Charts[1].Version != "1.2.3" {
