@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -61,6 +62,16 @@ func (rc resourceCharts) chart(ctx context.Context, item *lsv1alpha1.DeployItem,
 	return &helm.LocalChart{Dir: ch.Dir, Archive: ch.Archive, Origin: ch.Origin}, nil
 }
 
+// NamedChart implements helm.ResourceCharts: the one chart in the landscape
+// folders with name and version.
+func (rc resourceCharts) NamedChart(key, name, version string) (*helm.LocalChart, error) {
+	ch, found, err := rc.reg.NamedChart(key, name, version)
+	if err != nil || !found {
+		return nil, err
+	}
+	return &helm.LocalChart{Dir: ch.Dir, Archive: ch.Archive, Origin: ch.Origin}, nil
+}
+
 // contextRepo is the repository context of the deploy item's Context, nil
 // when it has none.
 func (rc resourceCharts) contextRepo(ctx context.Context, item *lsv1alpha1.DeployItem) *cdv2.UnstructuredTypedObject {
@@ -102,15 +113,24 @@ func owner(refs []metav1.OwnerReference, kind string) string {
 	return ""
 }
 
-// checkChart returns the dry run's check of chart.resourceRef: the chart is
-// found as the helm deployer would find it (a verbatim key of the charts
-// map counts).
-func checkChart(cfg *Configuration, reg *components.Registry) func(context.Context, fakecluster.Reader, *lsv1alpha1.DeployItem, string) error {
-	return func(ctx context.Context, r fakecluster.Reader, item *lsv1alpha1.DeployItem, key string) error {
-		if _, ok := cfg.Charts[key]; ok {
+// checkChart returns the dry run's check of a helm deploy item's chart: it
+// is found as the helm deployer would find it (a chart.resourceRef in the
+// component versions, a chart.ref or helmChartRepo mapped, a local path or
+// the one local chart of its name and version; a verbatim key of the
+// charts map counts).
+func checkChart(cfg *Configuration, reg *components.Registry) func(context.Context, fakecluster.Reader, *lsv1alpha1.DeployItem, helmv1alpha1.Chart) error {
+	return func(ctx context.Context, r fakecluster.Reader, item *lsv1alpha1.DeployItem, ch helmv1alpha1.Chart) error {
+		rc := resourceCharts{reg: reg, cluster: r}
+		if ch.ResourceRef == "" {
+			if err := helm.FindChart(ch, cfg.Charts, rc); err != nil {
+				return fmt.Errorf("deploy item %s/%s%s: chart: %w", item.Namespace, item.Name, rc.installationOf(ctx, item), err)
+			}
 			return nil
 		}
-		_, err := resourceCharts{reg: reg, cluster: r}.ResourceChart(ctx, item, key)
+		if _, ok := cfg.Charts[ch.ResourceRef]; ok {
+			return nil
+		}
+		_, err := rc.ResourceChart(ctx, item, ch.ResourceRef)
 		return err
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/action/dryrun"
+	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/deployers/helm"
 	"github.com/lscli/lscli/deployers/manifest"
 	"github.com/lscli/lscli/internal/crash"
@@ -87,7 +88,11 @@ func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
 	}
 	defer reg.Close()
 	r := &dryrun.Render{Blueprints: a.cfg.Blueprints, Components: reg, Exports: rules, Seed: a.cfg.Seed, StartTime: a.cfg.startTime(), Limits: a.cfg.Limits,
-		ChartCheck: checkChart(a.cfg, reg), ConfigChecks: configChecks, WithoutObjects: a.WithoutObjects}
+		ConfigChecks: configChecks, WithoutObjects: a.WithoutObjects}
+	// Charts matter only to the real helm deployer (the default).
+	if m := a.cfg.Deployers.Modes[helm.Type]; m == "" || m == deployers.ModeReal {
+		r.ChartCheck = checkChart(a.cfg, reg)
+	}
 	res, err := r.Run(ctx, ls)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -66,8 +67,9 @@ func configMessage(err error) string {
 	return le.Reason + ": " + le.Message
 }
 
-// checkCharts checks the chart.resourceRef of inst's helm deploy items
-// with Render.ChartCheck; a chart that is not found locally is a problem.
+// checkCharts checks the charts of inst's helm deploy items (resourceRef,
+// ref, helmChartRepo) with Render.ChartCheck; a chart that is not found
+// locally is a problem.
 func (w *walker) checkCharts(ctx context.Context, inst *lsv1alpha1.Installation, items lsv1alpha1.DeployItemTemplateList) {
 	if w.r.ChartCheck == nil {
 		return
@@ -77,17 +79,15 @@ func (w *walker) checkCharts(ctx context.Context, inst *lsv1alpha1.Installation,
 			continue
 		}
 		var cfg struct {
-			Chart struct {
-				ResourceRef string `json:"resourceRef"`
-			} `json:"chart"`
+			Chart helmv1alpha1.Chart `json:"chart"`
 		}
-		if json.Unmarshal(di.Configuration.Raw, &cfg) != nil || cfg.Chart.ResourceRef == "" {
+		if json.Unmarshal(di.Configuration.Raw, &cfg) != nil {
 			continue
 		}
 		item := &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Namespace: inst.Namespace, Name: di.Name,
 			OwnerReferences: []metav1.OwnerReference{{Kind: "Execution", Name: inst.Name}}}}
 		item.Spec.Context = inst.Spec.Context
-		if err := w.r.ChartCheck(ctx, w.c, item, cfg.Chart.ResourceRef); err != nil {
+		if err := w.r.ChartCheck(ctx, w.c, item, cfg.Chart); err != nil {
 			w.problem(err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
@@ -27,10 +28,11 @@ type Render struct {
 	// Components finds component versions. Nil finds only inline component
 	// descriptors.
 	Components *components.Registry
-	// ChartCheck, when set, checks that the chart a helm deploy item names by
-	// chart.resourceRef (key) is found locally; r reads the dry run's
-	// objects. A failed check is a problem of the installation.
-	ChartCheck func(ctx context.Context, r fakecluster.Reader, item *lsv1alpha1.DeployItem, key string) error
+	// ChartCheck, when set, checks that the chart a helm deploy item names
+	// (chart.resourceRef, ref or helmChartRepo) is found locally; r reads
+	// the dry run's objects. A failed check is a problem of the
+	// installation.
+	ChartCheck func(ctx context.Context, r fakecluster.Reader, item *lsv1alpha1.DeployItem, chart helmv1alpha1.Chart) error
 	// ConfigChecks, by deploy item type, decode and validate a deploy item's
 	// configuration as that type's deployer does before it deploys (see
 	// ConfigCheck). A failed check is a problem of the installation.

@@ -3,6 +3,7 @@ package helm
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -38,6 +39,18 @@ func (d *Deployer) loadChart(ref helmv1alpha1.Chart) (*chart.Chart, error) {
 		return ch, nil
 	}
 	p, err := d.chartPath(ref)
+	if errors.Is(err, errNotLocal) {
+		// no mapping, no local path: the one chart of that name and
+		// version in the landscape folders, as for a component's chart
+		local, nerr := d.namedChart(ref)
+		switch {
+		case nerr != nil:
+			return nil, nerr
+		case local != nil:
+			return loadLocal(local)
+		}
+		err = notNamed(err, ref)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -78,8 +91,41 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 		}
 		return p, nil
 	}
-	return "", fmt.Errorf("chart %q is not available locally: lscli downloads nothing; "+
-		"map it to a local chart folder or .tgz under 'charts:' in lscli.yaml, e.g. charts: {%q: ./charts/mychart}", keys[0], keys[0])
+	return "", fmt.Errorf("chart %q %w: lscli downloads nothing; "+
+		"map it to a local chart folder or .tgz under 'charts:' in lscli.yaml, e.g. charts: {%q: ./charts/mychart}", keys[0], errNotLocal, keys[0])
+}
+
+// errNotLocal is wrapped by chartPath's error for a reference that neither
+// the charts map nor a local path resolves.
+var errNotLocal = errors.New("is not available locally")
+
+// namedChart is the chart Options.Resources finds by the name and version
+// of a chart.ref (its last path element and its tag) or a helmChartRepo,
+// nil when there is none or no Resources.
+func (d *Deployer) namedChart(ref helmv1alpha1.Chart) (*LocalChart, error) {
+	key, name, version := ChartIdentity(ref)
+	if d.opts.Resources == nil || name == "" || version == "" {
+		return nil, nil
+	}
+	return d.opts.Resources.NamedChart(key, name, version)
+}
+
+// ChartIdentity returns the reference of a chart.ref or helmChartRepo (as
+// the charts map keys it) and the chart name and version it names; empty
+// for other charts.
+func ChartIdentity(ref helmv1alpha1.Chart) (key, name, version string) {
+	switch {
+	case ref.Ref != "":
+		if _, local := localPath(ref.Ref); local {
+			return "", "", ""
+		}
+		repo := withoutVersion(ref.Ref)
+		return ref.Ref, path.Base(repo), strings.TrimPrefix(strings.TrimPrefix(ref.Ref, repo), ":")
+	case ref.HelmChartRepo != nil:
+		r := ref.HelmChartRepo
+		return strings.TrimSuffix(r.HelmChartRepoUrl, "/") + "/" + r.HelmChartName + ":" + r.HelmChartVersion, r.HelmChartName, r.HelmChartVersion
+	}
+	return "", "", ""
 }
 
 // localPath reports whether ref names a local file and returns its path.
@@ -182,4 +228,36 @@ func chartFiles(fsys fs.FS, dir string) ([]*loader.BufferedFile, error) {
 	})
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, err
+}
+
+// FindChart says whether the chart ref names is found where the deployer
+// would load it from (charts maps it, it is a local path, or resources
+// finds the one chart of its name and version), for a dry run; its error is
+// the deployer's. A chart.resourceRef is not looked at here.
+func FindChart(ref helmv1alpha1.Chart, charts map[string]string, resources ResourceCharts) error {
+	if ref.ResourceRef != "" || ref.Archive != nil && ref.Archive.Raw != "" {
+		return nil
+	}
+	d := &Deployer{opts: Options{Charts: charts, Resources: resources}}
+	_, err := d.chartPath(ref)
+	if !errors.Is(err, errNotLocal) {
+		return err
+	}
+	local, nerr := d.namedChart(ref)
+	switch {
+	case nerr != nil:
+		return nerr
+	case local != nil:
+		return nil
+	}
+	return notNamed(err, ref)
+}
+
+// notNamed adds to err, chartPath's error for ref, that no local chart has
+// ref's name and version either.
+func notNamed(err error, ref helmv1alpha1.Chart) error {
+	if _, name, version := ChartIdentity(ref); name != "" && version != "" {
+		return fmt.Errorf("%w (no chart in the landscape folders is named %s with version %s either)", err, name, version)
+	}
+	return err
 }

@@ -19,6 +19,11 @@ type ResourceCharts interface {
 	// ResourceChart returns the chart key names for item. An error should
 	// say what to do; the deployer fails the item with it.
 	ResourceChart(ctx context.Context, item *lsv1alpha1.DeployItem, key string) (*LocalChart, error)
+	// NamedChart returns the one chart found locally with name and
+	// version, for a chart.ref or helmChartRepo that Options.Charts does
+	// not map (key is the reference, for messages); nil when there is
+	// none.
+	NamedChart(key, name, version string) (*LocalChart, error)
 }
 
 // LocalChart is a chart found locally: a chart folder or a chart archive.
@@ -46,7 +51,13 @@ func (d *Deployer) chartOf(ctx context.Context, it *item) (*chart.Chart, error) 
 	if err != nil {
 		return nil, err
 	}
+	return loadLocal(local)
+}
+
+// loadLocal loads a chart found locally.
+func loadLocal(local *LocalChart) (*chart.Chart, error) {
 	var ch *chart.Chart
+	var err error
 	if local.Dir != nil {
 		files, ferr := chartFiles(local.Dir, ".")
 		if ferr == nil {

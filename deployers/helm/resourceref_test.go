@@ -26,6 +26,15 @@ func (f *fakeResources) ResourceChart(_ context.Context, _ *lsv1alpha1.DeployIte
 	return f.chart, f.err
 }
 
+// NamedChart serves the chart for name:version "demo:1.0.0" only.
+func (f *fakeResources) NamedChart(key, name, version string) (*LocalChart, error) {
+	f.keys = append(f.keys, key)
+	if name+":"+version != "demo:1.0.0" {
+		return nil, nil
+	}
+	return f.chart, f.err
+}
+
 // chart.resourceRef goes to Options.Resources, unless Charts maps the key;
 // its errors fail the item.
 func TestChartFromResourceRef(t *testing.T) {

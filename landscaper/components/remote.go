@@ -188,3 +188,17 @@ func firstOf(a, b string) string {
 	}
 	return b
 }
+
+// NamedChart finds the one helm chart in the landscape folders whose
+// Chart.yaml has name and version, as for an ociArtifact or helm access
+// that the charts map does not map: for a helm deploy item's chart.ref or
+// helmChartRepo. found is false when there is none; several different
+// charts are an error that says to map one under key.
+func (r *Registry) NamedChart(key, name, version string) (chart *Chart, found bool, err error) {
+	c, found, err := r.chartContent(remote{chartKeys: []string{key}, chartName: name, chartVersion: version}, "")
+	if !found || err != nil {
+		return nil, found, err
+	}
+	ch, err := ReadChart(c)
+	return ch, true, err
+}
