@@ -76,28 +76,18 @@ func (c *componentCLIFolder) Load() ([]*Version, error) {
 
 // parseResources reads the resource documents of a resources.yaml.
 func parseResources(data []byte) ([]ccElement, error) {
-	if line := variableLine(data); line > 0 {
-		return nil, fmt.Errorf("line %d uses a ${...} variable, which component-cli substitutes from the environment and lscli does not: write the value into the file", line)
-	}
-	docs, err := splitYAML(data)
+	docs, err := jsonDocuments(data, "component-cli substitutes from the environment")
 	if err != nil {
 		return nil, err
 	}
 	var out []ccElement
-	for i, doc := range docs {
-		js, err := yaml.YAMLToJSON(doc)
-		if err != nil {
-			return nil, fmt.Errorf("document %d: %w", i+1, err)
-		}
-		if string(js) == "null" {
-			continue
-		}
+	for _, doc := range docs {
 		var e ccElement
-		if err := yaml.UnmarshalStrict(doc, &e); err != nil {
-			return nil, fmt.Errorf("document %d: %w", i+1, err)
+		if err := yaml.UnmarshalStrict(doc.yaml, &e); err != nil {
+			return nil, fmt.Errorf("document %d: %w", doc.n, err)
 		}
 		if e.Name == "" {
-			return nil, fmt.Errorf("document %d: a resource needs a name", i+1)
+			return nil, fmt.Errorf("document %d: a resource needs a name", doc.n)
 		}
 		out = append(out, e)
 	}

@@ -88,25 +88,15 @@ func (c *constructor) Load() ([]*Version, error) {
 // constructor file: `components: [...]`, `component: {...}` or a bare
 // component.
 func parseConstructor(data []byte) ([]ccComponent, error) {
-	if line := variableLine(data); line > 0 {
-		return nil, fmt.Errorf("line %d uses a ${...} variable, which the ocm CLI substitutes and lscli does not: write the value into the file", line)
-	}
-	docs, err := splitYAML(data)
+	docs, err := jsonDocuments(data, "the ocm CLI substitutes")
 	if err != nil {
 		return nil, err
 	}
 	var out []ccComponent
-	for i, doc := range docs {
-		js, err := yaml.YAMLToJSON(doc)
+	for _, doc := range docs {
+		comps, err := parseDocument(doc.json)
 		if err != nil {
-			return nil, fmt.Errorf("document %d: %w", i+1, err)
-		}
-		if string(js) == "null" {
-			continue
-		}
-		comps, err := parseDocument(js)
-		if err != nil {
-			return nil, fmt.Errorf("invalid component spec %d: %w", i+1, err)
+			return nil, fmt.Errorf("invalid component spec %d: %w", doc.n, err)
 		}
 		out = append(out, comps...)
 	}
@@ -138,6 +128,37 @@ func parseDocument(js []byte) ([]ccComponent, error) {
 	var c ccComponent
 	err := json.Unmarshal(js, &c)
 	return append(out, c), err
+}
+
+// document is one non-empty YAML document of a file, as JSON; n counts
+// from 1 among all documents.
+type document struct {
+	n          int
+	yaml, json []byte
+}
+
+// jsonDocuments splits a constructor or resources file into its documents,
+// leaving out empty ones. A ${...} variable is an error that says who would
+// have substituted it (substitutes, e.g. "the ocm CLI substitutes").
+func jsonDocuments(data []byte, substitutes string) ([]document, error) {
+	if line := variableLine(data); line > 0 {
+		return nil, fmt.Errorf("line %d uses a ${...} variable, which %s and lscli does not: write the value into the file", line, substitutes)
+	}
+	docs, err := splitYAML(data)
+	if err != nil {
+		return nil, err
+	}
+	var out []document
+	for i, doc := range docs {
+		js, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", i+1, err)
+		}
+		if string(js) != "null" {
+			out = append(out, document{n: i + 1, yaml: doc, json: js})
+		}
+	}
+	return out, nil
 }
 
 // variableLine returns the line of the first "${", 0 when there is none.
