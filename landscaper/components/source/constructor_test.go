@@ -155,3 +155,24 @@ func TestConstructorDirFilters(t *testing.T) {
 		t.Errorf("media type %v", v.Descriptor.Resources[0].Access.Object)
 	}
 }
+
+// TestHelmInputReferenceName: a helm input's referenceName is its
+// repository below the component's name, or an absolute repository as it
+// is, as OCM's hint makes it.
+func TestHelmInputReferenceName(t *testing.T) {
+	for repo, want := range map[string]string{
+		"":             "example.com/root/echo:1.2.3",
+		"charts/x":     "example.com/root/charts/x:1.2.3",
+		"/charts/demo": "charts/demo:1.2.3",
+	} {
+		files := constructorFS()
+		files["commands/component-constructor.yaml"] = &fstest.MapFile{Data: []byte(
+			"name: example.com/root\nversion: 1.0.0\nprovider: {name: internal}\nresources:\n" +
+				"- {name: chart, type: helmChart, input: {type: helm, path: ../chart, repository: \"" + repo + "\"}}\n")}
+		vs := load(t, Constructor(mapRoot(files), "commands/component-constructor.yaml"))
+		chart := vs["example.com/root:1.0.0"].Descriptor.Resources[0]
+		if got := chart.Access.Object["referenceName"]; got != want {
+			t.Errorf("repository %q: referenceName %v, want %s", repo, got, want)
+		}
+	}
+}

@@ -171,9 +171,14 @@ func (b *builder) helm(in *input) (*Blob, localRef, error) {
 	if in.Version != "" {
 		version = in.Version
 	}
+	// OCM's hint: the repository below the component's name, an absolute
+	// one (a leading /) as it is.
 	name := b.component.Name + "/" + meta.Name
-	if in.Repository != "" {
-		name = b.component.Name + "/" + strings.TrimPrefix(in.Repository, "/")
+	switch {
+	case strings.HasPrefix(in.Repository, "/"):
+		name = in.Repository[1:]
+	case in.Repository != "":
+		name = b.component.Name + "/" + in.Repository
 	}
 	blob.MediaType = mediaTypeHelmOCI
 	return blob, localRef{LocalReference: digestRef(data), MediaType: mediaTypeHelmOCI, ReferenceName: name + ":" + version}, nil
