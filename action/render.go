@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 
@@ -41,6 +42,9 @@ type RenderResult struct {
 	*dryrun.Result
 	// Loaded is the landscape as read.
 	Loaded *landscape.Landscape
+	// Notes say what in the configuration the dry run did not use: a key
+	// of the components map that no lookup read.
+	Notes []string
 }
 
 // ExitCode is ExitInvalid when something did not render or validate, and
@@ -97,7 +101,12 @@ func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &RenderResult{Result: res, Loaded: ls}, nil
+	out := &RenderResult{Result: res, Loaded: ls}
+	for _, k := range reg.UnconsultedKeys() {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s: components[%q] is used by no installation: the key is a component name (with or without :version) or the baseUrl of a repository context an installation looks its component up in",
+			configFileName(a.cfg.ConfigFile), k))
+	}
+	return out, nil
 }
 
 // readExportRules reads the --exports file: a map from pattern to exports.
@@ -147,4 +156,12 @@ func CountRendered(roots []*dryrun.Installation) (installations, items int) {
 var configChecks = map[lsv1alpha1.DeployItemType]dryrun.ConfigCheck{
 	helm.Type:     {Deployer: "helm", Check: helm.CheckConfig},
 	manifest.Type: {Deployer: "manifest", Check: manifest.CheckConfig},
+}
+
+// configFileName names the config file in a note.
+func configFileName(file string) string {
+	if file == "" {
+		return "lscli.yaml"
+	}
+	return file
 }

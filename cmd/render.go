@@ -96,6 +96,9 @@ func (f *factory) renderRun(ctx context.Context, s *settings, paths []string, op
 	if err != nil {
 		return err
 	}
+	for _, n := range res.Notes {
+		f.status("note: %s", n)
+	}
 	return f.reportProblems(res)
 }
 

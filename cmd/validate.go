@@ -43,6 +43,9 @@ func (f *factory) validateRun(ctx context.Context, s *settings, paths []string, 
 	if err := f.reportProblems(res); err != nil {
 		return err
 	}
+	for _, n := range res.Notes {
+		f.status("note: %s", n)
+	}
 	installations, items := action.CountRendered(res.Roots)
 	f.status("valid: %s in %s", plural(len(res.Loaded.Objects), "object"), plural(len(res.Loaded.Namespaces()), "namespace"))
 	f.status("rendered: %s with %s", plural(installations, "installation"), plural(items, "deploy item"))

@@ -52,6 +52,8 @@ type Registry struct {
 	localRepos map[string]*index
 	contexts   map[string]*source.Version
 	blueprints map[string]*blueprint.Blueprint
+	// consulted are the keys of cfg.Components a lookup read.
+	consulted map[string]bool
 }
 
 // New returns the registry over cfg that discovers component sources in
@@ -209,6 +211,7 @@ func (r *Registry) findMapped(s *search, repo Repo, key source.Key) (*source.Ver
 		if !ok {
 			continue
 		}
+		r.consult(k)
 		x, err := r.mappedIndex(p)
 		if err != nil {
 			return nil, fmt.Errorf("%s: components[%q]: %w", r.configFile(), k, err)
@@ -221,6 +224,7 @@ func (r *Registry) findMapped(s *search, repo Repo, key source.Key) (*source.Ver
 			r.configFile(), k, p, key, strings.Join(x.held(), "; "), failedNote(x.failed))
 	}
 	for _, k := range r.repoKeys(repo) {
+		r.consult(k)
 		x, err := r.mappedIndex(r.cfg.Components[k])
 		if err != nil {
 			return nil, fmt.Errorf("%s: components[%q]: %w", r.configFile(), k, err)
@@ -230,6 +234,35 @@ func (r *Registry) findMapped(s *search, repo Repo, key source.Key) (*source.Ver
 		}
 	}
 	return nil, nil
+}
+
+// consult records that a lookup read the components key k.
+func (r *Registry) consult(k string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.consulted == nil {
+		r.consulted = map[string]bool{}
+	}
+	r.consulted[k] = true
+}
+
+// UnconsultedKeys returns the keys of the config file's components map that
+// no lookup has read, sorted: after a dry run of a whole landscape, keys
+// that name neither a component nor a repository any installation uses.
+func (r *Registry) UnconsultedKeys() []string {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for k := range r.cfg.Components {
+		if !r.consulted[k] {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func failedNote(failed []string) string {
