@@ -131,10 +131,25 @@ func (f *Framework) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (r
 	}
 	f.recordFaked(di.Spec.Type)
 	c := call{d: d, di: di, traits: deployer.TraitsOf(d), req: deployer.Request{Item: di.DeepCopy(), Target: target, Now: f.Clock.Now()}}
+	if failedJustNow(di, c.req.Now) {
+		// Woken by its own status write (an error whose message differs
+		// from the last one, such as helm's log of a rollback with its
+		// revisions): the retry waits as any retry does. On a cluster the
+		// attempt itself takes time; on the virtual clock it would repeat
+		// at the same instant for ever.
+		return f.next(c, deployer.Result{}), nil
+	}
 	if di.DeletionTimestamp != nil {
 		return f.delete(ctx, c)
 	}
 	return f.reconcile(ctx, c)
+}
+
+// failedJustNow reports whether the deployer's last call for di, in this
+// job, ended in an error at now.
+func failedJustNow(di *lsv1alpha1.DeployItem, now time.Time) bool {
+	le := di.Status.LastError
+	return le != nil && !di.Status.Phase.IsFinal() && le.LastUpdateTime.Time.Equal(now)
 }
 
 // call is one call of a deployer for one item.

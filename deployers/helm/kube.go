@@ -52,6 +52,10 @@ type kubeClient struct {
 	log *helmLog
 }
 
+// kubeClient is all of helm's kube client interfaces, also the one helm
+// asserts without checking when it adopts objects.
+var _ kube.InterfaceThreeWayMerge = (*kubeClient)(nil)
+
 var (
 	_ kube.Interface                    = (*kubeClient)(nil)
 	_ kube.InterfaceDeletionPropagation = (*kubeClient)(nil)
@@ -194,6 +198,12 @@ func (k *kubeClient) Update(original, target kube.ResourceList, _ bool) (*kube.R
 		}
 	}
 	return res, nil
+}
+
+// UpdateThreeWayMerge is Update: helm calls it to adopt objects that exist
+// (install.takeOwnership); server-side apply takes them over anyway.
+func (k *kubeClient) UpdateThreeWayMerge(original, target kube.ResourceList, force bool) (*kube.Result, error) {
+	return k.Update(original, target, force)
 }
 
 // applyInfo applies info and reports whether it did not exist before and,
