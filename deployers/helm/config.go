@@ -86,7 +86,10 @@ type actionFlags struct {
 
 // flagsFor decodes the arguments of one action (install, upgrade or
 // uninstall) from helmDeploymentConfig; validation has already rejected
-// unknown names.
+// unknown names. A value of the wrong type is an error without a code, as
+// Landscaper's newInstallConfiguration returns it when the action runs: the
+// item is retried until its progressing timeout, and only the action that
+// runs decodes its part.
 func flagsFor(args map[string]lsv1alpha1.AnyJSON) (actionFlags, error) {
 	var f actionFlags
 	if len(args) == 0 {
@@ -97,7 +100,7 @@ func flagsFor(args map[string]lsv1alpha1.AnyJSON) (actionFlags, error) {
 		err = json.Unmarshal(raw, &f)
 	}
 	if err != nil {
-		return f, reconcile.TerminalError(fmt.Errorf("invalid helmDeploymentConfig: %w", err))
+		return f, reconcile.NewError("NewInstallConfiguration", "UnmarshalConfig", fmt.Sprintf("invalid helmDeploymentConfig: %v", err))
 	}
 	return f, nil
 }
