@@ -111,6 +111,9 @@ func (r *Registry) Content(v *source.Version, res cdv2.Resource, p Purpose) (*Co
 	if err != nil {
 		return nil, fmt.Errorf("component %s, resource %q: access: %w", v.Key(), res.Name, err)
 	}
+	if up, ok := v.Uploaded[a.ImageReference]; ok && accessKind(a.Type) == "ociArtifact" {
+		return localContent(v, res, up.Reference, up.MediaType)
+	}
 	switch accessKind(a.Type) {
 	case "localBlob":
 		return localContent(v, res, a.LocalReference, a.MediaType)

@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+
 	"github.com/lscli/lscli/landscaper/components/source"
 )
 
@@ -181,9 +183,63 @@ func (r *Registry) withContext(v *source.Version, repo Repo) (*source.Version, e
 	c := *v
 	c.Descriptor = v.Descriptor.DeepCopy()
 	c.Descriptor.RepositoryContexts = append(c.Descriptor.RepositoryContexts, repo.transferred())
+	if repo.Kind == RepoOCI {
+		uploadArtifacts(&c, repo)
+	}
 	if r.contexts == nil {
 		r.contexts = map[string]*source.Version{}
 	}
 	r.contexts[key] = &c
 	return &c, nil
+}
+
+// ociArchiveTypes are the media type prefixes of OCI artifacts kept as
+// archive blobs (+tar, +tar+gzip), which OCM's OCI repository uploads as
+// artifacts of their own.
+var ociArchiveTypes = []string{
+	"application/vnd.oci.image.manifest.v1+tar", "application/vnd.oci.image.index.v1+tar",
+	"application/vnd.docker.distribution.manifest.v2+tar", "application/vnd.docker.distribution.manifest.list.v2+tar",
+}
+
+// uploadArtifacts does to v what `ocm transfer` into the OCI registry repo
+// does to its local blobs that are OCI artifacts with a reference name (a
+// constructor's helm chart): OCM's OCI repository uploads each as an
+// artifact of its own, <registry>/<referenceName>, and replaces its access
+// with an ociArtifact access to it (genericocireg's artifact handler;
+// lscli leaves out the manifest digest it appends). The content is still
+// the local blob (Version.Uploaded).
+func uploadArtifacts(v *source.Version, repo Repo) {
+	for i, res := range v.Descriptor.Resources {
+		if res.Access == nil || accessKind(res.Access.GetType()) != "localBlob" {
+			continue
+		}
+		ref, _ := res.Access.Object["localReference"].(string)
+		mediaType, _ := res.Access.Object["mediaType"].(string)
+		name, _ := res.Access.Object["referenceName"].(string)
+		if ref == "" || name == "" || !isOCIArchive(mediaType) {
+			continue
+		}
+		imageRef := repo.Key + "/" + name
+		access := &cdv2.UnstructuredTypedObject{}
+		if err := json.Unmarshal([]byte(fmt.Sprintf(`{"type":"ociArtifact","imageReference":%q}`, imageRef)), access); err != nil {
+			continue
+		}
+		res.Access = access
+		v.Descriptor.Resources[i] = res
+		if v.Uploaded == nil {
+			v.Uploaded = map[string]source.LocalBlobRef{}
+		}
+		v.Uploaded[imageRef] = source.LocalBlobRef{Reference: ref, MediaType: mediaType}
+	}
+}
+
+// isOCIArchive reports whether mediaType is that of an OCI artifact kept
+// as a tar archive.
+func isOCIArchive(mediaType string) bool {
+	for _, p := range ociArchiveTypes {
+		if mediaType == p || mediaType == p+"+gzip" {
+			return true
+		}
+	}
+	return false
 }

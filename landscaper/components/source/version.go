@@ -37,6 +37,16 @@ type Version struct {
 	// required"); other sources get one added where they have none, as
 	// `ocm transfer` adds the target repository.
 	ContextRequired bool
+	// Uploaded are the local blobs that `ocm transfer` would have uploaded
+	// into the OCI registry as artifacts of their own (see the registry's
+	// withContext), by the imageReference of the ociArtifact access that
+	// replaced their localBlob access: their content is still the blob.
+	Uploaded map[string]LocalBlobRef
+}
+
+// LocalBlobRef names a local blob of a version and its media type.
+type LocalBlobRef struct {
+	Reference, MediaType string
 }
 
 // Key returns the version's name and version.
