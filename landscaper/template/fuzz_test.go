@@ -11,8 +11,12 @@ import (
 	"github.com/lscli/lscli/internal/limits"
 )
 
-// fuzzLimits keep each fuzzed execution short.
-var fuzzLimits = limits.Limits{TemplateSteps: 20_000, TemplateSize: 1 << 20, TemplateTime: 2 * time.Second, SpiffDepth: 50, YAMLNodes: 100_000}
+// fuzzLimits keep each fuzzed execution short. TemplateTime is short too:
+// a Spiff template that instantiates itself runs until the time limit and
+// then on in the background until its next step (see spiff.runLimited);
+// with seconds each, a few such inputs in a row starved a fuzz worker until
+// the fuzzing engine gave it up ("hung or terminated unexpectedly").
+var fuzzLimits = limits.Limits{TemplateSteps: 20_000, TemplateSize: 1 << 20, TemplateTime: 250 * time.Millisecond, SpiffDepth: 50, YAMLNodes: 100_000}
 
 // FuzzGoTemplate renders GoTemplates of any text: Execute returns output or
 // an error within the limits, and no panic of lscli's own escapes. The
