@@ -2,7 +2,6 @@ package action
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 
@@ -102,10 +101,7 @@ func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
 		return nil, err
 	}
 	out := &RenderResult{Result: res, Loaded: ls}
-	for _, k := range reg.UnconsultedKeys() {
-		out.Notes = append(out.Notes, fmt.Sprintf("%s: components[%q] is used by no installation: the key is a component name (with or without :version) or the baseUrl of a repository context an installation looks its component up in",
-			configFileName(a.cfg.ConfigFile), k))
-	}
+	out.Notes = reg.UnconsultedNotes()
 	return out, nil
 }
 
@@ -156,12 +152,4 @@ func CountRendered(roots []*dryrun.Installation) (installations, items int) {
 var configChecks = map[lsv1alpha1.DeployItemType]dryrun.ConfigCheck{
 	helm.Type:     {Deployer: "helm", Check: helm.CheckConfig},
 	manifest.Type: {Deployer: "manifest", Check: manifest.CheckConfig},
-}
-
-// configFileName names the config file in a note.
-func configFileName(file string) string {
-	if file == "" {
-		return "lscli.yaml"
-	}
-	return file
 }

@@ -35,7 +35,7 @@ func (c *Cluster) AddIndex(obj Object, name string, fn IndexFunc) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.store.addIndexer(gvk.GroupKind(), name, fn)
+	return c.store.addIndexer(gvk.GroupKind(), name, fn, nil)
 }
 
 // GroupFunc names the group a value of an index belongs to, for
@@ -54,11 +54,7 @@ func (c *Cluster) AddGroupedIndex(obj Object, name string, fn IndexFunc, group G
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	gk := gvk.GroupKind()
-	if s := c.store; s.groups[gk] == nil {
-		s.groups[gk] = map[string]GroupFunc{}
-	}
-	c.store.groups[gk][name] = group
-	return c.store.addIndexer(gk, name, fn)
+	return c.store.addIndexer(gk, name, fn, group)
 }
 
 // SharedValues returns how many values of the grouped index name of obj's
@@ -74,9 +70,17 @@ func (c *Cluster) SharedValues(obj Object, name, group string) (int, error) {
 	return c.store.shared[fieldKey{gk: gvk.GroupKind(), index: name, value: group}], nil
 }
 
-func (s *store) addIndexer(gk schema.GroupKind, name string, fn IndexFunc) error {
+// addIndexer registers the index name of kind gk, grouped by group when it
+// is not nil, and indexes the objects stored.
+func (s *store) addIndexer(gk schema.GroupKind, name string, fn IndexFunc, group GroupFunc) error {
 	if _, ok := s.indexers[gk][name]; ok {
 		return fmt.Errorf("index %q of %s is registered already", name, gk.Kind)
+	}
+	if group != nil {
+		if s.groups[gk] == nil {
+			s.groups[gk] = map[string]GroupFunc{}
+		}
+		s.groups[gk][name] = group
 	}
 	if s.indexers[gk] == nil {
 		s.indexers[gk] = map[string]IndexFunc{}

@@ -38,27 +38,37 @@ func (d *Deployer) loadChart(ref helmv1alpha1.Chart) (*chart.Chart, error) {
 		}
 		return ch, nil
 	}
-	p, err := d.chartPath(ref)
-	if errors.Is(err, errNotLocal) {
-		// no mapping, no local path: the one chart of that name and
-		// version in the landscape folders, as for a component's chart
-		local, nerr := d.namedChart(ref)
-		switch {
-		case nerr != nil:
-			return nil, nerr
-		case local != nil:
-			return loadLocal(local)
-		}
-		err = notNamed(err, ref)
-	}
-	if err != nil {
+	p, local, err := d.resolveChart(ref)
+	switch {
+	case err != nil:
 		return nil, err
+	case local != nil:
+		return loadLocal(local)
 	}
 	ch, err := d.loadPath(p)
 	if err != nil {
 		return nil, fmt.Errorf("unable to load chart %s: %w", p, err)
 	}
 	return ch, nil
+}
+
+// resolveChart finds the chart ref names (not archive.raw): the path
+// chartPath gives, or, for a reference that neither the charts map nor a
+// local path resolves, the one chart of its name and version in the
+// landscape folders, as for a component's chart.
+func (d *Deployer) resolveChart(ref helmv1alpha1.Chart) (string, *LocalChart, error) {
+	p, err := d.chartPath(ref)
+	if !errors.Is(err, errNotLocal) {
+		return p, nil, err
+	}
+	local, nerr := d.namedChart(ref)
+	switch {
+	case nerr != nil:
+		return "", nil, nerr
+	case local != nil:
+		return "", local, nil
+	}
+	return "", nil, notNamed(err, ref)
 }
 
 // chartPath resolves ref to a local chart folder or archive.
@@ -239,18 +249,8 @@ func FindChart(ref helmv1alpha1.Chart, charts map[string]string, resources Resou
 		return nil
 	}
 	d := &Deployer{opts: Options{Charts: charts, Resources: resources}}
-	_, err := d.chartPath(ref)
-	if !errors.Is(err, errNotLocal) {
-		return err
-	}
-	local, nerr := d.namedChart(ref)
-	switch {
-	case nerr != nil:
-		return nerr
-	case local != nil:
-		return nil
-	}
-	return notNamed(err, ref)
+	_, _, err := d.resolveChart(ref)
+	return err
 }
 
 // notNamed adds to err, chartPath's error for ref, that no local chart has

@@ -18,7 +18,7 @@ import (
 func Resource(v *source.Version, name string) (cdv2.Resource, error) {
 	var found []cdv2.Resource
 	for _, r := range v.Descriptor.Resources {
-		if r.Name == name && len(r.ExtraIdentity) == 0 {
+		if identityEqual(r.GetIdentity(), cdv2.Identity{"name": name}) {
 			found = append(found, r)
 		}
 	}

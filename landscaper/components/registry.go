@@ -246,22 +246,28 @@ func (r *Registry) consult(k string) {
 	r.consulted[k] = true
 }
 
-// UnconsultedKeys returns the keys of the config file's components map that
-// no lookup has read, sorted: after a dry run of a whole landscape, keys
-// that name neither a component nor a repository any installation uses.
-func (r *Registry) UnconsultedKeys() []string {
+// UnconsultedNotes says, for each key of the config file's components map
+// that no lookup has read (sorted), that it is used by no installation:
+// after a dry run of a whole landscape, a key that names neither a
+// component nor a repository any installation uses.
+func (r *Registry) UnconsultedNotes() []string {
 	if r == nil {
 		return nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var out []string
+	var keys []string
 	for k := range r.cfg.Components {
 		if !r.consulted[k] {
-			out = append(out, k)
+			keys = append(keys, k)
 		}
 	}
-	sort.Strings(out)
+	sort.Strings(keys)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = fmt.Sprintf("%s: components[%q] is used by no installation: the key is a component name (with or without :version) "+
+			"or the baseUrl of a repository context an installation looks its component up in", fileOr(r.cfg.File), k)
+	}
 	return out
 }
 
