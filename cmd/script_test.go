@@ -13,6 +13,7 @@ import (
 
 	"github.com/lscli/lscli/cmd"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
 	"github.com/lscli/lscli/scenario"
 )
 
@@ -24,9 +25,11 @@ func TestMain(m *testing.M) {
 	}
 	testscript.Main(m, map[string]func(){
 		"lscli": func() {
-			// Scripts run with the API server's mutation detector on
-			// (see package internal/mutationtest); benchmarks without it.
+			// Scripts run with the API server's mutation detector on and
+			// every idle verdict checked (see package
+			// internal/mutationtest); benchmarks without them.
 			fakecluster.DetectMutations = true
+			reconcile.VerifyIdle = true
 			code := cmd.Main()
 			if err := scenario.RecordExitCode(code); err != nil {
 				os.Stderr.WriteString(err.Error() + "\n")

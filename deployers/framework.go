@@ -83,7 +83,7 @@ var _ reconcile.Idler[*lsv1alpha1.DeployItem] = (*Framework)(nil)
 
 // Idle reports whether a reconcile of di would do nothing: no deployer
 // serves it, or its job has finished and it has no test-reconcile annotation.
-func (f *Framework) Idle(di *lsv1alpha1.DeployItem) bool {
+func (f *Framework) Idle(_ context.Context, di *lsv1alpha1.DeployItem) bool {
 	d := f.deployerFor(di.Spec.Type)
 	if d == nil || !picksUp(d, di) {
 		return true
@@ -101,7 +101,7 @@ func (f *Framework) Idle(di *lsv1alpha1.DeployItem) bool {
 // status.deployer set; then the deployer's Reconcile or Delete runs, see
 // reconcile and delete. A final phase finishes the job.
 func (f *Framework) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (reconcile.Result, error) {
-	if f.Idle(di) {
+	if f.Idle(ctx, di) {
 		return reconcile.Result{}, nil
 	}
 	d := f.deployerFor(di.Spec.Type)

@@ -3,6 +3,8 @@ package reconcile_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -175,16 +177,22 @@ func TestAsReconciler(t *testing.T) {
 type idleTargets struct {
 	idle       []*lsv1alpha1.Target // the objects Idle was given
 	reconciled []*lsv1alpha1.Target
+	client     *fakecluster.Cluster
 }
 
-func (r *idleTargets) Idle(tgt *lsv1alpha1.Target) bool {
+func (r *idleTargets) Idle(_ context.Context, tgt *lsv1alpha1.Target) bool {
 	r.idle = append(r.idle, tgt)
-	return tgt.Spec.Type == "idle"
+	return tgt.Spec.Type == "idle" || tgt.Spec.Type == "wrongly-idle"
 }
 
-func (r *idleTargets) Reconcile(_ context.Context, tgt *lsv1alpha1.Target) (reconcile.Result, error) {
+// Reconcile records tgt and changes it (the change is not written); one of
+// type "wrongly-idle" it writes.
+func (r *idleTargets) Reconcile(ctx context.Context, tgt *lsv1alpha1.Target) (reconcile.Result, error) {
 	r.reconciled = append(r.reconciled, tgt)
-	tgt.Labels = map[string]string{"changed": "by the reconciler"}
+	tgt.Labels = map[string]string{"changed": "by-the-reconciler"}
+	if tgt.Spec.Type == "wrongly-idle" {
+		return reconcile.Result{}, r.client.Update(ctx, tgt)
+	}
 	return reconcile.Result{}, nil
 }
 
@@ -222,6 +230,38 @@ func TestAsReconcilerAsksIdlerFirst(t *testing.T) {
 	if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "busy"}, got); err != nil || got.Labels != nil {
 		t.Errorf("the reconciler's change reached the store: %v, %v", got.Labels, err)
 	}
+}
+
+// TestVerifyIdleCatchesWork: with VerifyIdle, an idle verdict is checked by
+// a full reconcile, which must write nothing; a reconciler whose Idle skips
+// a write panics, naming the object.
+func TestVerifyIdleCatchesWork(t *testing.T) {
+	defer func(v bool) { reconcile.VerifyIdle = v }(reconcile.VerifyIdle)
+	reconcile.VerifyIdle = true
+	c := fakecluster.New(fakecluster.Options{})
+	ctx := context.Background()
+	for name, typ := range map[string]string{"quiet": "idle", "sly": "wrongly-idle"} {
+		tgt := &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name}, Spec: lsv1alpha1.TargetSpec{Type: lsv1alpha1.TargetType(typ)}}
+		if err := c.Create(ctx, tgt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &idleTargets{client: c}
+	adapter := reconcile.AsReconciler[*lsv1alpha1.Target](c, r)
+	if res, err := adapter.Reconcile(ctx, types.NamespacedName{Namespace: "ns", Name: "quiet"}); err != nil || res != (reconcile.Result{}) {
+		t.Fatalf("quiet: %+v, %v", res, err)
+	}
+	if len(r.reconciled) != 1 {
+		t.Fatalf("the idle verdict on quiet was checked by %d reconciles, want 1", len(r.reconciled))
+	}
+	defer func() {
+		msg := fmt.Sprint(recover())
+		if !strings.Contains(msg, "Target ns/sly is idle, but its reconcile wrote 1 times") {
+			t.Errorf("panic %q, want one naming ns/sly and its write", msg)
+		}
+	}()
+	adapter.Reconcile(ctx, types.NamespacedName{Namespace: "ns", Name: "sly"})
+	t.Error("a wrong idle verdict went unnoticed")
 }
 
 // TestLastError follows Landscaper's rules: op, reason and message of the

@@ -65,8 +65,23 @@ func (f ObjectFunc[T]) Reconcile(ctx context.Context, obj T) (Result, error) { r
 // zero Result: most wake-ups of a big landscape are such no-ops (an owner
 // woken by every change of its children). Idle must not change obj, and must
 // be true only where Reconcile would return Result{}, nil without writing.
+// Tests check that with VerifyIdle.
 type Idler[T fakecluster.Object] interface {
-	Idle(obj T) bool
+	Idle(ctx context.Context, obj T) bool
+}
+
+// VerifyIdle makes every reconciler of AsReconciler check each idle verdict
+// it acts on: it reconciles the object in full all the same and panics when
+// that wrote anything (the API server's resourceVersion moved), failed or
+// asked to be called again. The tests of the engine and the command line
+// set it, so that an Idle that would skip real work fails them; a run with
+// it gives the same output as one without, only slower.
+var VerifyIdle bool
+
+// ResourceVersioner is an API server that tells its current
+// resourceVersion, which moves with every write (see VerifyIdle).
+type ResourceVersioner interface {
+	ResourceVersion() uint64
 }
 
 // SharedGetter hands out a stored object itself, without copying it (see
@@ -92,7 +107,10 @@ func AsReconciler[T fakecluster.Object](c fakecluster.Reader, r ObjectReconciler
 	return Func(func(ctx context.Context, key types.NamespacedName) (Result, error) {
 		if idler != nil && shared != nil {
 			if stored, err := shared.GetShared(ctx, key, like); err == nil {
-				if t, ok := stored.(T); ok && idler.Idle(t) {
+				if t, ok := stored.(T); ok && idler.Idle(ctx, t) {
+					if VerifyIdle {
+						verifyIdle(ctx, c, r, key, typ)
+					}
 					return Result{}, nil
 				}
 			}
@@ -106,4 +124,23 @@ func AsReconciler[T fakecluster.Object](c fakecluster.Reader, r ObjectReconciler
 		}
 		return r.Reconcile(ctx, obj)
 	})
+}
+
+// verifyIdle reconciles the object named key in full, as AsReconciler does
+// when it is not idle, and panics if that did anything (see VerifyIdle).
+func verifyIdle[T fakecluster.Object](ctx context.Context, c fakecluster.Reader, r ObjectReconciler[T], key types.NamespacedName, typ reflect.Type) {
+	rv, ok := c.(ResourceVersioner)
+	if !ok {
+		return
+	}
+	before := rv.ResourceVersion()
+	obj := reflect.New(typ.Elem()).Interface().(T)
+	if err := c.Get(ctx, key, obj); err != nil {
+		panic(fmt.Sprintf("reconcile.VerifyIdle: %s %s is idle but cannot be read: %v", typ.Elem().Name(), key, err))
+	}
+	res, err := r.Reconcile(ctx, obj)
+	if after := rv.ResourceVersion(); after != before || err != nil || res != (Result{}) {
+		panic(fmt.Sprintf("reconcile.VerifyIdle: %s %s is idle, but its reconcile wrote %d times, returned %+v and error %v",
+			typ.Elem().Name(), key, after-before, res, err))
+	}
 }

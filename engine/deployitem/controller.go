@@ -49,7 +49,7 @@ var (
 
 // Idle reports whether there is no pickup to watch for di: the check is off,
 // its job has finished, no job was given to it, or a deployer picked it up.
-func (c *Controller) Idle(di *lsv1alpha1.DeployItem) bool {
+func (c *Controller) Idle(_ context.Context, di *lsv1alpha1.DeployItem) bool {
 	st := di.Status
 	return c.cfg.PickupTimeout < 0 || st.JobID == st.JobIDFinished || st.JobIDGenerationTime == nil || PickedUp(di)
 }
@@ -67,7 +67,7 @@ const pickupGrace = 5 * time.Second
 // fails at jobIDGenerationTime + timeout + 5s unless something wakes the
 // controller earlier.
 func (c *Controller) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (reconcile.Result, error) {
-	if c.Idle(di) {
+	if c.Idle(ctx, di) {
 		return reconcile.Result{}, nil
 	}
 	st := di.Status

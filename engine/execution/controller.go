@@ -55,19 +55,31 @@ var (
 	_ reconcile.Idler[*lsv1alpha1.Execution]            = (*Controller)(nil)
 )
 
-// Idle reports whether a reconcile of exec would do nothing: it has its
-// finalizer (or is being deleted), no interrupt, and its job has finished.
-func (c *Controller) Idle(exec *lsv1alpha1.Execution) bool {
+// Idle reports whether a reconcile of exec would change nothing: it has its
+// finalizer (or is being deleted), no interrupt, and its job has finished
+// (see done) or waits in Progressing as recorded (see waitsAsRecorded).
+func (c *Controller) Idle(ctx context.Context, exec *lsv1alpha1.Execution) bool {
+	return done(exec) || (settled(exec) && c.waitsAsRecorded(ctx, exec))
+}
+
+// settled reports whether exec has its finalizer (or is being deleted) and
+// no interrupt.
+func settled(exec *lsv1alpha1.Execution) bool {
 	hasFinalizer := exec.DeletionTimestamp != nil || controllerutil.ContainsFinalizer(exec, lsv1alpha1.LandscaperFinalizer)
-	return hasFinalizer && !flow.HasOperation(exec, lsv1alpha1.InterruptOperation) &&
-		exec.Status.JobID == exec.Status.JobIDFinished
+	return hasFinalizer && !flow.HasOperation(exec, lsv1alpha1.InterruptOperation)
+}
+
+// done reports whether a pass over exec has nothing to do: it is settled and
+// its job has finished.
+func done(exec *lsv1alpha1.Execution) bool {
+	return settled(exec) && exec.Status.JobID == exec.Status.JobIDFinished
 }
 
 // Reconcile runs one pass over exec: add the finalizer, handle an interrupt,
 // and, while the execution's job is unfinished (jobID != jobIDFinished),
 // handle the current phase.
 func (c *Controller) Reconcile(ctx context.Context, exec *lsv1alpha1.Execution) (reconcile.Result, error) {
-	if c.Idle(exec) {
+	if done(exec) {
 		return reconcile.Result{}, nil
 	}
 	if exec.DeletionTimestamp == nil && !controllerutil.ContainsFinalizer(exec, lsv1alpha1.LandscaperFinalizer) {

@@ -52,6 +52,28 @@ func (c *Controller) progressing(ctx context.Context, exec *lsv1alpha1.Execution
 	return judgeProgressing(cl)
 }
 
+// waitsAsRecorded reports whether exec, an execution whose job is
+// unfinished, waits in Progressing for its items exactly as its lastError
+// already says: no orphan to delete, no item to trigger, and the same
+// "not finished yet" (see flow.RecordedWait). exec is the stored object:
+// this only reads.
+func (c *Controller) waitsAsRecorded(ctx context.Context, exec *lsv1alpha1.Execution) bool {
+	st := exec.Status
+	if st.ExecutionPhase != lsv1alpha1.ExecutionPhases.Progressing || st.LastError == nil || exec.DeletionTimestamp != nil {
+		return false
+	}
+	items, orphans, err := c.listExecutionItems(ctx, exec, true)
+	if err != nil || !classifyForDelete(st.JobID, orphans).allSucceeded() {
+		return false
+	}
+	cl, err := classify(st.JobID, items)
+	if err != nil || (len(cl.failed) == 0 && len(cl.runnable) > 0) {
+		return false
+	}
+	next, err := judgeProgressing(cl)
+	return next == "" && flow.RecordedWait(st.LastError, err, string(st.ExecutionPhase), c.cfg.Clock.Now())
+}
+
 // judgeProgressing decides what follows Progressing from the classes the
 // items were in before this pass triggered any.
 func judgeProgressing(cl classes) (lsv1alpha1.ExecutionPhase, error) {

@@ -99,6 +99,18 @@ func (s Status[P]) Fail(err error, failed, deleteFailed P, now time.Time) bool {
 	return true
 }
 
+// RecordedWait reports whether err, the result of a phase, is a wait that
+// lastError already records: an error that is neither fatal nor retried
+// (ERR_NO_RETRY, Landscaper's "not finished yet") and that Fail would record
+// as old itself (see reconcile.UpdatedError). Handling the phase again then
+// changes nothing and waits for the next change. phase is the current one.
+func RecordedWait(old *lsv1alpha1.Error, err error, phase string, now time.Time) bool {
+	if old == nil || err == nil || reconcile.IsTerminal(err) || !reconcile.HasCode(err, lsv1alpha1.ErrorNoRetry) {
+		return false
+	}
+	return reconcile.LastError(old, err, phase, phase, now) == old
+}
+
 // SetWaitTime sets transitionTimes.waitTime to now: Landscaper does so when an
 // installation or execution has triggered its children and starts to wait
 // for them (→ Progressing, → Deleting).

@@ -61,12 +61,13 @@ var (
 	_ reconcile.Idler[*lsv1alpha1.Installation]            = (*Controller)(nil)
 )
 
-// Idle reports whether a reconcile of inst would change nothing: its job has
-// finished, and nothing asks for more: no operation annotation, no
-// automatic reconcile, no dependents to trigger, no new job to start, and
-// its finalizer is in place. It is conservative: a false answer only means
-// the full reconcile runs.
-func (c *Controller) Idle(inst *lsv1alpha1.Installation) bool {
+// Idle reports whether a reconcile of inst would change nothing: nothing
+// asks for more (no operation annotation, no automatic reconcile, no
+// dependents to trigger, no new job to start, and its finalizer is in
+// place), and its job has finished or waits in Progressing as recorded (see
+// waitsAsRecorded). It is conservative: a false answer only means the full
+// reconcile runs.
+func (c *Controller) Idle(ctx context.Context, inst *lsv1alpha1.Installation) bool {
 	st := inst.Status
 	switch {
 	case inst.Spec.AutomaticReconcile != nil || st.AutomaticReconcileStatus != nil:
@@ -78,7 +79,7 @@ func (c *Controller) Idle(inst *lsv1alpha1.Installation) bool {
 	case len(st.DependentsToTrigger) > 0 || startsNewJob(inst):
 		return false
 	}
-	return st.JobID == st.JobIDFinished
+	return st.JobID == st.JobIDFinished || c.waitsAsRecorded(ctx, inst)
 }
 
 // Reconcile runs one pass over inst as Landscaper's controller does: a root

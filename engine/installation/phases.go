@@ -90,6 +90,22 @@ func (c *Controller) progressing(ctx context.Context, inst *lsv1alpha1.Installat
 	return "", reconcile.Fatal(failedChildren(failedSubs, execFailed))
 }
 
+// waitsAsRecorded reports whether inst, an installation whose job is
+// unfinished, waits in Progressing for a child exactly as its lastError
+// already says: a reconcile would record the same "not finished yet" again,
+// which leaves the status as it is (reconcile.UpdatedError), and wait for
+// the next change. A parent is woken by every change of any of its
+// children, and most of those wake-ups are such waits. inst is the stored
+// object: this only reads.
+func (c *Controller) waitsAsRecorded(ctx context.Context, inst *lsv1alpha1.Installation) bool {
+	st := inst.Status
+	if st.InstallationPhase != lsv1alpha1.InstallationPhases.Progressing || st.LastError == nil || inst.DeletionTimestamp != nil {
+		return false
+	}
+	next, err := c.progressing(ctx, inst)
+	return next == "" && flow.RecordedWait(st.LastError, err, string(st.InstallationPhase), c.cfg.Clock.Now())
+}
+
 // failedChildren is Landscaper's error for failed children: both texts run
 // together without a separator when both apply, as in Landscaper.
 func failedChildren(subs []string, execFailed bool) error {
