@@ -35,6 +35,9 @@ type ShootChecker interface {
 type Controller struct {
 	cfg     *Options
 	machine *flow.Machine[*lsv1alpha1.Execution, lsv1alpha1.ExecutionPhase]
+	// progress is the last view of an execution's items in Progressing
+	// (see progressView).
+	progress flow.ViewMemo[itemsView]
 }
 
 // New returns the execution controller over opts.

@@ -24,10 +24,11 @@ func (c *Controller) progressing(ctx context.Context, exec *lsv1alpha1.Execution
 	// The items are read-only views: Progressing looks at them on every
 	// change of any of them; trigger and triggerDeletion copy the few they
 	// change.
-	items, orphans, err := c.listExecutionItems(ctx, exec, true)
+	view, err := c.progressView(ctx, exec)
 	if err != nil {
 		return "", err
 	}
+	items, orphans := view.items, view.orphans
 	jobID := exec.Status.JobID
 	if ocl := classifyForDelete(jobID, orphans); !ocl.allSucceeded() {
 		if len(ocl.failed) == 0 {
@@ -62,16 +63,30 @@ func (c *Controller) waitsAsRecorded(ctx context.Context, exec *lsv1alpha1.Execu
 	if st.ExecutionPhase != lsv1alpha1.ExecutionPhases.Progressing || st.LastError == nil || exec.DeletionTimestamp != nil {
 		return false
 	}
-	items, orphans, err := c.listExecutionItems(ctx, exec, true)
-	if err != nil || !classifyForDelete(st.JobID, orphans).allSucceeded() {
+	view, err := c.progressView(ctx, exec)
+	if err != nil || !classifyForDelete(st.JobID, view.orphans).allSucceeded() {
 		return false
 	}
-	cl, err := classify(st.JobID, items)
+	cl, err := classify(st.JobID, view.items)
 	if err != nil || (len(cl.failed) == 0 && len(cl.runnable) > 0) {
 		return false
 	}
 	next, err := judgeProgressing(cl)
 	return next == "" && flow.RecordedWait(st.LastError, err, string(st.ExecutionPhase), c.cfg.Clock.Now())
+}
+
+// itemsView is what listExecutionItems returns for reading only.
+type itemsView struct{ items, orphans []item }
+
+// progressView is listExecutionItems for reading only, as Progressing looks
+// at the items. The view of the last call is kept while nothing is written
+// (flow.ViewMemo): the idle check of a wake-up (waitsAsRecorded) and the
+// pass that follows it look at the same items.
+func (c *Controller) progressView(ctx context.Context, exec *lsv1alpha1.Execution) (itemsView, error) {
+	return c.progress.Get(exec.UID, c.cfg.Cluster.ResourceVersion(), func() (itemsView, error) {
+		items, orphans, err := c.listExecutionItems(ctx, exec, true)
+		return itemsView{items, orphans}, err
+	})
 }
 
 // judgeProgressing decides what follows Progressing from the classes the

@@ -34,8 +34,14 @@ func (c *Controller) children(ctx context.Context, inst *lsv1alpha1.Installation
 // ones (fakecluster's Select and GetUnsafe), so nothing they reach may be
 // changed. The Progressing phase looks at the children on every
 // change of any of them; not copying them is most of what it costs.
+//
+// The view of the last call is kept while nothing is written (flow.ViewMemo):
+// the idle check of a wake-up (waitsAsRecorded) and the pass that follows it
+// look at the same children.
 func (c *Controller) childrenView(ctx context.Context, inst *lsv1alpha1.Installation) ([]child, error) {
-	return c.readChildren(ctx, inst, true)
+	return c.kids.Get(inst.UID, c.cfg.Cluster.ResourceVersion(), func() ([]child, error) {
+		return c.readChildren(ctx, inst, true)
+	})
 }
 
 func (c *Controller) readChildren(ctx context.Context, inst *lsv1alpha1.Installation, view bool) ([]child, error) {

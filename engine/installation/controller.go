@@ -40,6 +40,8 @@ type Controller struct {
 	// blueprints parses each inline blueprint once.
 	blueprints blueprint.Cache
 	machine    *flow.Machine[*lsv1alpha1.Installation, lsv1alpha1.InstallationPhase]
+	// kids is the last view of an installation's children (childrenView).
+	kids flow.ViewMemo[[]child]
 }
 
 // New returns the installation controller over opts.
