@@ -32,13 +32,16 @@ func appendTimelineEntries(out []state.Event, now time.Time, ev fakecluster.Even
 		return add(out, state.EventDeleted, "", "")
 	}
 	old := ev.Old
-	if obj.GetGeneration() != old.GetGeneration() {
+	// Marking an object for deletion also moves its generation on (see
+	// fakecluster's Delete); that is the deletion, not a spec change.
+	deletionRequested := old.GetDeletionTimestamp() == nil && obj.GetDeletionTimestamp() != nil
+	if obj.GetGeneration() != old.GetGeneration() && !deletionRequested {
 		out = add(out, state.EventSpecChanged, "", fmt.Sprintf("generation %d", obj.GetGeneration()))
 	}
 	for _, msg := range annotationChanges(old.GetAnnotations(), obj.GetAnnotations()) {
 		out = add(out, state.EventAnnotated, "", msg)
 	}
-	if old.GetDeletionTimestamp() == nil && obj.GetDeletionTimestamp() != nil {
+	if deletionRequested {
 		out = add(out, state.EventDeletionRequested, "", "")
 	}
 	if !hasJob {

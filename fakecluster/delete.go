@@ -63,6 +63,12 @@ func (c *Cluster) deleteObjectLocked(k objKey, stored Object) bool {
 	var grace int64
 	next.SetDeletionTimestamp(&ts)
 	next.SetDeletionGracePeriodSeconds(&grace)
+	// As kube-apiserver marks an object for deletion (markAsDeleting in
+	// k8s.io/apiserver's generic registry): the generation moves on, so a
+	// controller sees a deletion as a change of what it last observed.
+	if g := next.GetGeneration(); g > 0 {
+		next.SetGeneration(g + 1)
+	}
 	next.SetResourceVersion(c.nextRV())
 	c.store.put(k, next)
 	c.emitLocked(Modified, k.gk, stored, next)

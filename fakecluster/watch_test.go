@@ -41,8 +41,10 @@ func TestWatchEvents(t *testing.T) {
 		{typ: Added, newRV: "1", newGen: 1},
 		{typ: Modified, oldRV: "1", newRV: "2", newGen: 2},
 		{typ: Modified, oldRV: "2", newRV: "3", newGen: 2},
-		{typ: Modified, oldRV: "3", newRV: "4", newGen: 2, newHasDeletion: true},
-		{typ: Deleted, oldRV: "4", newRV: "5", newGen: 2, newHasDeletion: true},
+		// Marking it for deletion moves the generation on, once: the
+		// second Delete changes nothing.
+		{typ: Modified, oldRV: "3", newRV: "4", newGen: 3, newHasDeletion: true},
+		{typ: Deleted, oldRV: "4", newRV: "5", newGen: 3, newHasDeletion: true},
 	}
 	if len(rec.events) != len(tests) {
 		t.Fatalf("events = %q, want %d", rec.summary(), len(tests))
