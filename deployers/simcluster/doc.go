@@ -13,9 +13,9 @@
 //
 // # Clusters, not Targets
 //
-// A cluster is identified by Key: the server a Target's kubeconfig names
-// (so every Target and every copy Landscaper makes of one for an import
-// reaches the same cluster), "self" for selfConfig Targets, and the
+// A cluster is identified by Key: the server a Target's kubeconfig (or
+// oidcConfig) names (so every Target and every copy Landscaper makes of one
+// for an import reaches the same cluster), "self" for selfConfig Targets, and the
 // Target's own "namespace/name" only when it names no server (its copies
 // reach its cluster too). States that kept one cluster per Target migrate
 // to these keys (migrate.go).

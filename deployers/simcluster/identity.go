@@ -30,6 +30,8 @@ const SelfKey = "self"
 //     or its only cluster). Every Target, and every copy Landscaper makes
 //     of one for an import, that reaches that server shares one cluster,
 //     whatever its user or context name;
+//   - a Target with oidcConfig is the cluster of its server, as one whose
+//     kubeconfig names that server;
 //   - a Target with selfConfig is SelfKey;
 //   - any other Target (no kubeconfig, or one that does not parse) is its
 //     own cluster, "namespace/name"; a copy of such a Target (labelled
@@ -57,7 +59,8 @@ func Key(ctx context.Context, target *lsv1alpha1.Target, landscape fakecluster.R
 func targetKey(t *lsv1alpha1.Target) string { return t.Namespace + "/" + t.Name }
 
 // kubeconfigKey returns the server (or SelfKey) that target's configuration
-// names; ok is false when it names none.
+// names, by its kubeconfig, oidcConfig or selfConfig in Landscaper's order;
+// ok is false when it names none.
 func kubeconfigKey(ctx context.Context, target *lsv1alpha1.Target, landscape fakecluster.Reader) (key string, ok bool, err error) {
 	if target.Spec.SecretRef != nil && landscape == nil {
 		return "", false, nil
@@ -73,11 +76,20 @@ func kubeconfigKey(ctx context.Context, target *lsv1alpha1.Target, landscape fak
 	if yaml.Unmarshal(content, cfg) != nil {
 		return "", false, nil
 	}
-	if cfg.Kubeconfig.StrVal == nil {
+	switch {
+	case cfg.Kubeconfig.StrVal != nil:
+		server := serverOf([]byte(*cfg.Kubeconfig.StrVal))
+		return server, server != "", nil
+	case cfg.OIDCConfig != nil:
+		// Landscaper's deployers reach oidcConfig.server with a token of
+		// the Target's ServiceAccount (NewTargetAccess in
+		// pkg/deployer/lib/target_access.go): the same cluster as every
+		// kubeconfig that names that server.
+		server := strings.TrimSuffix(cfg.OIDCConfig.Server, "/")
+		return server, server != "", nil
+	default:
 		return SelfKey, cfg.SelfConfig != nil, nil
 	}
-	server := serverOf([]byte(*cfg.Kubeconfig.StrVal))
-	return server, server != "", nil
 }
 
 // serverOf returns the server of kubeconfig's current context, or "".
