@@ -77,6 +77,12 @@ func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Install
 	if importExecutionsFailed(err) {
 		c.importExecutionsFailed(inst, err)
 	}
+	var constructErr *dataflow.ImportError
+	if errors.As(err, &constructErr) {
+		// Landscaper's import constructor gives its errors their reason as
+		// operation and reason.
+		err = reconcile.Wrap(err, constructErr.Reason, constructErr.Reason)
+	}
 	switch {
 	case dataflow.IsImportLoadError(err):
 		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "init", reasonImports))
@@ -86,6 +92,27 @@ func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Install
 		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(reconcile.Wrap(err, opCreate, importsReason(err, "ConstructImports", "RenderImportExecutions")), opInit, opCreate))
 	}
 	return bp, tree, imps, nil
+}
+
+// Landscaper's operation and reasons of the errors of its subinstallation
+// step (subinstallations.Operation.Ensure) with the templates.
+const (
+	opEnsureSubinstallations = "EnsureSubInstallations"
+	reasonGetTemplates       = "GetInstallationTemplates"
+	reasonValidateTemplates  = "ValidateSubInstallations"
+)
+
+// templatesError gives an error of RenderSubinstallations (not a cycle) the
+// operation and reason Landscaper's subinstallation step wraps it in:
+// ValidateSubInstallations for templates that fail its checks,
+// GetInstallationTemplates (with its message) for templates that cannot be
+// read or rendered.
+func templatesError(err error) error {
+	var invalid *dataflow.TemplatesInvalidError
+	if errors.As(err, &invalid) {
+		return reconcile.Wrap(err, opEnsureSubinstallations, reasonValidateTemplates)
+	}
+	return reconcile.WrapError(err, opEnsureSubinstallations, reasonGetTemplates, "unable to get installation templates of blueprint")
 }
 
 // importsReason tells the construction of the imports (construct) from
@@ -119,6 +146,8 @@ func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Inst
 	var cycle *dataflow.CycleError
 	if err == nil || errors.As(err, &cycle) {
 		err = c.ensureSubinstallations(ctx, inst, bp, tree, subs, cycle == nil)
+	} else {
+		err = templatesError(err)
 	}
 	if err != nil {
 		return reconcile.Wrap(err, opCreate, "EnsureSubinstallations")

@@ -80,14 +80,14 @@ func (c *constructor) data(def lsv1alpha1.ImportDefinition, parent string) (bool
 		}
 		var err error
 		if val, err = decodeRaw(def.Default.Value.RawMessage); err != nil {
-			return false, fail(c.inst, ReasonImportInvalid, "import %q: default value: %v", def.Name, err)
+			return false, importError(ImportReasonInvalidDefault, fail(c.inst, ReasonImportInvalid, "import %q: default value: %v", def.Name, err))
 		}
 	}
 	if def.Schema == nil {
-		return false, fail(c.inst, ReasonImportInvalid, "blueprint data import %q has no schema", def.Name)
+		return false, importError(ImportReasonSchema, fail(c.inst, ReasonImportInvalid, "blueprint data import %q has no schema", def.Name))
 	}
 	if err := c.schemas.validate(def.Schema.RawMessage, val); err != nil {
-		return false, fail(c.inst, ReasonImportInvalid, "%s", c.schemas.describeSchemaError(fmt.Sprintf("import %q", def.Name), err))
+		return false, importError(ImportReasonSchema, fail(c.inst, ReasonImportInvalid, "%s", c.schemas.describeSchemaError(fmt.Sprintf("import %q", def.Name), err)))
 	}
 	c.values[def.Name] = val
 	return true, nil
@@ -104,7 +104,7 @@ func (c *constructor) target(def lsv1alpha1.ImportDefinition, parent string, pre
 	}
 	val := c.loaded[def.Name]
 	if err := checkTargetTypes(def, val); err != nil {
-		return false, fail(c.inst, ReasonImportInvalid, "import %q: %v", def.Name, err)
+		return false, importError(ImportReasonSchema, fail(c.inst, ReasonImportInvalid, "import %q: %v", def.Name, err))
 	}
 	c.values[def.Name] = val
 	return true, nil
@@ -121,8 +121,36 @@ func (c *constructor) missing(def lsv1alpha1.ImportDefinition, parent string) er
 	if def.Type == lsv1alpha1.ImportTypeData {
 		hint = " and no importDataMappings entry produces it"
 	}
-	return fail(c.inst, ReasonImportInvalid, "the blueprint requires import %q (%s)%s, but %s has no import of that name%s",
-		def.Name, def.Type, cond, where, hint)
+	return importError(ImportReasonNotFound, fail(c.inst, ReasonImportInvalid, "the blueprint requires import %q (%s)%s, but %s has no import of that name%s",
+		def.Name, def.Type, cond, where, hint))
+}
+
+// Reasons of Landscaper's import constructor (pkg/landscaper/installations
+// errors), which it gives its errors as operation and reason both.
+const (
+	ImportReasonNotFound       = "ImportNotFound"
+	ImportReasonSchema         = "SchemaValidationFailed"
+	ImportReasonInvalidDefault = "InvalidDefaultValue"
+)
+
+// ImportError is an error of the construction of the imports (a required
+// import that is not set, a value or target of the wrong schema or type, a
+// default that does not decode) with the reason Landscaper's import
+// constructor gives it. The controller wraps it in that reason as
+// Landscaper does; its text is the wrapped terminal error's.
+type ImportError struct {
+	Reason string
+	err    error
+}
+
+func (e *ImportError) Error() string { return e.err.Error() }
+
+// Unwrap returns the terminal error.
+func (e *ImportError) Unwrap() error { return e.err }
+
+// importError returns err as an ImportError of reason.
+func importError(reason string, err error) error {
+	return &ImportError{Reason: reason, err: err}
 }
 
 // required reports whether an import must be set (the default).

@@ -23,9 +23,9 @@ import (
 // that are not set are dropped. The templates are then checked: names set,
 // valid and unique; no dataRef or target exported twice or exported although
 // the parent imports it; every import satisfied by the parent's imports or a
-// sibling's exports; no import cycle (a *CycleError, which comes with the
-// templates). Every failure is a terminal error naming the templates
-// involved.
+// sibling's exports (a *TemplatesInvalidError otherwise); no import cycle
+// (a *CycleError, which comes with the templates). Every failure is a
+// terminal error naming the templates involved.
 func RenderSubinstallations(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) ([]*lsv1alpha1.InstallationTemplate, error) {
 	var tmpls []*lsv1alpha1.InstallationTemplate
 	if len(bp.Info.SubinstallationExecutions) > 0 {
@@ -54,7 +54,7 @@ func RenderSubinstallations(ctx context.Context, c fakecluster.Client, inst *lsv
 	tmpls = append(tmpls, fromBlueprint...)
 	dropUnsetOptionalImports(tmpls, bp.Info.Imports, imps)
 	if msgs := validateTemplates(tmpls, parentImports(bp.Info.Imports, imps)); len(msgs) > 0 {
-		return nil, fail(inst, ReasonSubinstallations, "subinstallations: %s", strings.Join(msgs, "; "))
+		return nil, &TemplatesInvalidError{err: fail(inst, ReasonSubinstallations, "subinstallations: %s", strings.Join(msgs, "; "))}
 	}
 	if cycle := templateCycle(tmpls); cycle != "" {
 		return tmpls, &CycleError{err: fail(inst, ReasonSubinstallations, "subinstallations: %s", cycle)}
@@ -90,6 +90,19 @@ func (e *CycleError) Error() string { return e.err.Error() }
 
 // Unwrap returns the terminal error.
 func (e *CycleError) Unwrap() error { return e.err }
+
+// TemplatesInvalidError is RenderSubinstallations' error for templates that
+// rendered but do not pass the checks Landscaper's ValidateSubinstallations
+// makes (names, duplicate exports, exports the parent imports, unsatisfied
+// imports). Landscaper's controller reports it under its own operation and
+// reason, apart from the errors of reading and rendering the templates. It
+// wraps the terminal error.
+type TemplatesInvalidError struct{ err error }
+
+func (e *TemplatesInvalidError) Error() string { return e.err.Error() }
+
+// Unwrap returns the terminal error.
+func (e *TemplatesInvalidError) Unwrap() error { return e.err }
 
 // blueprintSubinstallations reads the blueprint's subinstallations.
 func blueprintSubinstallations(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint) ([]*lsv1alpha1.InstallationTemplate, error) {
