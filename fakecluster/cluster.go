@@ -213,9 +213,9 @@ func (c *Cluster) selectLocked(gk schema.GroupKind, opts ListOptions) []Object {
 	var found []Object
 	cands := c.store.candidates(gk, opts)
 	c.visited += uint64(len(cands))
-	for _, obj := range cands {
-		if c.store.matches(gk, obj, opts) {
-			found = append(found, obj)
+	for _, e := range cands {
+		if c.store.matches(gk, e, opts) {
+			found = append(found, e.obj)
 		}
 	}
 	sortByName(found)

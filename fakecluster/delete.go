@@ -107,7 +107,10 @@ func (c *Cluster) hasOwnerLocked(obj Object) bool {
 }
 
 func sortedKeys(set *keySet) []objKey {
-	keys := slices.Collect(set.all())
+	keys := make([]objKey, 0, set.len())
+	for e := range set.all() {
+		keys = append(keys, e.key)
+	}
 	slices.SortFunc(keys, compareKeys)
 	return keys
 }

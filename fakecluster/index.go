@@ -87,33 +87,34 @@ func (s *store) addIndexer(gk schema.GroupKind, name string, fn IndexFunc, group
 	}
 	s.indexPending() // before the new index is registered, which is filled below
 	s.indexers[gk][name] = fn
-	for ns, byName := range s.objects[gk] {
-		for n, obj := range byName {
-			s.indexField(objKey{gk: gk, namespace: ns, name: n}, obj, name, fn, true)
+	for _, byName := range s.objects[gk] {
+		for _, e := range byName {
+			s.indexField(e, name, fn, true)
 		}
 	}
 	return nil
 }
 
-// indexFields adds (or removes, when add is false) k under every value of
-// every index of its kind.
-func (s *store) indexFields(k objKey, obj Object, add bool) {
-	for name, fn := range s.indexers[k.gk] {
-		s.indexField(k, obj, name, fn, add)
+// indexFields adds (or removes, when add is false) e under every value of
+// every index of its kind, for its object as it is now.
+func (s *store) indexFields(e *entry, add bool) {
+	for name, fn := range s.indexers[e.key.gk] {
+		s.indexField(e, name, fn, add)
 	}
 }
 
-// indexField adds (or removes) k under the values of one index, and keeps
+// indexField adds (or removes) e under the values of one index, and keeps
 // the count of shared values of a grouped index.
-func (s *store) indexField(k objKey, obj Object, name string, fn IndexFunc, add bool) {
+func (s *store) indexField(e *entry, name string, fn IndexFunc, add bool) {
+	k := e.key
 	group := s.groups[k.gk][name]
-	for _, v := range fieldValues(fn, obj) {
+	for _, v := range fieldValues(fn, e.obj) {
 		fk := fieldKey{gk: k.gk, index: name, value: v}
 		before := s.fields[fk].len()
 		if add {
-			addKey(s.fields, fk, k)
+			addEntry(s.fields, fk, e)
 		} else {
-			removeKey(s.fields, fk, k)
+			removeEntry(s.fields, fk, e)
 		}
 		if group == nil {
 			continue

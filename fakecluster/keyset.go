@@ -2,85 +2,93 @@ package fakecluster
 
 import (
 	"iter"
-	"maps"
 	"slices"
 )
 
-// smallSet is the most keys a keySet keeps in a slice.
+// smallSet is the most entries a keySet keeps in a slice.
 const smallSet = 8
 
-// keySet is a set of object keys, the entries of the API server's indexes.
-// Most hold one object (the objects of one owner, of one label value), so a
-// set keeps its keys in a slice while it is small, and in a map once it
-// grows: a map of one key costs ten times its key, and 100,000 of them were
-// a fifth of the live heap of a big landscape. The nil set is empty.
+// keySet is a set of the store's entries, one value of the API server's
+// indexes. Most hold one object (the objects of one owner, of one label
+// value), so a set keeps its entries in a slice, searched while it is small
+// (a map of one entry costs ten times its entry, and 100,000 of them were a
+// fifth of the live heap of a big landscape), with a map from entry to
+// place beside it once it grows. Iterating is always over the slice: a List
+// by owner goes over the set of a parent's children at every wake-up. The
+// nil set is empty.
 type keySet struct {
-	small []objKey
-	large map[objKey]struct{}
+	list []*entry
+	// places is the place of each entry in list, for sets of more than
+	// smallSet entries; nil for smaller ones.
+	places map[*entry]int
 }
 
-// len is the number of keys in s.
+// len is the number of entries in s.
 func (s *keySet) len() int {
-	switch {
-	case s == nil:
+	if s == nil {
 		return 0
-	case s.large != nil:
-		return len(s.large)
 	}
-	return len(s.small)
+	return len(s.list)
 }
 
-// has reports whether k is in s.
-func (s *keySet) has(k objKey) bool {
+// has reports whether e is in s.
+func (s *keySet) has(e *entry) bool {
 	switch {
 	case s == nil:
 		return false
-	case s.large != nil:
-		_, ok := s.large[k]
+	case s.places != nil:
+		_, ok := s.places[e]
 		return ok
 	}
-	return slices.Contains(s.small, k)
+	return slices.Contains(s.list, e)
 }
 
-// add puts k into s.
-func (s *keySet) add(k objKey) {
-	switch {
-	case s.large != nil:
-		s.large[k] = struct{}{}
-	case slices.Contains(s.small, k):
-	case len(s.small) < smallSet:
-		s.small = append(s.small, k)
-	default:
-		s.large = make(map[objKey]struct{}, 2*smallSet)
-		for _, o := range s.small {
-			s.large[o] = struct{}{}
-		}
-		s.large[k] = struct{}{}
-		s.small = nil
-	}
-}
-
-// remove takes k out of s.
-func (s *keySet) remove(k objKey) {
-	if s.large != nil {
-		delete(s.large, k)
+// add puts e into s.
+func (s *keySet) add(e *entry) {
+	if s.has(e) {
 		return
 	}
-	if i := slices.Index(s.small, k); i >= 0 {
-		last := len(s.small) - 1
-		s.small[i] = s.small[last]
-		s.small[last] = objKey{}
-		s.small = s.small[:last]
+	if s.places == nil && len(s.list) == smallSet {
+		s.places = make(map[*entry]int, 2*smallSet)
+		for i, o := range s.list {
+			s.places[o] = i
+		}
 	}
+	if s.places != nil {
+		s.places[e] = len(s.list)
+	}
+	s.list = append(s.list, e)
 }
 
-// all yields the keys of s, in no particular order.
-func (s *keySet) all() iter.Seq[objKey] {
-	switch {
-	case s == nil:
-		return func(func(objKey) bool) {}
-	case s.large != nil:
-		return maps.Keys(s.large)
+// remove takes e out of s; the last entry takes its place.
+func (s *keySet) remove(e *entry) {
+	i := -1
+	if s.places != nil {
+		if p, ok := s.places[e]; ok {
+			i = p
+			delete(s.places, e)
+		}
+	} else {
+		i = slices.Index(s.list, e)
 	}
-	return slices.Values(s.small)
+	if i < 0 {
+		return
+	}
+	last := len(s.list) - 1
+	if i != last {
+		s.list[i] = s.list[last]
+		if s.places != nil {
+			s.places[s.list[i]] = i
+		}
+	}
+	s.list[last] = nil
+	s.list = s.list[:last]
+}
+
+// all yields the entries of s, in no particular order.
+func (s *keySet) all() iter.Seq[*entry] {
+	if s == nil {
+		return func(func(*entry) bool) {}
+	}
+	return slices.Values(s.list)
 }

@@ -9,21 +9,23 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// TestKeySetIsASet: a keySet behaves as a map of keys, below, at and
+// TestKeySetIsASet: a keySet behaves as a map of entries, below, at and
 // beyond the size at which it changes from slice to map.
 func TestKeySetIsASet(t *testing.T) {
 	var nilSet *keySet
-	if nilSet.len() != 0 || nilSet.has(objKey{}) || len(slices.Collect(nilSet.all())) != 0 {
+	if nilSet.len() != 0 || nilSet.has(&entry{}) || len(slices.Collect(nilSet.all())) != 0 {
 		t.Fatal("the nil set is not empty")
 	}
-	key := func(i int) objKey {
-		return objKey{gk: schema.GroupKind{Kind: "K"}, namespace: "ns", name: fmt.Sprint(i)}
+	entries := make([]*entry, 3*smallSet)
+	for i := range entries {
+		entries[i] = &entry{key: objKey{gk: schema.GroupKind{Kind: "K"}, namespace: "ns", name: fmt.Sprint(i)}}
 	}
+	key := func(i int) *entry { return entries[i] }
 	s := &keySet{}
-	want := map[objKey]bool{}
+	want := map[*entry]bool{}
 	check := func(step string) {
 		t.Helper()
-		got := map[objKey]bool{}
+		got := map[*entry]bool{}
 		for k := range s.all() {
 			if got[k] {
 				t.Fatalf("%s: %v twice", step, k)

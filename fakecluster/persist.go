@@ -77,9 +77,9 @@ func (c *Cluster) restore(objs []Object, owned bool) error {
 	})
 	s := newStore()
 	var err error
-	s.indexApart(len(prepared), func(i int) (objKey, Object, bool) {
+	s.indexApart(len(prepared), func(i int) (*entry, bool) {
 		r := prepared[i]
-		return r.key, r.obj, r.err == nil
+		return r.entry, r.err == nil
 	}, func() { err = c.fillRestored(s, prepared) })
 	if err != nil {
 		return err
@@ -103,7 +103,10 @@ func (c *Cluster) restore(objs []Object, owned bool) error {
 type restored struct {
 	obj Object // what is stored: the object, or a copy of it
 	key objKey
-	rv  uint64 // its resourceVersion, 0 when it has none
+	// entry is the store entry that holds obj: the indexes are built from
+	// it while fillRestored puts it into the object map.
+	entry *entry
+	rv    uint64 // its resourceVersion, 0 when it has none
 	// err is why the object cannot be stored at all (an unknown kind, no
 	// name); rvErr is a resourceVersion that is not a number, found only
 	// after the duplicate check.
@@ -127,6 +130,7 @@ func (c *Cluster) prepareRestore(obj Object, owned bool) restored {
 	}
 	next.GetObjectKind().SetGroupVersionKind(gvk)
 	r := restored{obj: next, key: keyOf(gvk, next)}
+	r.entry = &entry{key: r.key, obj: next}
 	if r.key.name == "" || (r.key.namespace == "" && !clusterScoped[r.key.gk]) {
 		r.err = fmt.Errorf("%s: name and namespace are required", r.desc())
 		return r
@@ -186,7 +190,7 @@ func (c *Cluster) fillOne(s *store, r restored) error {
 		return fmt.Errorf("%s: uid %s is also the uid of %s %s/%s",
 			r.desc(), obj.GetUID(), other.gk.Kind, other.namespace, other.name)
 	}
-	s.set(r.key, obj)
+	s.setEntry(r.entry)
 	s.uids[obj.GetUID()] = r.key
 	return nil
 }

@@ -20,6 +20,17 @@ type objKey struct {
 	name      string
 }
 
+// entry is the place of one stored object in the store: the object map and
+// the index sets hold the entry, and a write that replaces the object puts
+// the new one into the same entry. So a List by owner, label or field takes
+// the objects from the entries of an index set, without looking each one up
+// by name in maps of tens of thousands of names. A removed entry holds no
+// object.
+type entry struct {
+	key objKey
+	obj Object
+}
+
 // labelKey is one entry of the label index: a kind and one key=value pair.
 type labelKey struct {
 	gk    schema.GroupKind
@@ -31,8 +42,8 @@ type labelKey struct {
 // concurrent use; Cluster guards it. Stored objects are never handed out:
 // callers copy before returning anything.
 type store struct {
-	// objects maps kind → namespace → name → object.
-	objects map[schema.GroupKind]map[string]map[string]Object
+	// objects maps kind → namespace → name → the object's entry.
+	objects map[schema.GroupKind]map[string]map[string]*entry
 	// uids maps every stored UID to its object, so that the garbage collector
 	// can tell whether an owner still exists.
 	uids map[types.UID]objKey
@@ -55,9 +66,9 @@ type store struct {
 	// two or more objects hold.
 	groups map[schema.GroupKind]map[string]GroupFunc
 	shared map[fieldKey]int
-	// pending are the keys of objects stored by putUnindexed, whose owner,
-	// label and field entries are made when an index is next read.
-	pending []objKey
+	// pending are the entries of objects stored by putUnindexed, whose
+	// owner, label and field entries are made when an index is next read.
+	pending []*entry
 	// watch checks that stored objects are not changed in place; nil unless
 	// DetectMutations is set.
 	watch *mutationWatch
@@ -65,7 +76,7 @@ type store struct {
 
 func newStore() *store {
 	return &store{
-		objects:   map[schema.GroupKind]map[string]map[string]Object{},
+		objects:   map[schema.GroupKind]map[string]map[string]*entry{},
 		uids:      map[types.UID]objKey{},
 		owners:    map[types.UID]*keySet{},
 		labels:    map[labelKey]*keySet{},
@@ -80,17 +91,20 @@ func newStore() *store {
 
 // get returns the stored object named k.
 func (s *store) get(k objKey) (Object, bool) {
-	obj, ok := s.objects[k.gk][k.namespace][k.name]
-	return obj, ok
+	e, ok := s.objects[k.gk][k.namespace][k.name]
+	if !ok {
+		return nil, false
+	}
+	return e.obj, true
 }
 
 // put stores obj under k, replacing and unindexing any object stored there.
 func (s *store) put(k objKey, obj Object) {
-	if old, ok := s.get(k); ok {
-		s.unindex(k, old)
+	e := s.objects[k.gk][k.namespace][k.name]
+	if e != nil {
+		s.unindex(e)
 	}
-	s.set(k, obj)
-	s.index(k, obj)
+	s.index(s.set(k, obj))
 }
 
 // putUnindexed is put, but the owner, label and field index entries of obj
@@ -98,53 +112,50 @@ func (s *store) put(k objKey, obj Object) {
 // objects that nothing lists afterwards (the end of a dry run) does not
 // build them. Its uid is indexed at once.
 func (s *store) putUnindexed(k objKey, obj Object) {
-	if old, ok := s.get(k); ok {
-		s.unindex(k, old)
+	if e := s.objects[k.gk][k.namespace][k.name]; e != nil {
+		s.unindex(e)
 	}
-	s.set(k, obj)
+	e := s.set(k, obj)
 	s.uids[obj.GetUID()] = k
-	s.pending = append(s.pending, k)
+	s.pending = append(s.pending, e)
 }
 
 // indexPending makes the index entries putUnindexed left out, for the
-// objects stored under those keys now (their uids putUnindexed indexed at
-// once). Indexing is idempotent, so an object indexed since, or twice, is
-// fine; one removed since is skipped.
+// objects in those entries now (their uids putUnindexed indexed at once).
+// Indexing is idempotent, so an object indexed since, or twice, is fine;
+// one removed since is skipped.
 func (s *store) indexPending() {
 	if len(s.pending) == 0 {
 		return // every List asks
 	}
-	objs := make([]Object, len(s.pending))
-	for i, k := range s.pending {
-		objs[i], _ = s.get(k)
-	}
-	s.indexApart(len(objs), func(i int) (objKey, Object, bool) { return s.pending[i], objs[i], objs[i] != nil }, nil)
+	pending := s.pending
+	s.indexApart(len(pending), func(i int) (*entry, bool) { return pending[i], pending[i].obj != nil }, nil)
 	s.pending = nil
 }
 
 // indexApart makes the owner, label and field index entries of n objects,
-// at(i) giving the key and object of the i-th (false to leave it out), and
+// at(i) giving the entry of the i-th (false to leave it out), and
 // runs beside, when not nil, which must not touch those indexes. Many
 // objects (a restored state, a dry run's take-over) are indexed on all
 // cores, each index by a goroutine of its own, and beside on another: the
 // indexes are apart, and each is filled in the order of i, as one by one.
-func (s *store) indexApart(n int, at func(i int) (objKey, Object, bool), beside func()) {
-	each := func(index func(k objKey, obj Object)) {
+func (s *store) indexApart(n int, at func(i int) (*entry, bool), beside func()) {
+	each := func(index func(e *entry)) {
 		for i := range n {
-			if k, obj, ok := at(i); ok {
-				index(k, obj)
+			if e, ok := at(i); ok {
+				index(e)
 			}
 		}
 	}
-	indexes := []func(k objKey, obj Object){s.indexOwners, s.indexLabels,
-		func(k objKey, obj Object) { s.indexFields(k, obj, true) }}
+	indexes := []func(e *entry){s.indexOwners, s.indexLabels,
+		func(e *entry) { s.indexFields(e, true) }}
 	if n < minParallel {
 		if beside != nil {
 			beside()
 		}
-		each(func(k objKey, obj Object) {
+		each(func(e *entry) {
 			for _, index := range indexes {
-				index(k, obj)
+				index(e)
 			}
 		})
 		return
@@ -165,42 +176,66 @@ func (s *store) indexApart(n int, at func(i int) (objKey, Object, bool), beside 
 // sorts (all) on more than one core.
 const minParallel = 4096
 
-// set stores obj under k in the object map, without touching the indexes.
-func (s *store) set(k objKey, obj Object) {
+// set stores obj under k in the object map, in the entry of the object
+// stored there or in a new one, without touching the indexes, and returns
+// the entry.
+func (s *store) set(k objKey, obj Object) *entry {
+	e := s.objects[k.gk][k.namespace][k.name]
+	if e == nil {
+		e = &entry{key: k}
+		s.names(k)[k.name] = e
+	}
+	if s.watch != nil {
+		s.watch.stored(k, e.obj, obj)
+	}
+	e.obj = obj
+	return e
+}
+
+// setEntry puts e into the object map under its key, where no object is
+// stored, without touching the indexes.
+func (s *store) setEntry(e *entry) {
+	if s.watch != nil {
+		s.watch.stored(e.key, nil, e.obj)
+	}
+	s.names(e.key)[e.key.name] = e
+}
+
+// names returns the entries by name of k's kind and namespace, an empty map
+// it stores if there are none.
+func (s *store) names(k objKey) map[string]*entry {
 	byNS := s.objects[k.gk]
 	if byNS == nil {
-		byNS = map[string]map[string]Object{}
+		byNS = map[string]map[string]*entry{}
 		s.objects[k.gk] = byNS
 	}
 	byName := byNS[k.namespace]
 	if byName == nil {
-		byName = map[string]Object{}
+		byName = map[string]*entry{}
 		byNS[k.namespace] = byName
 	}
-	if s.watch != nil {
-		s.watch.stored(k, byName[k.name], obj)
-	}
-	byName[k.name] = obj
+	return byName
 }
 
 // replace stores obj under k in place of an object whose metadata and spec
 // it has, so its index entries stay as they are.
 func (s *store) replace(k objKey, obj Object) {
-	byName := s.objects[k.gk][k.namespace]
+	e := s.objects[k.gk][k.namespace][k.name]
 	if s.watch != nil {
-		s.watch.stored(k, byName[k.name], obj)
+		s.watch.stored(k, e.obj, obj)
 	}
-	byName[k.name] = obj
+	e.obj = obj
 }
 
 // remove deletes the object named k and returns it.
 func (s *store) remove(k objKey) (Object, bool) {
-	obj, ok := s.get(k)
+	e, ok := s.objects[k.gk][k.namespace][k.name]
 	if !ok {
 		return nil, false
 	}
+	obj := e.obj
 	s.watch.removed(k, obj)
-	s.unindex(k, obj)
+	s.unindex(e)
 	byNS := s.objects[k.gk]
 	delete(byNS[k.namespace], k.name)
 	if len(byNS[k.namespace]) == 0 {
@@ -209,32 +244,34 @@ func (s *store) remove(k objKey) (Object, bool) {
 	if len(byNS) == 0 {
 		delete(s.objects, k.gk)
 	}
+	e.obj = nil
 	return obj, true
 }
 
-func (s *store) index(k objKey, obj Object) {
-	s.uids[obj.GetUID()] = k
-	s.indexOwners(k, obj)
-	s.indexLabels(k, obj)
-	s.indexFields(k, obj, true)
+func (s *store) index(e *entry) {
+	s.uids[e.obj.GetUID()] = e.key
+	s.indexOwners(e)
+	s.indexLabels(e)
+	s.indexFields(e, true)
 }
 
-// indexOwners adds k under the UIDs of obj's owners.
-func (s *store) indexOwners(k objKey, obj Object) {
-	for _, ref := range obj.GetOwnerReferences() {
-		addKey(s.owners, ref.UID, k)
+// indexOwners adds e under the UIDs of its object's owners.
+func (s *store) indexOwners(e *entry) {
+	for _, ref := range e.obj.GetOwnerReferences() {
+		addEntry(s.owners, ref.UID, e)
 	}
 }
 
-// indexLabels adds k under those of obj's labels whose keys are indexed.
-func (s *store) indexLabels(k objKey, obj Object) {
-	keys := s.labelKeys[k.gk]
+// indexLabels adds e under those of its object's labels whose keys are
+// indexed.
+func (s *store) indexLabels(e *entry) {
+	keys := s.labelKeys[e.key.gk]
 	if len(keys) == 0 {
 		return
 	}
-	for key, value := range obj.GetLabels() {
+	for key, value := range e.obj.GetLabels() {
 		if keys[key] {
-			addKey(s.labels, labelKey{gk: k.gk, key: key, value: value}, k)
+			addEntry(s.labels, labelKey{gk: e.key.gk, key: key, value: value}, e)
 		}
 	}
 }
@@ -254,47 +291,49 @@ func (s *store) indexLabelKey(gk schema.GroupKind, key string) {
 		s.labelKeys[gk] = keys
 	}
 	keys[key] = true
-	for ns, byName := range s.objects[gk] {
-		for name, obj := range byName {
-			if value, ok := obj.GetLabels()[key]; ok {
-				addKey(s.labels, labelKey{gk: gk, key: key, value: value}, objKey{gk: gk, namespace: ns, name: name})
+	for _, byName := range s.objects[gk] {
+		for _, e := range byName {
+			if value, ok := e.obj.GetLabels()[key]; ok {
+				addEntry(s.labels, labelKey{gk: gk, key: key, value: value}, e)
 			}
 		}
 	}
 }
 
-func (s *store) unindex(k objKey, obj Object) {
+// unindex takes e out of every index, as its object is now.
+func (s *store) unindex(e *entry) {
+	obj, k := e.obj, e.key
 	if s.uids[obj.GetUID()] == k {
 		delete(s.uids, obj.GetUID())
 	}
 	for _, ref := range obj.GetOwnerReferences() {
-		removeKey(s.owners, ref.UID, k)
+		removeEntry(s.owners, ref.UID, e)
 	}
 	if keys := s.labelKeys[k.gk]; len(keys) != 0 {
 		for key, value := range obj.GetLabels() {
 			if keys[key] {
-				removeKey(s.labels, labelKey{gk: k.gk, key: key, value: value}, k)
+				removeEntry(s.labels, labelKey{gk: k.gk, key: key, value: value}, e)
 			}
 		}
 	}
-	s.indexFields(k, obj, false)
+	s.indexFields(e, false)
 }
 
-func addKey[K comparable](m map[K]*keySet, idx K, k objKey) {
+func addEntry[K comparable](m map[K]*keySet, idx K, e *entry) {
 	set := m[idx]
 	if set == nil {
 		set = &keySet{}
 		m[idx] = set
 	}
-	set.add(k)
+	set.add(e)
 }
 
-func removeKey[K comparable](m map[K]*keySet, idx K, k objKey) {
+func removeEntry[K comparable](m map[K]*keySet, idx K, e *entry) {
 	set := m[idx]
 	if set == nil {
 		return
 	}
-	set.remove(k)
+	set.remove(e)
 	if set.len() == 0 {
 		delete(m, idx)
 	}
@@ -304,7 +343,7 @@ func removeKey[K comparable](m map[K]*keySet, idx K, k objKey) {
 // from the smallest index that applies (field, owner or label), so that a
 // List by field, owner or label does not visit objects the other filters
 // would drop anyway. The caller still has to filter (see matches).
-func (s *store) candidates(gk schema.GroupKind, opts ListOptions) []Object {
+func (s *store) candidates(gk schema.GroupKind, opts ListOptions) []*entry {
 	s.indexPending()
 	var set *keySet
 	useSet := false
@@ -324,14 +363,14 @@ func (s *store) candidates(gk schema.GroupKind, opts ListOptions) []Object {
 		narrow(s.labels[labelKey{gk: gk, key: key, value: value}])
 	}
 	if useSet {
-		return s.fromKeys(gk, set)
+		return entriesOf(gk, set)
 	}
 	if opts.Namespace != "" {
-		return mapValues(s.objects[gk][opts.Namespace])
+		return slices.Collect(maps.Values(s.objects[gk][opts.Namespace]))
 	}
-	var out []Object
+	var out []*entry
 	for _, byName := range s.objects[gk] {
-		out = append(out, mapValues(byName)...)
+		out = slices.AppendSeq(out, maps.Values(byName))
 	}
 	return out
 }
@@ -343,15 +382,12 @@ func (s *store) ownedBy(uid types.UID) []objKey {
 	return sortedKeys(s.owners[uid])
 }
 
-// fromKeys returns the objects of kind gk named in set.
-func (s *store) fromKeys(gk schema.GroupKind, set *keySet) []Object {
-	out := make([]Object, 0, set.len())
-	for k := range set.all() {
-		if k.gk != gk {
-			continue
-		}
-		if obj, ok := s.get(k); ok {
-			out = append(out, obj)
+// entriesOf returns the entries in set of objects of kind gk.
+func entriesOf(gk schema.GroupKind, set *keySet) []*entry {
+	out := make([]*entry, 0, set.len())
+	for e := range set.all() {
+		if e.key.gk == gk {
+			out = append(out, e)
 		}
 	}
 	return out
@@ -418,14 +454,6 @@ func CompareKeys(gkA schema.GroupKind, nsA, nameA string, gkB schema.GroupKind, 
 	return strings.Compare(nameA, nameB)
 }
 
-func mapValues(m map[string]Object) []Object {
-	out := make([]Object, 0, len(m))
-	for _, obj := range m {
-		out = append(out, obj)
-	}
-	return out
-}
-
 // firstEquality returns the first requirement of sel that pins a label to a
 // single value (k=v, k==v or k in (v)).
 func firstEquality(sel labels.Selector) (key, value string, ok bool) {
@@ -448,13 +476,15 @@ func firstEquality(sel labels.Selector) (key, value string, ok bool) {
 	return "", "", false
 }
 
-// matches reports whether obj, of kind gk, passes every filter of opts.
-func (s *store) matches(gk schema.GroupKind, obj Object, opts ListOptions) bool {
-	if opts.Namespace != "" && obj.GetNamespace() != opts.Namespace {
+// matches reports whether the object in e, of kind gk, passes every filter
+// of opts.
+func (s *store) matches(gk schema.GroupKind, e *entry, opts ListOptions) bool {
+	obj := e.obj
+	if opts.Namespace != "" && e.key.namespace != opts.Namespace {
 		return false
 	}
 	if f := opts.Field; f != nil {
-		if !s.fields[fieldKey{gk: gk, index: f.Index, value: f.Value}].has(newKey(gk, obj.GetNamespace(), obj.GetName())) {
+		if !s.fields[fieldKey{gk: gk, index: f.Index, value: f.Value}].has(e) {
 			return false
 		}
 	}
