@@ -35,8 +35,12 @@ func appendTimelineEntries(out []state.Event, now time.Time, ev fakecluster.Even
 	// Marking an object for deletion also moves its generation on (see
 	// fakecluster's Delete); that is the deletion, not a spec change.
 	deletionRequested := old.GetDeletionTimestamp() == nil && obj.GetDeletionTimestamp() != nil
-	if obj.GetGeneration() != old.GetGeneration() && !deletionRequested {
+	switch {
+	case obj.GetGeneration() != old.GetGeneration() && !deletionRequested:
 		out = add(out, state.EventSpecChanged, "", fmt.Sprintf("generation %d", obj.GetGeneration()))
+	case !fakecluster.HasGeneration(obj.GetObjectKind().GroupVersionKind().GroupKind()) && !fakecluster.SpecEqual(old, obj):
+		// A Secret or ConfigMap has no generation to show its change by.
+		out = add(out, state.EventSpecChanged, "", "")
 	}
 	for _, msg := range annotationChanges(old.GetAnnotations(), obj.GetAnnotations()) {
 		out = add(out, state.EventAnnotated, "", msg)

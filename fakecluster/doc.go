@@ -31,8 +31,12 @@
 //     v4), derived from the seed and the object's identity (internal/ids), and
 //     a cluster-wide resourceVersion counter, so runs are reproducible and
 //     one object's identifiers never depend on another's.
-//   - metadata.generation: 1 on create, one more whenever an update changes
-//     anything but metadata and status.
+//   - metadata.generation, for the kinds kube-apiserver keeps one for
+//     (HasGeneration: Landscaper's kinds; Pods, PodTemplates and
+//     ReplicationControllers of core/v1; not ConfigMaps or Secrets): 1 on
+//     create, one more whenever an update changes anything but metadata and
+//     status, and one more when an object with finalizers is marked for
+//     deletion.
 //   - The status subresource for kinds with a Status struct field
 //     (Installation, Execution, DeployItem, ...): Update keeps the stored
 //     status, UpdateStatus changes only the status.

@@ -93,12 +93,18 @@ func TestUpdateGeneration(t *testing.T) {
 			change: func(o Object) {
 				o.(*lsv1alpha1.Context).RegistryPullSecrets = []corev1.LocalObjectReference{{Name: "pull"}}
 			}},
-		{name: "secret data", obj: &corev1.Secret{ObjectMeta: meta("s")}, wantGen: 2, wantWrite: true,
+		// Secrets and ConfigMaps have no generation in kube-apiserver: it
+		// stays 0 whatever changes.
+		{name: "secret data", obj: &corev1.Secret{ObjectMeta: meta("s")}, wantGen: 0, wantWrite: true,
 			change: func(o Object) { o.(*corev1.Secret).Data = map[string][]byte{"k": []byte("v")} }},
-		{name: "secret type", obj: &corev1.Secret{ObjectMeta: meta("s")}, wantGen: 2, wantWrite: true,
+		{name: "secret type", obj: &corev1.Secret{ObjectMeta: meta("s")}, wantGen: 0, wantWrite: true,
 			change: func(o Object) { o.(*corev1.Secret).Type = corev1.SecretTypeOpaque }},
-		{name: "secret annotations", obj: &corev1.Secret{ObjectMeta: meta("s")}, wantGen: 1, wantWrite: true,
+		{name: "secret annotations", obj: &corev1.Secret{ObjectMeta: meta("s")}, wantGen: 0, wantWrite: true,
 			change: func(o Object) { o.SetAnnotations(map[string]string{"a": "b"}) }},
+		{name: "configmap data", obj: &corev1.ConfigMap{ObjectMeta: meta("cm")}, wantGen: 0, wantWrite: true,
+			change: func(o Object) { o.(*corev1.ConfigMap).Data = map[string]string{"k": "v"} }},
+		{name: "pod spec", obj: &corev1.Pod{ObjectMeta: meta("p")}, wantGen: 2, wantWrite: true,
+			change: func(o Object) { o.(*corev1.Pod).Spec.NodeName = "n" }},
 	}
 	runWriteCases(t, tests, func(c *Cluster, o Object) error { return c.Update(context.Background(), o) })
 }

@@ -102,7 +102,10 @@ func (c *Cluster) createLocked(gvk schema.GroupVersionKind, obj Object) (Object,
 		return nil, storedResult, apierrors.NewAlreadyExists(groupResource(k.gk), k.name)
 	}
 	next.GetObjectKind().SetGroupVersionKind(gvk)
-	next.SetGeneration(1)
+	next.SetGeneration(0)
+	if HasGeneration(gvk.GroupKind()) {
+		next.SetGeneration(1)
+	}
 	next.SetCreationTimestamp(c.timestamp())
 	uid, err := c.newUIDLocked(k.gk, next)
 	if err != nil {
@@ -196,7 +199,7 @@ func (c *Cluster) updateLocked(gvk schema.GroupVersionKind, obj Object) (Object,
 			return nil, storedResult, err
 		}
 	}
-	if changed {
+	if changed && HasGeneration(gvk.GroupKind()) {
 		next.SetGeneration(stored.GetGeneration() + 1)
 	}
 	return c.commitLocked(k, stored, next), storedResult, nil
