@@ -102,6 +102,9 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 		}
 		namespaces = ls.Namespaces()
 	}
+	if err := landscape.CheckUpdates(ctx, c, ls); err != nil {
+		return nil, landscape.ApplyResult{}, Invalid(err)
+	}
 	if err := landscape.EnsureDefaultContexts(ctx, c, namespaces); err != nil {
 		return nil, landscape.ApplyResult{}, err
 	}
