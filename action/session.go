@@ -3,9 +3,12 @@ package action
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/lscli/lscli/deployers"
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/engine"
@@ -112,7 +115,39 @@ func (ss *session) load() error {
 	ecfg.Deployer = fw.Reconciler()
 	ss.engine = engine.New(ecfg)
 	ss.engine.RestoreTimeline(snap)
+	ss.startDeployers(snap)
 	return nil
+}
+
+// startDeployers wakes the deployer for every stored deploy item of a type
+// that no deployer served when snap was saved and one serves now: a
+// deployer that comes up on a cluster lists every deploy item there
+// (controller-runtime's informer), so an item that waited for one is
+// picked up. The items are woken in the order they are stored in.
+func (ss *session) startDeployers(snap *state.Snapshot) {
+	if snap == nil || len(snap.UnservedTypes) == 0 {
+		return
+	}
+	for _, obj := range snap.Objects {
+		di, ok := obj.(*lsv1alpha1.DeployItem)
+		if ok && slices.Contains(snap.UnservedTypes, string(di.Spec.Type)) && ss.framework.Serves(di.Spec.Type) {
+			ss.engine.Enqueue(engine.DeployerController, types.NamespacedName{Namespace: di.Namespace, Name: di.Name})
+		}
+	}
+}
+
+// unservedTypes returns the types of the deploy items among objs that no
+// deployer of the session serves, sorted (see state.Snapshot.UnservedTypes).
+func (ss *session) unservedTypes(objs []fakecluster.Object) []string {
+	var out []string
+	for _, obj := range objs {
+		di, ok := obj.(*lsv1alpha1.DeployItem)
+		if ok && !ss.framework.Serves(di.Spec.Type) && !slices.Contains(out, string(di.Spec.Type)) {
+			out = append(out, string(di.Spec.Type))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // save writes the state and returns the objects it saved: the API server's
@@ -131,6 +166,7 @@ func (ss *session) save() ([]fakecluster.Object, error) {
 	}
 	snap.ComponentRoots = ss.roots
 	snap.ConfigFile = ss.cfg.ConfigFile
+	snap.UnservedTypes = ss.unservedTypes(snap.Objects)
 	return snap.Objects, ss.dir.Save(snap, ss.scheme)
 }
 

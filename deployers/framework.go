@@ -168,6 +168,9 @@ func (f *Framework) deployerFor(typ lsv1alpha1.DeployItemType) deployer.Deployer
 	return f.Fallback
 }
 
+// Serves reports whether a deployer serves deploy items of type typ.
+func (f *Framework) Serves(typ lsv1alpha1.DeployItemType) bool { return f.deployerFor(typ) != nil }
+
 // picksUp asks d, if it is a deployer.Picker, whether it serves di.
 func picksUp(d deployer.Deployer, di *lsv1alpha1.DeployItem) bool {
 	p, ok := d.(deployer.Picker)

@@ -143,7 +143,8 @@ func (l *layout) decode(scheme *runtime.Scheme) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("line 1: %w", err)
 	}
-	snap := &Snapshot{Seed: h.Seed, Rand: h.Rand, Clock: h.Clock, ComponentRoots: h.ComponentRoots, ConfigFile: h.ConfigFile}
+	snap := &Snapshot{Seed: h.Seed, Rand: h.Rand, Clock: h.Clock, ComponentRoots: h.ComponentRoots, ConfigFile: h.ConfigFile,
+		UnservedTypes: h.UnservedTypes}
 	if snap.Timers, err = decodeLines(l.sections[0], decodeTimer); err != nil {
 		return nil, err
 	}

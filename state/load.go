@@ -220,7 +220,8 @@ func decodeDocument(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
 	}
 	return &Snapshot{
 		Seed: doc.Seed, Rand: doc.Rand, Clock: doc.Clock, ComponentRoots: doc.ComponentRoots, ConfigFile: doc.ConfigFile,
-		Timers: nilIfEmpty(doc.Timers), Events: nilIfEmpty(doc.Events), Objects: nilIfEmpty(objects),
+		UnservedTypes: doc.UnservedTypes,
+		Timers:        nilIfEmpty(doc.Timers), Events: nilIfEmpty(doc.Events), Objects: nilIfEmpty(objects),
 		Clusters: nilIfEmpty(doc.Clusters),
 	}, nil
 }

@@ -31,6 +31,8 @@ type header struct {
 	ComponentRoots []string `json:"componentRoots,omitempty"`
 	// ConfigFile is Snapshot.ConfigFile; absent when empty.
 	ConfigFile string `json:"configFile,omitempty"`
+	// UnservedTypes is Snapshot.UnservedTypes; absent when empty.
+	UnservedTypes []string `json:"unservedTypes,omitempty"`
 }
 
 // sectionNames are the arrays of the state file, in file order.
@@ -100,7 +102,7 @@ func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
 // object's JSON is in the file, when w is a *fileWriter.
 func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousFile, spans []lineSpan) error {
 	h, err := json.Marshal(header{Version: formatVersion, Seed: snap.Seed, Rand: snap.Rand, Clock: snap.Clock, ComponentRoots: snap.ComponentRoots,
-		ConfigFile: snap.ConfigFile})
+		ConfigFile: snap.ConfigFile, UnservedTypes: snap.UnservedTypes})
 	if err != nil {
 		return fmt.Errorf("encode header: %w", err)
 	}

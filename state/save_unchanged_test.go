@@ -66,6 +66,7 @@ func TestSaveWritesAnyChange(t *testing.T) {
 		},
 		"component roots": func(s *Snapshot) { s.ComponentRoots = []string{"/landscape"} },
 		"config file":     func(s *Snapshot) { s.ConfigFile = "/landscape/lscli.yaml" },
+		"unserved types":  func(s *Snapshot) { s.UnservedTypes = []string{"example.com/custom"} },
 		"clusters": func(s *Snapshot) {
 			s.Clusters = []ClusterObject{{Cluster: "default/t", Object: []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`)}}
 		},

@@ -42,6 +42,12 @@ type Snapshot struct {
 	// saved the state, empty when it read none, so that later commands
 	// that find none of their own run with the same (see SavedConfigFile).
 	ConfigFile string `json:"-"`
+	// UnservedTypes are the deploy item types of stored DeployItems that no
+	// deployer served in the command that saved the state (--deployer
+	// TYPE=none), sorted: a later command in which a deployer serves one of
+	// them starts as a deployer that comes up on a cluster does, by looking
+	// at every deploy item of its type.
+	UnservedTypes []string `json:"-"`
 }
 
 // ClusterObject is one object of a simulated target cluster, as the state

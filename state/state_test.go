@@ -31,7 +31,8 @@ func TestSaveLoadRoundtrip(t *testing.T) {
 	}
 	tests = append(tests, roundtrip{name: "every kind", snap: sample}, roundtrip{name: "large", snap: bigSnapshot(300)},
 		roundtrip{name: "component roots", snap: &Snapshot{Seed: 1, Clock: epoch, ComponentRoots: []string{"/land/a", "/land/b"}}},
-		roundtrip{name: "config file", snap: &Snapshot{Seed: 1, Clock: epoch, ConfigFile: "/land/lscli.yaml"}})
+		roundtrip{name: "config file", snap: &Snapshot{Seed: 1, Clock: epoch, ConfigFile: "/land/lscli.yaml"}},
+		roundtrip{name: "unserved types", snap: &Snapshot{Seed: 1, Clock: epoch, UnservedTypes: []string{"a.example/x", "b.example/y"}}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := tempDir(t)
