@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"time"
 
@@ -67,6 +68,9 @@ func appendTimelineEntries(out []state.Event, now time.Time, ev fakecluster.Even
 // annotationChanges describes added, changed and removed annotations, sorted
 // by key. The reconcile-time annotation is bookkeeping and left out.
 func annotationChanges(old, cur map[string]string) []string {
+	if sameMap(old, cur) {
+		return nil // a status write shares the stored metadata
+	}
 	var out []string
 	for k, v := range cur {
 		if k == lsv1alpha1.ReconcileTimestampAnnotation {
@@ -83,4 +87,9 @@ func annotationChanges(old, cur map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// sameMap reports whether a and b are one map (or both nil).
+func sameMap(a, b map[string]string) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

@@ -49,3 +49,24 @@ func TestTimelineIsAppend(t *testing.T) {
 		t.Error("the restored entries were written through")
 	}
 }
+
+// TestAnnotationChanges: added, changed and removed annotations, sorted, the
+// reconcile-time annotation left out; one map, or two equal ones, change
+// nothing.
+func TestAnnotationChanges(t *testing.T) {
+	old := map[string]string{"a": "1", "b": "2", "landscaper.gardener.cloud/reconcile-time": "t0"}
+	cur := map[string]string{"b": "3", "c": "4", "landscaper.gardener.cloud/reconcile-time": "t1"}
+	want := []string{"a=1 removed", "b=3", "c=4"}
+	if got := annotationChanges(old, cur); !slices.Equal(got, want) {
+		t.Errorf("changes = %q, want %q", got, want)
+	}
+	if got := annotationChanges(old, old); got != nil {
+		t.Errorf("one map: %q", got)
+	}
+	if got := annotationChanges(old, map[string]string{"a": "1", "b": "2", "landscaper.gardener.cloud/reconcile-time": "t0"}); got != nil {
+		t.Errorf("equal maps: %q", got)
+	}
+	if got := annotationChanges(nil, map[string]string{"x": "y"}); !slices.Equal(got, []string{"x=y"}) {
+		t.Errorf("from nil: %q", got)
+	}
+}
