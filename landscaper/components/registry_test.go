@@ -1,12 +1,15 @@
 package components
 
 import (
+	"archive/tar"
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 	"sigs.k8s.io/yaml"
@@ -357,5 +360,57 @@ func TestSearchNamesASourceOnce(t *testing.T) {
 	_, err = r.Lookup(Request{Repo: repoContext(t, ociContext), Name: "example.com/root", Version: "1.0.0"})
 	if err == nil || strings.Count(err.Error(), "(holds example.com/other:2.0.0)") != 1 {
 		t.Fatalf("want the folder named once: %v", err)
+	}
+}
+
+// TestNamedChartFolderAndItsArchive: the guided tour's hello-world ships its
+// chart as a folder and as the archive helm package made of it; both are one
+// chart. An archive whose files differ is still a choice the user must make.
+func TestNamedChartFolderAndItsArchive(t *testing.T) {
+	chartYAML := []byte("apiVersion: v2\nname: hello\nversion: 1.0.0\n")
+	values := []byte("testData: hello\n")
+	folder := fstest.MapFS{
+		"hello/Chart.yaml":  {Data: chartYAML},
+		"hello/values.yaml": {Data: values},
+	}
+	archive := func(values []byte) []byte {
+		// helm package's layout: the chart's name as top folder, the
+		// files' times kept, so the bytes differ from lscli's own tar.
+		var buf bytes.Buffer
+		tw := tar.NewWriter(&buf)
+		for _, f := range []struct {
+			name string
+			data []byte
+		}{{"hello/Chart.yaml", chartYAML}, {"hello/values.yaml", values}} {
+			h := &tar.Header{Name: f.name, Mode: 0o644, Size: int64(len(f.data)), ModTime: time.Date(2024, 1, 29, 0, 0, 0, 0, time.UTC)}
+			if err := tw.WriteHeader(h); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tw.Write(f.data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return tarfs.Gzip(buf.Bytes())
+	}
+
+	files := fstest.MapFS{}
+	for k, v := range folder {
+		files["chart/"+k] = v
+	}
+	files["chart/hello-1.0.0.tgz"] = &fstest.MapFile{Data: archive(values)}
+	r := newTestRegistry(Config{}, files)
+	ch, found, err := r.NamedChart("registry.example/charts/hello:1.0.0", "hello", "1.0.0")
+	if err != nil || !found || ch == nil {
+		t.Fatalf("same chart twice: found %v, err %v", found, err)
+	}
+
+	files["chart/hello-1.0.0.tgz"] = &fstest.MapFile{Data: archive([]byte("testData: other\n"))}
+	r = newTestRegistry(Config{}, files)
+	_, found, err = r.NamedChart("registry.example/charts/hello:1.0.0", "hello", "1.0.0")
+	if !found || err == nil || !strings.Contains(err.Error(), "several local charts are named hello with version 1.0.0: land/chart/hello, land/chart/hello-1.0.0.tgz") {
+		t.Fatalf("different charts: found %v, err %v", found, err)
 	}
 }

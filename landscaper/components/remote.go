@@ -9,6 +9,7 @@ import (
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 
 	"github.com/lscli/lscli/landscaper/components/source"
+	"github.com/lscli/lscli/landscaper/components/tarfs"
 )
 
 // remote describes an access to content outside the component version.
@@ -132,27 +133,62 @@ func (r *Registry) chartContent(rem remote, mediaType string) (*Content, bool, e
 		rem.chartName, rem.chartVersion, strings.Join(where, ", "), fileOr(r.cfg.File), rem.chartKeys[0], where[0])
 }
 
-// sameCharts reports whether every chart of charts has the same content (the
-// same reproducible archive): copies of one chart in several landscape
-// folders are one chart, not a choice to make.
+// sameCharts reports whether every chart of charts has the same files:
+// copies of one chart in several landscape folders, or a chart folder next to
+// the archive helm package made of it, are one chart, not a choice to make.
+// The archives are compared by their files (the top folder, which names the
+// chart, left out), not their bytes, as an archive's times and order differ
+// from the folder's.
 func sameCharts(charts []source.Chart) bool {
-	var first []byte
+	var first map[string][]byte
 	for i, ch := range charts {
-		b, err := source.ChartBlob(ch)
-		if err != nil {
-			return false
-		}
-		data, err := b.Bytes()
+		files, err := chartFiles(ch)
 		if err != nil {
 			return false
 		}
 		if i == 0 {
-			first = data
-		} else if !bytes.Equal(first, data) {
+			first = files
+			continue
+		}
+		if len(files) != len(first) {
 			return false
+		}
+		for name, data := range files {
+			if other, ok := first[name]; !ok || !bytes.Equal(data, other) {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// chartFiles returns the regular files of a chart by their path below the
+// chart's top folder.
+func chartFiles(ch source.Chart) (map[string][]byte, error) {
+	b, err := source.ChartBlob(ch)
+	if err != nil {
+		return nil, err
+	}
+	data, err := b.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := tarfs.ReadTar(data)
+	if err != nil {
+		return nil, fmt.Errorf("chart %s: %w", ch.Root.Show(ch.Path), err)
+	}
+	files := map[string][]byte{}
+	for name, f := range entries {
+		if f.Mode.IsDir() {
+			continue
+		}
+		_, rel, ok := strings.Cut(name, "/")
+		if !ok {
+			return nil, fmt.Errorf("chart %s: %s is outside the chart's folder", ch.Root.Show(ch.Path), name)
+		}
+		files[rel] = f.Data
+	}
+	return files, nil
 }
 
 // chartFile is the content of a chart found in the landscape.
