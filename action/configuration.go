@@ -91,6 +91,9 @@ type DeployerSettings struct {
 	KubeVersion string
 	// ClusterSeeds are the checked simulatedCluster.seeds.
 	ClusterSeeds []simcluster.Seed
+	// SeedFiles are the paths of the files of ClusterSeeds: a landscape
+	// folder that holds one does not load it as landscape objects.
+	SeedFiles []string
 	// Targets choose the simulated or the real cluster per Target.
 	Targets deployers.TargetModes
 }

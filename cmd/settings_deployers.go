@@ -127,7 +127,7 @@ func (s *settings) parseRules(cfg *configFile) error {
 		return invalidf("%s: simulatedCluster.%v", path, err)
 	}
 	s.deployer.KubeVersion = cluster.KubernetesVersion
-	s.deployer.ClusterSeeds, err = parseSeeds(path, cluster.Seeds)
+	s.deployer.ClusterSeeds, s.deployer.SeedFiles, err = parseSeeds(path, cluster.Seeds)
 	return err
 }
 

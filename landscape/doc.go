@@ -6,8 +6,9 @@
 // files and folders (.lscli, .git), lscli's configuration file lscli.yaml,
 // blueprint folders (a blueprint.yaml of kind Blueprint) and helm chart
 // folders, whose files are templates rather than objects, and component
-// archives, CTFs and blobs folders of component descriptors. Files named as
-// paths are always read. Every file may hold several YAML documents
+// archives, CTFs and blobs folders of component descriptors, and the files
+// [Loader.Skip] names (the config file's seed files). Files named as paths
+// are always read. Every file may hold several YAML documents
 // separated by "---"; documents of OCM component descriptors and
 // component-constructor files are skipped: they are component versions,
 // which lscli finds by itself (package landscaper/components). Files that

@@ -46,6 +46,11 @@ type Loader struct {
 	// MaxYAMLNodes is how many nodes a document may hold once its aliases
 	// are expanded. Zero means limits.Default.YAMLNodes.
 	MaxYAMLNodes int64
+	// Skip names files, as paths are named, that a walk of a directory
+	// passes over: the config file's simulatedCluster.seeds, whose objects
+	// are for a simulated cluster, not the landscape. A file given to Load
+	// itself is read.
+	Skip []string
 }
 
 // Load reads the files and directories named by paths, in that order, and
@@ -65,6 +70,7 @@ func (l *Loader) Load(paths ...string) (*Landscape, error) {
 		namespace: l.DefaultNamespace,
 		defined:   map[objectKey]location{},
 		read:      map[string]bool{},
+		skip:      map[string]bool{},
 	}
 	if ld.scheme == nil {
 		ld.scheme = defaultScheme()
@@ -74,6 +80,11 @@ func (l *Loader) Load(paths ...string) (*Landscape, error) {
 	}
 	var files []file
 	policy := l.Policy.With(paths...)
+	for _, p := range l.Skip {
+		if f := l.open(p, policy); f.problem == "" {
+			ld.skip[f.key] = true
+		}
+	}
 	for _, p := range paths {
 		files = append(files, ld.collect(l.open(p, policy))...)
 	}
@@ -117,6 +128,8 @@ type load struct {
 	defined map[objectKey]location
 	// read holds the keys of the files already collected.
 	read map[string]bool
+	// skip holds the keys of the files a walk passes over (Loader.Skip).
+	skip map[string]bool
 }
 
 // file is a file or directory to read, or a problem found while looking for
@@ -191,7 +204,7 @@ func (ld *load) collect(f file) []file {
 		return []file{f.withProblem("is a helm chart folder (it has a Chart.yaml), not a landscape: " +
 			"name the files or folders that hold the Installations")}
 	}
-	files := walk(f)
+	files := slices.DeleteFunc(walk(f), func(c file) bool { return c.problem == "" && ld.skip[c.key] })
 	if len(files) == 0 {
 		if tpls := templatesIn(f.fsys, f.name, templatesShown); len(tpls) > 0 {
 			for i, name := range tpls {
