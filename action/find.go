@@ -149,6 +149,13 @@ func findTarget(objs []fakecluster.Object, ns, name string) (*lsv1alpha1.Target,
 	}
 	switch len(found) {
 	case 0:
+		if elsewhere := targetNamespaces(objs, name); ns != "" && len(elsewhere) > 0 {
+			// kubectl's habit: -n for the namespace of the cluster's
+			// objects, as in the guided tour's "kubectl get configmap -n
+			// example hello-world".
+			return nil, Invalidf("Target %q not found%s; it is in namespace %s (-n names the Target's namespace: "+
+				"get --target lists the objects of every namespace of its cluster)", name, inNamespaceText(ns), strings.Join(elsewhere, ", "))
+		}
 		return nil, Invalidf("Target %q not found%s", name, inNamespaceText(ns))
 	case 1:
 		return found[0], nil
@@ -159,4 +166,16 @@ func findTarget(objs []fakecluster.Object, ns, name string) (*lsv1alpha1.Target,
 	}
 	sort.Strings(namespaces)
 	return nil, Invalidf("Target %q exists in namespaces %s: choose one with -n", name, strings.Join(namespaces, ", "))
+}
+
+// targetNamespaces returns the namespaces, sorted, that have a Target name.
+func targetNamespaces(objs []fakecluster.Object, name string) []string {
+	var namespaces []string
+	for _, o := range objs {
+		if t, ok := o.(*lsv1alpha1.Target); ok && t.Name == name {
+			namespaces = append(namespaces, t.Namespace)
+		}
+	}
+	sort.Strings(namespaces)
+	return namespaces
 }
