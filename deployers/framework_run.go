@@ -47,7 +47,7 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 			return reconcile.Result{}, fmt.Errorf("add finalizer to deploy item %s: %w", di.Name, err)
 		}
 	}
-	err := f.precheck(c, opReconcile)
+	err := f.precheck(ctx, c, opReconcile)
 	if err == nil {
 		err = f.checkContext(ctx, di, opReconcile)
 	}
@@ -89,7 +89,7 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error) {
 	di := c.di
 	if !lshelper.HasDeleteWithoutUninstallAnnotation(di.ObjectMeta) {
-		err := f.precheck(c, opDelete)
+		err := f.precheck(ctx, c, opDelete)
 		if err == nil {
 			err = f.checkContext(ctx, di, opDelete)
 		}
@@ -128,11 +128,14 @@ func buildDeleteError(err error) error {
 	return reconcile.Wrap(err, opDelete, reasonDelete)
 }
 
-// precheck validates the Target's type before a call
-// (deployer.Traits.TargetTypes), where Landscaper's library validates the
-// Target: an error there fails the item (ERR_CONFIGURATION_PROBLEM).
-func (f *Framework) precheck(c call, op string) error {
+// precheck validates the Target before a call, as Landscaper's library
+// does (see validateTarget), then its type (deployer.Traits.TargetTypes):
+// an error there fails the item (ERR_CONFIGURATION_PROBLEM).
+func (f *Framework) precheck(ctx context.Context, c call, op string) error {
 	t := c.req.Target
+	if err := f.validateTarget(ctx, t, op); err != nil {
+		return err
+	}
 	if t == nil || len(c.traits.TargetTypes) == 0 || slices.Contains(c.traits.TargetTypes, t.Spec.Type) {
 		return nil
 	}
