@@ -42,6 +42,14 @@ var notObjects = map[string]string{
 	"List": "a List is not supported: write its items as separate documents, separated by ---",
 }
 
+// authKinds are kinds that give Landscaper's deployers access to the
+// resource cluster (a self Target's ServiceAccount and its RBAC, as in the
+// guided tour's targets/02-self-targets). lscli authenticates nothing, so
+// it needs none of them.
+var authKinds = map[string]bool{
+	"ServiceAccount": true, "ClusterRoleBinding": true, "RoleBinding": true, "ClusterRole": true, "Role": true,
+}
+
 // Kinds returns the kinds a landscape file may hold, sorted by group and kind.
 func Kinds() []schema.GroupVersionKind {
 	gvks := make([]schema.GroupVersionKind, len(kinds))
@@ -74,6 +82,11 @@ func lookupKind(apiVersion, kind string) (kindInfo, string) {
 	}
 	if why, ok := notObjects[kind]; ok {
 		return kindInfo{}, fmt.Sprintf("unknown kind %q: %s", kind, why)
+	}
+	if authKinds[kind] {
+		return kindInfo{}, fmt.Sprintf("unknown kind %q: lscli authenticates nothing, so the ServiceAccounts and RBAC "+
+			"objects that self and OIDC Targets need on a cluster are not needed: leave them out of the folders it reads, "+
+			"or name the files to apply", kind)
 	}
 	names := make([]string, len(kinds))
 	for i, k := range kinds {

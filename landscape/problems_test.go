@@ -93,6 +93,7 @@ func TestLoadProblems(t *testing.T) {
 			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: f}\n",
 			"apiVersion: v1\nkind: List\nitems: []\n",
 			lsAPI + "kind: [Installation]\n",
+			"apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: g}\n",
 		}, "---\n")},
 		want: []string{
 			`a.yaml: document 1: object "a": apiVersion and kind are missing (known: landscaper.gardener.cloud/v1alpha1 ` +
@@ -110,6 +111,9 @@ func TestLoadProblems(t *testing.T) {
 				`lscli applies only these; keep other manifests out of the folders it reads, or name the files to apply`,
 			`a.yaml: document 8: List: unknown kind "List": a List is not supported: write its items as separate documents, separated by ---`,
 			`a.yaml: document 9: kind: got a list, want a string`,
+			`a.yaml: document 10: ClusterRoleBinding "g": unknown kind "ClusterRoleBinding": lscli authenticates nothing, ` +
+				`so the ServiceAccounts and RBAC objects that self and OIDC Targets need on a cluster are not needed: ` +
+				`leave them out of the folders it reads, or name the files to apply`,
 		},
 	}, {
 		name: "unknown fields, with exact case",
