@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -30,7 +31,8 @@ func newGetCmd(f *factory) *cobra.Command {
 columns), or as kubectl prints them: -o yaml|json (a Kubernetes List, or the object itself for
 KIND NAME), -o name, -o jsonpath=TEMPLATE, -o custom-columns=SPEC; or as the tree (-o tree).
 KIND is a kind or its short name (inst, exec, di, tgt, do, ctx, secret, cm). As with kubectl,
-several objects can be named: KIND NAME NAME..., or KIND/NAME KIND/NAME... (a List then). Every
+several objects can be named: KIND NAME NAME..., or KIND/NAME KIND/NAME... (a List then), and
+several kinds: KIND,KIND [NAME...]. Every
 namespace is shown unless -n narrows it; -l narrows by label, as kubectl's selectors do.
 --no-headers and --show-labels work on tables (and custom-columns) as kubectl's do.
 
@@ -42,6 +44,7 @@ KIND and NAME then narrow the objects by kind (e.g. deployment, deployments) and
   lscli get di -l app=web -o wide
   lscli get inst demo -o jsonpath='{.status.phase}'
   lscli get inst first second -o name
+  lscli get inst,exec,di
   lscli get di -o custom-columns=NAME:.metadata.name,PHASE:.status.phase`,
 		ValidArgsFunction: f.kindNameCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -74,6 +77,9 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, gf get
 	}
 	a := action.NewGet(cfg)
 	a.Namespace = s.Namespace
+	if len(args) > 0 && strings.Contains(args[0], ",") && !strings.Contains(args[0], "/") {
+		return f.getKinds(ctx, s, a, args, gf)
+	}
 	many, err := manyObjectArgs(args, s.Namespace)
 	if err != nil {
 		return err
@@ -174,6 +180,53 @@ func (f *factory) getMany(ctx context.Context, s *settings, a *action.Get, many 
 		found, err := a.Run(ctx, []string{o.kind, o.name})
 		if err != nil {
 			return err
+		}
+		objs = append(objs, found...)
+	}
+	return f.printGot(s, objs, false, gf)
+}
+
+// getKinds is get of several kinds, as kubectl takes them: KIND,KIND...
+// [NAME...]. Without names it lists every object of each kind (that -l
+// selects); with names, each kind's object of each name, which must exist
+// (see getMany). The objects are printed as every list, by kind in lscli's
+// order of kinds.
+func (f *factory) getKinds(ctx context.Context, s *settings, a *action.Get, args []string, gf getFlags) error {
+	var kinds []string
+	for _, k := range strings.Split(args[0], ",") {
+		kind, err := action.ResolveKind(k)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(kinds, kind) {
+			kinds = append(kinds, kind)
+		}
+	}
+	if names := args[1:]; len(names) > 0 {
+		var many []objectArg
+		for _, kind := range kinds {
+			for _, name := range names {
+				o, err := parseObjectArgs([]string{kind, name}, s.Namespace)
+				if err != nil {
+					return err
+				}
+				many = append(many, o)
+			}
+		}
+		return f.getMany(ctx, s, a, many, gf)
+	}
+	if gf.selector != "" {
+		sel, err := labels.Parse(gf.selector)
+		if err != nil {
+			return invalidf("invalid --selector %q: %v", gf.selector, err)
+		}
+		a.Selector = sel
+	}
+	var objs []fakecluster.Object
+	for _, kind := range kinds {
+		found, err := a.Run(ctx, []string{kind})
+		if err != nil {
+			return f.noState(err, func() error { return output.PrintEmpty(s.Output, f.streams.Out) })
 		}
 		objs = append(objs, found...)
 	}
