@@ -81,13 +81,15 @@ func valueExports(defs []managedresource.Export, render chartutil.Values) (map[s
 		if def.FromResource != nil {
 			continue
 		}
+		// The errors are returned as they are: Landscaper's message is the
+		// jsonpath's own text (such as "nope is not found"), without the key.
 		val, err := exports.GetValue(def.JSONPath, map[string]any(render))
 		if err != nil {
-			return nil, fmt.Errorf("export %q: jsonPath %q in the chart values: %w", def.Key, def.JSONPath, err)
+			return nil, err
 		}
 		nested, err := exports.Construct(def.Key, val)
 		if err != nil {
-			return nil, fmt.Errorf("export %q: invalid key: %w", def.Key, err)
+			return nil, err
 		}
 		result = exports.MergeMaps(result, nested)
 	}
