@@ -44,7 +44,7 @@ func (d *Deployer) applyManifests(ctx context.Context, it *item, tpl *templated,
 	})
 	status := &helmv1alpha1.ProviderStatus{ManagedResources: res.ManagedResources}
 	if err != nil {
-		return status, fmt.Errorf("apply the manifests of deploy item %s: %w", it.req.Item.Name, err)
+		return status, err // as it is, as Landscaper's Helm.ApplyFiles returns it
 	}
 	if !res.Orphans.Done {
 		return status, errOrphansPending
@@ -75,7 +75,8 @@ func (d *Deployer) deleteManifests(ctx context.Context, it *item) (deployer.Resu
 		Secondary: deletion.SecondaryClient(d.secondary(it))}
 	progress, err := groups.Settle(ctx, status.ManagedResources)
 	if err != nil {
-		return deployer.Result{}, fmt.Errorf("delete the managed resources of deploy item %s: %w", it.req.Item.Name, err)
+		// as Landscaper's Helm.deleteManifestsInGroups words it
+		return deployer.Result{}, fmt.Errorf("failed deleting managed resources: %w", err)
 	}
 	if !progress.Done {
 		return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Deleting,

@@ -178,7 +178,7 @@ func (d *Deployer) look(ctx context.Context, it *item, tpl *templated, status *h
 		return nil, nr.Timeout, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("readiness check of deploy item %s: %w", it.req.Item.Name, err)
+		return nil, nil, err // as it is, as Landscaper's Helm.ApplyFiles returns it
 	}
 	exp, err := d.exports(ctx, it, tpl, status)
 	var pe *exports.PendingError

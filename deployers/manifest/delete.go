@@ -47,7 +47,7 @@ func (d *Deployer) Delete(ctx context.Context, req deployer.Request) (deployer.R
 	groups := deletion.Groups{Client: c, Definitions: cfg.DeletionGroups, Secondary: deletion.SecondaryClient(d.secondary(req))}
 	progress, err := groups.Settle(ctx, todo)
 	if err != nil {
-		return deployer.Result{}, fmt.Errorf("failed deleting managed resources of deploy item %s: %w", req.Item.Name, err)
+		return deployer.Result{}, fmt.Errorf("failed deleting managed resources: %w", err)
 	}
 	if !progress.Done {
 		return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Deleting, RequeueAfter: timeout.Poll(deletion.PollInterval, left)}, nil

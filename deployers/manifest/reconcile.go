@@ -168,7 +168,7 @@ func (r *reconcileRun) look(ctx context.Context) (map[string]any, *waiting, erro
 		return nil, &waiting{timeout: nr.Timeout}, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("readiness check of deploy item %s: %w", r.req.Item.Name, err)
+		return nil, nil, err // as it is, as Landscaper's Manifest.Reconcile returns it
 	}
 	values, err := exports.Read(ctx, r.client, r.cfg.Exports, exports.SecondaryClient(r.d.secondary(r.req)))
 	var pe *exports.PendingError

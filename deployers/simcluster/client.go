@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -221,14 +222,38 @@ func (cc *clusterClient) GroupVersionKindFor(obj runtime.Object) (schema.GroupVe
 }
 
 // IsObjectNamespaced reports whether obj's kind is namespaced; a kind the
-// cluster does not serve is a NoKindMatchError.
+// cluster does not serve is a NoKindMatchError, worded as controller-runtime's
+// client words it (apiutil.IsGVKNamespaced: "failed to get restmapping: ...").
 func (cc *clusterClient) IsObjectNamespaced(obj runtime.Object) (bool, error) {
 	defer cc.lock()()
 	gvk, err := cc.c.kindOf(obj)
+	if meta.IsNoMatchError(err) {
+		return false, fmt.Errorf("failed to get restmapping: %w", err)
+	}
 	if err != nil {
 		return false, err
 	}
 	return cc.c.namespaced(gvk), nil
+}
+
+// ServesGroupVersion reports whether the cluster serves any kind of gv, as
+// its discovery answers /apis/GROUP/VERSION: a built-in version, the
+// Landscaper kinds on the simulation's own cluster, or a version a stored
+// CRD serves.
+func (cc *clusterClient) ServesGroupVersion(gv schema.GroupVersion) bool {
+	defer cc.lock()()
+	if gv.Version != runtime.APIVersionInternal && builtin().IsVersionRegistered(gv) {
+		return true
+	}
+	if cc.c.own != nil && gv == lsv1alpha1.SchemeGroupVersion {
+		return true
+	}
+	for gvk := range cc.c.served {
+		if gvk.GroupVersion() == gv {
+			return true
+		}
+	}
+	return false
 }
 
 // statusWriter writes the status subresource; the fake controllers may

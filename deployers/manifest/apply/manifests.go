@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/reconcile"
 )
 
 // The execution groups, applied in this order.
@@ -106,10 +108,32 @@ func (it *item) setScope(c client.Client, crdScopes map[schema.GroupKind]bool) e
 	}
 	namespaced, ok := crdScopes[gvk.GroupKind()]
 	if !ok {
-		return fmt.Errorf("unable to get apiresource for %s: %w", gvk, err)
+		return unknownKind(c, gvk)
 	}
 	it.namespaced = namespaced
 	return nil
+}
+
+// groupVersionServer is a client that knows the group versions its cluster
+// serves (the simulated clusters do).
+type groupVersionServer interface {
+	ServesGroupVersion(schema.GroupVersion) bool
+}
+
+// unknownKind is Landscaper's error for a kind the cluster does not serve
+// (ApiResourceHandler.GetApiResourceForType, which asks the discovery): a
+// group version the cluster does not serve at all, such as that of a CRD
+// that is not installed, is not found by the discovery (reason
+// GetApiResourceList); a kind missing from a served group version is
+// reason GetApiResource. Neither has a code: the apply is retried until the
+// progressing timeout.
+func unknownKind(c client.Client, gvk schema.GroupVersionKind) error {
+	if s, ok := c.(groupVersionServer); ok && !s.ServesGroupVersion(gvk.GroupVersion()) {
+		err := fmt.Errorf("unable to get api resources for %s: the server could not find the requested resource", gvk.GroupVersion())
+		return reconcile.WrapError(err, "GetApiResource", "GetApiResourceList", err.Error())
+	}
+	err := fmt.Errorf("unable to get apiresource for %s", gvk)
+	return reconcile.WrapError(err, "GetApiResource", "GetApiResource", err.Error())
 }
 
 // crdScope reads the group, kind and scope a CRD manifest defines.

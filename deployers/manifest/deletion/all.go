@@ -3,11 +3,13 @@ package deletion
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -33,7 +35,7 @@ func (g *group) listType(ctx context.Context, t managedresource.ResourceType) ([
 	probe.SetKind(t.Kind)
 	namespaced, err := g.client.IsObjectNamespaced(probe)
 	if err != nil {
-		return nil, fmt.Errorf("deletiongroups: failed to determine whether type %s %s is namespaced: %w", t.APIVersion, t.Kind, err)
+		return nil, fmt.Errorf("deletiongroups: failed to determine whether type %v is namespaced: %w", typeMeta(t.APIVersion, t.Kind), err)
 	}
 	if !namespaced {
 		if len(t.Names) == 0 {
@@ -49,7 +51,7 @@ func (g *group) listType(ctx context.Context, t managedresource.ResourceType) ([
 	if len(namespaces) == 0 {
 		nsRefs, err := g.list(ctx, "v1", "Namespace")
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("error listing namespaces: %w", errors.Unwrap(err))
 		}
 		for _, ns := range nsRefs {
 			namespaces = append(namespaces, ns.Name)
@@ -70,13 +72,19 @@ func (g *group) listType(ctx context.Context, t managedresource.ResourceType) ([
 	return refs, nil
 }
 
+// typeMeta is the type as Landscaper's messages print it (%v of a
+// metav1.TypeMeta: "{Kind apiVersion}").
+func typeMeta(apiVersion, kind string) metav1.TypeMeta {
+	return metav1.TypeMeta{APIVersion: apiVersion, Kind: kind}
+}
+
 // list lists the objects of a type and returns references to them.
 func (g *group) list(ctx context.Context, apiVersion, kind string, opts ...client.ListOption) ([]corev1.ObjectReference, error) {
 	list := &unstructured.UnstructuredList{}
 	list.SetAPIVersion(apiVersion)
 	list.SetKind(kind + "List")
 	if err := g.client.List(ctx, list, opts...); err != nil {
-		return nil, fmt.Errorf("error listing resources for type %s %s: %w", apiVersion, kind, err)
+		return nil, fmt.Errorf("error listing resources for type %v: %w", typeMeta(apiVersion, kind), err)
 	}
 	refs := make([]corev1.ObjectReference, 0, len(list.Items))
 	for _, item := range list.Items {

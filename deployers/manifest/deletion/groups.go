@@ -79,7 +79,7 @@ func (g Groups) Delete(ctx context.Context, resources managedresource.ManagedRes
 	for i, grp := range groups {
 		remaining, err := grp.deletePass(ctx)
 		if err != nil {
-			return Progress{}, fmt.Errorf("deletion group %d: %w", i, err)
+			return Progress{}, err
 		}
 		if len(remaining) > 0 {
 			return Progress{Group: i, Remaining: remaining}, nil
@@ -117,7 +117,7 @@ func (g Groups) build(ctx context.Context) ([]*group, error) {
 	for i, def := range defs {
 		grp, err := g.newGroup(ctx, def)
 		if err != nil {
-			return nil, fmt.Errorf("deletion group %d: %w", i, err)
+			return nil, err
 		}
 		groups[i] = grp
 	}
