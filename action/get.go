@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -137,19 +138,24 @@ var kindShortNames = map[string]string{
 	"sa": "serviceaccount", "sts": "statefulset", "svc": "service",
 }
 
-// selectClusterObjects keeps the objects that match args: [KIND [NAME]].
+// selectClusterObjects keeps the objects that match args: [KIND[,KIND...]
+// [NAME]], a kind given as kubectl takes it (singular, plural or short).
 func selectClusterObjects(objs []*unstructured.Unstructured, args []string) []*unstructured.Unstructured {
 	if len(args) == 0 {
 		return objs
 	}
-	kind := strings.ToLower(args[0])
-	if long, ok := kindShortNames[kind]; ok {
-		kind = long
+	var kinds []string
+	for _, kind := range strings.Split(strings.ToLower(args[0]), ",") {
+		if long, ok := kindShortNames[kind]; ok {
+			kind = long
+		}
+		kinds = append(kinds, kind)
 	}
 	var out []*unstructured.Unstructured
 	for _, o := range objs {
 		k := strings.ToLower(o.GetKind())
-		if (kind == k || kind == k+"s" || kind == k+"es") && (len(args) < 2 || o.GetName() == args[1]) {
+		named := slices.ContainsFunc(kinds, func(kind string) bool { return kind == k || kind == k+"s" || kind == k+"es" })
+		if named && (len(args) < 2 || o.GetName() == args[1]) {
 			out = append(out, o)
 		}
 	}
