@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lscli/lscli/action"
+	"github.com/lscli/lscli/cmd/iostreams"
 	"github.com/lscli/lscli/internal/limits"
 	"github.com/lscli/lscli/state"
 )
@@ -137,6 +138,11 @@ func loadSettings(cmd *cobra.Command, getenv func(string) string, paths []string
 	choice.noteSavedConfig(paths, func() string { return savedIn(s.State) })
 	s.notes = choice.notes
 	s.Color, _ = src.get("color", "auto")
+	// Check --color before the command runs: a command that changes the
+	// state would otherwise save it and only then fail on its output.
+	if _, err := iostreams.ColorEnabled(s.Color, false, nil); err != nil {
+		return nil, invalid(err)
+	}
 	if src.has("output") {
 		// LSCLI_OUTPUT and the config's output are defaults: a command that
 		// does not have the format keeps its own default.
