@@ -114,7 +114,13 @@ func (ss *session) load() error {
 	ss.framework = fw
 	ecfg.Deployer = fw.Reconciler()
 	ss.engine = engine.New(ecfg)
-	ss.engine.RestoreTimeline(snap)
+	if err := ss.engine.RestoreTimeline(snap); err != nil {
+		var te *engine.TimerError
+		if errors.As(err, &te) {
+			return ss.dir.TimerError(te.Index, te.Err)
+		}
+		return err
+	}
 	ss.startDeployers(snap)
 	return nil
 }

@@ -29,13 +29,31 @@ func (e *Engine) Snapshot() (*state.Snapshot, error) {
 // RestoreTimeline loads the saved timers and timeline of snap into e. Call it
 // on an engine built from the Config that NewConfig returned for the same snap.
 // e takes snap.Events over: the caller must not change them afterwards.
-func (e *Engine) RestoreTimeline(snap *state.Snapshot) {
+// A timer of a controller e does not have (a file edited by hand) is a
+// *TimerError, and e is left as it was.
+func (e *Engine) RestoreTimeline(snap *state.Snapshot) error {
 	if snap == nil {
-		return
+		return nil
+	}
+	for i, t := range snap.Timers {
+		if !e.loop.Registered(t.Controller) {
+			return &TimerError{Index: i, Err: fmt.Errorf("unknown controller %q", t.Controller)}
+		}
 	}
 	e.timeline = timeline{done: snap.Events}
 	e.loop.RestoreTimers(snap.Timers)
+	return nil
 }
+
+// TimerError is a saved timer the engine cannot take: Index is its place in
+// Snapshot.Timers.
+type TimerError struct {
+	Index int
+	Err   error
+}
+
+func (e *TimerError) Error() string { return fmt.Sprintf("timers[%d]: %v", e.Index, e.Err) }
+func (e *TimerError) Unwrap() error { return e.Err }
 
 // NewConfig returns a Config with the clock, random source, identifiers and
 // cluster that go on where snap ended. A nil snap starts a new simulation at

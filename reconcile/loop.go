@@ -47,6 +47,12 @@ func NewLoop(clock *VirtualClock, rnd *Random, log io.Writer) *Loop {
 // Register adds the reconciler r under the name controller.
 func (l *Loop) Register(controller string, r Reconciler) { l.reconcilers[controller] = r }
 
+// Registered reports whether a reconciler is registered under controller.
+func (l *Loop) Registered(controller string) bool {
+	_, ok := l.reconcilers[controller]
+	return ok
+}
+
 // Enqueue asks controller to reconcile the object named key. Names that are
 // not registered are ignored, so a watch can wake controllers that are
 // switched off.

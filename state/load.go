@@ -76,6 +76,11 @@ func (d *Dir) ObjectError(i int, err error) error {
 	return d.loadedError(where, err)
 }
 
+// TimerError is ObjectError for the i-th timer.
+func (d *Dir) TimerError(i int, err error) error {
+	return d.loadedError(fmt.Sprintf("timers[%d]", i), err)
+}
+
 // HeaderError is ObjectError for what the header of the file holds (the
 // seed, the random source, the clock).
 func (d *Dir) HeaderError(err error) error {
@@ -165,6 +170,15 @@ func decodeTimer(data []byte, into *reconcile.Timer) error {
 	if err := fastjson.Unmarshal(data, into); err != nil {
 		return fmt.Errorf("timer: %w", err)
 	}
+	return checkTimer(into)
+}
+
+// checkTimer refuses a timer that names no controller or object: the
+// simulation would have nothing to wake (a file edited by hand).
+func checkTimer(t *reconcile.Timer) error {
+	if t.Controller == "" || t.Name == "" || t.Due.IsZero() {
+		return fmt.Errorf("timer: controller, name and due are required")
+	}
 	return nil
 }
 
@@ -203,6 +217,11 @@ func decodeDocument(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
 	}
 	if err := checkSections(data); err != nil {
 		return nil, err
+	}
+	for i := range doc.Timers {
+		if err := checkTimer(&doc.Timers[i]); err != nil {
+			return nil, fmt.Errorf("timers[%d]: %w", i, err)
+		}
 	}
 	objects := make([]fakecluster.Object, len(doc.Objects))
 	err := parallel.ForChunks(len(doc.Objects), minChunk, func(_, lo, hi int) error {
