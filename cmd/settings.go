@@ -1,10 +1,13 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -135,6 +138,11 @@ func loadSettings(cmd *cobra.Command, getenv func(string) string, paths []string
 	if choice.fromState {
 		s.State, _ = plain.get("state", ".lscli")
 	}
+	if cmd.Annotations[annotationNoState] == "" {
+		if err := checkStateFolder(s.State); err != nil {
+			return nil, err
+		}
+	}
 	choice.noteSavedConfig(paths, func() string { return savedIn(s.State) })
 	s.notes = choice.notes
 	s.Color, _ = src.get("color", "auto")
@@ -161,6 +169,23 @@ func loadSettings(cmd *cobra.Command, getenv func(string) string, paths []string
 		return nil, err
 	}
 	return s, nil
+}
+
+// checkStateFolder refuses a state folder that is a file, or lies under
+// one: the user named the wrong path (--state, LSCLI_STATE or lscli.yaml),
+// which is invalid input, not a failure of lscli.
+func checkStateFolder(folder string) error {
+	if folder == "" {
+		return nil
+	}
+	fi, err := os.Stat(folder)
+	switch {
+	case err == nil && !fi.IsDir():
+		return invalidf("state folder %s is a file: lscli keeps its simulation in a folder; pass --state with a folder (it is created when missing)", folder)
+	case errors.Is(err, syscall.ENOTDIR):
+		return invalidf("state folder %s lies under a file, not a folder: pass --state with a folder (it is created when missing)", folder)
+	}
+	return nil
 }
 
 // parseNumbers parses seed, until, max-steps, start-time and the pickup and
