@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/printers"
+	"k8s.io/client-go/util/jsonpath"
 	"k8s.io/kubectl/pkg/cmd/get"
 
 	"github.com/lscli/lscli/fakecluster"
@@ -114,6 +115,13 @@ func printer(format string, noHeaders bool) (printers.ResourcePrinter, error) {
 		p, err := get.NewCustomColumnsPrinterFromSpec(strings.TrimPrefix(format, FormatCustomColumns), unstructured.UnstructuredJSONScheme, noHeaders)
 		if err != nil {
 			return nil, fmt.Errorf("invalid custom-columns spec: %w", err)
+		}
+		// The printer parses the column paths only when it prints: parse
+		// them now, so that a bad one is refused before a command runs.
+		for i, c := range p.Columns {
+			if err := jsonpath.New(fmt.Sprintf("column%d", i)).Parse(c.FieldSpec); err != nil {
+				return nil, fmt.Errorf("invalid custom-columns spec: column %q: path %s: %w", c.Header, c.FieldSpec, err)
+			}
 		}
 		return p, nil
 	}
