@@ -26,7 +26,10 @@ type chunk struct {
 }
 
 // splitDocuments cuts a file into YAML documents at lines that hold only
-// "---", optionally followed by a comment.
+// "---" or "...", optionally followed by a comment. A "..." line ends a
+// document, and what follows it is the next one, as YAML has it: cut only at
+// "---", a document after "..." was dropped without a word (the YAML parser
+// reads the first document of a chunk).
 func splitDocuments(data []byte) []chunk {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var chunks []chunk
@@ -45,9 +48,14 @@ func splitDocuments(data []byte) []chunk {
 	return append(chunks, chunk{data: data[start:], line: startLine})
 }
 
-// isSeparator tells whether line separates two YAML documents.
+// isSeparator tells whether line separates two YAML documents: a directives
+// end marker ("---") or a document end marker ("...").
 func isSeparator(line []byte) bool {
-	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, " \t\r\n"), []byte("---"))
+	line = bytes.TrimRight(line, " \t\r\n")
+	rest, ok := bytes.CutPrefix(line, []byte("---"))
+	if !ok {
+		rest, ok = bytes.CutPrefix(line, []byte("..."))
+	}
 	if !ok {
 		return false
 	}

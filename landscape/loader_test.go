@@ -126,6 +126,14 @@ func TestLoadFiles(t *testing.T) {
 		paths: []string{"crlf.yaml", "x.json"},
 		want:  []string{"crlf.yaml#1 DataObject default/a", "crlf.yaml#2 DataObject default/b", "x.json#1 ConfigMap default/j"},
 	}, {
+		// A document end marker ("...") ends a document; what follows is
+		// the next one (it used to be dropped without a word).
+		name: "document end markers",
+		files: map[string]string{"a.yaml": dataObject("one") + "...\n" + dataObject("two") + "... # end\n---\n" +
+			dataObject("three") + "...\n"},
+		paths: []string{"a.yaml"},
+		want:  []string{"a.yaml#1 DataObject default/one", "a.yaml#2 DataObject default/two", "a.yaml#3 DataObject default/three"},
+	}, {
 		name:  "a hidden folder named explicitly is read",
 		files: map[string]string{".config/a.yaml": dataObject("a")},
 		paths: []string{".config"},
