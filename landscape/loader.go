@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -305,7 +306,10 @@ func describeFSError(err error) string {
 		return "not read: " + tooLarge.Error()
 	}
 	var pathErr *fs.PathError
-	if errors.As(err, &pathErr) {
+	if errors.As(err, &pathErr) && errors.Is(err, fs.ErrInvalid) && !utf8.ValidString(pathErr.Path) {
+		return "not read: its name is not valid UTF-8, which lscli cannot open: rename the file"
+	}
+	if pathErr != nil {
 		return fmt.Sprintf("cannot %s: %v", pathErr.Op, pathErr.Err)
 	}
 	return err.Error()

@@ -421,3 +421,19 @@ func TestLoadSkipsComponentSources(t *testing.T) {
 		t.Fatalf("objects: %v", ls.Objects)
 	}
 }
+
+// TestLoadNonUTF8FileName: a file whose name is not UTF-8 cannot be opened
+// (io/fs takes UTF-8 names); the problem says so and what to do, rather
+// than "cannot open: invalid argument".
+func TestLoadNonUTF8FileName(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "\xff.yaml"), []byte(dataObject("a")), 0o644); err != nil {
+		t.Skipf("the file system takes no such name: %v", err)
+	}
+	_, err := (&Loader{}).Load(dir)
+	lines := problemLines(t, err)
+	want := filepath.ToSlash(dir) + "/\xff.yaml: not read: its name is not valid UTF-8, which lscli cannot open: rename the file"
+	if !slices.Equal(lines, []string{want}) {
+		t.Errorf("problems\n%q\nwant\n%q", lines, want)
+	}
+}
