@@ -12,6 +12,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/lscli/lscli/internal/safefs"
 	"github.com/lscli/lscli/internal/suggest"
 )
 
@@ -141,6 +142,10 @@ func configKeys() []string {
 
 // readConfigFile reads and strictly decodes the config file at path.
 func readConfigFile(path string) (*configFile, error) {
+	// A named pipe or a device would block the read or never end it.
+	if info, err := os.Stat(path); err == nil && !info.IsDir() && !info.Mode().IsRegular() {
+		return nil, invalidf("read config %s: %v", path, &safefs.NotRegularError{Mode: info.Mode()})
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, invalidf("read config %s: %v", path, err)
