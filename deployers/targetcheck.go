@@ -2,8 +2,6 @@ package deployers
 
 import (
 	"context"
-	"fmt"
-	"sort"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
@@ -13,10 +11,6 @@ import (
 	"github.com/lscli/lscli/deployers/realcluster"
 	"github.com/lscli/lscli/reconcile"
 )
-
-// kubeconfigValidFields are the user fields Landscaper's deployer library
-// names when it refuses a target kubeconfig.
-var kubeconfigValidFields = []string{"client-certificate-data", "client-key-data", "token", "username", "password"}
 
 // validateTarget checks the item's Target as Landscaper's deployer library
 // does before every reconcile and delete (ValidateTarget in
@@ -58,9 +52,8 @@ func (f *Framework) validateTarget(ctx context.Context, target *lsv1alpha1.Targe
 }
 
 // checkTargetKubeconfig refuses what Landscaper's validateKubeconfig
-// refuses, with its messages; a kubeconfig that does not parse passes (see
-// validateTarget). Landscaper goes through the users in map order; lscli
-// by name, so that the same user is named every time.
+// refuses, with its messages (realcluster.CheckUsers); a kubeconfig that
+// does not parse passes (see validateTarget).
 func checkTargetKubeconfig(kubeconfig []byte) error {
 	cc, err := clientcmd.NewClientConfigFromBytes(kubeconfig)
 	if err != nil {
@@ -70,31 +63,5 @@ func checkTargetKubeconfig(kubeconfig []byte) error {
 	if err != nil {
 		return nil
 	}
-	users := make([]string, 0, len(raw.AuthInfos))
-	for name := range raw.AuthInfos {
-		users = append(users, name)
-	}
-	sort.Strings(users)
-	for _, user := range users {
-		ai := raw.AuthInfos[user]
-		var what string
-		switch {
-		case ai.ClientCertificate != "":
-			what = "client certificate files are"
-		case ai.ClientKey != "":
-			what = "client key files are"
-		case ai.TokenFile != "":
-			what = "token files are"
-		case ai.Impersonate != "" || len(ai.ImpersonateGroups) > 0:
-			return fmt.Errorf("impersonation is not supported in a target kubeconfig, the valid fields are: %v", kubeconfigValidFields)
-		case ai.AuthProvider != nil && len(ai.AuthProvider.Config) > 0:
-			what = "auth provider configurations are"
-		case ai.Exec != nil:
-			what = "exec configurations are"
-		default:
-			continue
-		}
-		return fmt.Errorf("%s not supported in a target kubeconfig (user %q), the valid fields are: %v", what, user, kubeconfigValidFields)
-	}
-	return nil
+	return realcluster.CheckUsers(&raw, false)
 }

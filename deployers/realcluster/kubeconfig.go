@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/fakecluster"
@@ -95,15 +98,28 @@ func secretAsMap(sec *corev1.Secret) ([]byte, error) {
 }
 
 // ValidateKubeconfig rejects kubeconfigs that need files or programs of the
-// machine they run on, as Landscaper does: client certificate or key files,
-// token files, impersonation, auth providers and exec plugins. Inline
-// certificates and keys, tokens, and basic auth are fine.
+// machine they run on, as Landscaper does (see CheckUsers), and, strictly,
+// also what lscli's connection to a real cluster cannot use: any auth
+// provider, and impersonation of a uid. Inline certificates and keys,
+// tokens, and basic auth are fine.
 func ValidateKubeconfig(kubeconfig []byte) error {
 	cfg, err := clientcmd.Load(kubeconfig)
 	if err != nil {
 		return fmt.Errorf("unable to parse kubeconfig: %w", err)
 	}
-	for name, user := range cfg.AuthInfos {
+	return CheckUsers(cfg, true)
+}
+
+// CheckUsers refuses the users of a target kubeconfig that Landscaper's
+// deployer library refuses (ValidateTarget in
+// pkg/deployer/lib/target_validation.go), with its messages: client
+// certificate, key or token files, impersonation, auth provider
+// configurations and exec plugins. strict also refuses an auth provider
+// without a configuration and impersonation of a uid. The users are looked
+// at by name, so that the same one is named every time.
+func CheckUsers(cfg *clientcmdapi.Config, strict bool) error {
+	for _, name := range slices.Sorted(maps.Keys(cfg.AuthInfos)) {
+		user := cfg.AuthInfos[name]
 		var what string
 		switch {
 		case user.ClientCertificate != "":
@@ -112,9 +128,9 @@ func ValidateKubeconfig(kubeconfig []byte) error {
 			what = "client key files are"
 		case user.TokenFile != "":
 			what = "token files are"
-		case user.Impersonate != "" || len(user.ImpersonateGroups) > 0 || user.ImpersonateUID != "":
-			what = "impersonation is"
-		case user.AuthProvider != nil:
+		case user.Impersonate != "" || len(user.ImpersonateGroups) > 0 || strict && user.ImpersonateUID != "":
+			return fmt.Errorf("impersonation is not supported in a target kubeconfig, the valid fields are: %v", validFields)
+		case user.AuthProvider != nil && (strict || len(user.AuthProvider.Config) > 0):
 			what = "auth provider configurations are"
 		case user.Exec != nil:
 			what = "exec configurations are"
