@@ -11,6 +11,7 @@ import (
 	"github.com/lscli/lscli/engine/installation"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/template"
+	"github.com/lscli/lscli/landscaper/webhook"
 	"github.com/lscli/lscli/reconcile"
 	"github.com/lscli/lscli/state"
 )
@@ -45,6 +46,7 @@ func New(cfg Config) *Engine {
 	if cfg.Deployer != nil {
 		e.loop.Register(DeployerController, cfg.Deployer)
 	}
+	webhook.Register(c)
 	if err := installation.AddIndexes(c); err != nil {
 		panic(fmt.Sprintf("register engine indexes: %v", err)) // a second New on the same cluster is a programmer error
 	}

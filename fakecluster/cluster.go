@@ -51,6 +51,9 @@ type Cluster struct {
 	// is true while one goroutine delivers them. See deliver.
 	pending    []queuedEvent
 	delivering bool
+	// updateChecks are the admission checks of updates, by kind (see
+	// AddUpdateCheck).
+	updateChecks map[schema.GroupKind][]UpdateCheck
 }
 
 var _ Client = (*Cluster)(nil)

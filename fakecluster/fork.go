@@ -5,14 +5,14 @@ import (
 	"maps"
 )
 
-// Fork returns a cluster with c's objects, indexes, clock, ID source and
-// resourceVersion counter, and no watchers: a copy of c to do work on
+// Fork returns a cluster with c's objects, indexes, update checks, clock, ID
+// source and resourceVersion counter, and no watchers: a copy of c to do work on
 // apart from c, on another goroutine. Writes to either do not reach the
 // other. The two share the stored objects, which neither changes in place.
 func (c *Cluster) Fork() *Cluster {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f := &Cluster{scheme: c.scheme, now: c.now, ids: c.ids, store: newStore(), rv: c.rv}
+	f := &Cluster{scheme: c.scheme, now: c.now, ids: c.ids, store: newStore(), rv: c.rv, updateChecks: cloneUpdateChecks(c.updateChecks)}
 	for gk, byName := range c.store.indexers {
 		f.store.indexers[gk] = maps.Clone(byName)
 	}

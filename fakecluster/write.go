@@ -199,6 +199,9 @@ func (c *Cluster) updateLocked(gvk schema.GroupVersionKind, obj Object) (Object,
 			return nil, storedResult, err
 		}
 	}
+	if err := c.admitUpdateLocked(gvk.GroupKind(), stored, next); err != nil {
+		return nil, storedResult, err
+	}
 	if changed && HasGeneration(gvk.GroupKind()) {
 		next.SetGeneration(stored.GetGeneration() + 1)
 	}

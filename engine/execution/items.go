@@ -15,7 +15,6 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/semantic"
 	"github.com/lscli/lscli/landscaper/dataflow"
-	"github.com/lscli/lscli/landscaper/webhook"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -123,13 +122,9 @@ func (c *Controller) applyTemplate(ctx context.Context, exec *lsv1alpha1.Executi
 			return nil, reconcile.Wrap(err, "updateDeployItem", fmt.Sprintf("error while creating deployitem %q", tmpl.Name))
 		}
 	case !semantic.DeepEqual(before.Spec, di.Spec) || !semantic.DeepEqual(before.ObjectMeta, di.ObjectMeta):
-		// Landscaper's deploy item webhook refuses a new type, so the
-		// update fails as any refused update does.
-		err := webhook.DeployItemUpdate(before, di)
-		if err == nil {
-			err = c.cfg.Cluster.Update(ctx, di)
-		}
-		if err != nil {
+		// The API server refuses a new type (Landscaper's deploy item
+		// webhook, see package landscaper/webhook).
+		if err := c.cfg.Cluster.Update(ctx, di); err != nil {
 			return nil, reconcile.Wrap(err, "updateDeployItem", fmt.Sprintf("error while triggering deployitem %s", di.Name))
 		}
 	}

@@ -17,9 +17,19 @@ import (
 	"net/http"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/lscli/lscli/fakecluster"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
+
+// Register adds to c the checks of Landscaper's webhooks that its API
+// server calls on an update (see fakecluster.Cluster.AddUpdateCheck):
+// DeployItemUpdate.
+func Register(c *fakecluster.Cluster) {
+	c.AddUpdateCheck(lsv1alpha1.SchemeGroupVersion.WithKind("DeployItem").GroupKind(), func(stored, updated fakecluster.Object) error {
+		return DeployItemUpdate(stored.(*lsv1alpha1.DeployItem), updated.(*lsv1alpha1.DeployItem))
+	})
+}
 
 // SkipValidationLabel is the label that keeps an object from Landscaper's
 // validating webhooks when its value is "true".
