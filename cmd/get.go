@@ -98,10 +98,8 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, gf get
 		}
 		args, a.Namespace = []string{o.kind, o.name}, o.namespace
 	}
-	if gf.selector != "" {
-		if a.Selector, err = labels.Parse(gf.selector); err != nil {
-			return invalidf("invalid --selector %q: %v", gf.selector, err)
-		}
+	if err := gf.applySelector(a); err != nil {
+		return err
 	}
 	if s.Output == output.FormatJSON || s.Output == output.FormatYAML {
 		if stored, ok := a.RunStored(ctx, args); ok {
@@ -215,12 +213,8 @@ func (f *factory) getKinds(ctx context.Context, s *settings, a *action.Get, args
 		}
 		return f.getMany(ctx, s, a, many, gf)
 	}
-	if gf.selector != "" {
-		sel, err := labels.Parse(gf.selector)
-		if err != nil {
-			return invalidf("invalid --selector %q: %v", gf.selector, err)
-		}
-		a.Selector = sel
+	if err := gf.applySelector(a); err != nil {
+		return err
 	}
 	var objs []fakecluster.Object
 	for _, kind := range kinds {
@@ -231,4 +225,17 @@ func (f *factory) getKinds(ctx context.Context, s *settings, a *action.Get, args
 		objs = append(objs, found...)
 	}
 	return f.printGot(s, objs, false, gf)
+}
+
+// applySelector sets a's label selector to -l, if given.
+func (gf getFlags) applySelector(a *action.Get) error {
+	if gf.selector == "" {
+		return nil
+	}
+	sel, err := labels.Parse(gf.selector)
+	if err != nil {
+		return invalidf("invalid --selector %q: %v", gf.selector, err)
+	}
+	a.Selector = sel
+	return nil
 }
