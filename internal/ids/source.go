@@ -26,18 +26,22 @@ func (s Source) Seed() uint64 { return s.seed }
 // sum hashes the seed and parts, each part delimited so that ("ab", "c")
 // and ("a", "bc") differ.
 func (s Source) sum(parts ...string) [sha256.Size]byte {
-	h := sha256.New()
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], s.seed)
-	h.Write(b[:])
-	for _, p := range parts {
-		binary.LittleEndian.PutUint64(b[:], uint64(len(p)))
-		h.Write(b[:])
-		h.Write([]byte(p))
+	return s.sumAfter(nil, parts)
+}
+
+// sumAfter hashes the seed, then first's parts and parts, each framed by its
+// length. The framed bytes go into a buffer on the stack when they fit, so
+// deriving an ID allocates nothing: it happens for every object created.
+func (s Source) sumAfter(first, parts []string) [sha256.Size]byte {
+	var stack [512]byte
+	buf := binary.LittleEndian.AppendUint64(stack[:0], s.seed)
+	for _, list := range [2][]string{first, parts} {
+		for _, p := range list {
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(len(p)))
+			buf = append(buf, p...)
+		}
 	}
-	var out [sha256.Size]byte
-	copy(out[:], h.Sum(nil))
-	return out
+	return sha256.Sum256(buf)
 }
 
 // UUID returns a version 4 UUID derived from parts.
@@ -55,12 +59,12 @@ func (s Source) UUID(parts ...string) string {
 // parts. Callers pass what identifies the new object besides base (its
 // kind, namespace, owner) and an attempt counter for when a name is taken.
 func (s Source) GenerateName(base string, parts ...string) string {
-	sum := s.sum(append([]string{"generateName", base}, parts...)...)
+	sum := s.sumAfter([]string{"generateName", base}, parts)
 	if len(base) > MaxGeneratedBase {
 		base = base[:MaxGeneratedBase]
 	}
-	b := make([]byte, len(base), len(base)+SuffixLength)
-	copy(b, base)
+	var stack [MaxGeneratedBase + SuffixLength]byte
+	b := append(stack[:0], base...)
 	for i := range SuffixLength {
 		b = append(b, nameAlphabet[int(sum[i])%len(nameAlphabet)])
 	}
