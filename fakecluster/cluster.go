@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/internal/ids"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -123,7 +122,7 @@ func (c *Cluster) GetShared(ctx context.Context, key types.NamespacedName, like 
 	stored, ok := c.store.get(k)
 	c.mu.Unlock()
 	if !ok {
-		return nil, apierrors.NewNotFound(groupResource(k.gk), key.Name)
+		return nil, notFound(k.gk, key.Name)
 	}
 	return stored, nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -37,7 +36,7 @@ func (c *Cluster) Delete(ctx context.Context, obj Object) error {
 func (c *Cluster) deleteLocked(k objKey) error {
 	stored, ok := c.store.get(k)
 	if !ok {
-		return apierrors.NewNotFound(groupResource(k.gk), k.name)
+		return notFound(k.gk, k.name)
 	}
 	if removed := c.deleteObjectLocked(k, stored); removed {
 		c.collectGarbageLocked(stored.GetUID())

@@ -2,11 +2,16 @@ package fakecluster
 
 import (
 	"fmt"
+	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -70,8 +75,22 @@ var pluralOverrides = map[string]string{
 }
 
 // groupResource returns the resource of a kind, e.g.
-// installations.landscaper.gardener.cloud, for apierrors.
+// installations.landscaper.gardener.cloud, for apierrors. It is kept per
+// kind: not-found errors are an expected answer on hot paths.
 func groupResource(gk schema.GroupKind) schema.GroupResource {
+	if gr, ok := resources.Load(gk); ok {
+		return gr.(schema.GroupResource)
+	}
+	gr := guessGroupResource(gk)
+	resources.Store(gk, gr)
+	return gr
+}
+
+// resources caches groupResource.
+var resources sync.Map
+
+// guessGroupResource is groupResource without its cache.
+func guessGroupResource(gk schema.GroupKind) schema.GroupResource {
 	if plural, ok := pluralOverrides[gk.Kind]; ok {
 		return schema.GroupResource{Group: gk.Group, Resource: plural}
 	}
@@ -89,4 +108,24 @@ var clusterScoped = map[schema.GroupKind]bool{
 	{Kind: "Node"}:             true,
 	{Kind: "PersistentVolume"}: true,
 	{Kind: "ComponentStatus"}:  true,
+}
+
+// notFound is apierrors.NewNotFound for a kind, the same error with the
+// same message, built without fmt: looking for an object that is not there
+// is a normal answer many steps of a run get.
+func notFound(gk schema.GroupKind, name string) *apierrors.StatusError {
+	gr := groupResource(gk)
+	msg := make([]byte, 0, len(gr.Resource)+len(gr.Group)+len(name)+16)
+	msg = append(msg, gr.Resource...)
+	if gr.Group != "" {
+		msg = append(append(msg, '.'), gr.Group...)
+	}
+	msg = append(strconv.AppendQuote(append(msg, ' '), name), " not found"...)
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status:  metav1.StatusFailure,
+		Code:    http.StatusNotFound,
+		Reason:  metav1.StatusReasonNotFound,
+		Details: &metav1.StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name},
+		Message: string(msg),
+	}}
 }

@@ -235,7 +235,7 @@ func (c *Cluster) lookupForWrite(gvk schema.GroupVersionKind, obj Object) (objKe
 	k := keyOf(gvk, obj)
 	stored, ok := c.store.get(k)
 	if !ok {
-		return k, nil, apierrors.NewNotFound(groupResource(k.gk), k.name)
+		return k, nil, notFound(k.gk, k.name)
 	}
 	rv := obj.GetResourceVersion()
 	if rv == "" {
