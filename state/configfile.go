@@ -3,7 +3,6 @@ package state
 import (
 	"bufio"
 	"bytes"
-	"os"
 )
 
 // headerBuffer bounds what SavedConfigFile reads of the state file: the
@@ -17,7 +16,7 @@ const headerBuffer = 64 << 10
 // state. It returns "" when there is no state, or its first line is not a
 // header as Save writes it (a file laid out by hand), or names none.
 func (d *Dir) SavedConfigFile() string {
-	f, err := os.Open(d.file(stateFileName))
+	f, err := openFile(d.file(stateFileName))
 	if err != nil {
 		return ""
 	}

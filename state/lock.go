@@ -75,7 +75,7 @@ func (d *Dir) LockWith(opts LockOptions) (unlock func() error, err error) {
 func (d *Dir) openLock(shared bool) (*os.File, error) {
 	path := d.file(lockFileName)
 	if shared {
-		f, err := os.Open(path)
+		f, err := openFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
@@ -86,6 +86,9 @@ func (d *Dir) openLock(shared bool) (*os.File, error) {
 	}
 	if err := os.MkdirAll(d.dir(), 0o755); err != nil {
 		return nil, fmt.Errorf("create state folder: %w", err)
+	}
+	if err := checkRegular(path); err != nil {
+		return nil, fmt.Errorf("open lock: %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {

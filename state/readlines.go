@@ -17,7 +17,7 @@ const readBlock = 4 << 20
 // while it reads the next, so that splitting a large state file costs
 // little more than reading it.
 func readLines(path string) ([]byte, []line, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -123,7 +123,7 @@ func openPrevious(path string, lines *fileLines) *previousFile {
 	if lines == nil || lines.info == nil {
 		return nil
 	}
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil
 	}

@@ -1,9 +1,5 @@
 package state
 
-import (
-	"os"
-)
-
 // savedLayout is where the last Save put each object's JSON in the state
 // file it wrote (or found holding the snapshot already), for SavedObjects.
 type savedLayout struct {
@@ -27,7 +23,7 @@ func (d *Dir) SavedObjects() (objs []StoredObject, ok bool, err error) {
 	if l == nil {
 		return nil, false, nil
 	}
-	data, err := os.ReadFile(d.file(stateFileName))
+	data, err := readFile(d.file(stateFileName))
 	if err != nil {
 		return nil, false, err
 	}

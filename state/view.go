@@ -120,7 +120,7 @@ func (v *View) readHeaders() bool {
 // file does not end as Save ends a state file: a file cut short is left to
 // Load, which reports it.
 func readUpTo(path string, marker []byte) (data []byte, complete bool, err error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, false, err
 	}

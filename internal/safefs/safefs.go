@@ -90,11 +90,12 @@ type NotRegularError struct {
 }
 
 func (e *NotRegularError) Error() string {
-	return fmt.Sprintf("it is %s, not a regular file: lscli reads only regular files", modeName(e.Mode))
+	return fmt.Sprintf("it is %s, not a regular file: lscli reads only regular files", ModeName(e.Mode))
 }
 
-// modeName names the type of a file that is not regular.
-func modeName(m fs.FileMode) string {
+// ModeName names the type of a file that is not regular, as "a named pipe
+// (FIFO)".
+func ModeName(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe (FIFO)"
