@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/lscli/lscli/internal/safefs"
@@ -26,11 +27,12 @@ func readFile(path string) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// checkRegular returns an error naming path when it exists and is not a
-// regular file (after symbolic links). A missing file is left to the caller.
+// checkRegular returns an error naming path when it exists and is a named
+// pipe, a socket or a device (after symbolic links). A missing file, and a
+// folder (which reading reports), are left to the caller.
 func checkRegular(path string) error {
 	info, err := os.Stat(path)
-	if err != nil || info.Mode().IsRegular() {
+	if err != nil || info.Mode()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice|fs.ModeCharDevice|fs.ModeIrregular) == 0 {
 		return nil
 	}
 	return fmt.Errorf("%s is %s, not a regular file: lscli keeps its state in regular files; "+
