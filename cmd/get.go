@@ -19,6 +19,18 @@ import (
 type getFlags struct {
 	selector              string
 	noHeaders, showLabels bool
+	// sortBy is kubectl's --sort-by: a JSONPath whose values order a list.
+	sortBy string
+}
+
+// sortByInvalid makes a --sort-by whose values cannot be ordered invalid
+// input (exit 2); other errors pass.
+func sortByInvalid(err error) error {
+	var se *output.SortByError
+	if errors.As(err, &se) {
+		return invalidf("%s", se.Error())
+	}
+	return err
 }
 
 func newGetCmd(f *factory) *cobra.Command {
@@ -34,7 +46,8 @@ KIND is a kind or its short name (inst, exec, di, tgt, do, ctx, secret, cm). As 
 several objects can be named: KIND NAME NAME..., or KIND/NAME KIND/NAME... (a List then), and
 several kinds: KIND,KIND [NAME...]. Every
 namespace is shown unless -n narrows it; -l narrows by label, as kubectl's selectors do.
---no-headers and --show-labels work on tables (and custom-columns) as kubectl's do.
+--no-headers and --show-labels work on tables (and custom-columns) as kubectl's do; --sort-by
+orders lists and each kind's table by the value at a JSONPath, as kubectl's does.
 
 With --target NAME, show the objects that real deployers applied to the simulated cluster behind
 Target NAME (-n picks the Target's namespace when the name is ambiguous): a table with each
@@ -45,12 +58,21 @@ KIND and NAME then narrow the objects by kind (e.g. deployment, deployments) and
   lscli get inst demo -o jsonpath='{.status.phase}'
   lscli get inst first second -o name
   lscli get inst,exec,di
-  lscli get di -o custom-columns=NAME:.metadata.name,PHASE:.status.phase`,
+  lscli get di -o custom-columns=NAME:.metadata.name,PHASE:.status.phase
+  lscli get inst --sort-by=.status.phase`,
 		ValidArgsFunction: f.kindNameCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {
 				return err
+			}
+			if gf.sortBy != "" {
+				if err := output.CheckSortBy(gf.sortBy); err != nil {
+					return sortByInvalid(err)
+				}
+				if target != "" {
+					return invalidf("--sort-by orders the simulation's objects; it does not work with --target")
+				}
 			}
 			if target != "" {
 				if err := maxArgs(2)(cmd, args); err != nil {
@@ -66,6 +88,7 @@ KIND and NAME then narrow the objects by kind (e.g. deployment, deployments) and
 	cmd.Flags().StringVarP(&gf.selector, "selector", "l", "", "label selector, e.g. app=web,tier!=db (as kubectl's -l)")
 	cmd.Flags().BoolVar(&gf.noHeaders, "no-headers", false, "leave out the header line of tables and custom-columns")
 	cmd.Flags().BoolVar(&gf.showLabels, "show-labels", false, "add the objects' labels as the last column of tables")
+	cmd.Flags().StringVar(&gf.sortBy, "sort-by", "", "order lists and tables by the value at this JSONPath, e.g. .status.phase (as kubectl's --sort-by)")
 	addOutputFlag(cmd, "table", getFormats...)
 	return cmd
 }
@@ -101,7 +124,7 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, gf get
 	if err := gf.applySelector(a); err != nil {
 		return err
 	}
-	if s.Output == output.FormatJSON || s.Output == output.FormatYAML {
+	if (s.Output == output.FormatJSON || s.Output == output.FormatYAML) && gf.sortBy == "" {
 		if stored, ok := a.RunStored(ctx, args); ok {
 			if err := output.ListStored(stored, s.Output, f.streams.Out); !errors.Is(err, output.ErrNotStoredForm) {
 				return err
@@ -125,13 +148,17 @@ func (f *factory) printGot(s *settings, objs []fakecluster.Object, single bool, 
 		if err != nil {
 			return err
 		}
-		_, err = io.WriteString(f.streams.Out, output.Table(objs, st,
-			output.TableOptions{Wide: s.Output == "wide", NoHeaders: gf.noHeaders, ShowLabels: gf.showLabels}))
+		table, err := output.Table(objs, st,
+			output.TableOptions{Wide: s.Output == "wide", NoHeaders: gf.noHeaders, ShowLabels: gf.showLabels, SortBy: gf.sortBy})
+		if err != nil {
+			return sortByInvalid(err)
+		}
+		_, err = io.WriteString(f.streams.Out, table)
 		return err
 	case "tree":
 		return f.printObjects(s, objs)
 	}
-	return output.PrintWith(objs, s.Output, output.PrintOptions{Single: single, NoHeaders: gf.noHeaders}, f.streams.Out)
+	return sortByInvalid(output.PrintWith(objs, s.Output, output.PrintOptions{Single: single, NoHeaders: gf.noHeaders, SortBy: gf.sortBy}, f.streams.Out))
 }
 
 // manyObjectArgs reads the arguments of a get that names several objects,

@@ -52,6 +52,9 @@ type PrintOptions struct {
 	Single bool
 	// NoHeaders leaves the header line out of custom-columns.
 	NoHeaders bool
+	// SortBy orders a List by the value at this JSONPath (kubectl's
+	// --sort-by); empty keeps List's order.
+	SortBy string
 }
 
 // PrintWith is Print with options.
@@ -60,11 +63,15 @@ func PrintWith(objs []fakecluster.Object, format string, opts PrintOptions, w io
 	if single && len(objs) == 1 && (format == FormatJSON || format == FormatYAML) {
 		return printOne(objs[0], format, w)
 	}
+	ordered, err := sortByField(sortObjects(objs), opts.SortBy)
+	if err != nil {
+		return err
+	}
 	switch format {
 	case FormatJSON, FormatYAML:
-		return List(objs, format, w)
+		return writeObjectList(ordered, format, w)
 	}
-	list, err := unstructuredList(objs)
+	list, err := unstructuredList(ordered)
 	if err != nil {
 		return err
 	}
@@ -150,11 +157,11 @@ func printOne(o fakecluster.Object, format string, w io.Writer) error {
 	return err
 }
 
-// unstructuredList converts objs, in the order List sorts them, to a List
-// of unstructured objects in Landscaper's API shape.
+// unstructuredList converts objs, in their order, to a List of
+// unstructured objects in Landscaper's API shape.
 func unstructuredList(objs []fakecluster.Object) (*unstructured.UnstructuredList, error) {
 	list := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "v1", "kind": "List"}}
-	for _, o := range sortObjects(objs) {
+	for _, o := range objs {
 		item, err := marshalItem(o)
 		if err != nil {
 			return nil, fmt.Errorf("encode %s %s: %w", kindOf(o), qualifiedName(o), err)

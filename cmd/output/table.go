@@ -42,9 +42,12 @@ const NoObjects = "No objects.\n"
 //
 // LASTERROR is the first line of status.lastError's message, cut at 60
 // characters.
-func Table(objs []fakecluster.Object, st Styles, opts TableOptions) string {
+//
+// With opts.SortBy, the rows of each kind are ordered by the value at that
+// path (see sortByField); a path whose values cannot be ordered is an error.
+func Table(objs []fakecluster.Object, st Styles, opts TableOptions) (string, error) {
 	if len(objs) == 0 {
-		return NoObjects
+		return NoObjects, nil
 	}
 	var groups [][]fakecluster.Object
 	prevKind := ""
@@ -57,6 +60,10 @@ func Table(objs []fakecluster.Object, st Styles, opts TableOptions) string {
 	}
 	var b strings.Builder
 	for i, g := range groups {
+		g, err := sortByField(g, opts.SortBy)
+		if err != nil {
+			return "", err
+		}
 		if len(groups) > 1 {
 			if i > 0 {
 				b.WriteString("\n")
@@ -73,7 +80,7 @@ func Table(objs []fakecluster.Object, st Styles, opts TableOptions) string {
 		t.noHeader = opts.NoHeaders
 		b.WriteString(t.render(st))
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // TableOptions change what Table shows. The zero value is the default view.
@@ -87,6 +94,9 @@ type TableOptions struct {
 	// key=value, sorted by key and separated by commas, or <none>
 	// (kubectl's --show-labels).
 	ShowLabels bool
+	// SortBy orders the rows of each kind by the value at this JSONPath
+	// (kubectl's --sort-by); empty keeps List's order.
+	SortBy string
 }
 
 // kindTable builds the table of objects of one kind.

@@ -24,7 +24,7 @@ func TestTableGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Table(tt.objs, tt.st, TableOptions{})
+			got := mustTable(t, tt.objs, tt.st, TableOptions{})
 			if !tt.st.Enabled() {
 				noEscapes(t, got)
 			}
@@ -36,15 +36,15 @@ func TestTableGolden(t *testing.T) {
 // TestTableColorAlignment checks that colored cells do not shift the columns:
 // without escape sequences, colored output is the plain output.
 func TestTableColorAlignment(t *testing.T) {
-	plain := Table(landscape(), plainStyles(), TableOptions{})
-	colored := Table(landscape(), colorStyles(), TableOptions{})
+	plain := mustTable(t, landscape(), plainStyles(), TableOptions{})
+	colored := mustTable(t, landscape(), colorStyles(), TableOptions{})
 	if got := stripSeqs(colored); got != plain {
 		t.Errorf("colored table without escapes differs from the plain one:\n%s", lineDiff(plain, got))
 	}
 }
 
 func TestTableEmpty(t *testing.T) {
-	if got := Table(nil, plainStyles(), TableOptions{}); got != NoObjects {
+	if got := mustTable(t, nil, plainStyles(), TableOptions{}); got != NoObjects {
 		t.Errorf("Table(nil) = %q, want %q", got, NoObjects)
 	}
 }
@@ -52,7 +52,7 @@ func TestTableEmpty(t *testing.T) {
 func TestTableOneLineCells(t *testing.T) {
 	d := &lsv1alpha1.DeployItem{ObjectMeta: meta("ns", "d")}
 	d.Spec.Type = "odd\ttype\nwith breaks"
-	got := Table([]fakecluster.Object{d}, plainStyles(), TableOptions{})
+	got := mustTable(t, []fakecluster.Object{d}, plainStyles(), TableOptions{})
 	want := "NAMESPACE   NAME   TYPE                   PHASE   JOBID   JOBIDFINISHED\n" +
 		"ns          d      odd type with breaks   -       -       -\n"
 	if got != want {
@@ -117,4 +117,14 @@ func TestAlignLinesIsTabwriters(t *testing.T) {
 	if got, want := alignLines(long), tabwriterLines(long); got != want {
 		t.Fatalf("a long table differs from tabwriter's")
 	}
+}
+
+// mustTable is Table for tests: an error fails t.
+func mustTable(t *testing.T, objs []fakecluster.Object, st Styles, opts TableOptions) string {
+	t.Helper()
+	got, err := Table(objs, st, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
