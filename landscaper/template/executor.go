@@ -99,8 +99,14 @@ func (e *Executor) Execute(req Request) (res *Result, err error) {
 	return nil, fmt.Errorf("unknown template type %q (allowed: %s, %s)", ex.Type, lsv1alpha1.GOTemplateType, lsv1alpha1.SpiffTemplateType)
 }
 
-// source returns the template of ex: its file, or the inline template.
+// source returns the template of ex: the inline template, or else its
+// file. An execution with both renders the inline template, as Landscaper's
+// templaters (gotemplate's getTemplateFromExecution, spiff's templateNode)
+// look at the template first.
 func (e *Executor) source(ex lsv1alpha1.TemplateExecutor) (raw []byte, file string, err error) {
+	if len(ex.Template.RawMessage) != 0 && string(ex.Template.RawMessage) != "null" {
+		return ex.Template.RawMessage, "", nil
+	}
 	if ex.File != "" {
 		data, err := e.readFile(ex.File)
 		if err != nil {
@@ -108,10 +114,7 @@ func (e *Executor) source(ex lsv1alpha1.TemplateExecutor) (raw []byte, file stri
 		}
 		return data, blueprint.FilePath(ex.File), nil
 	}
-	if len(ex.Template.RawMessage) == 0 || string(ex.Template.RawMessage) == "null" {
-		return nil, "", fmt.Errorf("has neither file nor template")
-	}
-	return ex.Template.RawMessage, "", nil
+	return nil, "", fmt.Errorf("has neither file nor template")
 }
 
 // readFile reads a file of the blueprint; paths may start with "/".

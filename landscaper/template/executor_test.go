@@ -247,3 +247,21 @@ func TestIncludeDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineTemplateWinsOverFile: an execution with both template and file
+// renders its template, as Landscaper's getTemplateFromExecution
+// (GoTemplate) and templateNode (Spiff) look at the template first; its
+// blueprint validation does not refuse the pair.
+func TestInlineTemplateWinsOverFile(t *testing.T) {
+	fsys := fstest.MapFS{"deploy.yaml": {Data: []byte("from: file\n")}}
+	gox := goExec("from: template")
+	gox.File = "deploy.yaml"
+	spx := lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType, File: "deploy.yaml",
+		Template: lsv1alpha1.NewAnyJSON([]byte(`{"from": "template"}`))}
+	for _, ex := range []lsv1alpha1.TemplateExecutor{gox, spx} {
+		res, err := (&Executor{FS: fsys}).Execute(Request{Execution: ex})
+		if err != nil || strings.TrimSpace(string(res.Output)) != "from: template" {
+			t.Errorf("%s: output %q, %v; want the inline template's", ex.Type, res.Output, err)
+		}
+	}
+}
