@@ -19,9 +19,10 @@ type ContentReader interface {
 // base64 encoded.
 const mediaTypeOctet = "application/octet-stream"
 
-// ResourceContent implements GoTemplate's getResourceContent: the content
-// of the resource a reference names (as for getResourceKey), as a string,
-// base64 encoded when the access's media type is application/octet-stream.
+// ResourceContent implements getResourceContent: the content of the
+// resource a reference names (as for getResourceKey), as a string, base64
+// encoded when the access's media type is application/octet-stream. Spiff's
+// getResourceContent reads that string as YAML.
 func (c *Components) ResourceContent(args ...any) (string, error) {
 	data, mediaType, err := c.resourceContent(args)
 	if err != nil {
@@ -31,13 +32,6 @@ func (c *Components) ResourceContent(args ...any) (string, error) {
 		return base64.StdEncoding.EncodeToString(data), nil
 	}
 	return string(data), nil
-}
-
-// ResourceContentData implements Spiff's getResourceContent: the raw
-// content, which Spiff parses as YAML.
-func (c *Components) ResourceContentData(args ...any) ([]byte, error) {
-	data, _, err := c.resourceContent(args)
-	return data, err
 }
 
 // resourceContent resolves the reference in args and reads the content.

@@ -22,7 +22,13 @@ func NewFunctions(components *funcs.Components) spiffing.Functions {
 	}
 	fns := spiffing.NewFunctions()
 	fns.RegisterFunction("getResource", wrap(func(args []any) (any, error) { return components.Resource(args...) }))
-	fns.RegisterFunction("getResourceKey", wrap(func(args []any) (any, error) { return components.ResourceKey(args...) }))
+	fns.RegisterFunction("getResourceKey", wrap(func(args []any) (any, error) {
+		args, err := referenceArgs(args)
+		if err != nil {
+			return nil, err
+		}
+		return components.ResourceKey(args...)
+	}))
 	fns.RegisterFunction("getComponent", wrap(func(args []any) (any, error) { return components.Component(args...) }))
 	fns.RegisterFunction("parseOCIRef", wrap(oneString(func(s string) (any, error) { return funcs.ParseOCIRef(s) })))
 	fns.RegisterFunction("ociRefRepo", wrap(oneString(func(s string) (any, error) { return funcs.OCIRefRepo(s) })))

@@ -1,0 +1,135 @@
+package template
+
+import (
+	"encoding/base64"
+	"errors"
+	"strings"
+	"testing"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
+	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/landscaper/template/funcs"
+)
+
+// rootWithLeaf is a component whose reference "leaf" leads to a component,
+// given inline, with a chart and a config resource.
+const rootWithLeaf = `
+inline:
+  meta: {schemaVersion: v2}
+  component:
+    name: example.com/root
+    version: 1.0.0
+    provider: internal
+    repositoryContexts: []
+    sources: []
+    resources:
+    - {name: image, type: ociImage, version: 1.0.0, relation: external, access: {type: ociRegistry, imageReference: r.example.com/img:1.0.0}}
+    componentReferences:
+    - name: leaf
+      componentName: example.com/leaf
+      version: 2.0.0
+      labels:
+      - name: landscaper.gardener.cloud/component-descriptor
+        value:
+          meta: {schemaVersion: v2}
+          component:
+            name: example.com/leaf
+            version: 2.0.0
+            provider: internal
+            repositoryContexts: []
+            sources: []
+            componentReferences: []
+            resources:
+            - {name: chart, type: helmChart, version: 2.0.0, relation: local, access: {type: localBlob, localReference: chart}}
+            - {name: config, type: blob, version: 2.0.0, relation: local, access: {type: localBlob, localReference: config}}
+`
+
+// blobContents serves each resource's content and media type by name.
+type blobContents map[string][2]string
+
+func (b blobContents) ResourceContent(_ *cdv2.ComponentDescriptor, res cdv2.Resource) ([]byte, string, error) {
+	c, ok := b[res.Name]
+	if !ok {
+		return nil, "", errors.New("no content")
+	}
+	return []byte(c[0]), c[1], nil
+}
+
+// leafComponents returns the components of rootWithLeaf with contents.
+func leafComponents(t *testing.T, contents blobContents) *funcs.Components {
+	t.Helper()
+	def := &lsv1alpha1.ComponentDescriptorDefinition{}
+	if err := yaml.Unmarshal([]byte(rootWithLeaf), def); err != nil {
+		t.Fatal(err)
+	}
+	c, err := funcs.NewComponents(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Contents = contents
+	return c
+}
+
+// spiffYAML is a Spiff execution of a YAML template.
+func spiffYAML(t *testing.T, text string) lsv1alpha1.TemplateExecutor {
+	t.Helper()
+	raw, err := yaml.YAMLToJSON([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType, Template: lsv1alpha1.NewAnyJSON(raw)}
+}
+
+// TestSpiffResourceReferenceObject: Landscaper's Spiff getResourceKey and
+// getResourceContent take the relative resource reference as a string or
+// as an object, which they read as its JSON (spiffGetResourceKey,
+// spiffGetResourceContent; Landscaper's template-32/33 of testdata/spifftemplate).
+func TestSpiffResourceReferenceObject(t *testing.T) {
+	c := leafComponents(t, blobContents{"config": {"a: 1\n", "application/yaml"}})
+	key, err := c.ResourceKey("cd://componentReferences/leaf/resources/chart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := `
+helper:
+  <<<: (( &temporary ))
+  ref:
+    resource: {name: chart}
+    referencePath: [{name: leaf}]
+  cfg:
+    resource: {name: config}
+    referencePath: [{name: leaf}]
+key: (( getResourceKey(helper.ref) ))
+content: (( getResourceContent(helper.cfg) ))
+`
+	res, err := (&Executor{Components: c}).Execute(Request{Execution: spiffYAML(t, text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "content:\n  a: 1\nkey: " + key + "\n"
+	if string(res.Output) != want {
+		t.Errorf("output\n%s\nwant\n%s", res.Output, want)
+	}
+}
+
+// TestSpiffResourceContentOctetStream: Landscaper's Spiff getResourceContent
+// base64-encodes content of media type application/octet-stream before it
+// reads it as YAML, as its GoTemplate function does: a string, not the raw
+// bytes.
+func TestSpiffResourceContentOctetStream(t *testing.T) {
+	c := leafComponents(t, blobContents{"config": {"\xff\x00 a: [", "application/octet-stream"}})
+	text := `content: (( getResourceContent("cd://componentReferences/leaf/resources/config") ))`
+	res, err := (&Executor{Components: c}).Execute(Request{Execution: spiffYAML(t, text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "content: " + base64.StdEncoding.EncodeToString([]byte("\xff\x00 a: [")) + "\n"
+	if string(res.Output) != want {
+		t.Errorf("output %q, want %q", res.Output, want)
+	}
+	if !strings.HasPrefix(want, "content: /w") {
+		t.Fatalf("test data: %q", want)
+	}
+}
