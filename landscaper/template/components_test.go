@@ -133,3 +133,32 @@ func TestSpiffResourceContentOctetStream(t *testing.T) {
 		t.Fatalf("test data: %q", want)
 	}
 }
+
+// TestGoComponentFunctionsNeedTheInstallationsComponent: Landscaper's
+// GoTemplate getResource, getResources and getComponent fail when the
+// installation has no component descriptor, also when the template passes
+// one as the first argument (getResourceGoFunc, getResourcesGoFunc and
+// getComponentGoFunc check theirs first). Spiff's getResource does not
+// check, and works with a component descriptor argument.
+func TestGoComponentFunctionsNeedTheInstallationsComponent(t *testing.T) {
+	c := leafComponents(t, nil)
+	cd, _, err := c.Bindings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := map[string]any{"other": cd}
+	for _, text := range []string{
+		`x: {{ (getResource .other "name" "image").name }}`,
+		`x: {{ len (getResources .other "name" "image") }}`,
+		`x: {{ (getComponent .other "name" "leaf").component.name }}`,
+	} {
+		_, err := (&Executor{}).Execute(Request{Execution: goExec(text), Values: values})
+		if err == nil || !strings.Contains(err.Error(), "the installation has no component descriptor") {
+			t.Errorf("%s: %v, want the installation's missing component descriptor", text, err)
+		}
+	}
+	res, err := (&Executor{}).Execute(Request{Execution: spiffYAML(t, `x: (( getResource(other, "name", "image").name ))`), Values: values})
+	if err != nil || string(res.Output) != "x: image\n" {
+		t.Errorf("Spiff getResource with a component argument: %q, %v", res.Output, err)
+	}
+}

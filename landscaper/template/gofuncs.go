@@ -75,9 +75,27 @@ func runFuncs(cur func() *goRun) gotmpl.FuncMap {
 		"readFile":       func(p string) ([]byte, error) { return cur().e.readFile(p) },
 		"readDir":        func(p string) ([]fs.FileInfo, error) { return cur().readDir(p) },
 		"getResourceKey": func(args ...any) (string, error) { return cur().components().ResourceKey(args...) },
-		"getResource":    func(args ...any) (map[string]any, error) { return cur().components().Resource(args...) },
-		"getResources":   func(args ...any) ([]map[string]any, error) { return cur().components().Resources(args...) },
-		"getComponent":   func(args ...any) (map[string]any, error) { return cur().components().Component(args...) },
+		// getResource, getResources and getComponent need the installation's
+		// component descriptor, also when given one (Landscaper's
+		// getResourceGoFunc and friends); Spiff's getResource does not.
+		"getResource": func(args ...any) (map[string]any, error) {
+			if err := cur().components().RequireRoot(); err != nil {
+				return nil, err
+			}
+			return cur().components().Resource(args...)
+		},
+		"getResources": func(args ...any) ([]map[string]any, error) {
+			if err := cur().components().RequireRoot(); err != nil {
+				return nil, err
+			}
+			return cur().components().Resources(args...)
+		},
+		"getComponent": func(args ...any) (map[string]any, error) {
+			if err := cur().components().RequireRoot(); err != nil {
+				return nil, err
+			}
+			return cur().components().Component(args...)
+		},
 		// getResourceContent reads through the components' ContentReader.
 		"getResourceContent": func(args ...any) (string, error) { return cur().components().ResourceContent(args...) },
 	}

@@ -128,6 +128,17 @@ func toGeneric(v any) (any, error) {
 // descriptor.
 var errNoComponent = errors.New("the installation has no component descriptor (spec.componentDescriptor)")
 
+// RequireRoot fails when there is no installation component descriptor
+// (Root), as Landscaper's GoTemplate getResource, getResources and
+// getComponent do before they look at their arguments: a component
+// descriptor given as the first argument does not stand in for it there.
+func (c *Components) RequireRoot() error {
+	if c == nil || c.Root == nil {
+		return errNoComponent
+	}
+	return nil
+}
+
 // selectorArgs splits the arguments of getResource and friends: an optional
 // component descriptor (a map) first, then name/value pairs of an identity.
 func (c *Components) selectorArgs(args []any) (*cdv2.ComponentDescriptor, selector.DefaultSelector, error) {
