@@ -19,7 +19,8 @@
 //
 // Templates are untrusted input. They see nothing of the process but their
 // [Environment] (put into the context by the engine and the dry run): sprig's
-// env, expandenv and getHostByName are gone; now and the date functions use
+// env and expandenv are gone, as in Landscaper, and getHostByName fails when
+// called; now and the date functions use
 // the virtual clock and UTC; the random functions draw from a source seeded
 // per execution (Environment.SeedFor), and those that need a secure random
 // source fail. Every execution spends from a budget (package budget): the

@@ -25,12 +25,24 @@ var unavailableFuncs = []string{
 }
 
 // removedFuncs are sprig functions templates do not get: env and expandenv
-// read the process's environment, getHostByName asks the network.
-var removedFuncs = []string{"env", "expandenv", "getHostByName"}
+// read the process's environment. Landscaper removes them too.
+var removedFuncs = []string{"env", "expandenv"}
+
+// networkFuncs are sprig functions that ask the network. Landscaper keeps
+// them; lscli opens no network connection, so they exist (a template that
+// names one where it is not called renders) and fail when called.
+var networkFuncs = []string{"getHostByName"}
+
+// noNetwork is the error of a networkFuncs function.
+func noNetwork(name string) error {
+	return fmt.Errorf("%s is not available in lscli: it asks the network, and lscli opens no network connection for templates; "+
+		"pass the value in as an import instead", name)
+}
 
 // baseFuncs are the functions that need no execution: sprig's (without
-// removedFuncs, and with reproducibleFuncs replacing those that would read
-// the machine's time zone or a secure random source), Landscaper's that need
+// removedFuncs, and with reproducibleFuncs and networkFuncs replacing those
+// that would read the machine's time zone or a secure random source, or ask
+// the network), Landscaper's that need
 // no context, and text/template's print functions and escapers, replaced so
 // that their results are checked like any function's. Built once: sprig
 // builds a new map of ~150 closures per call.
@@ -54,6 +66,9 @@ var baseFuncs = sync.OnceValue(func() gotmpl.FuncMap {
 	}
 	for _, name := range unavailableFuncs {
 		static[name] = func(...any) (string, error) { return "", funcs.Unavailable(name) }
+	}
+	for _, name := range networkFuncs {
+		static[name] = func(...any) (string, error) { return "", noNetwork(name) }
 	}
 	maps.Copy(fm, static)
 	return fm
