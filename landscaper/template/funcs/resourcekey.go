@@ -46,11 +46,12 @@ func (c *Components) ResourceKey(args ...any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cd, res, err := c.resolveReference(ref)
+	cd, _, err := c.resolveReference(ref)
 	if err != nil {
 		return "", fmt.Errorf("getResourceKey %q: %w", s, err)
 	}
-	id := globalResourceIdentity{Resource: res.GetIdentity()}
+	// the identity OCM gives the resource (resource.Meta().GetIdentity)
+	id := globalResourceIdentity{Resource: ocmIdentity(resourceElements(cd), resourceIndex(cd, ref.Resource))}
 	id.Component.Name, id.Component.Version = cd.GetName(), cd.GetVersion()
 	data, err := yamlout.Marshal(id)
 	if err != nil {
@@ -81,7 +82,10 @@ func parseResourceReference(s string) (*resourceReference, error) {
 	return ref, nil
 }
 
-// resolveReference follows the reference path from Root and finds the resource.
+// resolveReference follows the reference path from Root and finds the
+// resource, as OCM's ResolveResourceReference does: each step and the
+// resource are found by their whole identity (see ocmIdentity), not by a
+// subset of it.
 func (c *Components) resolveReference(ref *resourceReference) (*cdv2.ComponentDescriptor, *cdv2.Resource, error) {
 	cd := c.Root
 	for _, step := range ref.ReferencePath {
@@ -91,18 +95,20 @@ func (c *Components) resolveReference(ref *resourceReference) (*cdv2.ComponentDe
 		}
 		cd = next
 	}
-	for i := range cd.Resources {
-		if identityMatches(cd.Resources[i].GetIdentity(), ref.Resource) {
-			return cd, &cd.Resources[i], nil
-		}
+	if i := resourceIndex(cd, ref.Resource); i >= 0 {
+		return cd, &cd.Resources[i], nil
 	}
 	return nil, nil, fmt.Errorf("component %s:%s has no resource %v", cd.GetName(), cd.GetVersion(), ref.Resource)
 }
 
 // referenced returns the component that cd references with identity id.
 func (c *Components) referenced(cd *cdv2.ComponentDescriptor, id map[string]string) (*cdv2.ComponentDescriptor, error) {
-	for _, r := range cd.ComponentReferences {
-		if !identityMatches(r.GetIdentity(), id) {
+	elems := make([]element, len(cd.ComponentReferences))
+	for i, r := range cd.ComponentReferences {
+		elems[i] = element{r.Name, r.Version, r.ExtraIdentity}
+	}
+	for i, r := range cd.ComponentReferences {
+		if !sameIdentity(ocmIdentity(elems, i), id) {
 			continue
 		}
 		next, ok := c.find(r.ComponentName, r.Version)
@@ -114,10 +120,77 @@ func (c *Components) referenced(cd *cdv2.ComponentDescriptor, id map[string]stri
 	return nil, fmt.Errorf("component %s:%s has no component reference %v", cd.GetName(), cd.GetVersion(), id)
 }
 
-// identityMatches reports whether every key of want has the same value in id.
-func identityMatches(id cdv2.Identity, want map[string]string) bool {
-	for k, v := range want {
-		if id[k] != v {
+// resourceIndex returns the index of the resource of cd whose OCM identity
+// is id, -1 if none.
+func resourceIndex(cd *cdv2.ComponentDescriptor, id map[string]string) int {
+	elems := resourceElements(cd)
+	for i := range elems {
+		if sameIdentity(ocmIdentity(elems, i), id) {
+			return i
+		}
+	}
+	return -1
+}
+
+// resourceElements returns the identity parts of cd's resources.
+func resourceElements(cd *cdv2.ComponentDescriptor) []element {
+	elems := make([]element, len(cd.Resources))
+	for i, r := range cd.Resources {
+		elems[i] = element{r.Name, r.Version, r.ExtraIdentity}
+	}
+	return elems
+}
+
+// element is what OCM's identity of a resource or reference is made of.
+type element struct {
+	name, version string
+	extra         cdv2.Identity
+}
+
+// ocmIdentity is the identity OCM gives elems[i] in its list
+// (ElementMeta.GetIdentity): its extra identity and name, and its version
+// when the extra identity has none and another element of the list has the
+// same name and extra identity (apart from a version key).
+func ocmIdentity(elems []element, i int) cdv2.Identity {
+	o := elems[i]
+	id := cdv2.Identity{}
+	for k, v := range o.extra {
+		id[k] = v
+	}
+	id[cdv2.SystemIdentityName] = o.name
+	if id[cdv2.SystemIdentityVersion] != "" {
+		return id
+	}
+	found := false
+	for _, m := range elems {
+		if m.name != o.name {
+			continue
+		}
+		mid := cdv2.Identity{}
+		for k, v := range m.extra {
+			if k != cdv2.SystemIdentityVersion {
+				mid[k] = v
+			}
+		}
+		if !sameIdentity(mid, o.extra) {
+			continue
+		}
+		if found {
+			id[cdv2.SystemIdentityVersion] = o.version
+			break
+		}
+		found = true
+	}
+	return id
+}
+
+// sameIdentity reports whether a and b have the same keys and values.
+func sameIdentity(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
 			return false
 		}
 	}
