@@ -7,6 +7,7 @@ import (
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/landscaper/components/descriptor"
 	"github.com/lscli/lscli/landscaper/components/source"
 )
 
@@ -16,16 +17,13 @@ import (
 // resources share name and extra identity each has its version in its
 // identity, so neither is found by name.
 func Resource(v *source.Version, name string) (cdv2.Resource, error) {
-	var found []cdv2.Resource
-	for _, r := range v.Descriptor.Resources {
-		if identityEqual(r.GetIdentity(), cdv2.Identity{"name": name}) {
-			found = append(found, r)
+	elems := descriptor.ResourceElements(v.Descriptor)
+	for i, r := range v.Descriptor.Resources {
+		if descriptor.SameIdentity(descriptor.OCMIdentity(elems, i), cdv2.Identity{cdv2.SystemIdentityName: name}) {
+			return r, nil
 		}
 	}
-	if len(found) != 1 {
-		return cdv2.Resource{}, fmt.Errorf("failed to get resource with name %s", name)
-	}
-	return found[0], nil
+	return cdv2.Resource{}, fmt.Errorf("failed to get resource with name %s", name)
 }
 
 // Blueprint reads the blueprint resource name of v. Blueprints are read

@@ -7,6 +7,7 @@ import (
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 	"sigs.k8s.io/yaml"
 
+	"github.com/lscli/lscli/landscaper/components/descriptor"
 	"github.com/lscli/lscli/landscaper/components/source"
 )
 
@@ -37,24 +38,15 @@ func DecodeResourceKey(key string) (*GlobalIdentity, error) {
 	return id, nil
 }
 
-// ResourceByIdentity returns the resource of v whose identity is id.
+// ResourceByIdentity returns the resource of v whose identity is id: its
+// whole OCM identity, as getResourceKey puts it into a key (with the
+// version when another resource has the same name and extra identity).
 func ResourceByIdentity(v *source.Version, id cdv2.Identity) (cdv2.Resource, error) {
-	for _, r := range v.Descriptor.Resources {
-		if identityEqual(r.GetIdentity(), id) {
+	elems := descriptor.ResourceElements(v.Descriptor)
+	for i, r := range v.Descriptor.Resources {
+		if descriptor.SameIdentity(descriptor.OCMIdentity(elems, i), id) {
 			return r, nil
 		}
 	}
 	return cdv2.Resource{}, fmt.Errorf("component %s has no resource with identity %v", v.Key(), id)
-}
-
-func identityEqual(a, b cdv2.Identity) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }

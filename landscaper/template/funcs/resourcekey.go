@@ -7,6 +7,7 @@ import (
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 	"github.com/lscli/lscli/internal/yamlout"
+	"github.com/lscli/lscli/landscaper/components/descriptor"
 	"sigs.k8s.io/yaml"
 )
 
@@ -51,7 +52,7 @@ func (c *Components) ResourceKey(args ...any) (string, error) {
 		return "", fmt.Errorf("getResourceKey %q: %w", s, err)
 	}
 	// the identity OCM gives the resource (resource.Meta().GetIdentity)
-	id := globalResourceIdentity{Resource: ocmIdentity(resourceElements(cd), resourceIndex(cd, ref.Resource))}
+	id := globalResourceIdentity{Resource: descriptor.OCMIdentity(descriptor.ResourceElements(cd), resourceIndex(cd, ref.Resource))}
 	id.Component.Name, id.Component.Version = cd.GetName(), cd.GetVersion()
 	data, err := yamlout.Marshal(id)
 	if err != nil {
@@ -84,7 +85,7 @@ func parseResourceReference(s string) (*resourceReference, error) {
 
 // resolveReference follows the reference path from Root and finds the
 // resource, as OCM's ResolveResourceReference does: each step and the
-// resource are found by their whole identity (see ocmIdentity), not by a
+// resource are found by their whole identity (see descriptor.OCMIdentity), not by a
 // subset of it.
 func (c *Components) resolveReference(ref *resourceReference) (*cdv2.ComponentDescriptor, *cdv2.Resource, error) {
 	cd := c.Root
@@ -103,12 +104,12 @@ func (c *Components) resolveReference(ref *resourceReference) (*cdv2.ComponentDe
 
 // referenced returns the component that cd references with identity id.
 func (c *Components) referenced(cd *cdv2.ComponentDescriptor, id map[string]string) (*cdv2.ComponentDescriptor, error) {
-	elems := make([]element, len(cd.ComponentReferences))
+	elems := make([]descriptor.Element, len(cd.ComponentReferences))
 	for i, r := range cd.ComponentReferences {
-		elems[i] = element{r.Name, r.Version, r.ExtraIdentity}
+		elems[i] = descriptor.Element{Name: r.Name, Version: r.Version, Extra: r.ExtraIdentity}
 	}
 	for i, r := range cd.ComponentReferences {
-		if !sameIdentity(ocmIdentity(elems, i), id) {
+		if !descriptor.SameIdentity(descriptor.OCMIdentity(elems, i), id) {
 			continue
 		}
 		next, ok := c.find(r.ComponentName, r.Version)
@@ -123,78 +124,13 @@ func (c *Components) referenced(cd *cdv2.ComponentDescriptor, id map[string]stri
 // resourceIndex returns the index of the resource of cd whose OCM identity
 // is id, -1 if none.
 func resourceIndex(cd *cdv2.ComponentDescriptor, id map[string]string) int {
-	elems := resourceElements(cd)
+	elems := descriptor.ResourceElements(cd)
 	for i := range elems {
-		if sameIdentity(ocmIdentity(elems, i), id) {
+		if descriptor.SameIdentity(descriptor.OCMIdentity(elems, i), id) {
 			return i
 		}
 	}
 	return -1
-}
-
-// resourceElements returns the identity parts of cd's resources.
-func resourceElements(cd *cdv2.ComponentDescriptor) []element {
-	elems := make([]element, len(cd.Resources))
-	for i, r := range cd.Resources {
-		elems[i] = element{r.Name, r.Version, r.ExtraIdentity}
-	}
-	return elems
-}
-
-// element is what OCM's identity of a resource or reference is made of.
-type element struct {
-	name, version string
-	extra         cdv2.Identity
-}
-
-// ocmIdentity is the identity OCM gives elems[i] in its list
-// (ElementMeta.GetIdentity): its extra identity and name, and its version
-// when the extra identity has none and another element of the list has the
-// same name and extra identity (apart from a version key).
-func ocmIdentity(elems []element, i int) cdv2.Identity {
-	o := elems[i]
-	id := cdv2.Identity{}
-	for k, v := range o.extra {
-		id[k] = v
-	}
-	id[cdv2.SystemIdentityName] = o.name
-	if id[cdv2.SystemIdentityVersion] != "" {
-		return id
-	}
-	found := false
-	for _, m := range elems {
-		if m.name != o.name {
-			continue
-		}
-		mid := cdv2.Identity{}
-		for k, v := range m.extra {
-			if k != cdv2.SystemIdentityVersion {
-				mid[k] = v
-			}
-		}
-		if !sameIdentity(mid, o.extra) {
-			continue
-		}
-		if found {
-			id[cdv2.SystemIdentityVersion] = o.version
-			break
-		}
-		found = true
-	}
-	return id
-}
-
-// sameIdentity reports whether a and b have the same keys and values.
-func sameIdentity(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // Unavailable returns the error of a Landscaper template function that needs
