@@ -32,3 +32,38 @@ func TestResourceByIdentity(t *testing.T) {
 		}
 	}
 }
+
+// TestResourceByKeyIdentity: a resource key holds the resource's whole OCM
+// identity (getResourceKey), with the version when another resource has the
+// same name and extra identity; the chart lookup finds exactly that one.
+func TestResourceByKeyIdentity(t *testing.T) {
+	res := func(name, version string, extra cdv2.Identity) cdv2.Resource {
+		return cdv2.Resource{IdentityObjectMeta: cdv2.IdentityObjectMeta{Name: name, Version: version, ExtraIdentity: extra}}
+	}
+	v := &source.Version{Descriptor: &cdv2.ComponentDescriptor{}}
+	v.Descriptor.Resources = []cdv2.Resource{
+		res("chart", "1.0.0", nil), res("chart", "2.0.0", nil),
+		res("flavored", "1.0.0", cdv2.Identity{"flavor": "a"}),
+	}
+	for _, c := range []struct {
+		id      cdv2.Identity
+		version string // of the resource found; "" for none
+	}{
+		{cdv2.Identity{"name": "chart", "version": "2.0.0"}, "2.0.0"},
+		{cdv2.Identity{"name": "chart", "version": "1.0.0"}, "1.0.0"},
+		{cdv2.Identity{"name": "chart"}, ""},
+		{cdv2.Identity{"name": "flavored", "flavor": "a"}, "1.0.0"},
+		{cdv2.Identity{"name": "flavored"}, ""},
+	} {
+		got, err := ResourceByIdentity(v, c.id)
+		if c.version == "" {
+			if err == nil {
+				t.Errorf("ResourceByIdentity(%v) = %+v, want none", c.id, got.IdentityObjectMeta)
+			}
+			continue
+		}
+		if err != nil || got.Version != c.version {
+			t.Errorf("ResourceByIdentity(%v) = %+v, %v, want version %s", c.id, got.IdentityObjectMeta, err, c.version)
+		}
+	}
+}
