@@ -16,7 +16,7 @@ import (
 
 // siblings returns the other installations with the same parent: for a
 // subinstallation the parent's other subinstallations, for a root every other
-// root in the namespace. It lists them all: use related for predecessors and
+// root in the namespace without the encompassed-by label. It lists them all: use related for predecessors and
 // successors.
 func siblings(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
 	return siblingsWhere(ctx, c, inst, nil, false)
@@ -26,8 +26,8 @@ func siblings(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Inst
 // copies, or with shared true the stored objects, which must not be changed.
 func siblingsWhere(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, f *fakecluster.FieldMatch, shared bool) ([]*lsv1alpha1.Installation, error) {
 	opts := fakecluster.ListOptions{Namespace: inst.Namespace, Field: f}
-	owner := fakecluster.ControllerOf(inst)
-	if owner != nil && owner.Kind == "Installation" {
+	owner := dataflow.ParentRef(inst)
+	if owner != nil {
 		opts.OwnerUID = owner.UID
 	}
 	found, err := fakecluster.Select[*lsv1alpha1.Installation](ctx, c, &lsv1alpha1.InstallationList{}, opts, shared)
@@ -39,7 +39,12 @@ func siblingsWhere(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1
 		if s.UID == inst.UID || dataflow.IsRoot(s) != dataflow.IsRoot(inst) {
 			continue
 		}
-		if !dataflow.IsRoot(inst) && !metav1.IsControlledBy(s, ownerStub(owner)) {
+		if owner != nil && dataflow.ParentRef(s).UID != owner.UID {
+			continue
+		}
+		// Landscaper's root siblings are the roots without the
+		// encompassed-by label (GetRootInstallations).
+		if _, labelled := s.Labels[lsv1alpha1.EncompassedByLabel]; owner == nil && labelled {
 			continue
 		}
 		out = append(out, s)
@@ -122,11 +127,6 @@ func successors(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.In
 	return out, nil
 }
 
-// ownerStub is an object with only the UID of ref, for IsControlledBy.
-func ownerStub(ref *metav1.OwnerReference) metav1.Object {
-	return &metav1.ObjectMeta{UID: ref.UID}
-}
-
 // notCompletedDependents is the reason of Landscaper's predecessor errors.
 const notCompletedDependents = "NotCompletedDependents"
 
@@ -198,7 +198,7 @@ func dependentsOf(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.
 	if err != nil {
 		return nil, err
 	}
-	if owner := fakecluster.ControllerOf(inst); owner != nil && len(succ) > 1 {
+	if owner := dataflow.ParentRef(inst); owner != nil && len(succ) > 1 {
 		parent := &lsv1alpha1.Installation{}
 		if err := c.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: owner.Name}, parent); err == nil {
 			orderByCache(succ, parent.Status.SubInstCache)

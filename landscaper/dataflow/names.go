@@ -1,31 +1,50 @@
 package dataflow
 
 import (
+	"strings"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/helper"
-	"github.com/lscli/lscli/fakecluster"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// IsRoot reports whether inst is a root installation: one that no other
-// installation controls.
+// IsRoot reports whether inst is a root installation: one without an
+// owner reference to an Installation, as Landscaper's IsRootInstallation
+// decides (a controller reference or not; the encompassed-by label does not
+// count).
 func IsRoot(inst *lsv1alpha1.Installation) bool {
-	owner := fakecluster.ControllerOf(inst)
-	return owner == nil || owner.Kind != "Installation"
+	return ParentRef(inst) == nil
 }
 
 // ParentName returns the name of the installation that inst is a
-// subinstallation of (its controller owner of kind Installation, or its
-// label landscaper.gardener.cloud/encompassed-by), or "" for a root.
+// subinstallation of (see ParentRef), or "" for a root.
 func ParentName(inst *lsv1alpha1.Installation) string {
-	if owner := fakecluster.ControllerOf(inst); owner != nil && owner.Kind == "Installation" {
-		return owner.Name
+	if ref := ParentRef(inst); ref != nil {
+		return ref.Name
 	}
-	for _, ref := range inst.OwnerReferences {
-		if ref.Kind == "Installation" {
-			return ref.Name
+	return ""
+}
+
+// ParentRef returns the owner reference of inst to its parent, nil for a
+// root: the first owner reference of kind Installation of Landscaper's API
+// group, as Landscaper's GetParentInstallationName takes it. It points into
+// inst: do not change it.
+func ParentRef(inst *lsv1alpha1.Installation) *metav1.OwnerReference {
+	refs := inst.OwnerReferences
+	for i := range refs {
+		if refs[i].Kind == "Installation" && isLandscaperGroup(refs[i].APIVersion) {
+			return &refs[i]
 		}
 	}
-	return inst.Labels[lsv1alpha1.EncompassedByLabel]
+	return nil
+}
+
+// isLandscaperGroup reports whether apiVersion, "<group>/<version>", is of
+// Landscaper's API group (controller-utils' OwnerOfGVK compares the group
+// only; an apiVersion that does not parse matches nothing).
+func isLandscaperGroup(apiVersion string) bool {
+	group, version, ok := strings.Cut(apiVersion, "/")
+	return ok && group == lsv1alpha1.SchemeGroupVersion.Group && !strings.Contains(version, "/")
 }
 
 // ContextOf returns the data context inst imports from and exports to: ""
