@@ -53,14 +53,16 @@ func CleanupExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.
 
 // CleanupContext deletes the DataObjects and Targets in inst's own context
 // "Inst.<name>" whose jobid label is not inst's current job, as Landscaper
-// does in Completing.
+// does in Completing. As there, it deletes nothing while no object of the
+// context has a jobid label at all (CheckIfNewContextDeletion).
 func CleanupContext(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation) error {
 	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.DataObjectContextLabel: OwnContext(inst)})
 	return deleteSelected(ctx, c, inst, sel, inst.Status.JobID)
 }
 
 // deleteSelected deletes the DataObjects and Targets matching sel in inst's
-// namespace, except those labelled with jobID (when not empty).
+// namespace. With a jobID, it keeps those labelled with it, and deletes
+// nothing when none of them has a jobid label.
 func deleteSelected(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, sel labels.Selector, jobID string) error {
 	opts := fakecluster.ListOptions{Namespace: inst.Namespace, LabelSelector: sel}
 	// Only read: Delete takes the kind and name, most are kept.
@@ -79,6 +81,9 @@ func deleteSelected(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.
 	for i := range tgts.Items {
 		objs = append(objs, &tgts.Items[i])
 	}
+	if jobID != "" && !anyJobIDLabel(objs) {
+		return nil
+	}
 	for _, o := range objs {
 		if jobID != "" && o.GetLabels()[lsv1alpha1.DataObjectJobIDLabel] == jobID {
 			continue
@@ -88,4 +93,14 @@ func deleteSelected(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.
 		}
 	}
 	return nil
+}
+
+// anyJobIDLabel reports whether one of objs has a jobid label.
+func anyJobIDLabel(objs []fakecluster.Object) bool {
+	for _, o := range objs {
+		if _, ok := o.GetLabels()[lsv1alpha1.DataObjectJobIDLabel]; ok {
+			return true
+		}
+	}
+	return false
 }

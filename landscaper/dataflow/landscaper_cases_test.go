@@ -46,3 +46,40 @@ func TestContextComesFromOwnerReferences(t *testing.T) {
 		t.Errorf("owned by another group's Installation: root %v, context %q; want a root", IsRoot(other), ContextOf(other))
 	}
 }
+
+// Landscaper's CleanupContext deletes the objects of an old job only when
+// at least one object of the context carries a job ID label
+// (utils.CheckIfNewContextDeletion): objects without one are kept then.
+func TestCleanupContextNeedsAJobIDLabel(t *testing.T) {
+	c := newCluster(t, `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: DataObject
+metadata: {name: manual, labels: {data.landscaper.gardener.cloud/context: Inst.i, data.landscaper.gardener.cloud/key: k}}
+data: 1
+---
+apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Target
+metadata: {name: manual-target, labels: {data.landscaper.gardener.cloud/context: Inst.i, data.landscaper.gardener.cloud/key: t}}
+spec: {type: x/y, config: {}}`)
+	inst := installation(t, c, "i", "{}", blueprintImports(""))
+	if err := CleanupContext(context.Background(), c, inst); err != nil {
+		t.Fatal(err)
+	}
+	get(t, c, "manual", &lsv1alpha1.DataObject{})
+	get(t, c, "manual-target", &lsv1alpha1.Target{})
+
+	// One object with a job ID label: all of an old job go, also those
+	// without the label.
+	do := decodeObject(t, "kind: DataObject\nmetadata: {name: labelled, labels: {data.landscaper.gardener.cloud/context: Inst.i, data.landscaper.gardener.cloud/jobid: job-0}}\ndata: 2")
+	create(t, c, do)
+	if err := CleanupContext(context.Background(), c, inst); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"manual", "labelled"} {
+		if err := c.Get(context.Background(), key(name), &lsv1alpha1.DataObject{}); !isNotFound(err) {
+			t.Errorf("DataObject %s was kept: %v", name, err)
+		}
+	}
+	if err := c.Get(context.Background(), key("manual-target"), &lsv1alpha1.Target{}); !isNotFound(err) {
+		t.Errorf("Target manual-target was kept: %v", err)
+	}
+}
