@@ -254,7 +254,7 @@ func (l *loader) targetMap(ctx context.Context, m map[string]string) (map[string
 
 // targetsByKey lists the Targets that the parent wrote for its import key
 // (targetListRef, targetMapRef): in the installation's context, of its job,
-// sourceType import. They come in the order the API server lists them, by
+// sourceType import (for a root: without a context label). They come in the order the API server lists them, by
 // name, as Landscaper takes them: a targetListRef's list is in the order
 // of the hashed names of the parent's copies, not of their index labels.
 func (l *loader) targetsByKey(ctx context.Context, key string) ([]*lsv1alpha1.Target, error) {
@@ -271,7 +271,9 @@ func (l *loader) targetsByKey(ctx context.Context, key string) ([]*lsv1alpha1.Ta
 	}
 	out := make([]*lsv1alpha1.Target, 0, len(list.Items))
 	for i := range list.Items {
-		if l.ctx == "" && list.Items[i].Labels[lsv1alpha1.DataObjectContextLabel] != "" {
+		// A root's selector requires the context label not to exist: an
+		// empty value does not do.
+		if _, has := list.Items[i].Labels[lsv1alpha1.DataObjectContextLabel]; l.ctx == "" && has {
 			continue
 		}
 		out = append(out, &list.Items[i])

@@ -83,3 +83,24 @@ spec: {type: x/y, config: {}}`)
 		t.Errorf("Target manual-target was kept: %v", err)
 	}
 }
+
+// A root's targetListRef and targetMapRef select Targets without a context
+// label (GetTargetListImportBySelector: the label must not exist, so an
+// empty value does not do).
+func TestRootTargetListRefNeedsNoContextLabel(t *testing.T) {
+	c := newCluster(t, `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Target
+metadata: {name: a, labels: {data.landscaper.gardener.cloud/key: clusters, data.landscaper.gardener.cloud/sourceType: import}}
+spec: {type: x/y, config: a}
+---
+apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Target
+metadata: {name: b, labels: {data.landscaper.gardener.cloud/key: clusters, data.landscaper.gardener.cloud/sourceType: import, data.landscaper.gardener.cloud/context: ""}}
+spec: {type: x/y, config: b}`)
+	inst := installation(t, c, "i", "imports: {targets: [{name: l, targetListRef: clusters}]}",
+		blueprintImports("- {name: l, type: targetList, targetType: x/y}"))
+	list := resolve(t, c, inst).Values["l"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["metadata"].(map[string]any)["name"] != "a" {
+		t.Errorf("targetListRef = %s, want Target a only", toJSON(list))
+	}
+}
