@@ -64,8 +64,9 @@ func tidy(err error) string {
 func isNotFound(err error) bool { return apierrors.IsNotFound(err) }
 
 // ImportLoadError is an import that cannot be read from the installation's
-// context: a DataObject, Target, Secret or ConfigMap that does not exist, or
-// a key the Secret or ConfigMap lacks. Landscaper's ImportsSatisfied fails
+// context: a DataObject, Target, Secret or ConfigMap that does not exist, a
+// key the Secret or ConfigMap lacks, or a Target of a targetMapRef without
+// its target map key label. Landscaper's ImportsSatisfied fails
 // the job on it; its text is Landscaper's.
 type ImportLoadError struct {
 	err error

@@ -202,7 +202,7 @@ func (l *loader) target(ctx context.Context, imp lsv1alpha1.TargetImport, out *l
 	case imp.TargetMapReference != "":
 		var list []*lsv1alpha1.Target
 		if list, err = l.targetsByKey(ctx, imp.TargetMapReference); err == nil {
-			out.maps[imp.Name] = byMapKey(list)
+			out.maps[imp.Name], err = byMapKey(list)
 		}
 	default:
 		err = fmt.Errorf("names no target, targets, targetListRef, targetMap or targetMapRef")
@@ -281,13 +281,19 @@ func (l *loader) targetsByKey(ctx context.Context, key string) ([]*lsv1alpha1.Ta
 	return out, nil
 }
 
-// byMapKey keys targets by their target map key label.
-func byMapKey(list []*lsv1alpha1.Target) map[string]*lsv1alpha1.Target {
+// byMapKey keys targets by their target map key label. A Target without
+// the label fails the import, as in Landscaper's
+// NewTargetMapExtensionFromList.
+func byMapKey(list []*lsv1alpha1.Target) (map[string]*lsv1alpha1.Target, error) {
 	out := make(map[string]*lsv1alpha1.Target, len(list))
 	for _, t := range list {
-		out[t.Labels[lsv1alpha1.DataObjectTargetMapKeyLabel]] = t
+		key, ok := t.Labels[lsv1alpha1.DataObjectTargetMapKeyLabel]
+		if !ok {
+			return nil, &ImportLoadError{err: errors.New("missing label for target map key")}
+		}
+		out[key] = t
 	}
-	return out
+	return out, nil
 }
 
 // values returns the loaded imports as templates see them: data as is,

@@ -252,3 +252,24 @@ exportExecutions:
 		}
 	}
 }
+
+// A Target that a targetMapRef selects must have a target map key label:
+// Landscaper's NewTargetMapExtensionFromList fails the import without one
+// (in ImportsSatisfied), instead of keying it "".
+func TestTargetMapRefNeedsTheKeyLabel(t *testing.T) {
+	c := newCluster(t, `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Target
+metadata: {name: a, labels: {data.landscaper.gardener.cloud/key: clusters, data.landscaper.gardener.cloud/sourceType: import, data.landscaper.gardener.cloud/targetmapkey: k}}
+spec: {type: x/y, config: a}
+---
+apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Target
+metadata: {name: b, labels: {data.landscaper.gardener.cloud/key: clusters, data.landscaper.gardener.cloud/sourceType: import}}
+spec: {type: x/y, config: b}`)
+	inst := installation(t, c, "i", "imports: {targets: [{name: m, targetMapRef: clusters}]}",
+		blueprintImports("- {name: m, type: targetMap, targetType: x/y}"))
+	_, err := resolveImports(c, inst)
+	if !IsImportLoadError(err) || err.Error() != "missing label for target map key" {
+		t.Errorf("err = %v (import load error: %v), want Landscaper's %q", err, IsImportLoadError(err), "missing label for target map key")
+	}
+}
