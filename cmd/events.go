@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -11,15 +12,17 @@ import (
 )
 
 func newEventsCmd(f *factory) *cobra.Command {
+	var forObject string
 	cmd := &cobra.Command{
 		Use:   "events [[KIND] NAME]",
 		Short: "Show the timeline: every creation, phase change, annotation and removal (runs nothing)",
 		Long: `Show the timeline of the simulation, oldest first, with virtual time and job ID; with NAME, only
-the events of the objects of that name (of KIND, when given; -n narrows the namespace). With
--o json it is a JSON list of {time, kind, namespace, name, type, phase, jobID, message}.`,
+the events of the objects of that name (of KIND, when given; -n narrows the namespace), or, as
+kubectl events takes it, --for KIND/NAME. With -o json it is a JSON list of {time, kind, namespace, name, type, phase, jobID, message}.`,
 		Example: `  lscli events
   lscli events demo
-  lscli events di demo-app-6c29l -o json`,
+  lscli events di demo-app-6c29l -o json
+  lscli events --for inst/demo`,
 		Args:              maxArgs(2),
 		ValidArgsFunction: f.kindOrNameCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -27,9 +30,19 @@ the events of the objects of that name (of KIND, when given; -n narrows the name
 			if err != nil {
 				return err
 			}
+			if forObject != "" {
+				if len(args) > 0 {
+					return usagef(cmd, "give the object as arguments or with --for, not both")
+				}
+				if !strings.Contains(forObject, "/") {
+					return invalidf("--for %s: give KIND/NAME, as kubectl events --for takes it (e.g. inst/demo)", forObject)
+				}
+				args = []string{forObject}
+			}
 			return f.eventsRun(cmd.Context(), s, args)
 		},
 	}
+	cmd.Flags().StringVar(&forObject, "for", "", "only the events of this object, KIND/NAME (as kubectl events --for)")
 	addOutputFlag(cmd, "table", "table", "json")
 	addAllNamespacesFlag(cmd)
 	return cmd
