@@ -3,6 +3,7 @@ package components
 import (
 	"errors"
 	"fmt"
+	"maps"
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 
@@ -19,7 +20,7 @@ import (
 func Resource(v *source.Version, name string) (cdv2.Resource, error) {
 	elems := descriptor.ResourceElements(v.Descriptor)
 	for i, r := range v.Descriptor.Resources {
-		if descriptor.SameIdentity(descriptor.OCMIdentity(elems, i), cdv2.Identity{cdv2.SystemIdentityName: name}) {
+		if maps.Equal(descriptor.OCMIdentity(elems, i), cdv2.Identity{cdv2.SystemIdentityName: name}) {
 			return r, nil
 		}
 	}

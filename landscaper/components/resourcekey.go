@@ -3,6 +3,7 @@ package components
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 	"sigs.k8s.io/yaml"
@@ -44,7 +45,7 @@ func DecodeResourceKey(key string) (*GlobalIdentity, error) {
 func ResourceByIdentity(v *source.Version, id cdv2.Identity) (cdv2.Resource, error) {
 	elems := descriptor.ResourceElements(v.Descriptor)
 	for i, r := range v.Descriptor.Resources {
-		if descriptor.SameIdentity(descriptor.OCMIdentity(elems, i), id) {
+		if maps.Equal(descriptor.OCMIdentity(elems, i), id) {
 			return r, nil
 		}
 	}

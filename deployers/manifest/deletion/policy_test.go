@@ -2,6 +2,7 @@ package deletion_test
 
 import (
 	"context"
+	"maps"
 	"testing"
 
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
@@ -79,7 +80,7 @@ func TestPrepareForDelete(t *testing.T) {
 				return
 			}
 			got := kubetest.Get(t, c, "v1", "ConfigMap", "ns", "cm")
-			if !equalStrings(got.GetAnnotations(), tt.wantAnn) {
+			if !maps.Equal(got.GetAnnotations(), tt.wantAnn) {
 				t.Errorf("annotations = %v, want %v", got.GetAnnotations(), tt.wantAnn)
 			}
 			if data := got.Object["data"].(map[string]any); !equalAny(data, tt.wantData) {
@@ -92,24 +93,12 @@ func TestPrepareForDelete(t *testing.T) {
 func TestMergeAnnotations(t *testing.T) {
 	got := deletion.MergeAnnotations(map[string]string{"a": "1", "b": "2"}, map[string]string{"b": "", "c": "3"})
 	want := map[string]string{"a": "1", "b": "", "c": "3"}
-	if !equalStrings(got, want) {
+	if !maps.Equal(got, want) {
 		t.Errorf("MergeAnnotations = %v, want %v (map entries of add always win)", got, want)
 	}
-	if got := deletion.MergeAnnotations(nil, map[string]string{"x": ""}); !equalStrings(got, map[string]string{"x": ""}) {
+	if got := deletion.MergeAnnotations(nil, map[string]string{"x": ""}); !maps.Equal(got, map[string]string{"x": ""}) {
 		t.Errorf("MergeAnnotations(nil) = %v", got)
 	}
-}
-
-func equalStrings(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 func equalAny(a, b map[string]any) bool {

@@ -1,6 +1,8 @@
 package descriptor
 
 import (
+	"maps"
+
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 )
 
@@ -45,7 +47,7 @@ func OCMIdentity(elems []Element, i int) cdv2.Identity {
 				mid[k] = v
 			}
 		}
-		if !SameIdentity(mid, o.Extra) {
+		if !maps.Equal(mid, o.Extra) {
 			continue
 		}
 		if found {
@@ -55,17 +57,4 @@ func OCMIdentity(elems []Element, i int) cdv2.Identity {
 		found = true
 	}
 	return id
-}
-
-// SameIdentity reports whether a and b have the same keys and values.
-func SameIdentity(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }

@@ -3,6 +3,7 @@ package funcs
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"strings"
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
@@ -109,7 +110,7 @@ func (c *Components) referenced(cd *cdv2.ComponentDescriptor, id map[string]stri
 		elems[i] = descriptor.Element{Name: r.Name, Version: r.Version, Extra: r.ExtraIdentity}
 	}
 	for i, r := range cd.ComponentReferences {
-		if !descriptor.SameIdentity(descriptor.OCMIdentity(elems, i), id) {
+		if !maps.Equal(descriptor.OCMIdentity(elems, i), id) {
 			continue
 		}
 		next, ok := c.find(r.ComponentName, r.Version)
@@ -126,7 +127,7 @@ func (c *Components) referenced(cd *cdv2.ComponentDescriptor, id map[string]stri
 func resourceIndex(cd *cdv2.ComponentDescriptor, id map[string]string) int {
 	elems := descriptor.ResourceElements(cd)
 	for i := range elems {
-		if descriptor.SameIdentity(descriptor.OCMIdentity(elems, i), id) {
+		if maps.Equal(descriptor.OCMIdentity(elems, i), id) {
 			return i
 		}
 	}
