@@ -41,7 +41,8 @@ func newGetCmd(f *factory) *cobra.Command {
 		Short: "Show objects of the simulation (runs nothing)",
 		Long: `Show the objects of the saved simulation as tables (-o table, the default for get; -o wide adds
 columns), or as kubectl prints them: -o yaml|json (a Kubernetes List, or the object itself for
-KIND NAME), -o name, -o jsonpath=TEMPLATE, -o custom-columns=SPEC; or as the tree (-o tree).
+KIND NAME), -o name, -o jsonpath=TEMPLATE, -o custom-columns=SPEC, -o go-template=TEMPLATE (and
+their -file=FILE forms); or as the tree (-o tree).
 KIND is a kind or its short name (inst, exec, di, tgt, do, ctx, secret, cm). As with kubectl,
 several objects can be named: KIND NAME NAME..., or KIND/NAME KIND/NAME... (a List then), and
 several kinds: KIND,KIND [NAME...]. Every

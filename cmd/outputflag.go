@@ -12,17 +12,25 @@ import (
 
 // The -o formats with an argument, as kubectl writes them.
 const (
-	formatJSONPath      = "jsonpath="
-	formatCustomColumns = "custom-columns="
+	formatJSONPath          = "jsonpath="
+	formatJSONPathFile      = "jsonpath-file="
+	formatCustomColumns     = "custom-columns="
+	formatCustomColumnsFile = "custom-columns-file="
+	formatGoTemplate        = "go-template="
+	formatGoTemplateFile    = "go-template-file="
 )
+
+// kubectlTemplates are the -o formats of kubectl's printers that take a
+// template or spec, or a file of one.
+var kubectlTemplates = []string{formatJSONPath, formatJSONPathFile, formatCustomColumns, formatCustomColumnsFile, formatGoTemplate, formatGoTemplateFile}
 
 // Format lists of the commands.
 var (
 	// objectFormats are the -o values of commands that print objects as
 	// trees: the commands that run, and tree.
-	objectFormats = []string{"tree", "wide", "yaml", "json", "name", formatJSONPath, formatCustomColumns}
+	objectFormats = append([]string{"tree", "wide", "yaml", "json", "name"}, kubectlTemplates...)
 	// getFormats are the -o values of get.
-	getFormats = []string{"table", "wide", "tree", "yaml", "json", "name", formatJSONPath, formatCustomColumns}
+	getFormats = append([]string{"table", "wide", "tree", "yaml", "json", "name"}, kubectlTemplates...)
 )
 
 // outputAnnotation keeps the -o values of a command on it, for the check and
@@ -46,10 +54,12 @@ func addOutputFlag(cmd *cobra.Command, def string, formats ...string) {
 // formatHelp shows a format in help texts: jsonpath=TEMPLATE.
 func formatHelp(f string) string {
 	switch f {
-	case formatJSONPath:
+	case formatJSONPath, formatGoTemplate:
 		return f + "TEMPLATE"
 	case formatCustomColumns:
 		return f + "SPEC"
+	case formatJSONPathFile, formatCustomColumnsFile, formatGoTemplateFile:
+		return f + "FILE"
 	}
 	return f
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -22,10 +23,18 @@ import (
 // names them. FormatJSONPath and FormatCustomColumns take their argument
 // after the "=".
 const (
-	FormatName          = "name"
-	FormatJSONPath      = "jsonpath="
-	FormatCustomColumns = "custom-columns="
+	FormatName              = "name"
+	FormatJSONPath          = "jsonpath="
+	FormatJSONPathFile      = "jsonpath-file="
+	FormatCustomColumns     = "custom-columns="
+	FormatCustomColumnsFile = "custom-columns-file="
+	FormatGoTemplate        = "go-template="
+	FormatGoTemplateFile    = "go-template-file="
 )
+
+// templateFormats are the formats that take a template, spec or file after
+// the "=".
+var templateFormats = []string{FormatJSONPath, FormatJSONPathFile, FormatCustomColumns, FormatCustomColumnsFile, FormatGoTemplate, FormatGoTemplateFile}
 
 // Print writes objs to w in one of kubectl's formats:
 //
@@ -36,7 +45,12 @@ const (
 //   - "jsonpath=TEMPLATE": kubectl's JSONPath template, applied to the
 //     object (single) or to the List; missing keys print nothing;
 //   - "custom-columns=HEADER:PATH,...": a table with one column per spec
-//     and one row per object; a missing value prints <none>.
+//     and one row per object; a missing value prints <none>;
+//   - "go-template=TEMPLATE": a Go template, as kubectl's, applied as
+//     jsonpath is;
+//   - "jsonpath-file=FILE", "custom-columns-file=FILE", "go-template-file=FILE":
+//     the same with the template or spec read from FILE (custom-columns-file:
+//     a line of headers and a line of paths, as kubectl reads it).
 //
 // Objects are in Landscaper's API shape with apiVersion and kind, as List
 // writes them (an Execution's deploy items in clear). The printers are
@@ -98,11 +112,22 @@ func PrintEmpty(format string, w io.Writer) error {
 // CheckFormat reports a jsonpath template or custom-columns spec that does
 // not parse; other formats are not its business.
 func CheckFormat(format string) error {
-	if strings.HasPrefix(format, FormatJSONPath) || strings.HasPrefix(format, FormatCustomColumns) {
-		_, err := printer(format, false)
-		return err
+	for _, f := range templateFormats {
+		if strings.HasPrefix(format, f) {
+			_, err := printer(format, false)
+			return err
+		}
 	}
 	return nil
+}
+
+// templateFile reads the template or spec file of a -o ...-file= format.
+func templateFile(format, name string) (string, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return "", fmt.Errorf("%s: read the file: %w", strings.TrimSuffix(format, "="), err)
+	}
+	return string(data), nil
 }
 
 // printer returns cli-runtime's or kubectl's printer for format;
@@ -111,6 +136,12 @@ func printer(format string, noHeaders bool) (printers.ResourcePrinter, error) {
 	switch {
 	case format == FormatName:
 		return &printers.NamePrinter{}, nil
+	case strings.HasPrefix(format, FormatJSONPathFile):
+		text, err := templateFile(FormatJSONPathFile, strings.TrimPrefix(format, FormatJSONPathFile))
+		if err != nil {
+			return nil, err
+		}
+		return printer(FormatJSONPath+text, noHeaders)
 	case strings.HasPrefix(format, FormatJSONPath):
 		p, err := printers.NewJSONPathPrinter(strings.TrimPrefix(format, FormatJSONPath))
 		if err != nil {
@@ -118,21 +149,51 @@ func printer(format string, noHeaders bool) (printers.ResourcePrinter, error) {
 		}
 		p.AllowMissingKeys(true)
 		return p, nil
+	case strings.HasPrefix(format, FormatGoTemplateFile):
+		text, err := templateFile(FormatGoTemplateFile, strings.TrimPrefix(format, FormatGoTemplateFile))
+		if err != nil {
+			return nil, err
+		}
+		return printer(FormatGoTemplate+text, noHeaders)
+	case strings.HasPrefix(format, FormatGoTemplate):
+		p, err := printers.NewGoTemplatePrinter([]byte(strings.TrimPrefix(format, FormatGoTemplate)))
+		if err != nil {
+			return nil, fmt.Errorf("invalid go-template: %w", err)
+		}
+		p.AllowMissingKeys(true)
+		return p, nil
+	case strings.HasPrefix(format, FormatCustomColumnsFile):
+		name := strings.TrimPrefix(format, FormatCustomColumnsFile)
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: read the file: %w", strings.TrimSuffix(FormatCustomColumnsFile, "="), err)
+		}
+		defer f.Close()
+		p, err := get.NewCustomColumnsPrinterFromTemplate(f, unstructured.UnstructuredJSONScheme)
+		if err != nil {
+			return nil, fmt.Errorf("invalid custom-columns file %s: %w", name, err)
+		}
+		p.NoHeaders = noHeaders
+		return checkColumns(p)
 	case strings.HasPrefix(format, FormatCustomColumns):
 		p, err := get.NewCustomColumnsPrinterFromSpec(strings.TrimPrefix(format, FormatCustomColumns), unstructured.UnstructuredJSONScheme, noHeaders)
 		if err != nil {
 			return nil, fmt.Errorf("invalid custom-columns spec: %w", err)
 		}
-		// The printer parses the column paths only when it prints: parse
-		// them now, so that a bad one is refused before a command runs.
-		for i, c := range p.Columns {
-			if err := jsonpath.New(fmt.Sprintf("column%d", i)).Parse(c.FieldSpec); err != nil {
-				return nil, fmt.Errorf("invalid custom-columns spec: column %q: path %s: %w", c.Header, c.FieldSpec, err)
-			}
-		}
-		return p, nil
+		return checkColumns(p)
 	}
 	return nil, fmt.Errorf("unknown output format %q", format)
+}
+
+// checkColumns parses the column paths of p, which its printer parses only
+// when it prints: a bad one is refused before a command runs.
+func checkColumns(p *get.CustomColumnsPrinter) (printers.ResourcePrinter, error) {
+	for i, c := range p.Columns {
+		if err := jsonpath.New(fmt.Sprintf("column%d", i)).Parse(c.FieldSpec); err != nil {
+			return nil, fmt.Errorf("invalid custom-columns spec: column %q: path %s: %w", c.Header, c.FieldSpec, err)
+		}
+	}
+	return p, nil
 }
 
 // printOne writes one object as JSON (indented by 4 spaces, like kubectl)
