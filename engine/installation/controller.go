@@ -105,7 +105,7 @@ func (c *Controller) Reconcile(ctx context.Context, inst *lsv1alpha1.Installatio
 }
 
 // reconcileOnce is one pass over inst, in Landscaper's order: add the
-// finalizer, trigger dependents recorded by the last job, forward an
+// finalizer, trigger dependents recorded by the last job (and go on), forward an
 // interrupt, strip a reconcile annotation from a non-root, start a new job at
 // a root, then handle the current phase.
 func (c *Controller) reconcileOnce(ctx context.Context, inst *lsv1alpha1.Installation) (reconcile.Result, error) {
@@ -114,7 +114,10 @@ func (c *Controller) reconcileOnce(ctx context.Context, inst *lsv1alpha1.Install
 		return reconcile.Result{}, c.cfg.Cluster.Update(ctx, inst)
 	}
 	if len(inst.Status.DependentsToTrigger) > 0 {
-		return reconcile.Result{}, c.triggerDependents(ctx, inst)
+		// As in Landscaper, triggering them does not end the pass.
+		if err := c.triggerDependents(ctx, inst); err != nil {
+			return reconcile.Result{}, err
+		}
 	}
 	if flow.HasOperation(inst, lsv1alpha1.InterruptOperation) {
 		return reconcile.Result{}, c.interrupt(ctx, inst)

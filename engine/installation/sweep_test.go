@@ -1,0 +1,56 @@
+package installation
+
+import (
+	"testing"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+)
+
+// TestControllerSweep covers cases of Landscaper's installation controller
+// (pkg/landscaper/controllers/installations) found in a case-by-case
+// comparison with its source.
+func TestControllerSweep(t *testing.T) {
+	runInstallationCases(t, false, []installationCase{
+		{
+			// reconcileInstallation: TriggerDependents does not end the
+			// reconcile; the new job starts in the same pass.
+			name: "a root with dependents to trigger and a reconcile annotation triggers them and starts its job in one pass",
+			setup: func(f *fixture) {
+				f.Create(inst("x", status(phases.Succeeded, job1, job1),
+					withAnnotation(lsv1alpha1.OperationAnnotation, "reconcile"), func(i *lsv1alpha1.Installation) {
+						i.Status.DependentsToTrigger = []lsv1alpha1.DependentToTrigger{{Name: "succ"}}
+					}))
+				f.Create(inst("succ", status(phases.Succeeded, job1, job1)))
+			},
+			wantPhase: phases.Succeeded,
+			check: func(t *testing.T, f *fixture, x *lsv1alpha1.Installation) {
+				if x.Status.JobID == job1 || len(x.Status.DependentsToTrigger) != 0 {
+					t.Errorf("jobID %s, dependents %v: want a new job and none left", x.Status.JobID, x.Status.DependentsToTrigger)
+				}
+				if f.Installation("succ").Annotations[lsv1alpha1.OperationAnnotation] != "reconcile" {
+					t.Error("dependent not triggered")
+				}
+			},
+		},
+		{
+			name: "a root with dependents to trigger and an interrupt annotation triggers them and passes the interrupt on in one pass",
+			setup: func(f *fixture) {
+				f.Create(inst("x", status(phases.Progressing, job2, job1),
+					withAnnotation(lsv1alpha1.OperationAnnotation, "interrupt"), func(i *lsv1alpha1.Installation) {
+						i.Status.DependentsToTrigger = []lsv1alpha1.DependentToTrigger{{Name: "succ"}}
+					}))
+				f.Create(childExecution(f, "x", job2, job1, lsv1alpha1.ExecutionPhases.Progressing))
+				f.Create(inst("succ", status(phases.Succeeded, job1, job1)))
+			},
+			wantPhase: phases.Progressing,
+			check: func(t *testing.T, f *fixture, x *lsv1alpha1.Installation) {
+				if f.Execution("x").Annotations[lsv1alpha1.OperationAnnotation] != "interrupt" {
+					t.Error("interrupt not passed on to the execution")
+				}
+				if len(x.Status.DependentsToTrigger) != 0 {
+					t.Error("dependents not cleared")
+				}
+			},
+		},
+	})
+}
