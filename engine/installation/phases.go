@@ -52,7 +52,8 @@ func (c *Controller) runPhase(ctx context.Context, inst *lsv1alpha1.Installation
 }
 
 // progressing is the Progressing phase, as Landscaper's: while a
-// subinstallation (in status.subInstCache order) or then the execution has
+// subinstallation (in status.subInstCache order; also one being deleted,
+// which finishes its job as usual) or then the execution has
 // not finished its job, it waits with the informational lastError
 // "installation <ns> / <name> is not finished yet" (no retry: the children's
 // changes wake it). All succeeded: Completing; otherwise Failed with
@@ -65,9 +66,6 @@ func (c *Controller) progressing(ctx context.Context, inst *lsv1alpha1.Installat
 	allSucceeded, execFailed := true, false
 	var failedSubs []string
 	for _, k := range kids {
-		if k.obj.GetDeletionTimestamp() != nil && k.kind == "Installation" {
-			continue
-		}
 		if k.status.JobIDFinished != k.status.JobID {
 			msg := fmt.Sprintf("%s %s / %s is not finished yet", strings.ToLower(k.kind), k.obj.GetNamespace(), k.obj.GetName())
 			return "", reconcile.NewError("handlePhaseProgressing", "JobIDFinished", msg,

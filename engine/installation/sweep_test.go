@@ -52,5 +52,35 @@ func TestControllerSweep(t *testing.T) {
 				}
 			},
 		},
+		{
+			// handlePhaseProgressing lists every subinstallation, also one
+			// being deleted.
+			name: "Progressing waits for a subinstallation being deleted that has not finished",
+			setup: func(f *fixture) {
+				x := inst("x", status(phases.Progressing, job2, job1))
+				f.Create(x)
+				sub := inst("sub", status(phases.Progressing, job2, job1), withOwner(f.Installation("x")))
+				f.Create(sub)
+				f.Delete(sub)
+			},
+			wantPhase: phases.Progressing,
+			check: func(t *testing.T, _ *fixture, x *lsv1alpha1.Installation) {
+				if e := x.Status.LastError; e == nil || e.Message != "installation test / sub is not finished yet" {
+					t.Errorf("lastError = %+v, want the wait for sub", e)
+				}
+			},
+		},
+		{
+			name: "Progressing fails for a failed subinstallation being deleted",
+			setup: func(f *fixture) {
+				x := inst("x", status(phases.Progressing, job2, job1))
+				f.Create(x)
+				sub := inst("sub", status(phases.Failed, job2, job2), withOwner(f.Installation("x")))
+				f.Create(sub)
+				f.Delete(sub)
+			},
+			wantPhase: phases.Failed,
+			check:     lastErrorIs("buildErrorIfFailedChild", "children failed", "Failed sub-installation(s): sub"),
+		},
 	})
 }
