@@ -154,11 +154,15 @@ func (c *Controller) getExecution(ctx context.Context, inst *lsv1alpha1.Installa
 }
 
 // triggerChildren passes the job ID of inst to all its children at once,
-// with new transition times (triggerTime).
-func (c *Controller) triggerChildren(ctx context.Context, inst *lsv1alpha1.Installation) error {
+// with new transition times (triggerTime); with deleting, in the order of
+// deletionOrder.
+func (c *Controller) triggerChildren(ctx context.Context, inst *lsv1alpha1.Installation, deleting bool) error {
 	kids, err := c.children(ctx, inst)
 	if err != nil {
 		return err
+	}
+	if deleting {
+		deletionOrder(kids)
 	}
 	now := metav1.NewTime(c.cfg.Clock.Now())
 	for _, k := range kids {
@@ -171,6 +175,17 @@ func (c *Controller) triggerChildren(ctx context.Context, inst *lsv1alpha1.Insta
 		}
 	}
 	return nil
+}
+
+// deletionOrder moves the execution of kids (children's order) to the
+// front: Landscaper's deletion phases handle the execution first, then the
+// subinstallations.
+func deletionOrder(kids []child) {
+	if n := len(kids); n > 1 && kids[n-1].kind == "Execution" {
+		exec := kids[n-1]
+		copy(kids[1:], kids[:n-1])
+		kids[0] = exec
+	}
 }
 
 // setOperationAndTouch sets the operation annotation op on obj, toggles its

@@ -21,7 +21,8 @@ var (
 
 // initDelete is the InitDelete phase. Unless the successor check says to
 // wait or fail (see checkSuccessor), it passes delete-without-uninstall on
-// to its children, deletes them, and moves to TriggerDelete.
+// to its children and deletes them, the execution first, as Landscaper does,
+// and moves to TriggerDelete.
 func (c *Controller) initDelete(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
 	const op = "handleDeletionPhaseInit"
 	if err := c.checkSuccessor(ctx, inst); err != nil {
@@ -31,6 +32,7 @@ func (c *Controller) initDelete(ctx context.Context, inst *lsv1alpha1.Installati
 	if err != nil {
 		return "", reconcile.Fatal(reconcile.Wrap(err, op, "ListSubinstallations"))
 	}
+	deletionOrder(kids)
 	withoutUninstall := lshelper.HasDeleteWithoutUninstallAnnotation(inst.ObjectMeta)
 	for _, k := range kids {
 		if withoutUninstall {

@@ -1,7 +1,10 @@
 package installation
 
 import (
+	"fmt"
 	"testing"
+
+	"github.com/lscli/lscli/fakecluster"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 )
@@ -103,4 +106,31 @@ func TestInstallationDeletion(t *testing.T) {
 			wantPhase: "",
 		},
 	})
+}
+
+// TestDeletionTouchesExecutionFirst: Landscaper's handleDeletionPhaseInit and
+// handleDeletionPhaseTriggerDeleting (reconcile_delete.go) handle the
+// execution before the subinstallations; ObjectsCreated passes the job to
+// the subinstallations first.
+func TestDeletionTouchesExecutionFirst(t *testing.T) {
+	f := newFixture(t)
+	f.Create(inst("x", status(phases.Succeeded, job1, job1),
+		withAnnotation(lsv1alpha1.DeleteWithoutUninstallAnnotation, "true")))
+	f.Create(inst("sub", status(phases.Succeeded, job1, job1), withOwner(f.Installation("x"))))
+	f.Create(childExecution(f, "x", job1, job1, lsv1alpha1.ExecutionPhases.Succeeded))
+	f.Delete(f.Installation("x"))
+	var seen []string
+	f.Cluster.Watch(func(e fakecluster.Event) {
+		if e.Kind != "Installation" || e.New.GetName() != "x" {
+			seen = append(seen, e.Kind)
+		}
+	})
+	if _, err := f.reconcile(New(*f.cfg), "x"); err == nil {
+		t.Fatal("want the Deleting wait")
+	}
+	// Annotated, deleted, given the job: the execution first each time.
+	want := "[Execution Execution Installation Installation Execution Installation]"
+	if got := fmt.Sprint(seen); got != want {
+		t.Errorf("writes to the children = %s, want %s", got, want)
+	}
 }

@@ -28,7 +28,7 @@ func (c *Controller) runPhase(ctx context.Context, inst *lsv1alpha1.Installation
 	case phases.CleanupOrphaned:
 		return c.cleanupOrphaned(ctx, inst)
 	case phases.ObjectsCreated:
-		if err := c.triggerChildren(ctx, inst); err != nil {
+		if err := c.triggerChildren(ctx, inst, false); err != nil {
 			return "", reconcile.Wrap(err, "handlePhaseObjectsCreated", "UpdateInstallationStatus")
 		}
 		flow.SetWaitTime(&inst.Status.TransitionTimes, c.cfg.Clock.Now())
@@ -40,7 +40,7 @@ func (c *Controller) runPhase(ctx context.Context, inst *lsv1alpha1.Installation
 	case phases.InitDelete:
 		return c.initDelete(ctx, inst)
 	case phases.TriggerDelete:
-		if err := c.triggerChildren(ctx, inst); err != nil {
+		if err := c.triggerChildren(ctx, inst, true); err != nil {
 			return "", reconcile.Wrap(err, "handleDeletionPhaseTriggerDeleting", "UpdateInstallationStatus")
 		}
 		flow.SetWaitTime(&inst.Status.TransitionTimes, c.cfg.Clock.Now())
