@@ -3,6 +3,7 @@ package installation
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // child is a subinstallation or the execution of an installation.
@@ -24,13 +26,50 @@ type child struct {
 	status flow.JobStatus
 }
 
-// children returns the subinstallations (owned by inst) in Landscaper's
-// order (see subinstallations) and then the execution of inst.
-func (c *Controller) children(ctx context.Context, inst *lsv1alpha1.Installation) ([]child, error) {
-	return c.readChildren(ctx, inst, false)
+// execLookup is how a phase finds the execution of an installation; each
+// of Landscaper's phases has its way.
+type execLookup bool
+
+const (
+	// byName finds the Execution named after the installation and
+	// controlled by it, none when there is none (Landscaper's
+	// GetExecutionForInstallation): Init, interrupt and the deletion phases.
+	byName execLookup = false
+	// byRef finds the Execution status.executionRef names: none without a
+	// reference, an error when it is missing. ObjectsCreated and
+	// Progressing.
+	byRef execLookup = true
+)
+
+// childError is an error of reading or writing the children, with the
+// reason Landscaper's phases give it (see phaseError).
+type childError struct {
+	reason string
+	err    error
 }
 
-// childrenView is children for reading only: the objects are the stored
+func (e *childError) Error() string { return e.err.Error() }
+func (e *childError) Unwrap() error { return e.err }
+
+// phaseError wraps err, an error of the children of inst, in the phase's
+// operation op and Landscaper's reason for it.
+func phaseError(err error, op string) error {
+	var ce *childError
+	if errors.As(err, &ce) {
+		return reconcile.Wrap(ce.err, op, ce.reason)
+	}
+	return reconcile.Wrap(err, op, "ListSubinstallations")
+}
+
+// children returns the subinstallations (owned by inst) in Landscaper's
+// order (see subinstallations) and then the execution of inst (byName), for
+// the deletion phases.
+func (c *Controller) children(ctx context.Context, inst *lsv1alpha1.Installation) ([]child, error) {
+	return c.readChildren(ctx, inst, false, byName)
+}
+
+// childrenView is the children as Progressing finds them (the execution
+// byRef), for reading only: the objects are the stored
 // ones (fakecluster's Select and GetUnsafe), so nothing they reach may be
 // changed. The Progressing phase looks at the children on every
 // change of any of them; not copying them is most of what it costs.
@@ -40,21 +79,21 @@ func (c *Controller) children(ctx context.Context, inst *lsv1alpha1.Installation
 // look at the same children.
 func (c *Controller) childrenView(ctx context.Context, inst *lsv1alpha1.Installation) ([]child, error) {
 	return c.kids.Get(inst.UID, c.cfg.Cluster.ResourceVersion(), func() ([]child, error) {
-		return c.readChildren(ctx, inst, true)
+		return c.readChildren(ctx, inst, true, byRef)
 	})
 }
 
-func (c *Controller) readChildren(ctx context.Context, inst *lsv1alpha1.Installation, view bool) ([]child, error) {
+func (c *Controller) readChildren(ctx context.Context, inst *lsv1alpha1.Installation, view bool, lookup execLookup) ([]child, error) {
 	subs, err := c.listSubinstallations(ctx, inst, view)
 	if err != nil {
-		return nil, err
+		return nil, &childError{"ListSubinstallations", err}
 	}
 	out := make([]child, 0, len(subs)+1)
 	for _, s := range subs {
 		st, _ := flow.JobStatusOf(s)
 		out = append(out, child{obj: s, kind: "Installation", status: st})
 	}
-	exec, err := c.getExecution(ctx, inst, view)
+	exec, err := c.getExecution(ctx, inst, view, lookup)
 	if err != nil {
 		return nil, err
 	}
@@ -125,56 +164,83 @@ func orderByCache(subs []*lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCach
 	}
 }
 
-// execution returns the execution of inst, or nil if it has none.
+// execution returns the execution of inst (byName), or nil if it has none.
 func (c *Controller) execution(ctx context.Context, inst *lsv1alpha1.Installation) (*lsv1alpha1.Execution, error) {
-	return c.getExecution(ctx, inst, false)
+	return c.getExecution(ctx, inst, false, byName)
 }
 
-// getExecution is execution; view gives a read-only object (see
-// childrenView).
-func (c *Controller) getExecution(ctx context.Context, inst *lsv1alpha1.Installation, view bool) (*lsv1alpha1.Execution, error) {
+// getExecution finds the execution of inst as lookup says; view gives a
+// read-only object (see childrenView). Its errors are childErrors.
+func (c *Controller) getExecution(ctx context.Context, inst *lsv1alpha1.Installation, view bool, lookup execLookup) (*lsv1alpha1.Execution, error) {
 	exec := &lsv1alpha1.Execution{}
 	key := types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}
+	reason := "GetExecutionForInstallation"
+	if lookup == byRef {
+		ref := inst.Status.ExecutionReference
+		if ref == nil {
+			return nil, nil
+		}
+		key, reason = types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, "GetExecution"
+	}
 	var err error
 	if view {
 		err = c.cfg.Cluster.GetUnsafe(ctx, key, exec)
 	} else {
 		err = c.cfg.Cluster.Get(ctx, key, exec)
 	}
-	if apierrors.IsNotFound(err) {
+	switch {
+	case apierrors.IsNotFound(err) && lookup == byName:
 		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("get execution: %w", err)
-	}
-	if !metav1.IsControlledBy(exec, inst) {
+	case err != nil:
+		return nil, &childError{reason, err}
+	case lookup == byName && !metav1.IsControlledBy(exec, inst):
 		return nil, nil
 	}
 	return exec, nil
 }
 
 // triggerChildren passes the job ID of inst to all its children at once,
-// with new transition times (triggerTime); with deleting, in the order of
-// deletionOrder.
+// with new transition times (triggerTime), in Landscaper's order: in
+// ObjectsCreated the subinstallations and then the execution (byRef: a
+// missing one is an error after the subinstallations got the job), while
+// deleting the execution (byName) first. Its errors are childErrors.
 func (c *Controller) triggerChildren(ctx context.Context, inst *lsv1alpha1.Installation, deleting bool) error {
-	kids, err := c.children(ctx, inst)
-	if err != nil {
-		return err
+	now := metav1.NewTime(c.cfg.Clock.Now())
+	pass := func(obj fakecluster.Object, kind string) error {
+		if st, _ := flow.JobStatusOf(obj); st.JobID == inst.Status.JobID {
+			return nil
+		}
+		flow.SetJobID(obj, inst.Status.JobID, now)
+		if err := c.cfg.Cluster.UpdateStatus(ctx, obj); err != nil {
+			return &childError{"Update" + kind + "Status", fmt.Errorf("pass job to %s %s: %w", kind, obj.GetName(), err)}
+		}
+		return nil
+	}
+	passExec := func(lookup execLookup) error {
+		exec, err := c.getExecution(ctx, inst, false, lookup)
+		if err != nil || exec == nil {
+			return err
+		}
+		return pass(exec, "Execution")
 	}
 	if deleting {
-		deletionOrder(kids)
-	}
-	now := metav1.NewTime(c.cfg.Clock.Now())
-	for _, k := range kids {
-		if k.status.JobID == inst.Status.JobID {
-			continue
-		}
-		flow.SetJobID(k.obj, inst.Status.JobID, now)
-		if err := c.cfg.Cluster.UpdateStatus(ctx, k.obj); err != nil {
-			return fmt.Errorf("pass job to %s %s: %w", k.kind, k.obj.GetName(), err)
+		if err := passExec(byName); err != nil {
+			return err
 		}
 	}
-	return nil
+	subs, err := c.subinstallations(ctx, inst)
+	if err != nil {
+		return &childError{"ListSubinstallations", err}
+	}
+	for _, s := range subs {
+		if err := pass(s, "Installation"); err != nil {
+			return err
+		}
+	}
+	if deleting {
+		return nil
+	}
+	return passExec(byRef)
 }
 
 // deletionOrder moves the execution of kids (children's order) to the

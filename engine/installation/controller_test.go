@@ -270,9 +270,15 @@ func lastErrorContains(want string) func(*testing.T, *fixture, *lsv1alpha1.Insta
 	}
 }
 
-// childExecution returns the execution of installation name (which must exist).
+// childExecution returns the execution of installation name (which must
+// exist) and records it in the installation's status.executionRef, as Init
+// does when it creates one.
 func childExecution(f *fixture, name, jobID, finished string, phase lsv1alpha1.ExecutionPhase) *lsv1alpha1.Execution {
 	owner := f.Installation(name)
+	owner.Status.ExecutionReference = &lsv1alpha1.ObjectReference{Name: owner.Name, Namespace: owner.Namespace}
+	if err := f.Cluster.UpdateStatus(f.Ctx, owner); err != nil {
+		f.T.Fatal(err)
+	}
 	exec := newExecution(owner, nil)
 	exec.Finalizers = []string{lsv1alpha1.LandscaperFinalizer}
 	exec.Status = lsv1alpha1.ExecutionStatus{ExecutionPhase: phase, JobID: jobID, JobIDFinished: finished}

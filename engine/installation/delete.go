@@ -30,7 +30,7 @@ func (c *Controller) initDelete(ctx context.Context, inst *lsv1alpha1.Installati
 	}
 	kids, err := c.children(ctx, inst)
 	if err != nil {
-		return "", reconcile.Fatal(reconcile.Wrap(err, op, "ListSubinstallations"))
+		return "", reconcile.Fatal(phaseError(err, op))
 	}
 	deletionOrder(kids)
 	withoutUninstall := lshelper.HasDeleteWithoutUninstallAnnotation(inst.ObjectMeta)
@@ -85,7 +85,7 @@ func (c *Controller) deleting(ctx context.Context, inst *lsv1alpha1.Installation
 	const op = "handleReconcilePhase"
 	kids, err := c.children(ctx, inst)
 	if err != nil {
-		return "", reconcile.Wrap(err, "handleDeletionPhaseDeleting", "ListSubinstallations")
+		return "", phaseError(err, "handleDeletionPhaseDeleting")
 	}
 	if len(kids) == 0 {
 		return lsv1alpha1.InstallationPhase(flow.Gone), c.removeFinalizer(ctx, inst)

@@ -29,7 +29,7 @@ func (c *Controller) runPhase(ctx context.Context, inst *lsv1alpha1.Installation
 		return c.cleanupOrphaned(ctx, inst)
 	case phases.ObjectsCreated:
 		if err := c.triggerChildren(ctx, inst, false); err != nil {
-			return "", reconcile.Wrap(err, "handlePhaseObjectsCreated", "UpdateInstallationStatus")
+			return "", phaseError(err, "handlePhaseObjectsCreated")
 		}
 		flow.SetWaitTime(&inst.Status.TransitionTimes, c.cfg.Clock.Now())
 		return phases.Progressing, nil
@@ -41,7 +41,7 @@ func (c *Controller) runPhase(ctx context.Context, inst *lsv1alpha1.Installation
 		return c.initDelete(ctx, inst)
 	case phases.TriggerDelete:
 		if err := c.triggerChildren(ctx, inst, true); err != nil {
-			return "", reconcile.Wrap(err, "handleDeletionPhaseTriggerDeleting", "UpdateInstallationStatus")
+			return "", phaseError(err, "handleDeletionPhaseTriggerDeleting")
 		}
 		flow.SetWaitTime(&inst.Status.TransitionTimes, c.cfg.Clock.Now())
 		return phases.Deleting, nil
@@ -61,7 +61,7 @@ func (c *Controller) runPhase(ctx context.Context, inst *lsv1alpha1.Installation
 func (c *Controller) progressing(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
 	kids, err := c.childrenView(ctx, inst)
 	if err != nil {
-		return "", err
+		return "", phaseError(err, "handlePhaseProgressing")
 	}
 	allSucceeded, execFailed := true, false
 	var failedSubs []string

@@ -82,5 +82,40 @@ func TestControllerSweep(t *testing.T) {
 			wantPhase: phases.Failed,
 			check:     lastErrorIs("buildErrorIfFailedChild", "children failed", "Failed sub-installation(s): sub"),
 		},
+		{
+			// handlePhaseObjectsCreated: the subinstallations get the job,
+			// then the Execution of status.executionRef is read; a missing
+			// one is an error that keeps the phase.
+			name: "ObjectsCreated passes the job to the subinstallations, then fails to read a missing referenced execution",
+			setup: func(f *fixture) {
+				x := inst("x", status(phases.ObjectsCreated, job2, job1))
+				x.Status.ExecutionReference = &lsv1alpha1.ObjectReference{Name: "x", Namespace: testNS}
+				f.Create(x)
+				f.Create(inst("sub", status(phases.Succeeded, job1, job1), withOwner(f.Installation("x"))))
+			},
+			wantPhase: phases.ObjectsCreated,
+			wantErr:   "Op: handlePhaseObjectsCreated - Reason: GetExecution - Message: executions.landscaper.gardener.cloud \"x\" not found",
+			check: func(t *testing.T, f *fixture, x *lsv1alpha1.Installation) {
+				if got := f.Installation("sub").Status.JobID; got != job2 {
+					t.Errorf("sub's job = %s, want %s", got, job2)
+				}
+			},
+		},
+		{
+			name: "Progressing without status.executionRef does not look for an execution",
+			setup: func(f *fixture) {
+				f.Create(inst("x", status(phases.Progressing, job2, job1)))
+				exec := newExecution(f.Installation("x"), nil)
+				exec.Status = lsv1alpha1.ExecutionStatus{ExecutionPhase: lsv1alpha1.ExecutionPhases.Failed, JobID: job1, JobIDFinished: job1}
+				f.Create(exec)
+				x := f.Installation("x")
+				x.Status.ImportsHash = importsHash(f, x)
+				x.Status.ObservedGeneration = x.Generation
+				if err := f.Cluster.UpdateStatus(f.Ctx, x); err != nil {
+					t.Fatal(err)
+				}
+			},
+			wantPhase: phases.Succeeded,
+		},
 	})
 }
