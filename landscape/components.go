@@ -30,12 +30,15 @@ func isComponentDocument(js []byte) bool {
 	return source.DocumentKind(js) != source.NotComponent
 }
 
-// isComponentDir tells whether dir is part of a component source: a
-// component archive (component-descriptor.yaml), a CTF
-// (artifact-index.json), or the blobs folder of component descriptors.
-// A walk skips it.
+// isComponentDir tells whether dir is part of a component source that a
+// walk skips as a whole: a CTF (artifact-index.json), or the blobs folder
+// of component descriptors (a component archive's, or a local
+// repository's). A folder with a component-descriptor.yaml is walked: as a
+// component archive it holds nothing else, but projects keep their
+// descriptor (and component-cli's resources.yaml) next to their
+// installations (see isComponentFile).
 func isComponentDir(fsys fs.FS, dir string) bool {
-	if isFile(fsys, path.Join(dir, source.DescriptorFile)) || isFile(fsys, path.Join(dir, source.IndexFile)) {
+	if isFile(fsys, path.Join(dir, source.IndexFile)) {
 		return true
 	}
 	if path.Base(dir) != "blobs" {
@@ -54,6 +57,15 @@ func isComponentDir(fsys fs.FS, dir string) bool {
 		}
 	}
 	return false
+}
+
+// isComponentFile tells whether the file name is component-cli's
+// resources.yaml next to a component-descriptor.yaml: documents of
+// resources (type, name, input or access) that lscli reads as part of the
+// component version (source.ComponentCLIFolder), not landscape objects.
+// The descriptor's own documents are skipped as component documents.
+func isComponentFile(fsys fs.FS, name string) bool {
+	return path.Base(name) == source.ResourcesFile && isFile(fsys, path.Join(path.Dir(name), source.DescriptorFile))
 }
 
 func isFile(fsys fs.FS, name string) bool {

@@ -5,8 +5,10 @@
 // recursively for *.yaml and *.yml files in lexical order. A walk skips hidden
 // files and folders (.lscli, .git), lscli's configuration file lscli.yaml,
 // blueprint folders (a blueprint.yaml of kind Blueprint) and helm chart
-// folders, whose files are templates rather than objects, and component
-// archives, CTFs and blobs folders of component descriptors, and the files
+// folders, whose files are templates rather than objects, CTFs and blobs
+// folders of component descriptors, component-cli's resources.yaml next to a
+// component-descriptor.yaml (the rest of such a folder is walked: projects
+// keep their installations next to their descriptor), and the files
 // [Loader.Skip] names (the config file's seed files). Files named as paths
 // are always read. Every file may hold several YAML documents
 // separated by "---"; documents of OCM component descriptors and

@@ -231,7 +231,7 @@ func walk(dir file) []file {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
-		case !d.IsDir() && isYAMLFile(name) && d.Name() != source.ConfigFileName:
+		case !d.IsDir() && isYAMLFile(name) && d.Name() != source.ConfigFileName && !isComponentFile(dir.fsys, name):
 			files = append(files, dir.child(name))
 		}
 		return nil

@@ -407,7 +407,7 @@ func TestLoadSkipsComponentSources(t *testing.T) {
 		"components/v3.yaml":                  {Data: []byte("apiVersion: ocm.software/v3alpha1\nkind: ComponentVersion\nmetadata: {name: a, version: 1.0.0}\n")},
 		"components/blobs/x.yaml":             {Data: []byte("not: an object\n")},
 		"component/component-descriptor.yaml": {Data: []byte("meta: {schemaVersion: v2}\ncomponent: {name: a, version: 1.0.0}\n")},
-		"component/extra.yaml":                {Data: []byte("not: an object\n")},
+		"component/blobs/extra.yaml":          {Data: []byte("not: an object\n")},
 		"ctf/artifact-index.json":             {Data: []byte("{}")},
 		"ctf/blobs/y.yaml":                    {Data: []byte("not: an object\n")},
 		"installation/target.yaml":            {Data: []byte("apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Target\nmetadata: {name: t}\nspec: {type: x}\n")},
@@ -419,6 +419,40 @@ func TestLoadSkipsComponentSources(t *testing.T) {
 	}
 	if len(ls.Objects) != 1 || ls.Objects[0].Object.GetName() != "t" {
 		t.Fatalf("objects: %v", ls.Objects)
+	}
+}
+
+// A project folder that keeps its component-descriptor.yaml (and
+// component-cli's resources.yaml) next to its installation files, as
+// gardener/landscaper-examples does (sock-shop/many-components/root,
+// helm-deployer/helm-another-operation), is not a component archive: the
+// objects in it and in its sub-folders load, only the component's own
+// files (descriptor, resources.yaml, blobs) are passed over, whether the
+// folder is found by a walk or named itself.
+func TestLoadObjectsNextToComponentDescriptor(t *testing.T) {
+	target := "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Target\nmetadata: {name: %s}\nspec: {type: x}\n"
+	files := fstest.MapFS{
+		"root/component-descriptor.yaml":       {Data: []byte("meta: {schemaVersion: v2}\ncomponent: {name: a, version: 1.0.0}\n")},
+		"root/resources.yaml":                  {Data: []byte("---\ntype: blueprint\nname: blueprint\nrelation: local\ninput: {type: dir, path: ./blueprint}\n")},
+		"root/installation.yaml":               {Data: []byte(fmt.Sprintf(target, "a"))},
+		"root/installation/target.yaml":        {Data: []byte(fmt.Sprintf(target, "b"))},
+		"root/blobs/x.yaml":                    {Data: []byte("not: an object\n")},
+		"other/component-descriptor.yaml":      {Data: []byte("meta: {schemaVersion: v2}\ncomponent: {name: b, version: 1.0.0}\n")},
+		"other/installation/installation.yaml": {Data: []byte(fmt.Sprintf(target, "c"))},
+	}
+	for _, paths := range [][]string{{"."}, {"root", "other"}} {
+		ls, err := (&Loader{FS: files}).Load(paths...)
+		if err != nil {
+			t.Fatalf("%v: %v", paths, err)
+		}
+		var names []string
+		for _, o := range ls.Objects {
+			names = append(names, o.Object.GetName())
+		}
+		slices.Sort(names)
+		if !slices.Equal(names, []string{"a", "b", "c"}) {
+			t.Errorf("%v: objects %v, want a, b, c", paths, names)
+		}
 	}
 }
 
