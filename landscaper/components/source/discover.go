@@ -46,11 +46,16 @@ const LandscaperDir = ".landscaper"
 // .tar/.tgz files, component-constructor files and component descriptor
 // files (*.yaml, *.yml, any name; descriptors next to a blobs folder serve
 // their blobs from it), component-cli folders, and helm chart folders and
-// archives. Hidden entries (but .landscaper), blobs folders and blueprint
+// archives, also in the sub-folders of component archive and component-cli
+// folders. Hidden entries (but .landscaper), blobs folders and blueprint
 // folders are skipped. Nothing is parsed beyond
 // what tells the kind. The config file is skipped.
 func Discover(root Root) Found {
 	var found Found
+	// componentDirs are the component archive and component-cli folders
+	// found: their own files are the component's, but their sub-folders
+	// (a project's chart/, installation/, more components) are walked.
+	componentDirs := map[string]bool{}
 	_ = fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
@@ -64,7 +69,8 @@ func Discover(root Root) Found {
 			}
 			return nil
 		case d.IsDir():
-			return found.dir(root, p)
+			return found.dir(root, p, componentDirs)
+		case componentDirs[path.Dir(p)]:
 		case d.Type().IsRegular() && d.Name() != ConfigFileName:
 			found.file(root, p)
 		}
@@ -73,19 +79,22 @@ func Discover(root Root) Found {
 	return found
 }
 
-// dir looks at the folder p; fs.SkipDir when it is one thing as a whole.
-func (f *Found) dir(root Root, p string) error {
+// dir looks at the folder p; fs.SkipDir when it is one thing as a whole. A
+// component archive or component-cli folder is one source, but only its
+// own files are (componentDirs); its sub-folders are walked, as projects
+// keep charts and more components there.
+func (f *Found) dir(root Root, p string, componentDirs map[string]bool) error {
 	switch {
 	case path.Base(p) == blobsDir && p != ".":
 		return fs.SkipDir
 	case isFile(root.FS, path.Join(p, DescriptorFile)) && isFile(root.FS, path.Join(p, ResourcesFile)):
 		f.Sources = append(f.Sources, ComponentCLIFolder(root, p))
 		f.constructorsIn(root, p)
-		return fs.SkipDir
+		componentDirs[p] = true
 	case isFile(root.FS, path.Join(p, DescriptorFile)):
 		f.Sources = append(f.Sources, ArchiveFolder(root, p))
 		f.constructorsIn(root, p)
-		return fs.SkipDir
+		componentDirs[p] = true
 	case isFile(root.FS, path.Join(p, IndexFile)):
 		f.Sources = append(f.Sources, CTFFolder(root, p))
 		return fs.SkipDir

@@ -30,6 +30,13 @@ func TestDiscover(t *testing.T) {
 	files["cli/component-descriptor.yaml"] = &fstest.MapFile{Data: []byte(cdV2("example.com/cli", "1.0.0", "{type: none}"))}
 	files["cli/resources.yaml"] = &fstest.MapFile{Data: []byte("name: x\ntype: t\naccess: {type: none}\n")}
 	files["component/component-constructor.yaml"] = &fstest.MapFile{Data: []byte("name: example.com/ca\nversion: 2.0.0\nprovider: {name: x}\n")}
+	// A project keeps its chart, and more components, in the folders of
+	// its component-descriptor.yaml (gardener/landscaper-examples'
+	// helm-deployer/helm-another-operation: chart/another-operation): they
+	// are found; the folder's own files are its component's.
+	files["cli/chart/app/Chart.yaml"] = &fstest.MapFile{Data: []byte("name: app\nversion: 1.0.0\n")}
+	files["cli/sub/component-descriptor.yaml"] = &fstest.MapFile{Data: []byte(cdV2("example.com/sub", "1.0.0", "{type: none}"))}
+	files["component/commands/constructor.yaml"] = &fstest.MapFile{Data: []byte("name: example.com/cmd\nversion: 1.0.0\nprovider: {name: x}\n")}
 
 	found := Discover(mapRoot(files))
 	var origins []string
@@ -41,19 +48,21 @@ func TestDiscover(t *testing.T) {
 		"component archive land/.landscaper",
 		"component archive land/archives/app.tgz",
 		"component-cli folder land/cli",
+		"component archive land/cli/sub",
 		"component constructor land/commands/component-constructor.yaml",
 		"component archive land/component",
 		"component constructor land/component/component-constructor.yaml",
+		"component constructor land/component/commands/constructor.yaml",
 		"component descriptor land/components/core.yaml",
 		"component descriptor land/repo/one.yaml",
 	}, "\n")
 	if got != wantList {
 		t.Fatalf("sources:\n%s\nwant:\n%s", got, wantList)
 	}
-	if found.Sources[7].Rank() != RankArchive || found.Sources[6].Rank() != RankDescriptor {
+	if found.Sources[9].Rank() != RankArchive || found.Sources[8].Rank() != RankDescriptor {
 		t.Error("a descriptor next to a blobs folder serves its blobs")
 	}
-	if len(found.Charts) != 2 || found.Charts[0].Path != "archives/echo-1.0.0.tgz" || found.Charts[1].Name != "echo" || found.Charts[1].Version != "1.2.3" {
+	if len(found.Charts) != 3 || found.Charts[0].Path != "archives/echo-1.0.0.tgz" || found.Charts[2].Path != "cli/chart/app" || found.Charts[1].Name != "echo" || found.Charts[1].Version != "1.2.3" {
 		t.Fatalf("charts: %+v", found.Charts)
 	}
 }
