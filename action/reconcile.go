@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
@@ -45,6 +46,13 @@ type ReconcileResult struct {
 	// NewStandaloneJobs is how many stand-alone Executions and DeployItems
 	// got it.
 	NewStandaloneJobs int
+	// ChangedImports are the objects of the files that changed and that a
+	// root installation of the files imports (DataObjects, Targets,
+	// Secrets, ConfigMaps), and Importers those installations, when they
+	// got no new job: as in Landscaper, a changed import starts none.
+	// Empty with All.
+	ChangedImports []landscape.ObjectRef
+	Importers      []types.NamespacedName
 }
 
 // Run loads the files before touching the state, so invalid input (exit 2)
@@ -73,6 +81,9 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 	}
 	res := &ReconcileResult{Loaded: ls, Applied: applied, NewJobs: len(applied.ChangedRoots),
 		NewStandaloneJobs: len(applied.ChangedStandalone)}
+	if !r.All && ls != nil {
+		res.ChangedImports, res.Importers = staleImporters(ls, applied)
+	}
 	if r.All {
 		res.NewJobs, res.NewStandaloneJobs = 0, 0
 		for _, ref := range roots {
@@ -219,6 +230,78 @@ func rootsOf(c *fakecluster.Cluster, objs []fakecluster.Object) []landscape.Obje
 		inst, isInst := o.(*lsv1alpha1.Installation)
 		if isInst && dataflow.IsRoot(inst) || landscape.IsStandalone(kind, o) {
 			out = append(out, landscape.ObjectRef{Kind: kind, Namespace: o.GetNamespace(), Name: o.GetName()})
+		}
+	}
+	return out
+}
+
+// staleImporters returns the objects of ls that applied updated and that a
+// root installation of ls imports by name, and those installations, leaving
+// out the installations that got a new job anyway. Landscaper starts no job
+// when an import changes (only the reconcile annotation or
+// spec.automaticReconcile do), so the user is to be told.
+func staleImporters(ls *landscape.Landscape, applied landscape.ApplyResult) ([]landscape.ObjectRef, []types.NamespacedName) {
+	if len(applied.Updated) == 0 {
+		return nil, nil
+	}
+	updated := map[landscape.ObjectRef]bool{}
+	for _, ref := range applied.Updated {
+		updated[ref] = true
+	}
+	restarted := map[types.NamespacedName]bool{}
+	for _, k := range applied.ChangedRoots {
+		restarted[k] = true
+	}
+	var changed []landscape.ObjectRef
+	var importers []types.NamespacedName
+	seen := map[landscape.ObjectRef]bool{}
+	for _, d := range ls.Objects {
+		inst, ok := d.Object.(*lsv1alpha1.Installation)
+		if !ok || !dataflow.IsRoot(inst) {
+			continue
+		}
+		key := types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}
+		if restarted[key] {
+			continue
+		}
+		var found bool
+		for _, ref := range importRefs(inst) {
+			if updated[ref] {
+				found = true
+				if !seen[ref] {
+					seen[ref] = true
+					changed = append(changed, ref)
+				}
+			}
+		}
+		if found {
+			importers = append(importers, key)
+		}
+	}
+	return changed, importers
+}
+
+// importRefs returns the objects a root installation imports by name: the
+// DataObjects of dataRef, the Secrets and ConfigMaps of secretRef and
+// configMapRef, the Targets of target and targets ("#name" or "name").
+func importRefs(inst *lsv1alpha1.Installation) []landscape.ObjectRef {
+	ns := inst.Namespace
+	var out []landscape.ObjectRef
+	for _, imp := range inst.Spec.Imports.Data {
+		switch {
+		case imp.DataRef != "":
+			out = append(out, landscape.ObjectRef{Kind: "DataObject", Namespace: ns, Name: imp.DataRef})
+		case imp.SecretRef != nil:
+			out = append(out, landscape.ObjectRef{Kind: "Secret", Namespace: ns, Name: imp.SecretRef.Name})
+		case imp.ConfigMapRef != nil:
+			out = append(out, landscape.ObjectRef{Kind: "ConfigMap", Namespace: ns, Name: imp.ConfigMapRef.Name})
+		}
+	}
+	for _, imp := range inst.Spec.Imports.Targets {
+		for _, name := range append([]string{imp.Target}, imp.Targets...) {
+			if name = strings.TrimPrefix(name, "#"); name != "" {
+				out = append(out, landscape.ObjectRef{Kind: "Target", Namespace: ns, Name: name})
+			}
 		}
 	}
 	return out

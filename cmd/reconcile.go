@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/lscli/lscli/action"
 	"github.com/spf13/cobra"
@@ -65,6 +66,22 @@ func (f *factory) reconcileRun(ctx context.Context, s *settings, paths []string,
 			// chart or component version is no installation spec.
 			f.status("hint: nothing in the files changed, so no new job started (as in Landscaper, a changed blueprint, " +
 				"chart or component version alone starts none): 'lscli reconcile --all' or 'lscli trigger NAME' starts one")
+		}
+		if len(res.Importers) > 0 {
+			changed := make([]string, len(res.ChangedImports))
+			for i, ref := range res.ChangedImports {
+				changed[i] = ref.String()
+			}
+			triggers := make([]string, len(res.Importers))
+			for i, k := range res.Importers {
+				triggers[i] = "'lscli trigger " + k.Namespace + "/" + k.Name + "'"
+			}
+			starts := "starts one"
+			if len(triggers) > 1 {
+				starts = "start them"
+			}
+			f.status("hint: %s changed; as in Landscaper, a changed import starts no job of the installations that import it: %s %s",
+				strings.Join(changed, ", "), strings.Join(triggers, ", "), starts)
 		}
 	}
 	return f.report(s, res.Run)
