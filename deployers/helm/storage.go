@@ -38,7 +38,9 @@ var systemLabels = map[string]bool{"name": true, "owner": true, "status": true, 
 // Unlike helm's driver it reads no clock: every timestamp that helm set
 // during the request (release and hook times, createdAt/modifiedAt labels) is
 // replaced by now, the deploy item's virtual time, so that the records a
-// simulated cluster keeps are the same on every run.
+// simulated cluster keeps are the same on every run. Its errors have the
+// words of helm's driver ("create: failed to create: namespaces \"x\" not
+// found"), which Landscaper's helm deployer shows.
 type secretStore struct {
 	ctx       context.Context
 	c         client.Client
@@ -97,7 +99,7 @@ func (s *secretStore) Create(key string, rls *release.Release) error {
 		if apierrors.IsAlreadyExists(err) {
 			return driver.ErrReleaseExists
 		}
-		return fmt.Errorf("create release record %s/%s: %w", s.namespace, key, err)
+		return fmt.Errorf("create: failed to create: %w", err)
 	}
 	return nil
 }
@@ -117,7 +119,7 @@ func (s *secretStore) Update(key string, rls *release.Release) error {
 	}
 	sec.Labels["modifiedAt"] = strconv.FormatInt(s.now.Unix(), 10)
 	if err := s.c.Update(s.ctx, sec); err != nil {
-		return fmt.Errorf("update release record %s/%s: %w", s.namespace, key, err)
+		return fmt.Errorf("update: failed to update: %w", err)
 	}
 	return nil
 }
@@ -133,7 +135,7 @@ func (s *secretStore) Delete(key string) (*release.Release, error) {
 		return nil, err
 	}
 	if err := s.c.Delete(s.ctx, sec); err != nil && !apierrors.IsNotFound(err) {
-		return nil, fmt.Errorf("delete release record %s/%s: %w", s.namespace, key, err)
+		return nil, err
 	}
 	return rls, nil
 }
@@ -146,7 +148,7 @@ func (s *secretStore) get(key string) (*corev1.Secret, error) {
 		return nil, driver.ErrReleaseNotFound
 	}
 	if err != nil {
-		return nil, fmt.Errorf("get release record %s/%s: %w", s.namespace, key, err)
+		return nil, fmt.Errorf("get: failed to get %q: %w", key, err)
 	}
 	return sec, nil
 }
@@ -155,7 +157,10 @@ func (s *secretStore) get(key string) (*corev1.Secret, error) {
 func (s *secretStore) list(labels map[string]string) ([]*release.Release, error) {
 	list := &corev1.SecretList{}
 	if err := s.c.List(s.ctx, list, client.InNamespace(s.namespace), client.MatchingLabels(labels)); err != nil {
-		return nil, fmt.Errorf("list release records in namespace %q: %w", s.namespace, err)
+		if len(labels) > 0 {
+			return nil, fmt.Errorf("query: failed to query with labels: %w", err)
+		}
+		return nil, fmt.Errorf("list: failed to list: %w", err)
 	}
 	var out []*release.Release
 	for i := range list.Items {

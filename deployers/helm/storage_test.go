@@ -10,8 +10,10 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
@@ -115,4 +117,25 @@ func TestFailedInstallRetried(t *testing.T) {
 	fail = false
 	wantPhase(t, reconcileOnce(t, d, item, epoch.Add(time.Second)), lsv1alpha1.DeployItemPhases.Succeeded)
 	wantHistory(t, c, "superseded", "deployed") // helm supersedes the failed revision
+}
+
+// TestReleaseRecordErrorsAreHelms: a release record that cannot be stored
+// (the release namespace does not exist, as in gardener/landscaper-examples'
+// helm-deployer/helm-4 on a new cluster) fails with the words of helm's
+// Secrets driver, which Landscaper's helm deployer shows.
+func TestReleaseRecordErrorsAreHelms(t *testing.T) {
+	c := kubetest.Builder(widgetKind).WithInterceptorFuncs(interceptor.Funcs{
+		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			if _, ok := obj.(*corev1.Secret); ok {
+				return apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, "default")
+			}
+			return c.Create(ctx, obj, opts...)
+		}}).Build()
+	d := New(Options{Clusters: fixedCluster(c)})
+	item := deployItem(t, config(t, map[string]any{"readinessChecks": noReadiness}), lsv1alpha1.DeployItemPhases.Init, epoch)
+	_, err := d.Reconcile(context.Background(), request(item, epoch))
+	want := `unable to install helm chart release: create: failed to create: namespaces "default" not found`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
 }
