@@ -38,6 +38,9 @@ type Controller struct {
 	// progress is the last view of an execution's items in Progressing
 	// (see progressView).
 	progress flow.ViewMemo[itemsView]
+	// unobservedGeneration receives what the flow machine would write to
+	// status.observedGeneration (see status).
+	unobservedGeneration int64
 }
 
 // New returns the execution controller over opts.
@@ -45,12 +48,21 @@ func New(opts Options) *Controller {
 	c := &Controller{cfg: &opts}
 	phases := lsv1alpha1.ExecutionPhases
 	c.machine = &flow.Machine[*lsv1alpha1.Execution, lsv1alpha1.ExecutionPhase]{
-		Client: opts.Cluster, Clock: opts.Clock, Status: flow.ExecutionStatus,
+		Client: opts.Cluster, Clock: opts.Clock, Status: c.status,
 		Init: phases.Init, InitDelete: phases.InitDelete, Failed: phases.Failed, DeleteFailed: phases.DeleteFailed,
 		OnStart: func(exec *lsv1alpha1.Execution) { exec.Status.DeployItemCache = nil },
 		Run:     c.runPhase,
 	}
 	return c
+}
+
+// status is flow.ExecutionStatus without status.observedGeneration:
+// Landscaper's execution controller never writes it, so it keeps what the
+// Execution was created with (0).
+func (c *Controller) status(exec *lsv1alpha1.Execution) flow.Status[lsv1alpha1.ExecutionPhase] {
+	st := flow.ExecutionStatus(exec)
+	st.ObservedGeneration = &c.unobservedGeneration
+	return st
 }
 
 var (
