@@ -2,7 +2,6 @@ package execution
 
 import (
 	"fmt"
-	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
@@ -144,13 +143,4 @@ func dependedOnByExisting(items []item) map[string]bool {
 		}
 	}
 	return out
-}
-
-// dependsOnOf reads the dependsOn annotation of di.
-func dependsOnOf(di *lsv1alpha1.DeployItem) []string {
-	v := di.Annotations[lsv1alpha1.ExecutionDependsOnAnnotation]
-	if v == "" {
-		return nil
-	}
-	return strings.Split(v, ",")
 }

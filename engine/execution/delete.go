@@ -98,30 +98,29 @@ func (c *Controller) deleteDeployItems(ctx context.Context, exec *lsv1alpha1.Exe
 }
 
 // deleting is the Deleting phase, as Landscaper's TriggerDeployItemsForDelete
-// and the controller around it. When all items are gone the finalizer is
-// removed. While no item failed its deletion, every item that no remaining
-// item depends on starts its deletion (reverse dependsOn order). Nothing
-// running and an item failed: DeleteFailed ("has failed items"); nothing
-// running or startable: DeleteFailed ("has pending items"). Otherwise it
-// waits, with no lastError.
+// and the controller around it. It looks at the items of the execution's
+// templates only, with the templates' dependsOn: an orphan (an item without
+// a template, such as one whose deletion failed in an earlier job) was
+// deleted in InitDelete but gets no job here and does not hold the
+// execution. When the templates' items are gone the finalizer is removed.
+// While no item failed its deletion, every item that no remaining item
+// depends on starts its deletion (reverse dependsOn order). Nothing running
+// and an item failed: DeleteFailed ("has failed items"); nothing running or
+// startable: DeleteFailed ("has pending items"). Otherwise it waits, with no
+// lastError.
 func (c *Controller) deleting(ctx context.Context, exec *lsv1alpha1.Execution) (lsv1alpha1.ExecutionPhase, error) {
-	byTemplate, err := c.deployItems(ctx, exec)
+	items, _, err := c.executionItems(ctx, exec)
 	if err != nil {
-		return "", reconcile.Wrap(err, "getDeployItems", "ListManagedDeployItems")
+		return "", err
 	}
-	if len(byTemplate) == 0 {
+	cl := classifyForDelete(exec.Status.JobID, items)
+	if cl.allSucceeded() {
 		controllerutil.RemoveFinalizer(exec, lsv1alpha1.LandscaperFinalizer)
 		if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
 			return "", reconcile.Wrap(err, "TriggerDeployItemsForDelete", "RemoveFinalizer")
 		}
 		return lsv1alpha1.ExecutionPhase(flow.Gone), nil
 	}
-	var items []item
-	for _, name := range flow.SortedKeys(byTemplate) {
-		di := byTemplate[name]
-		items = append(items, item{name: name, dependsOn: dependsOnOf(di), di: di})
-	}
-	cl := classifyForDelete(exec.Status.JobID, items)
 	if len(cl.failed) == 0 {
 		if err := c.triggerDeletion(ctx, exec, cl.runnable); err != nil {
 			return "", err

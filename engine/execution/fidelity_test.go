@@ -119,3 +119,58 @@ func TestExecutionObservedGeneration(t *testing.T) {
 		t.Errorf("observedGeneration = %d, want 0: Landscaper's execution controller does not set it", exec.Status.ObservedGeneration)
 	}
 }
+
+// TestExecutionDeletingLooksAtTemplatesOnly: Landscaper's Deleting
+// (TriggerDeployItemsForDelete) classifies the items of the templates only,
+// with the templates' dependsOn: an orphan left over from a failed orphan
+// deletion is deleted in InitDelete but never gets the job, and the
+// execution goes once the templates' items are gone.
+func TestExecutionDeletingLooksAtTemplatesOnly(t *testing.T) {
+	f := newFixture(t)
+	setupExecution(f, execPhases.Failed, []diSpec{
+		{name: "a", jobID: job1, finished: job1, phase: lsv1alpha1.DeployItemPhases.Succeeded},
+		{name: "b", dependsOn: []string{"a"}, jobID: job1, finished: job1, phase: lsv1alpha1.DeployItemPhases.Succeeded},
+	}, nil)
+	// The annotation of a says it depends on b: Landscaper reads the
+	// template's dependsOn (none), not the annotation.
+	a := f.deployItem("a")
+	a.Annotations[lsv1alpha1.ExecutionDependsOnAnnotation] = "b"
+	if err := f.Cluster.Update(f.Ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	exec := f.Execution("x")
+	orphan := f.deployItem("a").DeepCopy()
+	orphan.ObjectMeta = metav1.ObjectMeta{Name: "x-gone", Namespace: testNS, Finalizers: []string{lsv1alpha1.LandscaperFinalizer},
+		OwnerReferences: a.OwnerReferences,
+		Labels:          map[string]string{lsv1alpha1.ExecutionManagedByLabel: exec.Name, lsv1alpha1.ExecutionManagedNameLabel: "gone"}}
+	orphan.Status = lsv1alpha1.DeployItemStatus{Phase: lsv1alpha1.DeployItemPhases.DeleteFailed, JobID: job1, JobIDFinished: job1}
+	f.Create(orphan)
+	f.Delete(exec)
+	c := New(*f.cfg)
+	if _, err := f.reconcile(c, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if p := f.Execution("x").Status.ExecutionPhase; p != execPhases.Deleting {
+		t.Fatalf("phase = %s, want Deleting (lastError %v)", p, f.Execution("x").Status.LastError)
+	}
+	got := &lsv1alpha1.DeployItem{}
+	if !f.Get(got, "x-gone") || got.DeletionTimestamp == nil || got.Status.JobID != job1 {
+		t.Errorf("orphan: want deleted in InitDelete and not triggered; %v %+v", got.DeletionTimestamp, got.Status)
+	}
+	if a, b := f.deployItem("a"), f.deployItem("b"); a.Status.JobID == job2 || b.Status.JobID != job2 {
+		t.Errorf("want only b triggered (the template of a depends on nothing, a's on b's): a %s b %s", a.Status.JobID, b.Status.JobID)
+	}
+	for _, n := range []string{"a", "b"} {
+		di := f.deployItem(n)
+		di.Finalizers = nil
+		if err := f.Cluster.Update(f.Ctx, di); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.reconcile(c, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if f.Get(&lsv1alpha1.Execution{}, "x") {
+		t.Errorf("execution still there (%+v): the orphan must not hold it", f.Execution("x").Status)
+	}
+}
