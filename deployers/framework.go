@@ -108,24 +108,28 @@ func (f *Framework) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (r
 	if d == nil || !picksUp(d, di) {
 		return reconcile.Result{}, nil
 	}
-	if err := f.testReconcile(ctx, di); err != nil {
+	// As Landscaper's library, the Target is read and resolved first
+	// (CheckResponsibility): an error there leaves the item as it is, also
+	// its test-reconcile annotation.
+	target, err := f.target(ctx, di)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	if err := f.resolveTarget(ctx, target); err != nil {
+		return reconcile.Result{}, err
+	}
+	testReconcile, err := f.testReconcile(ctx, di)
+	if err != nil {
 		return reconcile.Result{}, err
 	}
 	if di.Status.JobID == di.Status.JobIDFinished {
 		return reconcile.Result{}, nil
 	}
-	target, err := f.target(ctx, di)
-	if err != nil {
-		return reconcile.Result{}, err
-	}
 	if target == nil && needsTarget(di) {
 		return reconcile.Result{}, f.failNoTarget(ctx, di)
 	}
-	if err := f.resolveTarget(ctx, target); err != nil {
-		return reconcile.Result{}, err
-	}
 	if di.Status.Phase == "" || di.Status.Phase.IsFinal() {
-		if done, err := f.pickUp(ctx, di); done || err != nil {
+		if done, err := f.pickUp(ctx, di, testReconcile); done || err != nil {
 			return reconcile.Result{}, err
 		}
 	}
@@ -136,7 +140,13 @@ func (f *Framework) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (r
 		// from the last one, such as helm's log of a rollback with its
 		// revisions): the retry waits as any retry does. On a cluster the
 		// attempt itself takes time; on the virtual clock it would repeat
-		// at the same instant for ever.
+		// at the same instant for ever. A new job of test-reconcile is
+		// written all the same, as Landscaper writes every status change.
+		if testReconcile {
+			if err := f.Client.UpdateStatus(ctx, di); err != nil {
+				return reconcile.Result{}, fmt.Errorf("start test-reconcile job of deploy item %s: %w", di.Name, err)
+			}
+		}
 		return f.next(c, deployer.Result{}), nil
 	}
 	if di.DeletionTimestamp != nil {
@@ -254,32 +264,33 @@ func (f *Framework) checkContext(ctx context.Context, di *lsv1alpha1.DeployItem,
 	return nil
 }
 
-// testReconcile handles the test-reconcile operation annotation: it removes
-// the annotation and starts a new job with a new jobID, as Landscaper's
-// deployer library does.
-func (f *Framework) testReconcile(ctx context.Context, di *lsv1alpha1.DeployItem) error {
+// testReconcile handles the test-reconcile operation annotation as
+// Landscaper's deployer library does: it removes the annotation and gives
+// the item a new jobID and new transition times (the trigger time now), in
+// memory only: the first status write of the new job is the next one, such
+// as the pick-up's. It reports whether it did.
+func (f *Framework) testReconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (bool, error) {
 	if f.IDs == nil || !lshelper.HasOperation(di.ObjectMeta, lsv1alpha1.TestReconcileOperation) {
-		return nil
+		return false, nil
 	}
 	delete(di.Annotations, lsv1alpha1.OperationAnnotation)
 	if err := f.Client.Update(ctx, di); err != nil {
-		return fmt.Errorf("remove test-reconcile annotation of deploy item %s: %w", di.Name, err)
+		return false, fmt.Errorf("remove test-reconcile annotation of deploy item %s: %w", di.Name, err)
 	}
 	di.Status.JobID = f.IDs.JobID("DeployItem", di.Namespace, di.Name, string(di.UID), di.Status.JobID)
-	di.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{}
-	if err := f.Client.UpdateStatus(ctx, di); err != nil {
-		return fmt.Errorf("start test-reconcile job of deploy item %s: %w", di.Name, err)
-	}
-	return nil
+	now := metav1.NewTime(f.Clock.Now())
+	di.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{TriggerTime: &now}
+	return true, nil
 }
 
 // pickUp starts the item's new job: phase Init (InitDelete when deleting),
 // observedGeneration, lastReconcileTime ("picked up"), initTime, deployer
 // information, no errors. An unchanged Succeeded item with
-// spec.updateOnChangeOnly finishes its job at once (done is true).
-func (f *Framework) pickUp(ctx context.Context, di *lsv1alpha1.DeployItem) (done bool, err error) {
+// spec.updateOnChangeOnly finishes its job at once (done is true), unless
+// the job is one of test-reconcile.
+func (f *Framework) pickUp(ctx context.Context, di *lsv1alpha1.DeployItem, testReconcile bool) (done bool, err error) {
 	now := metav1.NewTime(f.Clock.Now())
-	done = di.DeletionTimestamp == nil && di.Spec.UpdateOnChangeOnly &&
+	done = !testReconcile && di.DeletionTimestamp == nil && di.Spec.UpdateOnChangeOnly &&
 		di.Generation == di.Status.ObservedGeneration && di.Status.Phase == lsv1alpha1.DeployItemPhases.Succeeded
 	switch {
 	case done:
