@@ -187,11 +187,11 @@ func picksUp(d deployer.Deployer, di *lsv1alpha1.DeployItem) bool {
 	return !ok || p.PicksUp(di)
 }
 
-// needsTarget is true when di names a Target that must exist: always,
-// except for a deletion without uninstall, which does not touch it.
+// needsTarget is true when di names a Target, which must then exist: as in
+// Landscaper's library, also for a deletion without uninstall, which does
+// not touch it (CheckResponsibility looks before anything else).
 func needsTarget(di *lsv1alpha1.DeployItem) bool {
-	return di.Spec.Target != nil && di.Spec.Target.Name != "" &&
-		(di.DeletionTimestamp == nil || !lshelper.HasDeleteWithoutUninstallAnnotation(di.ObjectMeta))
+	return di.Spec.Target != nil && di.Spec.Target.Name != ""
 }
 
 // target returns the item's Target, or nil when it names none or the

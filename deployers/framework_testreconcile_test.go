@@ -98,3 +98,22 @@ func equalStrings(a, b []string) bool {
 	}
 	return true
 }
+
+// TestFrameworkDeleteWithoutUninstallNeedsTheTarget: Landscaper's library
+// fails an item whose Target does not exist before it looks at the
+// item's delete-without-uninstall annotation (CheckResponsibility, then
+// reconcilePrivate), so such a deletion fails (NoTargetFound) as any other.
+func TestFrameworkDeleteWithoutUninstallNeedsTheTarget(t *testing.T) {
+	h := newHarness(t, mustNotBeCalled(t))
+	h.create(item(MockType, func(di *lsv1alpha1.DeployItem) {
+		di.Spec.Target.Name = "missing"
+		di.Status.Phase, di.Status.JobIDFinished = lsv1alpha1.DeployItemPhases.Succeeded, "job-1"
+	}))
+	h.deleteItem(lsv1alpha1.DeleteWithoutUninstallAnnotation)
+	h.run(0)
+	if want := []string{"+0s DeleteFailed"}; !equalStrings(h.trace, want) {
+		t.Errorf("phases = %q, want %q", h.trace, want)
+	}
+	checkLastError(t, h.get().Status.LastError, &lsv1alpha1.Error{Reason: "NoTargetFound",
+		Message: "setting deploy item to failed due to missing target"})
+}
