@@ -88,8 +88,13 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 // where reconcile has Progressing).
 func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error) {
 	di := c.di
+	// Landscaper's library validates the Target first, also for a
+	// deletion without uninstall.
+	if err := f.validateTarget(ctx, c.req.Target, opDelete); err != nil {
+		return f.fail(ctx, c, err)
+	}
 	if !lshelper.HasDeleteWithoutUninstallAnnotation(di.ObjectMeta) {
-		err := f.precheck(ctx, c, opDelete)
+		err := f.precheckType(c, opDelete)
 		if err == nil {
 			err = f.checkContext(ctx, di, opDelete)
 		}
@@ -132,10 +137,17 @@ func buildDeleteError(err error) error {
 // does (see validateTarget), then its type (deployer.Traits.TargetTypes):
 // an error there fails the item (ERR_CONFIGURATION_PROBLEM).
 func (f *Framework) precheck(ctx context.Context, c call, op string) error {
-	t := c.req.Target
-	if err := f.validateTarget(ctx, t, op); err != nil {
+	if err := f.validateTarget(ctx, c.req.Target, op); err != nil {
 		return err
 	}
+	return f.precheckType(c, op)
+}
+
+// precheckType checks the type of the item's Target
+// (deployer.Traits.TargetTypes): an error fails the item
+// (ERR_CONFIGURATION_PROBLEM).
+func (f *Framework) precheckType(c call, op string) error {
+	t := c.req.Target
 	if t == nil || len(c.traits.TargetTypes) == 0 || slices.Contains(c.traits.TargetTypes, t.Spec.Type) {
 		return nil
 	}

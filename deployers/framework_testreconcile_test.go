@@ -2,6 +2,7 @@ package deployers
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -116,4 +117,28 @@ func TestFrameworkDeleteWithoutUninstallNeedsTheTarget(t *testing.T) {
 	}
 	checkLastError(t, h.get().Status.LastError, &lsv1alpha1.Error{Reason: "NoTargetFound",
 		Message: "setting deploy item to failed due to missing target"})
+}
+
+// TestFrameworkDeleteWithoutUninstallValidatesTheTarget: Landscaper's
+// library validates the Target (ValidateTarget) in delete before it looks at
+// the delete-without-uninstall annotation.
+func TestFrameworkDeleteWithoutUninstallValidatesTheTarget(t *testing.T) {
+	h := newHarness(t, mustNotBeCalled(t))
+	kubeconfig := "apiVersion: v1\nkind: Config\nusers:\n- name: u\n  user: {tokenFile: /var/run/token}\n"
+	cfg, err := json.Marshal(map[string]string{"kubeconfig": kubeconfig})
+	h.must(err)
+	h.must(h.cluster.Create(context.Background(), &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "example", Name: "tokenfile"},
+		Spec: lsv1alpha1.TargetSpec{Type: targettypes.KubernetesClusterTargetType, Configuration: lsv1alpha1.NewAnyJSONPointer(cfg)}}))
+	h.create(item(MockType, func(di *lsv1alpha1.DeployItem) {
+		di.Spec.Target.Name = "tokenfile"
+		di.Status.Phase, di.Status.JobIDFinished = lsv1alpha1.DeployItemPhases.Succeeded, "job-1"
+	}))
+	h.deleteItem(lsv1alpha1.DeleteWithoutUninstallAnnotation)
+	h.run(0)
+	if want := []string{"+0s InitDelete", "+0s DeleteFailed"}; !equalStrings(h.trace, want) {
+		t.Errorf("phases = %q, want %q", h.trace, want)
+	}
+	if e := h.get().Status.LastError; e == nil || e.Reason != "ValidateTarget" || e.Operation != opDelete {
+		t.Errorf("lastError = %+v, want delete/ValidateTarget", e)
+	}
 }
