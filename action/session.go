@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -114,6 +115,7 @@ func (ss *session) load() error {
 	ss.framework = fw
 	ecfg.Deployer = fw.Reconciler()
 	ss.engine = engine.New(ecfg)
+	fw.Schedule = func(key types.NamespacedName, at time.Time) { ss.engine.Schedule(engine.DeployerController, key, at) }
 	if err := ss.engine.RestoreTimeline(snap); err != nil {
 		var te *engine.TimerError
 		if errors.As(err, &te) {

@@ -46,8 +46,19 @@ type Framework struct {
 	// target cluster changes by itself. Nil: nothing changes by itself.
 	Clusters deployer.ClusterClients
 
+	// Schedule, when set, sets the engine's timer of a deploy item, so that
+	// a deployer's write to a simulated cluster calls the items that wait on
+	// it again at their next poll (see waiters.go). Nil: they wait for their
+	// own next call.
+	Schedule func(key types.NamespacedName, at time.Time)
+
 	// faked are the types Fallback served, see FakedTypes.
 	faked map[lsv1alpha1.DeployItemType]bool
+	// waiters are the items that wait on a simulated cluster, by its key,
+	// with the time of their last call (see waiters.go).
+	waiters map[string]map[types.NamespacedName]time.Time
+	// waitersLoaded is true once the restored waiters were noted.
+	waitersLoaded bool
 }
 
 // FakedTypes returns the deploy item types that Fallback served (no entry in
@@ -134,6 +145,7 @@ func (f *Framework) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (r
 		}
 	}
 	f.recordFaked(di.Spec.Type)
+	f.stopWaiting(di)
 	c := call{d: d, di: di, traits: deployer.TraitsOf(d), req: deployer.Request{Item: di.DeepCopy(), Target: target, Now: f.Clock.Now()}}
 	if failedJustNow(di, c.req.Now) {
 		// Woken by its own status write (an error whose message differs

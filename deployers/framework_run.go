@@ -61,7 +61,7 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 	var res deployer.Result
 	if err == nil {
 		c.req.Progress = f.progress(c)
-		res, err = c.d.Reconcile(ctx, c.req)
+		res, err = f.deploy(ctx, c, func() (deployer.Result, error) { return c.d.Reconcile(ctx, c.req) })
 		err = f.overdue(c, "reconcile", res.Phase == "" || res.Phase.IsFinal(), reconcile.Build(err, opReconcile, reasonReconcile))
 		failedIn(c, err, lsv1alpha1.DeployItemPhases.Init, lsv1alpha1.DeployItemPhases.Progressing)
 	}
@@ -103,7 +103,7 @@ func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error
 		}
 		var res deployer.Result
 		if err == nil {
-			res, err = c.d.Delete(ctx, c.req)
+			res, err = f.deploy(ctx, c, func() (deployer.Result, error) { return c.d.Delete(ctx, c.req) })
 			err = f.overdue(c, "delete", res.Phase == "" || res.Phase.IsFinal(), buildDeleteError(err))
 			failedIn(c, err, lsv1alpha1.DeployItemPhases.InitDelete, lsv1alpha1.DeployItemPhases.Deleting)
 		}
@@ -288,6 +288,7 @@ func (f *Framework) next(c call, res deployer.Result) reconcile.Result {
 	if fc, ok := f.Clusters.(deployer.Forecaster); ok && fc.Unpredictable(c.req.Target) {
 		return reconcile.Result{RequeueAfter: after, Deadline: deadline}
 	}
+	f.waitOn(c, now)
 	if t, ok := f.nextEvent(c); ok && (!deadline || t.Before(wake)) {
 		wake, deadline = t, true
 	}

@@ -377,3 +377,20 @@ func TestFrameworkProgress(t *testing.T) {
 		t.Errorf("%d writes, want 7 (Context, Target, the item, its finalizer, pickup, Progressing once, Succeeded)", h.changes)
 	}
 }
+
+// TestNextPoll: a write wakes a waiting item at its next poll, every
+// PollInterval after its last call, as Landscaper's deployers poll.
+func TestNextPoll(t *testing.T) {
+	at := func(d time.Duration) time.Time { return epoch.Add(d) }
+	for _, c := range []struct{ last, now, want time.Time }{
+		{at(0), at(0), at(5 * time.Second)}, // written right after the call: the next poll
+		{at(0), at(7 * time.Second), at(10 * time.Second)},
+		{at(0), at(10 * time.Second), at(10 * time.Second)},
+		{at(3 * time.Second), at(time.Minute), at(63 * time.Second)},
+		{time.Time{}, at(time.Minute), at(time.Minute)}, // last call not known: now
+	} {
+		if got := nextPoll(c.last, c.now); !got.Equal(c.want) {
+			t.Errorf("nextPoll(%s, %s) = %s, want %s", c.last, c.now, got, c.want)
+		}
+	}
+}

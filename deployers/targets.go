@@ -68,6 +68,7 @@ type TargetClusters struct {
 var (
 	_ deployer.ClusterClients = (*TargetClusters)(nil)
 	_ deployer.Forecaster     = (*TargetClusters)(nil)
+	_ deployer.ChangeCounter  = (*TargetClusters)(nil)
 )
 
 // ForTarget returns the client of target's cluster, simulated or real.
@@ -90,6 +91,24 @@ func (tc *TargetClusters) NextChange(target *lsv1alpha1.Target) (time.Time, bool
 		return time.Time{}, false
 	}
 	return fc.NextChange(target)
+}
+
+// Changes counts the changes of the simulated clusters; a real cluster's
+// are not counted.
+func (tc *TargetClusters) Changes() uint64 {
+	if cc, ok := tc.Simulated.(deployer.ChangeCounter); ok {
+		return cc.Changes()
+	}
+	return 0
+}
+
+// ClusterOf identifies the simulated cluster of a simulated Target.
+func (tc *TargetClusters) ClusterOf(target *lsv1alpha1.Target) (string, bool) {
+	cc, ok := tc.Simulated.(deployer.ChangeCounter)
+	if !ok || target == nil || tc.Modes.For(target) == TargetReal {
+		return "", false
+	}
+	return cc.ClusterOf(target)
 }
 
 // Unpredictable is true for a Target set to use its real cluster.

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -67,6 +68,12 @@ func (e *Engine) Timers() []reconcile.Timer { return e.loop.Timers() }
 // Enqueue asks controller to reconcile the object named key.
 func (e *Engine) Enqueue(controller string, key types.NamespacedName) {
 	e.loop.Enqueue(controller, key)
+}
+
+// Schedule asks controller to reconcile the object named key at the
+// virtual time at, unless it is due earlier (see reconcile.Loop.Schedule).
+func (e *Engine) Schedule(controller string, key types.NamespacedName, at time.Time) {
+	e.loop.Schedule(controller, key, at)
 }
 
 // Scheduled returns the pending scheduled timers (automatic reconciles),

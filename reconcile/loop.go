@@ -62,6 +62,16 @@ func (l *Loop) Enqueue(controller string, key types.NamespacedName) {
 	}
 }
 
+// Schedule asks controller to reconcile the object named key at the time
+// at, unless a timer of that item is due earlier. The timer keeps a run
+// going, as a deadline does (see Result.Deadline). Names that are not
+// registered are ignored.
+func (l *Loop) Schedule(controller string, key types.NamespacedName, at time.Time) {
+	if _, ok := l.reconcilers[controller]; ok {
+		l.queue.AddAt(item{Controller: controller, Key: key}, at, true, false)
+	}
+}
+
 // Changed tells the loop that an object changed. A step that changed nothing
 // and only asked for a re-poll is idle; a run whose only timers are idle
 // re-polls has reached its fixed point.

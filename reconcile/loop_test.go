@@ -308,3 +308,34 @@ func TestSetDeployItemError(t *testing.T) {
 		t.Errorf("status = %+v", st)
 	}
 }
+
+// TestLoopSchedule: a timer set from outside a reconcile keeps the run
+// going (an idle re-poll does not), an earlier timer of the item wins, and a
+// later one is moved up.
+func TestLoopSchedule(t *testing.T) {
+	l, clock := newLoop()
+	var calls []time.Duration
+	l.Register("c", reconcile.Func(func(context.Context, types.NamespacedName) (reconcile.Result, error) {
+		calls = append(calls, clock.Now().Sub(reconcile.DefaultStartTime))
+		if len(calls) == 1 {
+			return reconcile.Result{RequeueAfter: time.Hour, Deadline: true}, nil
+		}
+		return reconcile.Result{}, nil
+	}))
+	l.Enqueue("c", key)
+	if _, err := l.Run(context.Background(), reconcile.RunOptions{MaxSteps: 1}); err != nil {
+		t.Fatal(err)
+	}
+	start := reconcile.DefaultStartTime
+	l.Schedule("c", key, start.Add(10*time.Second))
+	l.Schedule("c", key, start.Add(20*time.Second)) // later: the 10s timer stands
+	l.Schedule("nobody", key, start.Add(time.Second))
+	res, err := l.Run(context.Background(), reconcile.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []time.Duration{0, 10 * time.Second}
+	if fmt.Sprint(calls) != fmt.Sprint(want) || res.Reason != reconcile.StopQuiet {
+		t.Errorf("calls at %v, stopped %s; want %v, quiet", calls, res.Reason, want)
+	}
+}

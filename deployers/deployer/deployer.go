@@ -178,6 +178,17 @@ type Forecaster interface {
 	Unpredictable(target *lsv1alpha1.Target) bool
 }
 
+// ChangeCounter is implemented by clusters that count the writes that
+// change them, so that the framework can tell that a deployer changed a
+// cluster other deploy items wait on.
+type ChangeCounter interface {
+	// Changes counts the writes that changed any of the clusters.
+	Changes() uint64
+	// ClusterOf identifies target's cluster; ok is false when its changes
+	// are not counted (a real cluster) or it cannot be named.
+	ClusterOf(target *lsv1alpha1.Target) (cluster string, ok bool)
+}
+
 // withTraits is a Deployer with traits given from outside.
 type withTraits struct {
 	Deployer

@@ -81,6 +81,7 @@ func newCluster(set *Clusters, key string) *Cluster {
 		store = testing.NewObjectTracker(c.scheme, serializer.NewCodecFactory(c.scheme).UniversalDecoder())
 	}
 	c.tracker = newTracker(c.scheme, converter(), set.opts.Now, set.opts.IDs, key, store)
+	c.tracker.changes = &set.changes
 	if c.own == nil {
 		// Only the tracker writes this store: it can keep the label index.
 		c.tracker.index = labelIndex{}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -63,11 +64,14 @@ type Clusters struct {
 	// migrated is true once saved clusters were moved to the keys their
 	// Targets have now (see migrate).
 	migrated bool
+	// changes counts the writes that changed a cluster (see Changes).
+	changes atomic.Uint64
 }
 
 var (
 	_ deployer.ClusterClients = (*Clusters)(nil)
 	_ deployer.Forecaster     = (*Clusters)(nil)
+	_ deployer.ChangeCounter  = (*Clusters)(nil)
 )
 
 // New returns an empty set of simulated clusters.
@@ -156,6 +160,26 @@ func (cs *Clusters) keys() []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// Changes counts the writes that changed any of the simulated clusters in
+// this process (restoring them is no change).
+func (cs *Clusters) Changes() uint64 { return cs.changes.Load() }
+
+// ClusterOf returns the key of the simulated cluster behind target; ok is
+// false when target is nil or its cluster cannot be named.
+func (cs *Clusters) ClusterOf(target *lsv1alpha1.Target) (string, bool) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if target == nil {
+		return "", false
+	}
+	ctx := context.Background()
+	if cs.migrate(ctx) != nil {
+		return "", false
+	}
+	key, err := Key(ctx, target, cs.reader())
+	return key, err == nil
 }
 
 // NextChange returns when the fake controllers of target's cluster act next

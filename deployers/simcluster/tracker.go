@@ -2,7 +2,9 @@ package simcluster
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -47,6 +49,9 @@ type tracker struct {
 	// listSelector, while set, keeps what List returns to the objects it
 	// selects (see selecting).
 	listSelector labels.Selector
+	// changes counts the writes that changed what is stored, with those of
+	// the other clusters of its set (see Clusters.Changes); nil: not counted.
+	changes *atomic.Uint64
 	// index holds the labels of every stored object, so that a List by
 	// labels copies only the objects it selects; nil for a store whose
 	// objects change beside the tracker (the simulation's own cluster).
@@ -246,7 +251,20 @@ func (t *tracker) Add(obj runtime.Object) error {
 func (t *tracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.DeleteOptions) error {
 	err := t.ObjectTracker.Delete(gvr, ns, name, opts...)
 	t.reindex(gvr, ns, name)
+	var dryRun []string
+	if len(opts) > 0 {
+		dryRun = opts[0].DryRun
+	}
+	t.count(err, dryRun)
 	return err
+}
+
+// count counts a write that stored a change: err is nil and it was no dry
+// run.
+func (t *tracker) count(err error, dryRun []string) {
+	if t.changes != nil && err == nil && !slices.Contains(dryRun, metav1.DryRunAll) {
+		t.changes.Add(1)
+	}
 }
 
 // Create stores a new object with managedFields, uid, creationTimestamp and
@@ -275,6 +293,7 @@ func (t *tracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	t.remember(gvk)
 	err = t.ObjectTracker.Create(gvr, out, ns, o)
 	t.reindexWritten(gvr, out, ns)
+	t.count(err, o.DryRun)
 	return err
 }
 
@@ -303,6 +322,7 @@ func (t *tracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	}
 	err = t.ObjectTracker.Update(gvr, out, ns, o)
 	t.reindexWritten(gvr, out, ns)
+	t.count(err, o.DryRun)
 	return err
 }
 
@@ -318,6 +338,7 @@ func (t *tracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns 
 	}
 	err = t.ObjectTracker.Patch(gvr, out, ns, o)
 	t.reindexWritten(gvr, out, ns)
+	t.count(err, o.DryRun)
 	return err
 }
 
@@ -402,6 +423,7 @@ func (t *tracker) Apply(gvr schema.GroupVersionResource, ac runtime.Object, ns s
 		err = t.ObjectTracker.Update(gvr, out, ns, metav1.UpdateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})
 	}
 	t.reindexWritten(gvr, out, ns)
+	t.count(err, o.DryRun)
 	return err
 }
 

@@ -1,0 +1,155 @@
+package deployers
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/deployers/deployer"
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// Landscaper's deployers call an unfinished deploy item again every
+// PollInterval. lscli's framework calls it again only when something can
+// have changed for it (see next): its cluster's forecast change, its
+// progressing timeout, or, kept here, a write by another deployer to the
+// simulated cluster it waits on (a Namespace that another item creates).
+// Such a write wakes the waiting items at their next poll after it, when
+// Landscaper's next call would see it.
+
+// waitOn notes that c's item waits on its simulated cluster, called last
+// at now.
+func (f *Framework) waitOn(c call, now time.Time) {
+	cc, ok := f.Clusters.(deployer.ChangeCounter)
+	if !ok || f.Schedule == nil {
+		return
+	}
+	cluster, ok := cc.ClusterOf(c.req.Target)
+	if !ok {
+		return
+	}
+	if f.waiters == nil {
+		f.waiters = map[string]map[types.NamespacedName]time.Time{}
+	}
+	if f.waiters[cluster] == nil {
+		f.waiters[cluster] = map[types.NamespacedName]time.Time{}
+	}
+	f.waiters[cluster][keyOf(c.di)] = now
+}
+
+// stopWaiting forgets that di waits: it is being called (and waits again,
+// if it does, from now).
+func (f *Framework) stopWaiting(di *lsv1alpha1.DeployItem) {
+	key := keyOf(di)
+	for _, items := range f.waiters {
+		delete(items, key)
+	}
+}
+
+// deploy runs op, the deployer's call for c, and wakes the items that wait
+// on c's cluster when the call changed it.
+func (f *Framework) deploy(ctx context.Context, c call, op func() (deployer.Result, error)) (deployer.Result, error) {
+	cc, ok := f.Clusters.(deployer.ChangeCounter)
+	if !ok || f.Schedule == nil {
+		return op()
+	}
+	before := cc.Changes()
+	res, err := op()
+	if cc.Changes() != before {
+		if cluster, ok := cc.ClusterOf(c.req.Target); ok {
+			f.wake(ctx, cluster, keyOf(c.di), c.req.Now)
+		}
+	}
+	return res, err
+}
+
+// wake schedules every item that waits on cluster, but self, at its next
+// poll after now, in the order of their names.
+func (f *Framework) wake(ctx context.Context, cluster string, self types.NamespacedName, now time.Time) {
+	f.loadWaiters(ctx)
+	items := f.waiters[cluster]
+	keys := make([]types.NamespacedName, 0, len(items))
+	for key := range items {
+		if key != self {
+			keys = append(keys, key)
+		}
+	}
+	slices.SortFunc(keys, func(a, b types.NamespacedName) int {
+		return strings.Compare(a.String(), b.String())
+	})
+	for _, key := range keys {
+		f.Schedule(key, nextPoll(items[key], now))
+		delete(items, key)
+	}
+}
+
+// loadWaiters notes, once per process, the unfinished items of the restored
+// simulation that wait on a simulated cluster: called last, as far as the
+// status tells, at their last error or else when they were picked up.
+func (f *Framework) loadWaiters(ctx context.Context) {
+	if f.waitersLoaded {
+		return
+	}
+	f.waitersLoaded = true
+	list := &lsv1alpha1.DeployItemList{}
+	if err := f.Client.ListUnsafe(ctx, list, fakecluster.ListOptions{}); err != nil {
+		return
+	}
+	for i := range list.Items {
+		di := &list.Items[i]
+		if di.Status.JobID == di.Status.JobIDFinished || di.Status.Phase == "" || di.Status.Phase.IsFinal() ||
+			!needsTarget(di) || f.deployerFor(di.Spec.Type) == nil {
+			continue
+		}
+		if _, noted := f.waiting(keyOf(di)); noted {
+			continue
+		}
+		target, err := f.target(ctx, di)
+		if err != nil || target == nil {
+			continue
+		}
+		last := di.Status.LastReconcileTime
+		if le := di.Status.LastError; le != nil && !le.LastUpdateTime.IsZero() {
+			last = &le.LastUpdateTime
+		}
+		var at time.Time
+		if last != nil {
+			at = last.Time
+		}
+		f.waitOn(call{di: di, req: deployer.Request{Target: target}}, at)
+	}
+}
+
+// waiting returns the cluster key is noted as waiting on, if any.
+func (f *Framework) waiting(key types.NamespacedName) (string, bool) {
+	for cluster, items := range f.waiters {
+		if _, ok := items[key]; ok {
+			return cluster, true
+		}
+	}
+	return "", false
+}
+
+// nextPoll is the first poll at or after now of an item called last at
+// last, as Landscaper's deployers poll every PollInterval (the poll after
+// last when now is last); an item whose last call is not known is called at
+// now.
+func nextPoll(last, now time.Time) time.Time {
+	if last.IsZero() {
+		return now
+	}
+	d := now.Sub(last)
+	if d <= 0 {
+		return last.Add(PollInterval)
+	}
+	return last.Add((d + PollInterval - 1) / PollInterval * PollInterval)
+}
+
+// keyOf is the name of di.
+func keyOf(di *lsv1alpha1.DeployItem) types.NamespacedName {
+	return types.NamespacedName{Namespace: di.Namespace, Name: di.Name}
+}
