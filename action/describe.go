@@ -8,6 +8,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
@@ -80,6 +81,45 @@ func (a *Describe) Run(_ context.Context, kind, name string) (*Description, erro
 	}
 	return &Description{Object: obj, Related: related(objs, obj),
 		Events: eventsOf(events, obj.GetNamespace(), kind, name)}, nil
+}
+
+// RunAll describes every object of kind (in list order, by namespace and
+// name) that selector selects (nil: every one), as kubectl describe KIND
+// does. No such object is an empty answer; no simulation yet a
+// *NoStateError.
+func (a *Describe) RunAll(_ context.Context, kind string, selector labels.Selector) ([]*Description, error) {
+	kind, err := ResolveKind(kind)
+	if err != nil {
+		return nil, err
+	}
+	r, err := openReading(a.cfg, true)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	objs, err := r.objects(func(k, ns, _ string) bool {
+		return k == kind && (a.Namespace == "" || ns == a.Namespace)
+	})
+	if err != nil {
+		return nil, err
+	}
+	events, err := r.events()
+	if err != nil {
+		return nil, err
+	}
+	var out []*Description
+	for _, obj := range objs {
+		if selector != nil && !selector.Matches(labels.Set(obj.GetLabels())) {
+			continue
+		}
+		rel, err := r.related(obj)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &Description{Object: obj, Related: related(rel, obj),
+			Events: eventsOf(events, obj.GetNamespace(), kind, obj.GetName())})
+	}
+	return out, nil
 }
 
 // related returns the objects related to obj: its owner, the objects it
