@@ -414,3 +414,38 @@ func TestNamedChartFolderAndItsArchive(t *testing.T) {
 		t.Fatalf("different charts: found %v, err %v", found, err)
 	}
 }
+
+// TestMappedComponentCLIFolder: a folder that components: maps is read as
+// the landscape folders are. gardener/landscaper-examples'
+// subinstallations/delete-deployitem keeps its component as a component-cli
+// folder (component-descriptor.yaml with `resources: []`, resources.yaml with
+// the blueprints as inputs) above the installation folders, so a user maps
+// it by repository: its resources must come from resources.yaml, and the
+// charts in its sub-folders must be found.
+func TestMappedComponentCLIFolder(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "component-descriptor.yaml"),
+		"meta: {schemaVersion: v2}\ncomponent: {name: example.com/cli, version: v0.1.0, provider: internal,"+
+			" repositoryContexts: [{type: ociRegistry, baseUrl: registry.example/landscaper/examples}], resources: []}\n")
+	writeFile(t, filepath.Join(dir, "resources.yaml"),
+		"name: blueprint-di1\ntype: blueprint\nversion: v0.1.0\nrelation: local\n"+
+			"input: {type: dir, path: ./di1/blueprint, compress: true, mediaType: application/vnd.gardener.landscaper.blueprint.v1+tar+gzip}\n")
+	writeFile(t, filepath.Join(dir, "di1", "blueprint", "blueprint.yaml"), "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\n")
+	writeFile(t, filepath.Join(dir, "chart", "echo", "Chart.yaml"), "apiVersion: v2\nname: echo\nversion: 1.0.0\n")
+	cfg := Config{Components: map[string]string{"registry.example/landscaper/examples": dir}, File: "lscli.yaml"}
+	r := NewFromRoots(cfg, nil, source.Root{})
+	v, err := r.Lookup(Request{Repo: repoContext(t, ociContext), Name: "example.com/cli", Version: "v0.1.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(v.Origin, "component-cli folder ") {
+		t.Errorf("origin %q, want the component-cli folder", v.Origin)
+	}
+	if len(v.Descriptor.Resources) != 1 || v.Descriptor.Resources[0].Name != "blueprint-di1" {
+		t.Errorf("resources %+v, want blueprint-di1 of resources.yaml", v.Descriptor.Resources)
+	}
+	charts := r.discoveredCharts()
+	if len(charts) != 1 || charts[0].Name != "echo" {
+		t.Errorf("charts %+v, want the chart of the mapped folder's chart/", charts)
+	}
+}

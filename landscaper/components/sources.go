@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"path"
 	"strings"
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
@@ -108,22 +107,17 @@ func (r *Registry) mappedIndex(p string) (*index, error) {
 }
 
 // openSources returns the sources of name in root: a component archive or
-// CTF folder or file, a constructor or descriptor file, or a folder with
-// any of these inside.
+// CTF file, a constructor or descriptor file, or a folder, read as a
+// landscape folder is (Discover): a component archive, component-cli or CTF
+// folder, or a folder with any of these inside. A component archive or
+// component-cli folder is walked too, for the charts and components in its
+// sub-folders and a constructor next to its descriptor.
 func openSources(root source.Root, name string) ([]source.Source, []source.Chart, error) {
-	isFile := func(n string) bool {
-		info, err := fs.Stat(root.FS, path.Join(name, n))
-		return err == nil && info.Mode().IsRegular()
-	}
 	info, err := fs.Stat(root.FS, name)
 	if err != nil {
 		return nil, nil, err
 	}
 	switch {
-	case info.IsDir() && isFile(source.DescriptorFile):
-		return []source.Source{source.ArchiveFolder(root, name)}, nil, nil
-	case info.IsDir() && isFile(source.IndexFile):
-		return []source.Source{source.CTFFolder(root, name)}, nil, nil
 	case info.IsDir():
 		sub, err := fs.Sub(root.FS, name)
 		if err != nil {
