@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 
@@ -191,8 +192,9 @@ type namedRef struct {
 	role, kind, namespace, name string
 }
 
-// namedRefs are the objects obj refers to by name: the DataObjects and
-// Targets an installation imports and exports, a deploy item's Target.
+// namedRefs are the objects obj refers to by name: the DataObjects,
+// Targets, ConfigMaps and Secrets an installation imports and what it
+// exports, a deploy item's Target.
 func namedRefs(obj fakecluster.Object) []namedRef {
 	switch o := obj.(type) {
 	case *lsv1alpha1.Installation:
@@ -205,18 +207,30 @@ func namedRefs(obj fakecluster.Object) []namedRef {
 	return nil
 }
 
-// dataRefsOf are the DataObjects and Targets inst imports and exports.
+// dataRefsOf are the DataObjects, Targets (also of target lists and
+// maps), ConfigMaps and Secrets inst imports, and what it exports.
 func dataRefsOf(inst *lsv1alpha1.Installation) []namedRef {
 	var out []namedRef
 	ctx, ns := dataflow.ContextOf(inst), inst.Namespace
 	for _, d := range inst.Spec.Imports.Data {
-		if d.DataRef != "" {
+		switch {
+		case d.DataRef != "":
 			out = append(out, namedRef{"import", "DataObject", ns, dataflow.ObjectName(ctx, d.DataRef)})
+		case d.ConfigMapRef != nil:
+			out = append(out, namedRef{"import", "ConfigMap", ns, d.ConfigMapRef.Name})
+		case d.SecretRef != nil:
+			out = append(out, namedRef{"import", "Secret", ns, d.SecretRef.Name})
 		}
 	}
 	for _, t := range inst.Spec.Imports.Targets {
 		if t.Target != "" {
 			out = append(out, namedRef{"import", "Target", ns, dataflow.ObjectName(ctx, t.Target)})
+		}
+		for _, name := range t.Targets {
+			out = append(out, namedRef{"import", "Target", ns, dataflow.ObjectName(ctx, name)})
+		}
+		for _, key := range slices.Sorted(maps.Keys(t.TargetMap)) {
+			out = append(out, namedRef{"import", "Target", ns, dataflow.ObjectName(ctx, t.TargetMap[key])})
 		}
 	}
 	for _, d := range inst.Spec.Exports.Data {
@@ -225,7 +239,14 @@ func dataRefsOf(inst *lsv1alpha1.Installation) []namedRef {
 	for _, t := range inst.Spec.Exports.Targets {
 		out = append(out, namedRef{"export", "Target", ns, dataflow.ObjectName(ctx, t.Target)})
 	}
-	return out
+	// An object imported several times (one ConfigMap, a key per import)
+	// is shown once.
+	seen := map[namedRef]bool{}
+	return slices.DeleteFunc(out, func(r namedRef) bool {
+		dup := seen[r]
+		seen[r] = true
+		return dup
+	})
 }
 
 // mayRelate reports whether the stored object kind ns/name with uid and
