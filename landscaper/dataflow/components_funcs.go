@@ -3,6 +3,8 @@ package dataflow
 import (
 	"fmt"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 
 	"github.com/lscli/lscli/landscaper/blueprint"
@@ -13,9 +15,15 @@ import (
 // templateComponents returns what the templates of an installation with
 // blueprint bp and component versions tree (may be nil) see: the
 // descriptors in the schema the blueprint's ocmSchemaVersion annotation,
-// else the root's, says, and the resources' content.
-func templateComponents(tree *components.Tree, bp *blueprint.Blueprint) (*funcs.Components, error) {
+// else the root's, says, and the resources' content. def is the
+// installation's spec.componentDescriptor: a reference without a tree is a
+// component version lscli did not find (the blueprints map gave the
+// blueprint), which the component functions then name.
+func templateComponents(tree *components.Tree, bp *blueprint.Blueprint, def *lsv1alpha1.ComponentDescriptorDefinition) (*funcs.Components, error) {
 	if tree == nil {
+		if def != nil && def.Reference != nil {
+			return &funcs.Components{NotFound: def.Reference.ComponentName + ":" + def.Reference.Version}, nil
+		}
 		return &funcs.Components{}, nil
 	}
 	var annotation string

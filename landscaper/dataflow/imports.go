@@ -62,7 +62,7 @@ func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.
 	if err != nil {
 		return nil, err
 	}
-	comps, err := templateComponents(tree, bp)
+	comps, err := templateComponents(tree, bp, inst.Spec.ComponentDescriptor)
 	if err != nil {
 		return nil, failWrap(inst, ReasonTemplatingFailed, err, "blueprint annotation %s", ocmSchemaVersionAnnotation)
 	}

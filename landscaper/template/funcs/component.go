@@ -27,6 +27,11 @@ type Components struct {
 	// Contents reads resource contents for getResourceContent; nil means
 	// no content is available.
 	Contents ContentReader
+	// NotFound names the installation's component version
+	// (name:version) when it has one that was not found: Root is then nil,
+	// and the component functions say so instead of "no component
+	// descriptor".
+	NotFound string
 }
 
 // NewComponents returns the components of an installation's
@@ -134,9 +139,18 @@ var errNoComponent = errors.New("the installation has no component descriptor (s
 // descriptor given as the first argument does not stand in for it there.
 func (c *Components) RequireRoot() error {
 	if c == nil || c.Root == nil {
-		return errNoComponent
+		return c.noRoot()
 	}
 	return nil
+}
+
+// noRoot is the error of a component function without Root.
+func (c *Components) noRoot() error {
+	if c != nil && c.NotFound != "" {
+		return fmt.Errorf("the installation's component version %s was not found: the config file's blueprints map "+
+			"gives its blueprint, not its component descriptor; map the component's folder under components: (see docs/components.md)", c.NotFound)
+	}
+	return errNoComponent
 }
 
 // selectorArgs splits the arguments of getResource and friends: an optional
@@ -153,7 +167,7 @@ func (c *Components) selectorArgs(args []any) (*cdv2.ComponentDescriptor, select
 		}
 	}
 	if cd == nil {
-		return nil, nil, errNoComponent
+		return nil, nil, c.noRoot()
 	}
 	if len(args) == 0 || len(args)%2 != 0 {
 		return nil, nil, fmt.Errorf("want name/value pairs of an identity, e.g. \"name\" \"my-resource\", got %d arguments", len(args))

@@ -114,7 +114,7 @@ func sortedStrings(s []string) []string {
 // when that is available inline (else nil).
 func (c *Components) Follow(refs []string) (name, version string, cd *cdv2.ComponentDescriptor, err error) {
 	if c == nil || c.Root == nil {
-		return "", "", nil, errNoComponent
+		return "", "", nil, c.noRoot()
 	}
 	cd = c.Root
 	for i, refName := range refs {

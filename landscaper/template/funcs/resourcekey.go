@@ -42,7 +42,7 @@ func (c *Components) ResourceKey(args ...any) (string, error) {
 		return "", fmt.Errorf("getResourceKey: the resource reference must be a string, got %T", args[0])
 	}
 	if c.Root == nil {
-		return "", errNoComponent
+		return "", c.noRoot()
 	}
 	ref, err := parseResourceReference(s)
 	if err != nil {
