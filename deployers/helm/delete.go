@@ -3,6 +3,8 @@ package helm
 import (
 	"context"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
 	"helm.sh/helm/v3/pkg/chartutil"
 
 	"github.com/lscli/lscli/deployers/deployer"
@@ -16,21 +18,37 @@ import (
 // Delete does not load the chart, so a chart that is no longer available does
 // not block the deletion.
 func (d *Deployer) Delete(ctx context.Context, req deployer.Request) (deployer.Result, error) {
-	it, err := d.prepare(ctx, req, checkpointStartDelete)
+	// A call after one that left helm's uninstall waiting for a hook goes
+	// on with it (see hookRun), also past the progressing timeout, where
+	// the uninstall fails as helm's does when its timeout passes.
+	checkpoint := checkpointStartDelete
+	if deployer.DeletePolls(req.Item) {
+		checkpoint = ""
+	}
+	it, err := d.prepare(ctx, req, checkpoint)
 	if err != nil {
 		return deployer.Result{}, err
 	}
 	if !helmDeployment(it.cfg) {
 		return d.deleteManifests(ctx, it)
 	}
-	left, _ := timeout.Check(req.Item, req.Now, checkpointStartDelete)
+	left, terr := timeout.Check(req.Item, req.Now, checkpointStartDelete)
+	if terr != nil && !deployer.DeletePolls(req.Item) {
+		return deployer.Result{}, terr
+	}
 	if left <= 0 {
 		left = timeout.Default
 	}
 	caps := chartutil.DefaultCapabilities.Copy()
 	r := newReleaser(ctx, it.client, it.real, it.cfg.Name, it.cfg.Namespace, caps, req.Now)
-	if _, err := guard(func() (struct{}, error) { return struct{}{}, r.uninstall(it.cfg, left) }); err != nil {
+	resume := deployer.DeletePolls(req.Item)
+	if _, err := guard(func() (struct{}, error) {
+		return struct{}{}, r.uninstall(it.cfg, left, resume, terr != nil)
+	}); err != nil {
 		return deployer.Result{}, err
+	}
+	if r.paused() {
+		return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Deleting}, nil
 	}
 	return deployer.Result{}, nil
 }

@@ -164,7 +164,7 @@ func TestUpgradeLogLines(t *testing.T) {
 	r := newReleaser(ctx, c, false, "demo", "default", chartutil.DefaultCapabilities.Copy(), epoch.Add(time.Minute))
 	pc := &helmv1alpha1.ProviderConfiguration{Name: "demo", Namespace: "default"}
 	vals := map[string]any{"greeting": "bye", "widget": map[string]any{"enabled": true}}
-	if _, err := r.deploy(ctx, pc, ch, vals, time.Minute); err != nil {
+	if _, err := r.deploy(ctx, pc, ch, vals, time.Minute, false, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -180,7 +180,7 @@ func TestUpgradeLogLines(t *testing.T) {
 
 	r = newReleaser(ctx, c, false, "demo", "default", chartutil.DefaultCapabilities.Copy(), epoch.Add(2*time.Minute))
 	vals["widget"] = map[string]any{"enabled": false}
-	if _, err := r.deploy(ctx, pc, ch, vals, time.Minute); err != nil {
+	if _, err := r.deploy(ctx, pc, ch, vals, time.Minute, false, false); err != nil {
 		t.Fatal(err)
 	}
 	if want := `Deleting Widget "demo-demo" in namespace default...`; !slices.Contains(r.log.lines, want) {

@@ -36,7 +36,8 @@ const fieldManager = "helm"
 // three-way merge does. Waiting only covers what helm itself needs (CRDs from
 // crds/ being served before the templates that use them); readiness of the
 // workloads is the deployer's readiness check, so Wait does not look at
-// Deployments or Pods, and hooks count as finished once created.
+// Deployments or Pods. Hook Jobs are waited for until they complete or fail
+// (see WatchUntilReady and hookRun).
 type kubeClient struct {
 	ctx context.Context
 	c   client.Client
@@ -50,6 +51,8 @@ type kubeClient struct {
 	// log receives the lines helm's own kube client logs at the same
 	// places (helmLog); nil logs nothing.
 	log *helmLog
+	// hooks is the action's hook state (see hookRun); nil for none.
+	hooks *hookRun
 }
 
 // kubeClient is all of helm's kube client interfaces, also the one helm
@@ -136,6 +139,9 @@ func (k *kubeClient) info(u *unstructured.Unstructured) (*resource.Info, error) 
 
 // Create creates every resource; an existing one is an AlreadyExists error.
 func (k *kubeClient) Create(resources kube.ResourceList) (*kube.Result, error) {
+	if k.hooks.isPaused() {
+		return &kube.Result{Created: resources}, nil
+	}
 	k.log.printf("creating %d resource(s)", len(resources))
 	for _, info := range resources {
 		u, err := asUnstructured(info)
@@ -145,6 +151,9 @@ func (k *kubeClient) Create(resources kube.ResourceList) (*kube.Result, error) {
 		live := &unstructured.Unstructured{}
 		live.SetGroupVersionKind(u.GroupVersionKind())
 		err = k.c.Get(k.ctx, client.ObjectKeyFromObject(u), live)
+		if k.hooks.skipCreate(info, func() bool { return err == nil }) {
+			continue
+		}
 		if err == nil {
 			return nil, apierrors.NewAlreadyExists(info.Mapping.Resource.GroupResource(), info.Name)
 		}
@@ -162,6 +171,9 @@ func (k *kubeClient) Create(resources kube.ResourceList) (*kube.Result, error) {
 // unless the live object carries helm's resource-policy keep annotation.
 // force is not needed: server-side apply is forced anyway.
 func (k *kubeClient) Update(original, target kube.ResourceList, _ bool) (*kube.Result, error) {
+	if k.hooks.isPaused() {
+		return &kube.Result{Updated: target}, nil
+	}
 	res := &kube.Result{}
 	var errs []string
 	k.log.printf("checking %d resources for changes", len(target))
@@ -287,8 +299,14 @@ func (k *kubeClient) Delete(resources kube.ResourceList) (*kube.Result, []error)
 // DeleteWithPropagationPolicy deletes the resources with policy.
 func (k *kubeClient) DeleteWithPropagationPolicy(resources kube.ResourceList, policy metav1.DeletionPropagation) (*kube.Result, []error) {
 	res := &kube.Result{}
+	if k.hooks.isPaused() {
+		return res, nil
+	}
 	var errs []error
 	for _, info := range resources {
+		if k.hooks.skipDelete(info) {
+			continue
+		}
 		k.log.printf("Starting delete for %q %s", info.Name, info.Mapping.GroupVersionKind.Kind)
 		u, err := asUnstructured(info)
 		if err == nil {
@@ -335,9 +353,6 @@ func (k *kubeClient) Wait(resources kube.ResourceList, timeout time.Duration) er
 func (k *kubeClient) WaitWithJobs(resources kube.ResourceList, timeout time.Duration) error {
 	return k.Wait(resources, timeout)
 }
-
-// WatchUntilReady returns at once: hooks count as done when created.
-func (k *kubeClient) WatchUntilReady(kube.ResourceList, time.Duration) error { return nil }
 
 // WaitAndGetCompletedPodPhase reports success: no pod runs here.
 func (k *kubeClient) WaitAndGetCompletedPodPhase(string, time.Duration) (corev1.PodPhase, error) {

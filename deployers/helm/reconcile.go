@@ -65,9 +65,15 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 	if err != nil {
 		return deployer.Result{}, err
 	}
-	if deployer.Deploys(req.Item) {
+	deploys, resume := deployer.Deploys(req.Item), false
+	if !deploys && helmDeployment(it.cfg) {
+		// The last call left helm's action waiting for a hook: go on.
+		resume = d.waitsForHook(ctx, it, tpl)
+		deploys = resume
+	}
+	if deploys {
 		var stop *deployer.Result
-		if status, stop, err = d.deploy(ctx, it, tpl, status); stop != nil {
+		if status, stop, err = d.deploy(ctx, it, tpl, status, resume); stop != nil {
 			return *stop, err
 		}
 		// Written Progressing as Landscaper's helm deployer writes it
@@ -87,12 +93,25 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 // means the call ends here: the apply failed (a normal error, with the
 // objects applied so far) or, for manifests, dropped objects are still being
 // deleted (Init again after deletion.PollInterval).
-func (d *Deployer) deploy(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus) (*helmv1alpha1.ProviderStatus, *deployer.Result, error) {
+//
+// resume goes on with a helm action that the last call left waiting for a
+// hook Job (see hookRun); while the Job runs, the call ends Progressing,
+// with the provider status it had. Past the progressing timeout the resumed
+// action fails as helm's does when its timeout passes.
+func (d *Deployer) deploy(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus, resume bool) (*helmv1alpha1.ProviderStatus, *deployer.Result, error) {
 	left, err := timeout.Check(it.req.Item, it.req.Now, checkpointStartApply)
+	expired := false
 	if err != nil {
-		return nil, &deployer.Result{}, err
+		if !resume {
+			return nil, &deployer.Result{}, err
+		}
+		expired = true
 	}
-	status, err := d.apply(ctx, it, tpl, old)
+	status, paused, err := d.apply(ctx, it, tpl, old, resume, expired)
+	if paused {
+		raw, err := encodeStatus(old)
+		return nil, &deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Progressing, ProviderStatus: raw}, err
+	}
 	if err == nil {
 		return status, nil, nil
 	}
@@ -116,24 +135,36 @@ func joinEncode(status *helmv1alpha1.ProviderStatus, err error) (*runtime.RawExt
 
 // apply deploys the chart as a helm release or as plain manifests and
 // returns the provider status with the managed objects.
-func (d *Deployer) apply(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus) (*helmv1alpha1.ProviderStatus, error) {
+// paused says the helm action waits for a hook (see hookRun).
+func (d *Deployer) apply(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus,
+	resume, expired bool) (status *helmv1alpha1.ProviderStatus, paused bool, err error) {
 	if !helmDeployment(it.cfg) {
-		return d.applyManifests(ctx, it, tpl, old)
+		status, err = d.applyManifests(ctx, it, tpl, old)
+		return status, false, err
 	}
 	left, _ := timeout.Check(it.req.Item, it.req.Now, checkpointStartApply)
 	if left <= 0 {
 		left = timeout.Default
 	}
 	r := newReleaser(ctx, it.client, it.real, it.cfg.Name, it.cfg.Namespace, tpl.caps, it.req.Now)
-	rel, err := guard(func() (*release.Release, error) { return r.deploy(ctx, it.cfg, tpl.chart, tpl.values, left) })
-	if err != nil {
-		return nil, err
+	rel, err := guard(func() (*release.Release, error) {
+		return r.deploy(ctx, it.cfg, tpl.chart, tpl.values, left, resume, expired)
+	})
+	if err != nil || r.paused() {
+		return nil, r.paused(), err
 	}
 	refs, err := managedResources(rel.Manifest, it.cfg.Namespace)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return &helmv1alpha1.ProviderStatus{ManagedResources: refs}, nil
+	return &helmv1alpha1.ProviderStatus{ManagedResources: refs}, false, nil
+}
+
+// waitsForHook reports whether the last call left the item's helm action
+// waiting for a hook on its simulated cluster.
+func (d *Deployer) waitsForHook(ctx context.Context, it *item, tpl *templated) bool {
+	_, ok := newReleaser(ctx, it.client, it.real, it.cfg.Name, it.cfg.Namespace, tpl.caps, it.req.Now).waiting()
+	return ok
 }
 
 // check runs the readiness checks and reads the exports. Not ready yet, or an

@@ -30,6 +30,10 @@ type releaser struct {
 	// log has what helm logged during this attempt; a failed install or
 	// upgrade reports it, as Landscaper's helm deployer does.
 	log *helmLog
+	// hooks is the action's hook state (see hookRun).
+	hooks *hookRun
+	// real says the cluster is a real one, where helm's waits block.
+	real bool
 }
 
 // newReleaser configures helm's actions for the release name in namespace:
@@ -38,15 +42,63 @@ type releaser struct {
 // real says c is a real cluster (see kubeClient.real).
 func newReleaser(ctx context.Context, c client.Client, real bool, name, namespace string, caps *chartutil.Capabilities, now time.Time) *releaser {
 	log := &helmLog{}
-	store := storage.Init(&secretStore{ctx: ctx, c: c, namespace: namespace, now: now})
+	hooks := &hookRun{}
+	store := storage.Init(&secretStore{ctx: ctx, c: c, namespace: namespace, now: now, hooks: hooks})
 	cfg := &action.Configuration{
 		Releases:     store,
-		KubeClient:   &kubeClient{ctx: ctx, c: c, namespace: namespace, real: real, log: log},
+		KubeClient:   &kubeClient{ctx: ctx, c: c, namespace: namespace, real: real, log: log, hooks: hooks},
 		Capabilities: caps,
 		Log:          log.printf,
 	}
-	return &releaser{cfg: cfg, name: name, namespace: namespace, log: log}
+	return &releaser{cfg: cfg, name: name, namespace: namespace, log: log, hooks: hooks, real: real}
 }
+
+// waiting returns the last revision of the release when an action left it
+// waiting for a hook on a simulated cluster (see hookRun): its status is
+// pending-install, pending-upgrade or uninstalling and a hook of it is
+// running. A real cluster never has one: helm's waits block there.
+func (r *releaser) waiting() (*release.Release, bool) {
+	if r.real {
+		return nil, false
+	}
+	last, err := r.cfg.Releases.Last(r.name)
+	if err != nil || last.Info == nil {
+		return nil, false
+	}
+	switch last.Info.Status {
+	case release.StatusPendingInstall, release.StatusPendingUpgrade, release.StatusUninstalling:
+	default:
+		return nil, false
+	}
+	for _, h := range last.Hooks {
+		if h.LastRun.Phase == release.HookPhaseRunning {
+			return last, true
+		}
+	}
+	return nil, false
+}
+
+// resume prepares the action to go on where the last call left it waiting
+// for a hook (resume true; expired: the progressing timeout has passed), or
+// to start over (resume false). An install or upgrade (deploy true) runs
+// again from its start: its pending revision is removed first. An uninstall
+// goes on with the revision it marked uninstalling; it leaves a pending
+// install or upgrade as it is, and uninstalls it.
+func (r *releaser) resume(resume, expired, deploy bool) {
+	last, ok := r.waiting()
+	if !ok || deploy != last.Info.Status.IsPending() {
+		return
+	}
+	if resume {
+		r.hooks.resumed, r.hooks.expired = resumeHooks(last), expired
+	}
+	if deploy {
+		_, _ = r.cfg.Releases.Delete(r.name, last.Version)
+	}
+}
+
+// paused reports whether the action stopped to wait for a hook.
+func (r *releaser) paused() bool { return r.hooks.isPaused() }
 
 // exists reports whether the release has any stored revision.
 func (r *releaser) exists() (bool, error) {
@@ -69,8 +121,13 @@ func (r *releaser) exists() (bool, error) {
 // RealHelmDeployer.Deploy, reason installRelease (upgradeRelease), and a
 // message of the lines helm logged during the attempt followed by the
 // action's own error (see actionError).
+//
+// A call on a simulated cluster may leave the action waiting for a hook:
+// then it returns no release and no error, and paused() is true; the next
+// call resumes with resume true (see hookRun).
 func (r *releaser) deploy(ctx context.Context, pc *helmv1alpha1.ProviderConfiguration, ch *chart.Chart,
-	vals map[string]any, timeout time.Duration) (*release.Release, error) {
+	vals map[string]any, timeout time.Duration, resume, expired bool) (*release.Release, error) {
+	r.resume(resume, expired, true)
 	ok, err := r.exists()
 	if err != nil {
 		return nil, err
@@ -82,6 +139,9 @@ func (r *releaser) deploy(ctx context.Context, pc *helmv1alpha1.ProviderConfigur
 		rel, err = r.upgrade(ctx, pc, ch, vals, timeout)
 	} else {
 		rel, err = r.install(ctx, pc, ch, vals, timeout)
+	}
+	if r.paused() {
+		return nil, nil
 	}
 	if err != nil {
 		r.unblock()
@@ -175,8 +235,11 @@ func (r *releaser) unblock() {
 }
 
 // uninstall removes the release and its history; a missing release is fine.
-// CRDs from the chart's crds/ folder stay, as helm leaves them.
-func (r *releaser) uninstall(pc *helmv1alpha1.ProviderConfiguration, timeout time.Duration) error {
+// CRDs from the chart's crds/ folder stay, as helm leaves them. Like deploy,
+// it may leave the action waiting for a pre-delete or post-delete hook
+// (paused() true, no error), and resume goes on with it.
+func (r *releaser) uninstall(pc *helmv1alpha1.ProviderConfiguration, timeout time.Duration, resume, expired bool) error {
+	r.resume(resume, expired, false)
 	var flags actionFlags
 	var err error
 	if pc.HelmDeploymentConfig != nil {
@@ -187,7 +250,11 @@ func (r *releaser) uninstall(pc *helmv1alpha1.ProviderConfiguration, timeout tim
 	un := action.NewUninstall(r.cfg)
 	un.KeepHistory, un.IgnoreNotFound = false, true
 	un.Wait, un.Timeout = flags.Wait, flags.timeoutOf(timeout)
-	if _, err := un.Run(r.name); err != nil && !errNotFound(err) {
+	_, err = un.Run(r.name)
+	if r.paused() {
+		return nil
+	}
+	if err != nil && !errNotFound(err) {
 		return reconcile.Wrap(fmt.Errorf("unable to delete helm chart release: %w", err), "DeleteHelmRelease", "Uninstall")
 	}
 	return nil

@@ -46,6 +46,9 @@ type secretStore struct {
 	c         client.Client
 	namespace string
 	now       time.Time
+	// hooks is the action's hook state: while the action waits for a hook
+	// (hookRun.paused), writes are dropped.
+	hooks *hookRun
 }
 
 var _ driver.Driver = (*secretStore)(nil)
@@ -89,6 +92,9 @@ func (s *secretStore) Query(labels map[string]string) ([]*release.Release, error
 
 // Create stores a new release record, or returns driver.ErrReleaseExists.
 func (s *secretStore) Create(key string, rls *release.Release) error {
+	if s.hooks.isPaused() {
+		return nil
+	}
 	stampNew(rls, s.now)
 	sec, err := s.secret(key, rls, nil)
 	if err != nil {
@@ -106,6 +112,9 @@ func (s *secretStore) Create(key string, rls *release.Release) error {
 
 // Update replaces the record stored under key.
 func (s *secretStore) Update(key string, rls *release.Release) error {
+	if s.hooks.isPaused() {
+		return nil
+	}
 	old, err := s.get(key)
 	if err != nil {
 		return err
@@ -131,8 +140,8 @@ func (s *secretStore) Delete(key string) (*release.Release, error) {
 		return nil, err
 	}
 	rls, err := decodeRelease(sec)
-	if err != nil {
-		return nil, err
+	if err != nil || s.hooks.isPaused() {
+		return rls, err
 	}
 	if err := s.c.Delete(s.ctx, sec); err != nil && !apierrors.IsNotFound(err) {
 		return nil, err

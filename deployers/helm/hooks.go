@@ -1,0 +1,230 @@
+package helm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/go-multierror"
+	"helm.sh/helm/v3/pkg/kube"
+	"helm.sh/helm/v3/pkg/release"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/cli-runtime/pkg/resource"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/deployers/realcluster"
+)
+
+// hookAnnotation marks a template as a helm hook.
+const hookAnnotation = "helm.sh/hook"
+
+// hookRun is what one helm action (install, upgrade, uninstall) knows about
+// its hooks, shared by the kube client and the release store of the action.
+//
+// helm waits for a hook Job inside the action until the Job completes or
+// fails, or the action's timeout passes (kube.Client.WatchUntilReady). On a
+// simulated cluster the Job's status only changes when the virtual clock
+// moves, which it never does during a call. So the action pauses instead:
+// WatchUntilReady finds the Job still running, sets paused, and from then on
+// the action's writes (the failed release record, hook-failed deletions, an
+// atomic rollback) are dropped, so the cluster keeps what it has at that
+// moment, as while helm waits: the Job, and the release record that helm
+// recorded before it created the hook (status pending-install,
+// pending-upgrade or uninstalling; the hooks run so far with phase
+// Succeeded, the one waited for Running). The deployer reports the item
+// Progressing (Deleting) and is called again when the cluster changes (the
+// rules' forecast) or the progressing timeout passes.
+//
+// The next call runs the action again from the start and resumes: resumed
+// holds the hooks the record says ran. Their creation is not repeated (no
+// before-hook-creation deletion, no create) and a hook that succeeded is not
+// waited for again; the one that was waited for is looked at again. When
+// the progressing timeout has passed (expired), a hook Job still running
+// fails as helm's wait does when the action's timeout passes.
+type hookRun struct {
+	// resumed are the hooks an earlier call of the same action ran, by
+	// hookKey, with the phase the release record has for them.
+	resumed map[string]release.HookPhase
+	// created are the resumed hooks whose creation this call has passed:
+	// later deletions of them (hook-succeeded, hook-failed) are real.
+	created map[string]bool
+	// paused names the hook the action waits for; the action's writes are
+	// dropped from then on.
+	paused string
+	// expired means the progressing timeout has passed: a running hook Job
+	// fails with helm's timeout error.
+	expired bool
+}
+
+// hookKey identifies a hook object by kind and name, as helm's release
+// record names it (release.Hook Kind and Name).
+func hookKey(kind, name string) string { return kind + "/" + name }
+
+// isHook reports whether u is a hook object.
+func isHook(info *resource.Info) (string, bool) {
+	u, err := asUnstructured(info)
+	if err != nil {
+		return "", false
+	}
+	if _, ok := u.GetAnnotations()[hookAnnotation]; !ok {
+		return "", false
+	}
+	return hookKey(u.GetKind(), u.GetName()), true
+}
+
+// isPaused reports whether the action waits for a hook (nil-safe).
+func (h *hookRun) isPaused() bool { return h != nil && h.paused != "" }
+
+// resumedPhase returns the phase the record has for the hook info is, if it
+// is a resumed hook.
+func (h *hookRun) resumedPhase(info *resource.Info) (string, release.HookPhase, bool) {
+	if h == nil || len(h.resumed) == 0 {
+		return "", "", false
+	}
+	key, ok := isHook(info)
+	if !ok {
+		return "", "", false
+	}
+	p, ok := h.resumed[key]
+	return key, p, ok
+}
+
+// skipDelete reports whether a deletion of info is the before-hook-creation
+// deletion of a resumed hook, which the earlier call did.
+func (h *hookRun) skipDelete(info *resource.Info) bool {
+	key, _, ok := h.resumedPhase(info)
+	return ok && !h.created[key]
+}
+
+// skipCreate reports whether the creation of info is one an earlier call
+// did: a resumed hook that succeeded, or the one waited for that still
+// exists (live is whether it does).
+func (h *hookRun) skipCreate(info *resource.Info, live func() bool) bool {
+	key, phase, ok := h.resumedPhase(info)
+	if !ok {
+		return false
+	}
+	if h.created == nil {
+		h.created = map[string]bool{}
+	}
+	h.created[key] = true
+	return phase == release.HookPhaseSucceeded || live()
+}
+
+// resumeHooks returns the hooks that rel, a release record an action left
+// while it waited for a hook, says were run, with their phases.
+func resumeHooks(rel *release.Release) map[string]release.HookPhase {
+	out := map[string]release.HookPhase{}
+	for _, h := range rel.Hooks {
+		switch h.LastRun.Phase {
+		case release.HookPhaseSucceeded, release.HookPhaseRunning, release.HookPhaseUnknown:
+			out[hookKey(h.Kind, h.Name)] = h.LastRun.Phase
+		}
+	}
+	return out
+}
+
+// errHookPending is what WatchUntilReady returns when it pauses the action;
+// helm turns it into a failure that is dropped (see hookRun).
+var errHookPending = errors.New("hook still running: the action waits")
+
+// hookTimeout is the error of helm's wait for a hook when the action's
+// timeout passes (wait.ErrWaitTimeout: "timed out waiting for the
+// condition").
+var hookTimeout = wait.ErrWaitTimeout
+
+// WatchUntilReady waits for hook Jobs to complete, as helm's kube client
+// does: a Job with condition Complete is done, one with condition Failed is
+// the error "job <name> failed: <reason>"; other kinds are done when
+// created (Pods too: the simulated cluster's Pods run for ever). The errors
+// are collected as helm's (a multierror: "1 error occurred: ...").
+//
+// A real cluster is polled in real time until the timeout. A simulated one
+// is looked at once: a Job still running pauses the action (see hookRun),
+// or fails it with helm's timeout error when the progressing timeout has
+// passed.
+func (k *kubeClient) WatchUntilReady(resources kube.ResourceList, timeout time.Duration) error {
+	if k.hooks.isPaused() {
+		return errHookPending
+	}
+	if len(resources) == 0 {
+		return kube.ErrNoObjectsVisited
+	}
+	running := ""
+	look := func(ctx context.Context) (bool, error) {
+		var result error
+		running = ""
+		for _, info := range resources {
+			done, err := k.hookDone(ctx, info)
+			if err != nil {
+				result = multierror.Append(result, err)
+			} else if !done && running == "" {
+				running = describe(info)
+			}
+		}
+		if running != "" {
+			return false, nil
+		}
+		if result != nil {
+			return true, result
+		}
+		return true, nil
+	}
+	for _, info := range resources {
+		if info.Mapping.GroupVersionKind.Kind == "Job" {
+			k.log.printf("Watching for changes to %s %s with timeout of %v", "Job", info.Name, timeout)
+		}
+	}
+	if k.real {
+		err := realcluster.Poll(k.ctx, timeout, look)
+		if wait.Interrupted(err) {
+			return multierror.Append(nil, hookTimeout)
+		}
+		return err
+	}
+	done, err := look(k.ctx)
+	if done {
+		return err
+	}
+	if k.hooks != nil && k.hooks.expired {
+		return multierror.Append(nil, hookTimeout)
+	}
+	if k.hooks != nil {
+		k.hooks.paused = running
+	}
+	return errHookPending
+}
+
+// hookDone looks at a hook object: a Job is done when complete and fails
+// when failed; a hook that succeeded in an earlier call of the action is
+// done; a missing Job is not done (helm's watch sees no event for it).
+func (k *kubeClient) hookDone(ctx context.Context, info *resource.Info) (bool, error) {
+	if _, phase, ok := k.hooks.resumedPhase(info); ok && phase == release.HookPhaseSucceeded {
+		return true, nil
+	}
+	gvk := info.Mapping.GroupVersionKind
+	if gvk.Group != "batch" || gvk.Kind != "Job" {
+		return true, nil
+	}
+	job := &batchv1.Job{}
+	err := k.c.Get(ctx, client.ObjectKey{Namespace: info.Namespace, Name: info.Name}, job)
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("get %s: %w", describe(info), err)
+	}
+	for _, c := range job.Status.Conditions {
+		if c.Type == batchv1.JobComplete && c.Status == corev1.ConditionTrue {
+			return true, nil
+		} else if c.Type == batchv1.JobFailed && c.Status == corev1.ConditionTrue {
+			return true, fmt.Errorf("job %s failed: %s", info.Name, c.Reason)
+		}
+	}
+	k.log.printf("%s: Jobs active: %d, jobs failed: %d, jobs succeeded: %d", info.Name, job.Status.Active, job.Status.Failed, job.Status.Succeeded)
+	return false, nil
+}
