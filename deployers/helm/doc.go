@@ -51,8 +51,9 @@
 //   - helm's ownership checks see the live objects, so an object that
 //     another release or no release owns is refused as helm refuses it;
 //   - CRDs of crds/ are created first and waited for until their kinds are
-//     served; helm's other waits, hooks' completion included, return at once:
-//     readiness is the deployer's own check;
+//     served; hook Jobs are waited for until they complete or fail (on a
+//     simulated cluster without blocking: see hookRun); helm's other waits
+//     return at once: readiness is the deployer's own check;
 //   - release records are Secrets in the release namespace in helm's own
 //     format (type helm.sh/release.v1), so the helm CLI lists the releases
 //     of a real cluster; their timestamps are the deploy item's virtual time,
