@@ -93,6 +93,11 @@ func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
 	defer reg.Close()
 	r := &dryrun.Render{Blueprints: a.cfg.Blueprints, Components: reg, Exports: rules, Seed: a.cfg.Seed, StartTime: a.cfg.startTime(), Limits: a.cfg.Limits,
 		ConfigChecks: configChecks, WithoutObjects: a.WithoutObjects}
+	// Exports a deployer reads back from what it applied, where they are
+	// in the item's configuration: only for the real manifest deployer.
+	if m := a.cfg.Deployers.Modes[manifest.Type]; m == "" || m == deployers.ModeReal {
+		r.ExportReaders = exportReaders
+	}
 	// Charts matter only to the real helm deployer (the default).
 	if m := a.cfg.Deployers.Modes[helm.Type]; m == "" || m == deployers.ModeReal {
 		r.ChartCheck = checkChart(a.cfg, reg)
@@ -145,6 +150,11 @@ func CountRendered(roots []*dryrun.Installation) (installations, items int) {
 		items += len(n.DeployItems) + d
 	}
 	return installations, items
+}
+
+// exportReaders tell the exports of deploy items from their configuration.
+var exportReaders = map[lsv1alpha1.DeployItemType]dryrun.ExportReader{
+	manifest.Type: {From: "its manifests", Read: manifest.DryRunExports},
 }
 
 // configChecks are the checks of the real deployers that refuse a deploy

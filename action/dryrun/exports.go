@@ -33,6 +33,16 @@ type ExportRule struct {
 	Exports any
 }
 
+// ExportReader tells the exports a deploy item of a type will have, from
+// its configuration alone.
+type ExportReader struct {
+	// From says where the exports come from, e.g. "its manifests".
+	From string
+	// Read returns the exports item will have, and false when its
+	// configuration alone does not tell (the dry run then assumes none).
+	Read func(item *lsv1alpha1.DeployItem) (map[string]any, bool)
+}
+
 // SortRules orders rules most specific first: patterns without wildcards,
 // then longer patterns, then alphabetically. The first match wins.
 func SortRules(rules []ExportRule) {
@@ -68,7 +78,18 @@ func (r *Render) itemExports(instPath string, di lsv1alpha1.DeployItemTemplate) 
 			return rule.Exports, "rule " + rule.Pattern, nil
 		}
 	}
-	if di.Type != MockType || di.Configuration == nil {
+	if di.Configuration == nil {
+		return nil, "", nil
+	}
+	if reader, ok := r.ExportReaders[di.Type]; ok {
+		item := &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Name: di.Name}}
+		item.Spec.Type, item.Spec.Configuration = di.Type, di.Configuration
+		if v, ok := reader.Read(item); ok {
+			return v, reader.From, nil
+		}
+		return nil, "", nil
+	}
+	if di.Type != MockType {
 		return nil, "", nil
 	}
 	cfg, err := deployers.DecodeMockConfig(di.Configuration.Raw)

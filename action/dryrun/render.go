@@ -38,8 +38,13 @@ type Render struct {
 	// ConfigCheck). A failed check is a problem of the installation.
 	ConfigChecks map[lsv1alpha1.DeployItemType]ConfigCheck
 	// Exports are the exports to assume for deploy items, most specific
-	// first (see SortRules). Empty means: the mock configuration's export.
+	// first (see SortRules). Empty means: the mock configuration's export,
+	// else what ExportReaders tell.
 	Exports []ExportRule
+	// ExportReaders, by deploy item type, tell the exports a deploy item
+	// will have from its configuration alone, where its deployer's exports
+	// need nothing a deploy makes (see ExportReader).
+	ExportReaders map[lsv1alpha1.DeployItemType]ExportReader
 	// Seed derives generated names and job IDs.
 	// Defaults to reconcile.DefaultSeed.
 	Seed uint64
@@ -114,8 +119,8 @@ type DeployItem struct {
 	lsv1alpha1.DeployItemTemplate
 	// Exports are the exports the dry run assumed; nil for none.
 	Exports any
-	// ExportsFrom says where Exports come from: "mock config", or the
-	// pattern of the ExportRule; "" for none.
+	// ExportsFrom says where Exports come from: "mock config", the
+	// pattern of the ExportRule, or an ExportReader's From; "" for none.
 	ExportsFrom string
 }
 
