@@ -59,6 +59,9 @@ type Framework struct {
 	waiters map[string]map[types.NamespacedName]time.Time
 	// waitersLoaded is true once the restored waiters were noted.
 	waitersLoaded bool
+	// woken are the items a write woke, with the poll they were woken for,
+	// until their deployer is called (see wake and wokenAt).
+	woken map[types.NamespacedName]time.Time
 }
 
 // FakedTypes returns the deploy item types that Fallback served (no entry in

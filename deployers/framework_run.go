@@ -292,6 +292,9 @@ func (f *Framework) next(c call, res deployer.Result) reconcile.Result {
 	if t, ok := f.nextEvent(c); ok && (!deadline || t.Before(wake)) {
 		wake, deadline = t, true
 	}
+	if t, ok := f.wokenAt(c, now); ok && (!deadline || t.Before(wake)) {
+		wake, deadline = t, true
+	}
 	if !wake.After(now) {
 		return reconcile.Result{RequeueAfter: PollInterval}
 	}

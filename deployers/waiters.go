@@ -57,6 +57,7 @@ func (f *Framework) deploy(ctx context.Context, c call, op func() (deployer.Resu
 	if !ok || f.Schedule == nil {
 		return op()
 	}
+	delete(f.woken, keyOf(c.di))
 	before := cc.Changes()
 	res, err := op()
 	if cc.Changes() != before {
@@ -82,9 +83,32 @@ func (f *Framework) wake(ctx context.Context, cluster string, self types.Namespa
 		return strings.Compare(a.String(), b.String())
 	})
 	for _, key := range keys {
-		f.Schedule(key, nextPoll(items[key], now))
+		at := nextPoll(items[key], now)
+		f.Schedule(key, at)
 		delete(items, key)
+		if f.woken == nil {
+			f.woken = map[types.NamespacedName]time.Time{}
+		}
+		if t, ok := f.woken[key]; !ok || at.Before(t) {
+			f.woken[key] = at
+		}
 	}
+}
+
+// wokenAt returns the poll a write woke the item of c for, when its deployer
+// has not been called since: a call of the framework that does not call the
+// deployer (an item woken by its own status write, see failedJustNow) must
+// keep that poll, as its result replaces the item's timer. A poll that is
+// not after now is the next one.
+func (f *Framework) wokenAt(c call, now time.Time) (time.Time, bool) {
+	t, ok := f.woken[keyOf(c.di)]
+	if !ok {
+		return time.Time{}, false
+	}
+	if !t.After(now) {
+		t = now.Add(PollInterval)
+	}
+	return t, true
 }
 
 // loadWaiters notes, once per process, the unfinished items of the restored
