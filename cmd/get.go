@@ -23,12 +23,14 @@ type getFlags struct {
 	sortBy string
 }
 
-// sortByInvalid makes a --sort-by whose values cannot be ordered invalid
-// input (exit 2); other errors pass.
+// sortByInvalid makes a --sort-by whose values cannot be ordered, and a
+// template that fails while it prints, invalid input (exit 2: get changes
+// nothing); other errors pass.
 func sortByInvalid(err error) error {
 	var se *output.SortByError
-	if errors.As(err, &se) {
-		return invalidf("%s", se.Error())
+	var te *output.TemplateError
+	if errors.As(err, &se) || errors.As(err, &te) {
+		return invalidf("%s", err.Error())
 	}
 	return err
 }

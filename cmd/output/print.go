@@ -97,7 +97,99 @@ func PrintWith(objs []fakecluster.Object, format string, opts PrintOptions, w io
 	if err != nil {
 		return err
 	}
-	return p.PrintObj(obj, w)
+	return printTo(p, obj, format, w)
+}
+
+// spoolLimit is how much output of a template or custom-columns printer is
+// held back until it is known to print without error; more is written as
+// it comes.
+const spoolLimit = 4 << 20
+
+// printTo prints obj with p to w. A template's or column's error while it
+// prints is a *TemplateError, and what it printed up to then (at most
+// spoolLimit bytes) is not written: a script reading stdout gets nothing
+// rather than half a list.
+func printTo(p printers.ResourcePrinter, obj runtime.Object, format string, w io.Writer) error {
+	sp := &spool{w: w}
+	var err error
+	switch p := p.(type) {
+	case *goTemplatePrinter:
+		err = p.execute(sp, obj)
+	case *printers.JSONPathPrinter:
+		// kubectl's printer puts the whole object into its error.
+		u, ok := obj.(runtime.Unstructured)
+		if !ok {
+			return fmt.Errorf("jsonpath: %T is not unstructured", obj)
+		}
+		err = p.JSONPath.Execute(sp, u.UnstructuredContent())
+	case *printers.NamePrinter:
+		return p.PrintObj(obj, w)
+	default:
+		err = p.PrintObj(obj, sp)
+	}
+	if err != nil {
+		return &TemplateError{Format: format, Err: err}
+	}
+	return sp.flush()
+}
+
+// TemplateError is a template, JSONPath or custom-columns spec that failed
+// while it printed the objects (an index out of range, a template that
+// calls itself for ever): invalid input.
+type TemplateError struct {
+	// Format is the -o value.
+	Format string
+	Err    error
+}
+
+func (e *TemplateError) Error() string {
+	return fmt.Sprintf("-o %s: cannot print the objects: %v", shownFormat(e.Format), e.Err)
+}
+
+func (e *TemplateError) Unwrap() error { return e.Err }
+
+// shownFormat names an -o value in messages: the format of an inline
+// template (which can be long), the -file form with its file.
+func shownFormat(format string) string {
+	for _, f := range []string{FormatJSONPathFile, FormatCustomColumnsFile, FormatGoTemplateFile} {
+		if strings.HasPrefix(format, f) {
+			return format
+		}
+	}
+	for _, f := range []string{FormatJSONPath, FormatCustomColumns, FormatGoTemplate} {
+		if strings.HasPrefix(format, f) {
+			return strings.TrimSuffix(f, "=")
+		}
+	}
+	return format
+}
+
+// spool holds output back up to spoolLimit bytes, then writes it through.
+type spool struct {
+	w       io.Writer
+	buf     bytes.Buffer
+	through bool
+}
+
+func (s *spool) Write(p []byte) (int, error) {
+	if s.through {
+		return s.w.Write(p)
+	}
+	s.buf.Write(p)
+	if s.buf.Len() > spoolLimit {
+		if err := s.flush(); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// flush writes what is held back, and then everything as it comes.
+func (s *spool) flush() error {
+	s.through = true
+	_, err := s.w.Write(s.buf.Bytes())
+	s.buf.Reset()
+	return err
 }
 
 // PrintEmpty writes the empty answer of format: an empty List for json and
@@ -121,13 +213,33 @@ func CheckFormat(format string) error {
 	return nil
 }
 
+// maxTemplateFile is the size of the largest template or spec file read: a
+// file that never ends (/dev/zero) is refused instead of read for ever.
+const maxTemplateFile = 1 << 20
+
 // templateFile reads the template or spec file of a -o ...-file= format.
 func templateFile(format, name string) (string, error) {
-	data, err := os.ReadFile(name)
+	data, err := readTemplateFile(name)
 	if err != nil {
 		return "", fmt.Errorf("%s: read the file: %w", strings.TrimSuffix(format, "="), err)
 	}
 	return string(data), nil
+}
+
+func readTemplateFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxTemplateFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxTemplateFile {
+		return nil, fmt.Errorf("%s is larger than 1 MiB: a template is smaller", name)
+	}
+	return data, nil
 }
 
 // printer returns cli-runtime's or kubectl's printer for format;
@@ -156,20 +268,18 @@ func printer(format string, noHeaders bool) (printers.ResourcePrinter, error) {
 		}
 		return printer(FormatGoTemplate+text, noHeaders)
 	case strings.HasPrefix(format, FormatGoTemplate):
-		p, err := printers.NewGoTemplatePrinter([]byte(strings.TrimPrefix(format, FormatGoTemplate)))
+		p, err := newGoTemplatePrinter(strings.TrimPrefix(format, FormatGoTemplate))
 		if err != nil {
 			return nil, fmt.Errorf("invalid go-template: %w", err)
 		}
-		p.AllowMissingKeys(true)
 		return p, nil
 	case strings.HasPrefix(format, FormatCustomColumnsFile):
 		name := strings.TrimPrefix(format, FormatCustomColumnsFile)
-		f, err := os.Open(name)
+		text, err := templateFile(FormatCustomColumnsFile, name)
 		if err != nil {
-			return nil, fmt.Errorf("%s: read the file: %w", strings.TrimSuffix(FormatCustomColumnsFile, "="), err)
+			return nil, err
 		}
-		defer f.Close()
-		p, err := get.NewCustomColumnsPrinterFromTemplate(f, unstructured.UnstructuredJSONScheme)
+		p, err := get.NewCustomColumnsPrinterFromTemplate(strings.NewReader(text), unstructured.UnstructuredJSONScheme)
 		if err != nil {
 			return nil, fmt.Errorf("invalid custom-columns file %s: %w", name, err)
 		}
