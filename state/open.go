@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/lscli/lscli/internal/safefs"
 )
@@ -34,6 +35,13 @@ func checkRegular(path string) error {
 	info, err := os.Stat(path)
 	if err != nil || info.Mode()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice|fs.ModeCharDevice|fs.ModeIrregular) == 0 {
 		return nil
+	}
+	if filepath.Base(path) == lockFileName {
+		// The simulation next to it is fine: 'lscli reset' would forget it
+		// (and cannot take this lock either).
+		return fmt.Errorf("%s is %s, not a regular file: remove it (rm %s; lscli creates the lock file again, "+
+			"and the simulation in %s is kept), or pass another --state",
+			show(path), safefs.ModeName(info.Mode()), show(path), show(filepath.Dir(path)))
 	}
 	return fmt.Errorf("%s is %s, not a regular file: lscli keeps its state in regular files; "+
 		"remove it with 'lscli reset', or pass another --state", show(path), safefs.ModeName(info.Mode()))
