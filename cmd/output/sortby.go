@@ -82,6 +82,18 @@ func sortByField(objs []fakecluster.Object, path string) ([]fakecluster.Object, 
 	if !found {
 		return nil, &SortByError{fmt.Sprintf("--sort-by %s: none of the objects has a value there: give a path they have, e.g. .metadata.name", path)}
 	}
+	// Strings compare as quantities only when every string is one: pairs
+	// compared as quantities where both parse and byte by byte otherwise
+	// are no order (2 < 10 < 1a < 2).
+	quantities := true
+	for _, it := range items {
+		if s, ok := it.value.(string); ok && it.has {
+			if _, err := resource.ParseQuantity(s); err != nil {
+				quantities = false
+				break
+			}
+		}
+	}
 	var mismatch error
 	slices.SortStableFunc(items, func(a, b keyed) int {
 		switch {
@@ -92,7 +104,7 @@ func sortByField(objs []fakecluster.Object, path string) ([]fakecluster.Object, 
 		case !b.has:
 			return 1
 		}
-		c, err := compareValues(a.value, b.value)
+		c, err := compareValues(a.value, b.value, quantities)
 		if err != nil && mismatch == nil {
 			mismatch = &SortByError{fmt.Sprintf("--sort-by %s: %s %s and %s %s have values of different types there (%s)",
 				path, kindOf(a.obj), qualifiedName(a.obj), kindOf(b.obj), qualifiedName(b.obj), err)}
@@ -151,8 +163,9 @@ func sortable(v any) error {
 }
 
 // compareValues orders two values of JSON: numbers as numbers, strings as
-// quantities when both are, else byte by byte, false before true.
-func compareValues(a, b any) (int, error) {
+// quantities when quantities says every string is one, else byte by byte,
+// false before true.
+func compareValues(a, b any, quantities bool) (int, error) {
 	if x, ok := number(a); ok {
 		if y, ok := number(b); ok {
 			return x.compare(y), nil
@@ -161,6 +174,9 @@ func compareValues(a, b any) (int, error) {
 	switch x := a.(type) {
 	case string:
 		if y, ok := b.(string); ok {
+			if !quantities {
+				return strings.Compare(x, y), nil
+			}
 			if qx, err := resource.ParseQuantity(x); err == nil {
 				if qy, err := resource.ParseQuantity(y); err == nil {
 					return qx.Cmp(qy), nil
