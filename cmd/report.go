@@ -16,16 +16,22 @@ import (
 
 // report prints the objects of a run (narrowed to -n) as -o asks, tells on
 // ErrOut how the run went, and returns the error carrying its exit code.
+//
+// When printing fails (a template that fails on these objects), the run has
+// still happened and is saved: its summary and notes are told all the same,
+// then the error, which is exit 1 (lscli could not print what was asked;
+// the run's own outcome is in the summary).
 func (f *factory) report(s *settings, run *action.Run) error {
-	if err := f.printRun(s, run); err != nil {
-		return err
-	}
+	printErr := f.printRun(s, run)
 	if run.Idle != "" {
 		f.status("note: %s; nothing changed and nothing ran", run.Idle)
-		return action.SilentExit(run.ExitCode())
+	} else {
+		f.summarize(run.Run, run.Assessment)
+		f.notes(run)
 	}
-	f.summarize(run.Run, run.Assessment)
-	f.notes(run)
+	if printErr != nil {
+		return fmt.Errorf("%w (the run is saved: 'lscli get' or 'lscli tree' shows its objects)", printErr)
+	}
 	return action.SilentExit(run.ExitCode())
 }
 

@@ -49,5 +49,7 @@ func (f *factory) treeRun(ctx context.Context, s *settings, args []string) error
 	if err != nil {
 		return f.noState(err, func() error { return output.PrintEmpty(s.Output, f.streams.Out) })
 	}
-	return f.printObjects(s, objs)
+	// tree changes nothing: a template that fails while it prints is
+	// invalid input (exit 2), as for get.
+	return sortByInvalid(f.printObjects(s, objs))
 }
