@@ -8,29 +8,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lscli/lscli/action"
+	"github.com/lscli/lscli/cmd/output"
 )
-
-// The -o formats with an argument, as kubectl writes them.
-const (
-	formatJSONPath          = "jsonpath="
-	formatJSONPathFile      = "jsonpath-file="
-	formatCustomColumns     = "custom-columns="
-	formatCustomColumnsFile = "custom-columns-file="
-	formatGoTemplate        = "go-template="
-	formatGoTemplateFile    = "go-template-file="
-)
-
-// kubectlTemplates are the -o formats of kubectl's printers that take a
-// template or spec, or a file of one.
-var kubectlTemplates = []string{formatJSONPath, formatJSONPathFile, formatCustomColumns, formatCustomColumnsFile, formatGoTemplate, formatGoTemplateFile}
 
 // Format lists of the commands.
 var (
 	// objectFormats are the -o values of commands that print objects as
 	// trees: the commands that run, and tree.
-	objectFormats = append([]string{"tree", "wide", "yaml", "json", "name"}, kubectlTemplates...)
+	objectFormats = append([]string{"tree", "wide", "yaml", "json", "name"}, output.TemplateFormats...)
 	// getFormats are the -o values of get.
-	getFormats = append([]string{"table", "wide", "tree", "yaml", "json", "name"}, kubectlTemplates...)
+	getFormats = append([]string{"table", "wide", "tree", "yaml", "json", "name"}, output.TemplateFormats...)
 )
 
 // outputAnnotation keeps the -o values of a command on it, for the check and
@@ -54,11 +41,11 @@ func addOutputFlag(cmd *cobra.Command, def string, formats ...string) {
 // formatHelp shows a format in help texts: jsonpath=TEMPLATE.
 func formatHelp(f string) string {
 	switch f {
-	case formatJSONPath, formatGoTemplate:
+	case output.FormatJSONPath, output.FormatGoTemplate:
 		return f + "TEMPLATE"
-	case formatCustomColumns:
+	case output.FormatCustomColumns:
 		return f + "SPEC"
-	case formatJSONPathFile, formatCustomColumnsFile, formatGoTemplateFile:
+	case output.FormatJSONPathFile, output.FormatCustomColumnsFile, output.FormatGoTemplateFile:
 		return f + "FILE"
 	}
 	return f

@@ -32,9 +32,9 @@ const (
 	FormatGoTemplateFile    = "go-template-file="
 )
 
-// templateFormats are the formats that take a template, spec or file after
-// the "=".
-var templateFormats = []string{FormatJSONPath, FormatJSONPathFile, FormatCustomColumns, FormatCustomColumnsFile, FormatGoTemplate, FormatGoTemplateFile}
+// TemplateFormats are the formats of kubectl's printers that take a
+// template, a spec or a file of one after the "=".
+var TemplateFormats = []string{FormatJSONPath, FormatJSONPathFile, FormatCustomColumns, FormatCustomColumnsFile, FormatGoTemplate, FormatGoTemplateFile}
 
 // Print writes objs to w in one of kubectl's formats:
 //
@@ -204,7 +204,7 @@ func PrintEmpty(format string, w io.Writer) error {
 // CheckFormat reports a jsonpath template or custom-columns spec that does
 // not parse; other formats are not its business.
 func CheckFormat(format string) error {
-	for _, f := range templateFormats {
+	for _, f := range TemplateFormats {
 		if strings.HasPrefix(format, f) {
 			_, err := printer(format, false)
 			return err
