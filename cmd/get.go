@@ -54,7 +54,8 @@ orders lists and each kind's table by the value at a JSONPath, as kubectl's does
 
 With --target NAME, show the objects that real deployers applied to the simulated cluster behind
 Target NAME (-n picks the Target's namespace when the name is ambiguous): a table with each
-object's kstatus (-o wide adds apiVersion and generation), or a Kubernetes List (-o yaml|json).
+object's kstatus (-o wide adds apiVersion and generation), a Kubernetes List (-o yaml|json), or
+kubectl's name, jsonpath, custom-columns and go-template formats.
 KIND and NAME then narrow the objects by kind (e.g. deployment, deployments) and name.`,
 		Example: `  lscli get inst
   lscli get di -l app=web -o wide
@@ -81,7 +82,7 @@ KIND and NAME then narrow the objects by kind (e.g. deployment, deployments) and
 				if err := maxArgs(2)(cmd, args); err != nil {
 					return usage(cmd, err)
 				}
-				return f.getTargetRun(cmd.Context(), s, target, args)
+				return f.getTargetRun(cmd.Context(), s, target, args, gf.noHeaders)
 			}
 			return f.getRun(cmd.Context(), s, args, gf)
 		},

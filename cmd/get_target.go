@@ -3,6 +3,8 @@ package cmd
 import (
 	"context"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd/output"
@@ -10,9 +12,10 @@ import (
 
 // getTargetRun prints the objects of the simulated cluster behind Target
 // name. An unknown or ambiguous Target is invalid input.
-func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, args []string) error {
-	if !contains([]string{"table", "wide", "yaml", "json"}, s.Output) {
-		return invalidf("invalid --output %q with --target (allowed: table, wide, yaml, json)", s.Output)
+func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, args []string, noHeaders bool) error {
+	kubectlFormat := s.Output == output.FormatName || slices.ContainsFunc(output.TemplateFormats, func(t string) bool { return strings.HasPrefix(s.Output, t) })
+	if !kubectlFormat && !contains([]string{"table", "wide", "yaml", "json"}, s.Output) {
+		return invalidf("invalid --output %q with --target (allowed: table, wide, yaml, json, name, and kubectl's template formats)", s.Output)
 	}
 	cfg, err := configuration(s)
 	if err != nil {
@@ -31,6 +34,9 @@ func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, ar
 	objs, err := a.RunTarget(ctx, o.name, args)
 	if err != nil {
 		return err
+	}
+	if kubectlFormat {
+		return sortByInvalid(output.ClusterPrint(objs, s.Output, len(args) == 2, noHeaders, f.streams.Out))
 	}
 	switch s.Output {
 	case "yaml", "json":

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lscli/lscli/internal/yamlout"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 )
 
@@ -117,4 +118,27 @@ func generationText(g int64) string {
 		return "-"
 	}
 	return strconv.FormatInt(g, 10)
+}
+
+// ClusterPrint writes the objects of a simulated cluster in one of
+// kubectl's other formats (name, jsonpath, custom-columns, go-template and
+// their file forms), as PrintWith writes the simulation's objects: a List
+// sorted as ClusterList sorts it, or with single and exactly one object the
+// object itself; managedFields are left out.
+func ClusterPrint(objs []*unstructured.Unstructured, format string, single, noHeaders bool, w io.Writer) error {
+	list := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "v1", "kind": "List"}}
+	for _, o := range sortClusterObjects(objs) {
+		o = o.DeepCopy()
+		o.SetManagedFields(nil)
+		list.Items = append(list.Items, *o)
+	}
+	var obj runtime.Object = list
+	if single && len(list.Items) == 1 {
+		obj = &list.Items[0]
+	}
+	p, err := printer(format, noHeaders)
+	if err != nil {
+		return err
+	}
+	return printTo(p, obj, format, w)
 }
