@@ -109,10 +109,15 @@ func (f *Found) dir(root Root, p string, componentDirs map[string]bool) error {
 	return nil
 }
 
-// constructorsIn adds the component constructor files directly in the
-// folder p of a component archive or component-cli folder: its other
-// files are the archive's, but a constructor next to them is read too (and
-// wins over the archive, see RankConstructor), as ocm builds from it.
+// constructorsIn adds the component constructor and descriptor files
+// directly in the folder p of a component archive or component-cli folder:
+// its other files are the archive's, but a constructor next to them is read
+// too (and wins over the archive, see RankConstructor), as ocm builds from
+// it, and so is a descriptor of another component, as projects keep the
+// components their component references next to its own
+// (gardener/landscaper-examples' render-blueprint/access-cd-reference:
+// component-descriptor-referenced.yaml, which landscaper-cli's render
+// takes with -a).
 func (f *Found) constructorsIn(root Root, p string) {
 	entries, err := fs.ReadDir(root.FS, p)
 	if err != nil {
@@ -125,9 +130,7 @@ func (f *Found) constructorsIn(root Root, p string) {
 			!(strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".yml")) {
 			continue
 		}
-		if data, err := fs.ReadFile(root.FS, name); err == nil && Sniff(data) == ConstructorFile {
-			f.Sources = append(f.Sources, Constructor(root, name))
-		}
+		f.yamlFile(root, name)
 	}
 }
 

@@ -37,6 +37,10 @@ func TestDiscover(t *testing.T) {
 	files["cli/chart/app/Chart.yaml"] = &fstest.MapFile{Data: []byte("name: app\nversion: 1.0.0\n")}
 	files["cli/sub/component-descriptor.yaml"] = &fstest.MapFile{Data: []byte(cdV2("example.com/sub", "1.0.0", "{type: none}"))}
 	files["component/commands/constructor.yaml"] = &fstest.MapFile{Data: []byte("name: example.com/cmd\nversion: 1.0.0\nprovider: {name: x}\n")}
+	// A descriptor of another component next to the archive's own
+	// (gardener/landscaper-examples' render-blueprint/access-cd-reference
+	// keeps component-descriptor-referenced.yaml there): it is found.
+	files["component/component-descriptor-referenced.yaml"] = &fstest.MapFile{Data: []byte(cdV2("example.com/referenced", "1.0.0", "{type: none}"))}
 
 	found := Discover(mapRoot(files))
 	var origins []string
@@ -52,6 +56,7 @@ func TestDiscover(t *testing.T) {
 		"component constructor land/commands/component-constructor.yaml",
 		"component archive land/component",
 		"component constructor land/component/component-constructor.yaml",
+		"component descriptor land/component/component-descriptor-referenced.yaml",
 		"component constructor land/component/commands/constructor.yaml",
 		"component descriptor land/components/core.yaml",
 		"component descriptor land/repo/one.yaml",
@@ -59,7 +64,7 @@ func TestDiscover(t *testing.T) {
 	if got != wantList {
 		t.Fatalf("sources:\n%s\nwant:\n%s", got, wantList)
 	}
-	if found.Sources[9].Rank() != RankArchive || found.Sources[8].Rank() != RankDescriptor {
+	if found.Sources[10].Rank() != RankArchive || found.Sources[9].Rank() != RankDescriptor {
 		t.Error("a descriptor next to a blobs folder serves its blobs")
 	}
 	if len(found.Charts) != 3 || found.Charts[0].Path != "archives/echo-1.0.0.tgz" || found.Charts[2].Path != "cli/chart/app" || found.Charts[1].Name != "echo" || found.Charts[1].Version != "1.2.3" {
@@ -78,6 +83,10 @@ func TestSniff(t *testing.T) {
 		"name: a\nversion: '1'":                                     NotComponent,
 		"imports: {x: 1}":                                           NotComponent,
 		"# only a comment\n---\ncomponents: []":                     ConstructorFile,
+		// lscli's config file under another name (--config): its
+		// components: is a map, a constructor's a list.
+		"components:\n  registry.example/x: .": NotComponent,
+		"component: [a]":                       NotComponent,
 	} {
 		if got := Sniff([]byte(doc)); got != want {
 			t.Errorf("Sniff(%q) = %v, want %v", doc, got, want)

@@ -59,8 +59,11 @@ func DocumentKind(js []byte) FileKind {
 	if _, ok := m["kind"]; ok {
 		return NotComponent
 	}
-	_, list := m["components"]
-	_, single := m["component"]
+	// A constructor's components: is a list and its component: an
+	// object; lscli's config file (read with --config under another name
+	// than lscli.yaml) has a components: map.
+	list := isJSON(m["components"], '[')
+	single := isJSON(m["component"], '{')
 	if len(m) == 1 && (list || single) {
 		return ConstructorFile
 	}
@@ -89,4 +92,11 @@ func hasForeignAPIVersion(data []byte) bool {
 		return string(v) != descriptor.SchemaV3
 	}
 	return false
+}
+
+// isJSON reports whether raw is a JSON value starting with open ('[' for a
+// list, '{' for an object).
+func isJSON(raw json.RawMessage, open byte) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == open
 }
