@@ -19,6 +19,10 @@ type Blueprint struct {
 	// Source says where the blueprint came from, for messages and output:
 	// "inline", or the folder it was read from.
 	Source string
+	// ComponentErr is why the installation's component versions could not
+	// be resolved, when the config file's blueprints map gave the
+	// blueprint instead: the component template functions name it.
+	ComponentErr error
 }
 
 // FromInline reads a blueprint from an inline filesystem, a YAML file

@@ -78,7 +78,9 @@ func InstallationBlueprint(ctx context.Context, r fakecluster.Reader, inst *lsv1
 	}
 	if src.Blueprints != nil {
 		if bp, err := src.forInstallation(inst, src.Blueprints); err == nil {
-			return bp, nil, nil
+			mapped := *bp // a copy: the cache shares bp
+			mapped.ComponentErr = compErr
+			return &mapped, nil, nil
 		}
 	}
 	return nil, nil, compErr

@@ -1,6 +1,7 @@
 package dataflow
 
 import (
+	"errors"
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -22,7 +23,12 @@ import (
 func templateComponents(tree *components.Tree, bp *blueprint.Blueprint, def *lsv1alpha1.ComponentDescriptorDefinition) (*funcs.Components, error) {
 	if tree == nil {
 		if def != nil && def.Reference != nil {
-			return &funcs.Components{NotFound: def.Reference.ComponentName + ":" + def.Reference.Version}, nil
+			c := &funcs.Components{NotFound: def.Reference.ComponentName + ":" + def.Reference.Version}
+			var nf *components.NotFoundError
+			if bp != nil && errors.As(bp.ComponentErr, &nf) {
+				c.Missing = nf.Key.String()
+			}
+			return c, nil
 		}
 		return &funcs.Components{}, nil
 	}

@@ -32,6 +32,9 @@ type Components struct {
 	// and the component functions say so instead of "no component
 	// descriptor".
 	NotFound string
+	// Missing is the version (name:version) that was not found when it is
+	// not NotFound itself but one it references.
+	Missing string
 }
 
 // NewComponents returns the components of an installation's
@@ -146,6 +149,11 @@ func (c *Components) RequireRoot() error {
 
 // noRoot is the error of a component function without Root.
 func (c *Components) noRoot() error {
+	if c != nil && c.NotFound != "" && c.Missing != "" && c.Missing != c.NotFound {
+		return fmt.Errorf("the installation's component version %s could not be resolved: %s, which it references, was not found; "+
+			"the config file's blueprints map gives its blueprint, not its component descriptors; map the component's folder "+
+			"under components: (see docs/components.md)", c.NotFound, c.Missing)
+	}
 	if c != nil && c.NotFound != "" {
 		return fmt.Errorf("the installation's component version %s was not found: the config file's blueprints map "+
 			"gives its blueprint, not its component descriptor; map the component's folder under components: (see docs/components.md)", c.NotFound)
