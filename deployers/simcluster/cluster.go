@@ -204,20 +204,22 @@ func (c *Cluster) namespaced(gvk schema.GroupVersionKind) bool {
 func (c *Cluster) scope(ctx context.Context, gvk schema.GroupVersionKind, obj metav1.Object, create bool) error {
 	if !c.namespaced(gvk) {
 		obj.SetNamespace("")
-		return nil
+		return validateMeta(gvk.GroupKind(), obj, create)
 	}
 	ns := obj.GetNamespace()
 	if ns == "" {
 		return apierrors.NewBadRequest(fmt.Sprintf("%s %q: an empty namespace may not be set for a namespaced kind", gvk.Kind, obj.GetName()))
 	}
-	if !create || c.own != nil { // the simulation's own API server does not keep namespaces
-		return nil
+	if create && c.own == nil { // the simulation's own API server does not keep namespaces
+		err := c.inner.Get(ctx, client.ObjectKey{Name: ns}, &corev1.Namespace{})
+		if apierrors.IsNotFound(err) {
+			return apierrors.NewNotFound(corev1.Resource("namespaces"), ns)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	err := c.inner.Get(ctx, client.ObjectKey{Name: ns}, &corev1.Namespace{})
-	if apierrors.IsNotFound(err) {
-		return apierrors.NewNotFound(corev1.Resource("namespaces"), ns)
-	}
-	return err
+	return validateMeta(gvk.GroupKind(), obj, create)
 }
 
 // afterWrite lets the cluster react to a written object: the fake

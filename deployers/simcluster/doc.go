@@ -66,8 +66,10 @@
 // scheme knows the built-in Go types only.
 //
 // A simulated cluster does not run workloads: Deployments get no ReplicaSets
-// or Pods, Jobs no Pods. There is no admission (but for the immortal
-// namespaces), validation against OpenAPI schemas, defaulting beyond the
+// or Pods, Jobs no Pods. Names (by the rule of their kind, on create) and
+// labels are validated as kube-apiserver validates them. There is no
+// admission (but for the immortal namespaces), validation against OpenAPI
+// schemas, defaulting beyond the
 // above, conversion between versions of a kind, garbage collection through
 // owner references, finalizers other controllers would remove (a finalizer
 // stays until a client removes it), watch, or discovery beyond the
