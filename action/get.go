@@ -102,7 +102,8 @@ func (a *Get) matches(args []string) func(kind, namespace, name string) bool {
 
 // RunTarget returns the objects of the simulated cluster behind Target
 // target that match args, [KIND [NAME]], where KIND is a kind in any case,
-// singular or plural, or kubectl's short name for it. An unknown or
+// singular or plural, or kubectl's short name for it, and NAME may be
+// NAMESPACE/NAME, as lscli's messages name the objects deployers apply. An unknown or
 // ambiguous Target is invalid input.
 func (a *Get) RunTarget(ctx context.Context, target string, args []string) ([]*unstructured.Unstructured, error) {
 	ss, err := openExisting(a.cfg, readState)
@@ -139,7 +140,8 @@ var kindShortNames = map[string]string{
 }
 
 // selectClusterObjects keeps the objects that match args: [KIND[,KIND...]
-// [NAME]], a kind given as kubectl takes it (singular, plural or short).
+// [NAME]], a kind given as kubectl takes it (singular, plural or short) and
+// NAME with or without its NAMESPACE/.
 func selectClusterObjects(objs []*unstructured.Unstructured, args []string) []*unstructured.Unstructured {
 	if len(args) == 0 {
 		return objs
@@ -155,7 +157,7 @@ func selectClusterObjects(objs []*unstructured.Unstructured, args []string) []*u
 	for _, o := range objs {
 		k := strings.ToLower(o.GetKind())
 		named := slices.ContainsFunc(kinds, func(kind string) bool { return kind == k || kind == k+"s" || kind == k+"es" })
-		if named && (len(args) < 2 || o.GetName() == args[1]) {
+		if named && (len(args) < 2 || o.GetName() == args[1] || o.GetNamespace()+"/"+o.GetName() == args[1]) {
 			out = append(out, o)
 		}
 	}
