@@ -57,7 +57,8 @@ Target NAME (-n picks the Target's namespace when the name is ambiguous): a tabl
 object's kstatus (-o wide adds apiVersion and generation), a Kubernetes List (-o yaml|json), or
 kubectl's name, jsonpath, custom-columns and go-template formats.
 KIND and NAME then narrow the objects by kind (e.g. deployment, deployments) and name (NAME
-or NAMESPACE/NAME, as lscli names the objects a deployer applies; -n is the Target's namespace).`,
+or NAMESPACE/NAME, as lscli names the objects a deployer applies; -n is the Target's namespace);
+a named object the cluster does not have is exit 2.`,
 		Example: `  lscli get inst
   lscli get di -l app=web -o wide
   lscli get inst demo -o jsonpath='{.status.phase}'

@@ -35,6 +35,11 @@ func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, ar
 	if err != nil {
 		return err
 	}
+	if len(args) == 2 && len(objs) == 0 {
+		// kubectl get KIND NAME of an object that is not there is an
+		// error; a list that selects nothing is not.
+		return invalidf("%s %q not found on the cluster of Target %s", args[0], args[1], name)
+	}
 	if kubectlFormat {
 		return sortByInvalid(output.ClusterPrint(objs, s.Output, len(args) == 2, noHeaders, f.streams.Out))
 	}
