@@ -1,6 +1,7 @@
 package landscape
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 
@@ -73,6 +74,9 @@ func (ld *load) readDocument(at location, js []byte) docResult {
 	r := docResult{at: at, object: objectName(h.Kind, h.Metadata.Name)}
 	kind, msg := lookupKind(h.APIVersion, h.Kind)
 	if msg != "" {
+		if h.APIVersion == "" && h.Kind == "" {
+			msg += valuesFileHint(js)
+		}
 		r.msgs = []string{msg}
 		return r
 	}
@@ -155,4 +159,21 @@ func (ld *load) define(at location, obj fakecluster.Object) string {
 	}
 	ld.defined[key] = at
 	return ""
+}
+
+// valuesFileHint says what a document without apiVersion and kind whose
+// top level has imports: is: the values file of landscaper-cli's
+// `blueprints render`, which projects keep beside their blueprints. It is ""
+// for any other document.
+func valuesFileHint(js []byte) string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(js, &top) != nil {
+		return ""
+	}
+	if _, ok := top["imports"]; !ok {
+		return ""
+	}
+	return "; with its top-level imports: it looks like a values file of landscaper-cli's 'blueprints render': " +
+		"lscli takes an installation's imports from its spec.imports (DataObjects, Targets, ConfigMaps, Secrets), " +
+		"so leave the file out of the folders it reads, or name the files to apply"
 }
