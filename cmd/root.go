@@ -163,6 +163,9 @@ func (f *factory) settings(cmd *cobra.Command, paths ...string) (*settings, erro
 			return nil, err
 		}
 		if err := output.CheckFormat(s.Output); err != nil {
+			if s.outputFrom != "" {
+				err = fmt.Errorf("%s: %w", s.outputFrom, err)
+			}
 			return nil, invalid(err)
 		}
 	}

@@ -26,8 +26,11 @@ import (
 type settings struct {
 	Namespace string
 	Output    string
-	State     string
-	Seed      uint64
+	// outputFrom names where Output came from when it is not the flag or
+	// the default (LSCLI_OUTPUT, the config file), for its errors.
+	outputFrom string
+	State      string
+	Seed       uint64
 	// SeedSet is true when the user gave a seed (flag, env or config).
 	SeedSet   bool
 	Color     string
@@ -77,6 +80,22 @@ func (s source) get(key, def string) (val string, found bool) {
 		return v, true
 	}
 	return def, false
+}
+
+// origin names where get finds key's value when it is neither the flag
+// nor the default: LSCLI_<KEY>, or the config file's key (FILE: key); ""
+// otherwise.
+func (s source) origin(key string) string {
+	if f := s.flags.Lookup(key); f != nil && f.Changed {
+		return ""
+	}
+	if s.getenv(envName(key)) != "" {
+		return envName(key)
+	}
+	if _, ok := s.config.setting(key); ok {
+		return s.config.path + ": " + key
+	}
+	return ""
 }
 
 // envName is the environment variable of the flag key: LSCLI_<KEY>.
@@ -157,6 +176,8 @@ func loadSettings(cmd *cobra.Command, getenv func(string) string, paths []string
 		def := src.defaultOf("output")
 		if s.Output, _ = src.get("output", def); !flags.Changed("output") && checkOutput(cmd, s.Output) != nil {
 			s.Output = def
+		} else {
+			s.outputFrom = src.origin("output")
 		}
 	}
 	if err := s.parseNumbers(src); err != nil {
