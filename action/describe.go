@@ -72,16 +72,22 @@ func (a *Describe) Run(_ context.Context, kind, name string) (*Description, erro
 	if err != nil {
 		return nil, err
 	}
-	objs, err := r.related(obj)
-	if err != nil {
-		return nil, err
-	}
 	events, err := r.events()
 	if err != nil {
 		return nil, err
 	}
+	return r.describe(obj, kind, events)
+}
+
+// describe is the description of obj, of kind, with its events among
+// events.
+func (r *reading) describe(obj fakecluster.Object, kind string, events []state.Event) (*Description, error) {
+	objs, err := r.related(obj)
+	if err != nil {
+		return nil, err
+	}
 	return &Description{Object: obj, Related: related(objs, obj),
-		Events: eventsOf(events, obj.GetNamespace(), kind, name)}, nil
+		Events: eventsOf(events, obj.GetNamespace(), kind, obj.GetName())}, nil
 }
 
 // RunAll describes every object of kind (in list order, by namespace and
@@ -113,12 +119,11 @@ func (a *Describe) RunAll(_ context.Context, kind string, selector labels.Select
 		if selector != nil && !selector.Matches(labels.Set(obj.GetLabels())) {
 			continue
 		}
-		rel, err := r.related(obj)
+		d, err := r.describe(obj, kind, events)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &Description{Object: obj, Related: related(rel, obj),
-			Events: eventsOf(events, obj.GetNamespace(), kind, obj.GetName())})
+		out = append(out, d)
 	}
 	return out, nil
 }

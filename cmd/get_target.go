@@ -3,8 +3,6 @@ package cmd
 import (
 	"context"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd/output"
@@ -13,7 +11,7 @@ import (
 // getTargetRun prints the objects of the simulated cluster behind Target
 // name. An unknown or ambiguous Target is invalid input.
 func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, args []string, noHeaders bool) error {
-	kubectlFormat := s.Output == output.FormatName || slices.ContainsFunc(output.TemplateFormats, func(t string) bool { return strings.HasPrefix(s.Output, t) })
+	kubectlFormat := s.Output == output.FormatName || output.IsTemplateFormat(s.Output)
 	if !kubectlFormat && !contains([]string{"table", "wide", "yaml", "json"}, s.Output) {
 		return invalidf("invalid --output %q with --target (allowed: table, wide, yaml, json, name, and kubectl's template formats)", s.Output)
 	}

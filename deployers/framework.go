@@ -54,9 +54,9 @@ type Framework struct {
 
 	// faked are the types Fallback served, see FakedTypes.
 	faked map[lsv1alpha1.DeployItemType]bool
-	// waiters are the items that wait on a simulated cluster, by its key,
-	// with the time of their last call (see waiters.go).
-	waiters map[string]map[types.NamespacedName]time.Time
+	// waiters are the items that wait on a simulated cluster (see
+	// waiters.go).
+	waiters map[types.NamespacedName]waiter
 	// waitersLoaded is true once the restored waiters were noted.
 	waitersLoaded bool
 	// woken are the items a write woke, with the poll they were woken for,

@@ -8,6 +8,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/fakecluster"
@@ -21,6 +22,14 @@ import (
 // Such a write wakes the waiting items at their next poll after it, when
 // Landscaper's next call would see it.
 
+// waiter is an item that waits on a simulated cluster.
+type waiter struct {
+	// cluster is the key of the cluster.
+	cluster string
+	// last is the time of the item's last call; zero when not known.
+	last time.Time
+}
+
 // waitOn notes that c's item waits on its simulated cluster, called last
 // at now.
 func (f *Framework) waitOn(c call, now time.Time) {
@@ -33,21 +42,15 @@ func (f *Framework) waitOn(c call, now time.Time) {
 		return
 	}
 	if f.waiters == nil {
-		f.waiters = map[string]map[types.NamespacedName]time.Time{}
+		f.waiters = map[types.NamespacedName]waiter{}
 	}
-	if f.waiters[cluster] == nil {
-		f.waiters[cluster] = map[types.NamespacedName]time.Time{}
-	}
-	f.waiters[cluster][keyOf(c.di)] = now
+	f.waiters[client.ObjectKeyFromObject(c.di)] = waiter{cluster: cluster, last: now}
 }
 
 // stopWaiting forgets that di waits: it is being called (and waits again,
 // if it does, from now).
 func (f *Framework) stopWaiting(di *lsv1alpha1.DeployItem) {
-	key := keyOf(di)
-	for _, items := range f.waiters {
-		delete(items, key)
-	}
+	delete(f.waiters, client.ObjectKeyFromObject(di))
 }
 
 // deploy runs op, the deployer's call for c, and wakes the items that wait
@@ -57,12 +60,12 @@ func (f *Framework) deploy(ctx context.Context, c call, op func() (deployer.Resu
 	if !ok || f.Schedule == nil {
 		return op()
 	}
-	delete(f.woken, keyOf(c.di))
+	delete(f.woken, client.ObjectKeyFromObject(c.di))
 	before := cc.Changes()
 	res, err := op()
 	if cc.Changes() != before {
 		if cluster, ok := cc.ClusterOf(c.req.Target); ok {
-			f.wake(ctx, cluster, keyOf(c.di), c.req.Now)
+			f.wake(ctx, cluster, client.ObjectKeyFromObject(c.di), c.req.Now)
 		}
 	}
 	return res, err
@@ -72,10 +75,9 @@ func (f *Framework) deploy(ctx context.Context, c call, op func() (deployer.Resu
 // poll after now, in the order of their names.
 func (f *Framework) wake(ctx context.Context, cluster string, self types.NamespacedName, now time.Time) {
 	f.loadWaiters(ctx)
-	items := f.waiters[cluster]
-	keys := make([]types.NamespacedName, 0, len(items))
-	for key := range items {
-		if key != self {
+	var keys []types.NamespacedName
+	for key, w := range f.waiters {
+		if w.cluster == cluster && key != self {
 			keys = append(keys, key)
 		}
 	}
@@ -83,9 +85,9 @@ func (f *Framework) wake(ctx context.Context, cluster string, self types.Namespa
 		return strings.Compare(a.String(), b.String())
 	})
 	for _, key := range keys {
-		at := nextPoll(items[key], now)
+		at := nextPoll(f.waiters[key].last, now)
 		f.Schedule(key, at)
-		delete(items, key)
+		delete(f.waiters, key)
 		if f.woken == nil {
 			f.woken = map[types.NamespacedName]time.Time{}
 		}
@@ -101,7 +103,7 @@ func (f *Framework) wake(ctx context.Context, cluster string, self types.Namespa
 // keep that poll, as its result replaces the item's timer. A poll that is
 // not after now is the next one.
 func (f *Framework) wokenAt(c call, now time.Time) (time.Time, bool) {
-	t, ok := f.woken[keyOf(c.di)]
+	t, ok := f.woken[client.ObjectKeyFromObject(c.di)]
 	if !ok {
 		return time.Time{}, false
 	}
@@ -129,7 +131,7 @@ func (f *Framework) loadWaiters(ctx context.Context) {
 			!needsTarget(di) || f.deployerFor(di.Spec.Type) == nil {
 			continue
 		}
-		if _, noted := f.waiting(keyOf(di)); noted {
+		if _, noted := f.waiters[client.ObjectKeyFromObject(di)]; noted {
 			continue
 		}
 		target, err := f.target(ctx, di)
@@ -148,16 +150,6 @@ func (f *Framework) loadWaiters(ctx context.Context) {
 	}
 }
 
-// waiting returns the cluster key is noted as waiting on, if any.
-func (f *Framework) waiting(key types.NamespacedName) (string, bool) {
-	for cluster, items := range f.waiters {
-		if _, ok := items[key]; ok {
-			return cluster, true
-		}
-	}
-	return "", false
-}
-
 // nextPoll is the first poll at or after now of an item called last at
 // last, as Landscaper's deployers poll every PollInterval (the poll after
 // last when now is last); an item whose last call is not known is called at
@@ -171,9 +163,4 @@ func nextPoll(last, now time.Time) time.Time {
 		return last.Add(PollInterval)
 	}
 	return last.Add((d + PollInterval - 1) / PollInterval * PollInterval)
-}
-
-// keyOf is the name of di.
-func keyOf(di *lsv1alpha1.DeployItem) types.NamespacedName {
-	return types.NamespacedName{Namespace: di.Namespace, Name: di.Name}
 }

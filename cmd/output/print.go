@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -204,13 +205,17 @@ func PrintEmpty(format string, w io.Writer) error {
 // CheckFormat reports a jsonpath template or custom-columns spec that does
 // not parse; other formats are not its business.
 func CheckFormat(format string) error {
-	for _, f := range TemplateFormats {
-		if strings.HasPrefix(format, f) {
-			_, err := printer(format, false)
-			return err
-		}
+	if IsTemplateFormat(format) {
+		_, err := printer(format, false)
+		return err
 	}
 	return nil
+}
+
+// IsTemplateFormat reports whether format is one of TemplateFormats with
+// its template, spec or file.
+func IsTemplateFormat(format string) bool {
+	return slices.ContainsFunc(TemplateFormats, func(f string) bool { return strings.HasPrefix(format, f) })
 }
 
 // maxTemplateFile is the size of the largest template or spec file read: a
@@ -242,18 +247,26 @@ func readTemplateFile(name string) ([]byte, error) {
 	return data, nil
 }
 
+// inlineForms maps the -file= formats whose file holds what the inline
+// format takes after its "=" to that format. (custom-columns-file holds
+// another layout: headers, then paths.)
+var inlineForms = map[string]string{FormatJSONPathFile: FormatJSONPath, FormatGoTemplateFile: FormatGoTemplate}
+
 // printer returns cli-runtime's or kubectl's printer for format;
 // noHeaders leaves out custom-columns' header.
 func printer(format string, noHeaders bool) (printers.ResourcePrinter, error) {
+	for file, inline := range inlineForms {
+		if name, ok := strings.CutPrefix(format, file); ok {
+			text, err := templateFile(file, name)
+			if err != nil {
+				return nil, err
+			}
+			return printer(inline+text, noHeaders)
+		}
+	}
 	switch {
 	case format == FormatName:
 		return &printers.NamePrinter{}, nil
-	case strings.HasPrefix(format, FormatJSONPathFile):
-		text, err := templateFile(FormatJSONPathFile, strings.TrimPrefix(format, FormatJSONPathFile))
-		if err != nil {
-			return nil, err
-		}
-		return printer(FormatJSONPath+text, noHeaders)
 	case strings.HasPrefix(format, FormatJSONPath):
 		p, err := printers.NewJSONPathPrinter(strings.TrimPrefix(format, FormatJSONPath))
 		if err != nil {
@@ -261,12 +274,6 @@ func printer(format string, noHeaders bool) (printers.ResourcePrinter, error) {
 		}
 		p.AllowMissingKeys(true)
 		return p, nil
-	case strings.HasPrefix(format, FormatGoTemplateFile):
-		text, err := templateFile(FormatGoTemplateFile, strings.TrimPrefix(format, FormatGoTemplateFile))
-		if err != nil {
-			return nil, err
-		}
-		return printer(FormatGoTemplate+text, noHeaders)
 	case strings.HasPrefix(format, FormatGoTemplate):
 		p, err := newGoTemplatePrinter(strings.TrimPrefix(format, FormatGoTemplate))
 		if err != nil {
