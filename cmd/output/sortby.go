@@ -154,12 +154,8 @@ func sortable(v any) error {
 	switch v.(type) {
 	case string, int64, float64, bool:
 		return nil
-	case map[string]any:
-		return errors.New("an object")
-	case []any:
-		return errors.New("a list")
 	}
-	return fmt.Errorf("a %T", v)
+	return errors.New(typeName(v))
 }
 
 // compareValues orders two values of JSON: numbers as numbers, strings as
@@ -238,6 +234,10 @@ func typeName(v any) string {
 		return "a number"
 	case bool:
 		return "a boolean"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
 	}
 	return fmt.Sprintf("a %T", v)
 }
