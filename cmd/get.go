@@ -23,10 +23,11 @@ type getFlags struct {
 	sortBy string
 }
 
-// sortByInvalid makes a --sort-by whose values cannot be ordered, and a
-// template that fails while it prints, invalid input (exit 2: get changes
-// nothing); other errors pass.
-func sortByInvalid(err error) error {
+// invalidPrint makes an error of printing that the user's input caused (a
+// --sort-by whose values cannot be ordered, a template that fails while it
+// prints) invalid input, exit 2, for the commands that change nothing (get,
+// tree); other errors pass.
+func invalidPrint(err error) error {
 	var se *output.SortByError
 	var te *output.TemplateError
 	if errors.As(err, &se) || errors.As(err, &te) {
@@ -74,7 +75,7 @@ a named object the cluster does not have is exit 2.`,
 			}
 			if gf.sortBy != "" {
 				if err := output.CheckSortBy(gf.sortBy); err != nil {
-					return sortByInvalid(err)
+					return invalidPrint(err)
 				}
 				if target != "" {
 					return invalidf("--sort-by orders the simulation's objects; it does not work with --target")
@@ -157,14 +158,14 @@ func (f *factory) printGot(s *settings, objs []fakecluster.Object, single bool, 
 		table, err := output.Table(objs, st,
 			output.TableOptions{Wide: s.Output == "wide", NoHeaders: gf.noHeaders, ShowLabels: gf.showLabels, SortBy: gf.sortBy})
 		if err != nil {
-			return sortByInvalid(err)
+			return invalidPrint(err)
 		}
 		_, err = io.WriteString(f.streams.Out, table)
 		return err
 	case "tree":
 		return f.printObjects(s, objs)
 	}
-	return sortByInvalid(output.PrintWith(objs, s.Output, output.PrintOptions{Single: single, NoHeaders: gf.noHeaders, SortBy: gf.sortBy}, f.streams.Out))
+	return invalidPrint(output.PrintWith(objs, s.Output, output.PrintOptions{Single: single, NoHeaders: gf.noHeaders, SortBy: gf.sortBy}, f.streams.Out))
 }
 
 // manyObjectArgs reads the arguments of a get that names several objects,

@@ -39,7 +39,7 @@ func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, ar
 		return invalidf("%s %q not found on the cluster of Target %s", args[0], args[1], name)
 	}
 	if kubectlFormat {
-		return sortByInvalid(output.ClusterPrint(objs, s.Output, len(args) == 2, noHeaders, f.streams.Out))
+		return invalidPrint(output.ClusterPrint(objs, s.Output, len(args) == 2, noHeaders, f.streams.Out))
 	}
 	switch s.Output {
 	case "yaml", "json":
