@@ -35,7 +35,7 @@ func FindOne(objs []fakecluster.Object, kind, name, ns string) (fakecluster.Obje
 	}
 	switch len(found) {
 	case 0:
-		return nil, Invalidf("%s %q not found%s", kind, name, inNamespaceText(ns))
+		return nil, Invalid(&NotFoundError{Kind: kind, Name: name, Namespace: ns})
 	case 1:
 		return found[0], nil
 	}
@@ -94,7 +94,7 @@ func selectObjects(objs []fakecluster.Object, ns string, args []string) ([]fakec
 		}
 	}
 	if len(args) == 2 && len(out) == 0 {
-		return nil, Invalidf("%s %q not found%s", kind, args[1], inNamespaceText(ns))
+		return nil, Invalid(&NotFoundError{Kind: kind, Name: args[1], Namespace: ns})
 	}
 	return out, nil
 }
@@ -118,7 +118,10 @@ func ResolveKind(s string) (string, error) {
 	return kind, nil
 }
 
-func knownKinds() string {
+func knownKinds() string { return strings.Join(kindList(), ", ") }
+
+// kindList is every kind of KindAliases, sorted.
+func kindList() []string {
 	seen := map[string]bool{}
 	var kinds []string
 	for _, k := range KindAliases {
@@ -128,8 +131,30 @@ func knownKinds() string {
 		}
 	}
 	sort.Strings(kinds)
-	return strings.Join(kinds, ", ")
+	return kinds
 }
+
+// NotFoundError is the answer for a named object of the simulation that
+// does not exist (kubectl's NotFound): invalid input, unless the user asked
+// to ignore it (get --ignore-not-found).
+type NotFoundError struct {
+	Kind, Name string
+	// Namespace is where it was looked for; empty means every namespace.
+	Namespace string
+	// Because, when set, is why nothing could be found (no simulation yet);
+	// it stands in the message instead of the namespace.
+	Because error
+}
+
+func (e *NotFoundError) Error() string {
+	if e.Because != nil {
+		return fmt.Sprintf("%s %q not found: %v", e.Kind, e.Name, e.Because)
+	}
+	return fmt.Sprintf("%s %q not found%s", e.Kind, e.Name, inNamespaceText(e.Namespace))
+}
+
+// Unwrap returns Because.
+func (e *NotFoundError) Unwrap() error { return e.Because }
 
 func inNamespaceText(ns string) string {
 	if ns == "" {

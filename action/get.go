@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/lscli/lscli/fakecluster"
@@ -20,6 +22,56 @@ type Get struct {
 	Namespace string
 	// Selector narrows the objects by label (-l); nil means every object.
 	Selector labels.Selector
+	// Fields narrows the objects by field (--field-selector; see
+	// CheckFieldSelector); nil means every object.
+	Fields fields.Selector
+}
+
+// fieldLabels are the fields a cluster selects objects of a kind by:
+// metadata.name and metadata.namespace for custom resources such as
+// Landscaper's (their CRDs declare no selectable fields), and a Secret's
+// type besides.
+func fieldLabels(kind string) []string {
+	if kind == "Secret" {
+		return []string{"metadata.name", "metadata.namespace", "type"}
+	}
+	return []string{"metadata.name", "metadata.namespace"}
+}
+
+// fieldSet is the set of o's fields that fieldLabels names.
+func fieldSet(o fakecluster.Object) fields.Set {
+	set := fields.Set{"metadata.name": o.GetName(), "metadata.namespace": o.GetNamespace()}
+	if s, ok := o.(*corev1.Secret); ok {
+		set["type"] = string(s.Type)
+	}
+	return set
+}
+
+// CheckFieldSelector reports a field selector that names a field a cluster
+// cannot select objects of kinds by (every kind, when kinds is empty), with
+// the API server's words and the fields there are: invalid input.
+func CheckFieldSelector(sel fields.Selector, kinds []string) error {
+	if len(kinds) == 0 {
+		kinds = kindList()
+	}
+	for _, r := range sel.Requirements() {
+		for _, kind := range kinds {
+			supported := fieldLabels(kind)
+			if !slices.Contains(supported, r.Field) {
+				return Invalidf("invalid --field-selector %q: field label not supported: %s (%ss can be selected by %s, as on a cluster)",
+					sel.String(), r.Field, kind, andList(supported))
+			}
+		}
+	}
+	return nil
+}
+
+// andList joins words as "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // NewGet returns the get action over cfg.
@@ -49,12 +101,13 @@ func (a *Get) Run(_ context.Context, args []string) ([]fakecluster.Object, error
 		return nil, err
 	}
 	objs, err := selectObjects(stored, a.Namespace, args)
-	if err != nil || a.Selector == nil {
+	if err != nil || a.Selector == nil && a.Fields == nil {
 		return objs, err
 	}
 	out := objs[:0:0]
 	for _, o := range objs {
-		if a.Selector.Matches(labels.Set(o.GetLabels())) {
+		if (a.Selector == nil || a.Selector.Matches(labels.Set(o.GetLabels()))) &&
+			(a.Fields == nil || a.Fields.Matches(fieldSet(o))) {
 			out = append(out, o)
 		}
 	}
@@ -68,7 +121,7 @@ func (a *Get) Run(_ context.Context, args []string) ([]fakecluster.Object, error
 // NAME, a selector, a file edited by hand or not in Save's layout, a kind
 // the scheme does not know, or any error, which Run then reports.
 func (a *Get) RunStored(_ context.Context, args []string) (objs []state.StoredObject, ok bool) {
-	if len(args) > 1 || a.Selector != nil {
+	if len(args) > 1 || a.Selector != nil || a.Fields != nil {
 		return nil, false
 	}
 	if len(args) == 1 {
@@ -101,7 +154,7 @@ func (a *Get) matches(args []string) func(kind, namespace, name string) bool {
 }
 
 // RunTarget returns the objects of the simulated cluster behind Target
-// target that match args, [KIND [NAME]], where KIND is a kind in any case,
+// target that match args, [KIND [NAME]], and the label selector, where KIND is a kind in any case,
 // singular or plural, or kubectl's short name for it, and NAME may be
 // NAMESPACE/NAME, as lscli's messages name the objects deployers apply. An unknown or
 // ambiguous Target is invalid input.
@@ -126,7 +179,17 @@ func (a *Get) RunTarget(ctx context.Context, target string, args []string) ([]*u
 	if err != nil {
 		return nil, err
 	}
-	return selectClusterObjects(objs, args), nil
+	objs = selectClusterObjects(objs, args)
+	if a.Selector == nil {
+		return objs, nil
+	}
+	out := objs[:0:0]
+	for _, o := range objs {
+		if a.Selector.Matches(labels.Set(o.GetLabels())) {
+			out = append(out, o)
+		}
+	}
+	return out, nil
 }
 
 // kindShortNames are kubectl's short names of the built-in kinds, so that

@@ -47,5 +47,5 @@ func statePath(cfg *Configuration) string {
 // notFoundWithoutState is the error for an object asked for by name where
 // there is no simulation at all.
 func notFoundWithoutState(cfg *Configuration, kind, name string) error {
-	return Invalid(fmt.Errorf("%s %q not found: %w", kind, name, &NoStateError{Path: statePath(cfg)}))
+	return Invalid(&NotFoundError{Kind: kind, Name: name, Because: &NoStateError{Path: statePath(cfg)}})
 }

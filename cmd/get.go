@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/lscli/lscli/action"
@@ -21,6 +22,13 @@ type getFlags struct {
 	noHeaders, showLabels bool
 	// sortBy is kubectl's --sort-by: a JSONPath whose values order a list.
 	sortBy string
+	// ignoreNotFound is kubectl's --ignore-not-found: a named object that
+	// does not exist is no error, and an empty answer prints nothing.
+	ignoreNotFound bool
+	// labelColumns is kubectl's -L: a table column per label key.
+	labelColumns []string
+	// fieldSelector is kubectl's --field-selector.
+	fieldSelector string
 }
 
 // invalidPrint makes an error of printing that the user's input caused (a
@@ -77,15 +85,17 @@ a named object the cluster does not have is exit 2.`,
 				if err := output.CheckSortBy(gf.sortBy); err != nil {
 					return invalidPrint(err)
 				}
-				if target != "" {
-					return invalidf("--sort-by orders the simulation's objects; it does not work with --target")
-				}
 			}
 			if target != "" {
 				if err := maxArgs(2)(cmd, args); err != nil {
 					return usage(cmd, err)
 				}
-				return f.getTargetRun(cmd.Context(), s, target, args, gf.noHeaders)
+				for _, flag := range [][2]string{{"sort-by", "orders"}, {"field-selector", "selects"}, {"label-columns", "adds columns to"}, {"show-labels", "adds a column to"}} {
+					if cmd.Flags().Changed(flag[0]) {
+						return invalidf("--%s %s the simulation's objects; it does not work with --target", flag[0], flag[1])
+					}
+				}
+				return f.getTargetRun(cmd.Context(), s, target, args, gf)
 			}
 			return f.getRun(cmd.Context(), s, args, gf)
 		},
@@ -96,6 +106,9 @@ a named object the cluster does not have is exit 2.`,
 	cmd.Flags().BoolVar(&gf.noHeaders, "no-headers", false, "leave out the header line of tables and custom-columns")
 	cmd.Flags().BoolVar(&gf.showLabels, "show-labels", false, "add the objects' labels as the last column of tables")
 	cmd.Flags().StringVar(&gf.sortBy, "sort-by", "", "order lists and tables by the value at this JSONPath, e.g. .status.phase (as kubectl's --sort-by)")
+	cmd.Flags().BoolVar(&gf.ignoreNotFound, "ignore-not-found", false, "a named object that does not exist is no error, and an empty answer prints nothing (as kubectl's)")
+	cmd.Flags().StringSliceVarP(&gf.labelColumns, "label-columns", "L", nil, "add a table column with the value of each of these label keys (as kubectl's -L)")
+	cmd.Flags().StringVar(&gf.fieldSelector, "field-selector", "", "select by metadata.name, metadata.namespace (and a Secret's type), e.g. metadata.name!=demo (as kubectl's)")
 	addOutputFlag(cmd, "table", getFormats...)
 	return cmd
 }
@@ -127,23 +140,61 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, gf get
 			return invalidf("get %s: give KIND/NAME, or KIND NAME", args[0])
 		}
 		args, a.Namespace = []string{o.kind, o.name}, o.namespace
+		if gf.selector != "" || gf.fieldSelector != "" {
+			return namesAndSelector(gf)
+		}
 	}
-	if err := gf.applySelector(a); err != nil {
+	var kinds []string
+	if len(args) > 0 {
+		kinds = args[:1]
+	}
+	if err := gf.applySelectors(a, kinds); err != nil {
 		return err
 	}
 	if (s.Output == output.FormatJSON || s.Output == output.FormatYAML) && gf.sortBy == "" {
-		if stored, ok := a.RunStored(ctx, args); ok {
+		if stored, ok := a.RunStored(ctx, args); ok && !(gf.ignoreNotFound && len(stored) == 0) {
 			if err := output.ListStored(stored, s.Output, f.streams.Out); !errors.Is(err, output.ErrNotStoredForm) {
 				return err
 			}
 		}
 	}
 	objs, err := a.Run(ctx, args)
+	if gf.ignored(err) {
+		return nil
+	}
 	if err != nil {
-		return f.noState(err, func() error { return output.PrintEmpty(s.Output, f.streams.Out) })
+		return f.noState(err, func() error { return gf.printEmpty(s.Output, f.streams.Out) })
+	}
+	if gf.ignoreNotFound && len(objs) == 0 {
+		return nil
 	}
 	// kubectl prints the object itself for KIND NAME, a List otherwise.
 	return f.printGot(s, objs, len(args) == 2, gf)
+}
+
+// ignored reports whether err is a named object's NotFound that
+// --ignore-not-found turns into no answer.
+func (gf getFlags) ignored(err error) bool {
+	var nf *action.NotFoundError
+	return gf.ignoreNotFound && errors.As(err, &nf)
+}
+
+// printEmpty prints the empty answer of format, or nothing at all with
+// --ignore-not-found, as kubectl does.
+func (gf getFlags) printEmpty(format string, w io.Writer) error {
+	if gf.ignoreNotFound {
+		return nil
+	}
+	return output.PrintEmpty(format, w)
+}
+
+// namesAndSelector is the error of a get that names objects and selects by
+// label or field too, which kubectl refuses as well.
+func namesAndSelector(gf getFlags) error {
+	if gf.selector != "" {
+		return invalidf("get: a label selector (-l) cannot be combined with object names")
+	}
+	return invalidf("get: a field selector (--field-selector) cannot be combined with object names")
 }
 
 // printGot prints the objects get found in the output format of s: single
@@ -155,8 +206,8 @@ func (f *factory) printGot(s *settings, objs []fakecluster.Object, single bool, 
 		if err != nil {
 			return err
 		}
-		table, err := output.Table(objs, st,
-			output.TableOptions{Wide: s.Output == "wide", NoHeaders: gf.noHeaders, ShowLabels: gf.showLabels, SortBy: gf.sortBy})
+		table, err := output.Table(objs, st, output.TableOptions{Wide: s.Output == "wide", NoHeaders: gf.noHeaders,
+			ShowLabels: gf.showLabels, LabelColumns: gf.labelColumns, SortBy: gf.sortBy})
 		if err != nil {
 			return invalidPrint(err)
 		}
@@ -203,17 +254,23 @@ func manyObjectArgs(args []string, ns string) ([]objectArg, error) {
 // tree), sorted as every list. An object that does not exist is an error, and
 // nothing is printed.
 func (f *factory) getMany(ctx context.Context, s *settings, a *action.Get, many []objectArg, gf getFlags) error {
-	if gf.selector != "" {
-		return invalidf("get: a label selector (-l) cannot be combined with object names")
+	if gf.selector != "" || gf.fieldSelector != "" {
+		return namesAndSelector(gf)
 	}
 	var objs []fakecluster.Object
 	for _, o := range many {
 		a.Namespace = o.namespace
 		found, err := a.Run(ctx, []string{o.kind, o.name})
+		if gf.ignored(err) {
+			continue
+		}
 		if err != nil {
 			return err
 		}
 		objs = append(objs, found...)
+	}
+	if gf.ignoreNotFound && len(objs) == 0 {
+		return nil
 	}
 	return f.printGot(s, objs, false, gf)
 }
@@ -247,29 +304,51 @@ func (f *factory) getKinds(ctx context.Context, s *settings, a *action.Get, args
 		}
 		return f.getMany(ctx, s, a, many, gf)
 	}
-	if err := gf.applySelector(a); err != nil {
+	if err := gf.applySelectors(a, kinds); err != nil {
 		return err
 	}
 	var objs []fakecluster.Object
 	for _, kind := range kinds {
 		found, err := a.Run(ctx, []string{kind})
 		if err != nil {
-			return f.noState(err, func() error { return output.PrintEmpty(s.Output, f.streams.Out) })
+			return f.noState(err, func() error { return gf.printEmpty(s.Output, f.streams.Out) })
 		}
 		objs = append(objs, found...)
+	}
+	if gf.ignoreNotFound && len(objs) == 0 {
+		return nil
 	}
 	return f.printGot(s, objs, false, gf)
 }
 
-// applySelector sets a's label selector to -l, if given.
-func (gf getFlags) applySelector(a *action.Get) error {
-	if gf.selector == "" {
-		return nil
+// applySelectors sets a's label selector to -l and its field selector to
+// --field-selector, where given; the fields must be ones a cluster selects
+// objects of kinds by (every kind, when kinds is empty).
+func (gf getFlags) applySelectors(a *action.Get, kinds []string) error {
+	if gf.selector != "" {
+		sel, err := labels.Parse(gf.selector)
+		if err != nil {
+			return invalidf("invalid --selector %q: %v", gf.selector, err)
+		}
+		a.Selector = sel
 	}
-	sel, err := labels.Parse(gf.selector)
-	if err != nil {
-		return invalidf("invalid --selector %q: %v", gf.selector, err)
+	if gf.fieldSelector != "" {
+		sel, err := fields.ParseSelector(gf.fieldSelector)
+		if err != nil {
+			return invalidf("invalid --field-selector %q: %v", gf.fieldSelector, err)
+		}
+		resolved := make([]string, 0, len(kinds))
+		for _, k := range kinds {
+			kind, err := action.ResolveKind(k)
+			if err != nil {
+				return err
+			}
+			resolved = append(resolved, kind)
+		}
+		if err := action.CheckFieldSelector(sel, resolved); err != nil {
+			return err
+		}
+		a.Fields = sel
 	}
-	a.Selector = sel
 	return nil
 }

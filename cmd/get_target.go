@@ -10,7 +10,7 @@ import (
 
 // getTargetRun prints the objects of the simulated cluster behind Target
 // name. An unknown or ambiguous Target is invalid input.
-func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, args []string, noHeaders bool) error {
+func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, args []string, gf getFlags) error {
 	kubectlFormat := s.Output == output.FormatName || output.IsTemplateFormat(s.Output)
 	if !kubectlFormat && !contains([]string{"table", "wide", "yaml", "json"}, s.Output) {
 		return invalidf("invalid --output %q with --target (allowed: table, wide, yaml, json, name, and kubectl's template formats)", s.Output)
@@ -29,9 +29,15 @@ func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, ar
 	}
 	a := action.NewGet(cfg)
 	a.Namespace = o.namespace
+	if err := gf.applySelectors(a, nil); err != nil {
+		return err
+	}
 	objs, err := a.RunTarget(ctx, o.name, args)
 	if err != nil {
 		return err
+	}
+	if gf.ignoreNotFound && len(objs) == 0 {
+		return nil
 	}
 	if len(args) == 2 && len(objs) == 0 {
 		// kubectl get KIND NAME of an object that is not there is an
@@ -39,7 +45,7 @@ func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, ar
 		return invalidf("%s %q not found on the cluster of Target %s", args[0], args[1], name)
 	}
 	if kubectlFormat {
-		return invalidPrint(output.ClusterPrint(objs, s.Output, len(args) == 2, noHeaders, f.streams.Out))
+		return invalidPrint(output.ClusterPrint(objs, s.Output, len(args) == 2, gf.noHeaders, f.streams.Out))
 	}
 	switch s.Output {
 	case "yaml", "json":

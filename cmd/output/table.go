@@ -74,6 +74,7 @@ func Table(objs []fakecluster.Object, st Styles, opts TableOptions) (string, err
 		if opts.Wide {
 			addWideColumns(t, g)
 		}
+		addLabelColumns(t, g, opts.LabelColumns)
 		if opts.ShowLabels {
 			addLabelsColumn(t, g)
 		}
@@ -94,6 +95,10 @@ type TableOptions struct {
 	// key=value, sorted by key and separated by commas, or <none>
 	// (kubectl's --show-labels).
 	ShowLabels bool
+	// LabelColumns adds a column per label key, before LABELS, headed by
+	// the key's last part after "/" in capitals and showing the object's
+	// value of that label, or "-" (kubectl's -L).
+	LabelColumns []string
 	// SortBy orders the rows of each kind by the value at this JSONPath
 	// (kubectl's --sort-by); empty keeps List's order.
 	SortBy string
@@ -150,6 +155,15 @@ func statusCells(o fakecluster.Object) []cell {
 }
 
 // addLabelsColumn adds LABELS to t, whose rows are those of objs.
+func addLabelColumns(t *table, objs []fakecluster.Object, keys []string) {
+	for _, key := range keys {
+		t.header = append(t.header, strings.ToUpper(key[strings.LastIndex(key, "/")+1:]))
+		for i, o := range objs {
+			t.rows[i] = append(t.rows[i], plain(orDash(o.GetLabels()[key])))
+		}
+	}
+}
+
 func addLabelsColumn(t *table, objs []fakecluster.Object) {
 	t.header = append(t.header, "LABELS")
 	for i, o := range objs {
