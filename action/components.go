@@ -16,6 +16,9 @@ import (
 func componentRoots(paths, saved []string) []string {
 	var all []string
 	for _, p := range paths {
+		if p == landscape.StdinPath {
+			p = "." // the documents of standard input are the working directory's
+		}
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			continue

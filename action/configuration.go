@@ -1,6 +1,7 @@
 package action
 
 import (
+	"io"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -58,6 +59,10 @@ type Configuration struct {
 	// below the working directory and those paths, with the default size
 	// limit.
 	Reads *safefs.Policy
+	// Stdin is what a landscape path "-" reads (landscape.StdinPath): YAML
+	// documents, as kubectl apply -f - takes them. Nil makes "-" invalid
+	// input.
+	Stdin io.Reader
 	// Limits bound what the landscape may cost: file sizes, YAML aliases,
 	// template work and output. Zero fields mean the defaults.
 	Limits limits.Limits

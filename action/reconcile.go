@@ -61,7 +61,7 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 	var ls *landscape.Landscape
 	if len(r.Paths) > 0 {
 		var err error
-		loader := &landscape.Loader{DefaultNamespace: r.Namespace, Policy: r.cfg.reads(), MaxYAMLNodes: r.cfg.Limits.YAMLNodes,
+		loader := &landscape.Loader{DefaultNamespace: r.Namespace, Policy: r.cfg.reads(), MaxYAMLNodes: r.cfg.Limits.YAMLNodes, Stdin: r.cfg.Stdin,
 			Skip: r.cfg.Deployers.SeedFiles}
 		if ls, err = loader.Load(r.Paths...); err != nil {
 			return nil, Invalid(err)

@@ -69,7 +69,7 @@ func ProblemsExitCode(problems []error) int {
 // not load is invalid (exit 2); what does not render is in the result's
 // Problems.
 func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
-	loader := &landscape.Loader{DefaultNamespace: a.Namespace, Policy: a.cfg.reads(), MaxYAMLNodes: a.cfg.Limits.YAMLNodes,
+	loader := &landscape.Loader{DefaultNamespace: a.Namespace, Policy: a.cfg.reads(), MaxYAMLNodes: a.cfg.Limits.YAMLNodes, Stdin: a.cfg.Stdin,
 		Skip: a.cfg.Deployers.SeedFiles}
 	ls, err := loader.Load(a.Paths...)
 	if err != nil {

@@ -58,6 +58,7 @@ func configuration(s *settings) (*action.Configuration, error) {
 		Version:       version,
 		Reads:         reads,
 		Limits:        s.Limits,
+		Stdin:         s.stdin,
 		LockTimeout:   s.LockTimeout,
 		OnLockWait:    lockNotice(s),
 	}, nil

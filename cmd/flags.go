@@ -81,3 +81,11 @@ func deployerCompletion(_ *cobra.Command, _ []string, toComplete string) ([]cobr
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }
+
+// addFilenameFlag adds kubectl apply's -f/--filename to a command that reads
+// a landscape: the files and folders it names (repeatable, or with commas;
+// "-" is standard input) are read after those given as arguments.
+func addFilenameFlag(cmd *cobra.Command, files *[]string) {
+	cmd.Flags().StringSliceVarP(files, "filename", "f", nil,
+		`a file or folder of the landscape, as an argument is ("-": YAML documents on standard input), as kubectl apply's -f`)
+}

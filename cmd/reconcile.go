@@ -11,6 +11,7 @@ import (
 
 func newReconcileCmd(f *factory) *cobra.Command {
 	var all bool
+	files := new([]string)
 	cmd := &cobra.Command{
 		Use:   "reconcile [DIR|FILE]...",
 		Short: "Apply a landscape and run it to its end",
@@ -26,6 +27,7 @@ Exit codes: 0 every root touched is Succeeded; 2 invalid input (nothing changed)
   lscli reconcile ./landscape --all -o json | jq '.items[].status.phase'`,
 		ValidArgsFunction: landscapeCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args = append(args, *files...)
 			s, err := f.settings(cmd, args...)
 			if err != nil {
 				return err
@@ -36,6 +38,7 @@ Exit codes: 0 every root touched is Succeeded; 2 invalid input (nothing changed)
 	cmd.Flags().BoolVar(&all, "all", false, "start a new job at every root installation, changed or not")
 	addOutputFlag(cmd, "tree", objectFormats...)
 	addRunFlags(cmd)
+	addFilenameFlag(cmd, files)
 	return cmd
 }
 

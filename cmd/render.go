@@ -30,6 +30,7 @@ type renderOptions struct {
 
 func newRenderCmd(f *factory) *cobra.Command {
 	opts := &renderOptions{}
+	files := new([]string)
 	cmd := &cobra.Command{
 		Use:         "render [DIR|FILE]...",
 		Annotations: map[string]string{annotationNoState: "true"},
@@ -56,6 +57,7 @@ stderr, with the installation, the execution and the line).`,
   lscli render ./landscape --exports deployer-exports.yaml -o json | jq '.items[] | select(.kind=="Execution")'`,
 		ValidArgsFunction: landscapeCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args = append(args, *files...)
 			s, err := f.settings(cmd, args...)
 			if err != nil {
 				return err
@@ -65,6 +67,7 @@ stderr, with the installation, the execution and the line).`,
 	}
 	addRenderFlags(cmd, opts)
 	addOutputFlag(cmd, "tree", renderFormats...)
+	addFilenameFlag(cmd, files)
 	return cmd
 }
 

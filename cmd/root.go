@@ -157,7 +157,7 @@ func (f *factory) settings(cmd *cobra.Command, paths ...string) (*settings, erro
 	if err != nil {
 		return nil, err
 	}
-	s.errOut = f.streams.ErrOut
+	s.errOut, s.stdin = f.streams.ErrOut, f.streams.In
 	if cmd.Flags().Lookup("output") != nil {
 		if err := checkOutput(cmd, s.Output); err != nil {
 			return nil, err

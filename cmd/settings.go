@@ -50,6 +50,8 @@ type settings struct {
 	Limits limits.Limits
 	// errOut receives notices, such as waiting for the state's lock.
 	errOut io.Writer
+	// stdin is what a landscape path "-" reads.
+	stdin io.Reader
 	// config is the config file read, nil when there is none.
 	config *configFile
 	// notes are told on stderr before the command runs: config files that

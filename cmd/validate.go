@@ -10,6 +10,7 @@ import (
 
 func newValidateCmd(f *factory) *cobra.Command {
 	opts := &renderOptions{}
+	files := new([]string)
 	cmd := &cobra.Command{
 		Use:         "validate [DIR|FILE]...",
 		Annotations: map[string]string{annotationNoState: "true"},
@@ -22,6 +23,7 @@ installation, execution and line. Nothing is printed on stdout.
 Exit code 0 when the input is valid, 2 when it is not.`,
 		ValidArgsFunction: landscapeCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args = append(args, *files...)
 			s, err := f.settings(cmd, args...)
 			if err != nil {
 				return err
@@ -30,6 +32,7 @@ Exit code 0 when the input is valid, 2 when it is not.`,
 		},
 	}
 	addRenderFlags(cmd, opts)
+	addFilenameFlag(cmd, files)
 	return cmd
 }
 

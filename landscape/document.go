@@ -40,9 +40,12 @@ func (ld *load) readFile(f file) []docResult {
 	if f.problem != "" {
 		return []docResult{{at: location{file: f.display}, msgs: []string{f.problem}}}
 	}
-	data, err := fs.ReadFile(f.fsys, f.name)
-	if err != nil {
-		return []docResult{{at: location{file: f.display}, msgs: []string{describeFSError(err)}}}
+	data := f.data
+	if data == nil {
+		var err error
+		if data, err = fs.ReadFile(f.fsys, f.name); err != nil {
+			return []docResult{{at: location{file: f.display}, msgs: []string{describeFSError(err)}}}
+		}
 	}
 	if err := limits.CheckYAML(data, ld.maxNodes); err != nil {
 		return []docResult{{at: location{file: f.display}, msgs: []string{err.Error()}}}

@@ -3,6 +3,7 @@ package landscape
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -52,7 +53,18 @@ type Loader struct {
 	// are for a simulated cluster, not the landscape. A file given to Load
 	// itself is read.
 	Skip []string
+	// Stdin is what the path "-" reads, as kubectl apply -f - does: YAML
+	// documents, shown as StdinName in messages. It is read once, within
+	// the policy's file size limit. Nil makes "-" a problem to report.
+	Stdin io.Reader
 }
+
+// StdinPath is the path that names standard input, and StdinName how
+// messages name it.
+const (
+	StdinPath = "-"
+	StdinName = "<stdin>"
+)
 
 // Load reads the files and directories named by paths, in that order, and
 // returns the objects they define. No paths means ".". A file is read whatever
@@ -145,10 +157,16 @@ type file struct {
 	key string
 	// problem, when set, is all there is to report about the file.
 	problem string
+	// data, when set, is the content, read already (standard input); fsys
+	// and name are then unset.
+	data []byte
 }
 
 // open resolves a path given to Load; host files are read through policy.
 func (l *Loader) open(p string, policy *safefs.Policy) file {
+	if p == StdinPath {
+		return l.openStdin(policy)
+	}
 	if l.FS != nil {
 		name := path.Clean(p)
 		f := file{fsys: l.FS, name: name, display: name, key: name}
@@ -171,6 +189,25 @@ func (l *Loader) open(p string, policy *safefs.Policy) file {
 	return file{fsys: policy.Dir(root), name: name, display: display, key: root + name}
 }
 
+// openStdin reads Stdin whole, once per Load (the path "-" named twice is
+// read once, as every file).
+func (l *Loader) openStdin(policy *safefs.Policy) file {
+	f := file{display: StdinName, key: StdinPath}
+	if l.Stdin == nil {
+		return f.withProblem("standard input cannot be read here: name the files or folders instead")
+	}
+	max := policy.MaxFileSize()
+	data, err := io.ReadAll(io.LimitReader(l.Stdin, max+1))
+	switch {
+	case err != nil:
+		return f.withProblem(fmt.Sprintf("cannot read standard input: %v", err))
+	case int64(len(data)) > max:
+		return f.withProblem(fmt.Sprintf("standard input is larger than limits.fileSize (%s): raise it in lscli.yaml if that is intended", limits.Size(max)))
+	}
+	f.data = data
+	return f
+}
+
 // child returns the file name, found by walking directory f.
 func (f file) child(name string) file {
 	rel := name
@@ -189,6 +226,9 @@ func (f file) child(name string) file {
 func (ld *load) collect(f file) []file {
 	if f.problem != "" {
 		return []file{f}
+	}
+	if f.data != nil {
+		return ld.unread([]file{f})
 	}
 	info, err := fs.Stat(f.fsys, f.name)
 	if err != nil {
