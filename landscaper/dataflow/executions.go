@@ -5,9 +5,11 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
+	"github.com/lscli/lscli/deployers/realcluster"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/template"
+	"github.com/lscli/lscli/landscaper/template/funcs"
 )
 
 // Execution kinds, as messages name them (the blueprint's field names).
@@ -56,6 +58,14 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 			return err
 		}
 		req.State = st
+	}
+	// getOidcKubeconfig resolves Targets as Landscaper's target resolver
+	// does: spec.config, or the Secret of the secretRef.
+	ru.exec.ResolveTarget = func(t *lsv1alpha1.Target) ([]byte, error) {
+		if ru.c == nil {
+			return funcs.InlineTargets(t)
+		}
+		return realcluster.TargetContent(ctx, t, ru.c)
 	}
 	res, err := ru.exec.Execute(req)
 	if err != nil {

@@ -32,6 +32,9 @@ type Executor struct {
 	// Components are the component descriptors the component functions
 	// search. Nil means none: those functions fail.
 	Components *funcs.Components
+	// ResolveTarget reads a Target's content for getOidcKubeconfig. Nil
+	// reads spec.config only (funcs.InlineTargets).
+	ResolveTarget funcs.TargetResolver
 
 	vfsOnce sync.Once
 	vfs     vfs.FileSystem
@@ -140,7 +143,7 @@ func (e *Executor) executeSpiff(req Request) (*Result, error) {
 		return nil, e.vfsErr
 	}
 	res, err := spiff.Execute(spiff.Request{Template: raw, Name: req.Execution.Name, FS: e.vfs,
-		Functions: spiff.NewFunctions(e.Components), Values: req.Values, Stateful: req.Stateful, State: req.State, Limits: req.Limits})
+		Functions: spiff.NewFunctions(e.Components, e.ResolveTarget), Values: req.Values, Stateful: req.Stateful, State: req.State, Limits: req.Limits})
 	if crash.As(err) != nil {
 		return nil, err
 	}

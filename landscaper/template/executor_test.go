@@ -124,7 +124,7 @@ func TestGoTemplateErrors(t *testing.T) {
 			want: "templates/broken.tpl line 1, column 8: at <.a.b.c>: nil pointer evaluating interface {}.b"},
 		{name: "include missing", text: `a: {{ include "nope.tpl" . }}`, want: `error calling include: include "nope.tpl": open nope.tpl: file does not exist`},
 		{name: "include recursion", text: `a: {{ include "templates/recursive.tpl" . }}`, want: "included within itself more than 100 times"},
-		{name: "offline function", text: `a: {{ getOidcKubeconfig }}`, want: "getOidcKubeconfig needs a live cluster"},
+		{name: "offline function", text: `a: {{ getServiceAccountKubeconfig }}`, want: "getServiceAccountKubeconfig needs a live cluster"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

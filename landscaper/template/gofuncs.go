@@ -18,10 +18,10 @@ import (
 
 // unavailableFuncs are Landscaper's GoTemplate functions that need a live
 // cluster or registry. They exist, so that templates using them parse, and
-// fail when called.
+// fail when called. (getOidcKubeconfig needs only the Target: see runFuncs.)
 var unavailableFuncs = []string{
 	"getShootAdminKubeconfig", "getShootAdminKubeconfigWithExpirationTimestamp",
-	"getServiceAccountKubeconfig", "getServiceAccountKubeconfigWithExpirationTimestamp", "getOidcKubeconfig",
+	"getServiceAccountKubeconfig", "getServiceAccountKubeconfigWithExpirationTimestamp",
 }
 
 // removedFuncs are sprig functions templates do not get: env and expandenv
@@ -113,6 +113,8 @@ func runFuncs(cur func() *goRun) gotmpl.FuncMap {
 		},
 		// getResourceContent reads through the components' ContentReader.
 		"getResourceContent": func(args ...any) (string, error) { return cur().components().ResourceContent(args...) },
+		// getOidcKubeconfig reads the Target's content, nothing of a cluster.
+		"getOidcKubeconfig": func(args ...any) (string, error) { return funcs.OIDCKubeconfig(cur().e.ResolveTarget, args...) },
 	}
 }
 

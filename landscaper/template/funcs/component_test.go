@@ -193,7 +193,7 @@ func TestFollow(t *testing.T) {
 }
 
 func TestUnavailable(t *testing.T) {
-	if err := Unavailable("getOidcKubeconfig"); !strings.HasPrefix(err.Error(), "getOidcKubeconfig needs a live cluster") {
+	if err := Unavailable("getServiceAccountKubeconfig"); !strings.HasPrefix(err.Error(), "getServiceAccountKubeconfig needs a live cluster") {
 		t.Errorf("Unavailable = %v", err)
 	}
 }

@@ -3,9 +3,9 @@
 // versions: OCI reference parsing (parseOCIRef, ociRefRepo, ociRefVersion)
 // and lookups in the component descriptors (getResource, getResources,
 // getComponent, getRepositoryContext, getResourceKey) and their resources'
-// content (getResourceContent, through a ContentReader).
+// content (getResourceContent, through a ContentReader); and
+// getOidcKubeconfig ([OIDCKubeconfig]), which reads only a Target.
 //
 // Functions that need a live cluster (getShootAdminKubeconfig,
-// getServiceAccountKubeconfig, getOidcKubeconfig) are not offered offline;
-// see [Unavailable].
+// getServiceAccountKubeconfig) are not offered offline; see [Unavailable].
 package funcs

@@ -14,9 +14,11 @@ import (
 
 // NewFunctions returns Landscaper's extra Spiff functions over components
 // (which may be nil): getResource, getResourceKey, getResourceContent,
-// getComponent, parseOCIRef, ociRefRepo and ociRefVersion; and, failing
-// with a clear error because they need a cluster, the kubeconfig functions.
-func NewFunctions(components *funcs.Components) spiffing.Functions {
+// getComponent, parseOCIRef, ociRefRepo and ociRefVersion; getOidcKubeconfig,
+// which reads Targets with resolve (nil: spec.config only); and, failing
+// with a clear error because they need a cluster, the other kubeconfig
+// functions.
+func NewFunctions(components *funcs.Components, resolve funcs.TargetResolver) spiffing.Functions {
 	if components == nil {
 		components = &funcs.Components{}
 	}
@@ -34,8 +36,9 @@ func NewFunctions(components *funcs.Components) spiffing.Functions {
 	fns.RegisterFunction("ociRefRepo", wrap(oneString(func(s string) (any, error) { return funcs.OCIRefRepo(s) })))
 	fns.RegisterFunction("ociRefVersion", wrap(oneString(func(s string) (any, error) { return funcs.OCIRefVersion(s) })))
 	fns.RegisterFunction("getResourceContent", wrap(func(args []any) (any, error) { return resourceContent(components, args) }))
+	fns.RegisterFunction("getOidcKubeconfig", wrap(func(args []any) (any, error) { return funcs.OIDCKubeconfig(resolve, args...) }))
 	for _, name := range []string{"getShootAdminKubeconfig", "getShootAdminKubeconfigWithExpirationTimestamp",
-		"getServiceAccountKubeconfig", "getServiceAccountKubeconfigWithExpirationTimestamp", "getOidcKubeconfig"} {
+		"getServiceAccountKubeconfig", "getServiceAccountKubeconfigWithExpirationTimestamp"} {
 		fns.RegisterFunction(name, wrap(func([]any) (any, error) { return nil, funcs.Unavailable(name) }))
 	}
 	return fns

@@ -55,7 +55,7 @@ func TestExecuteWithFilesAndFunctions(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := Execute(Request{
-		Name: "main", FS: files, Functions: NewFunctions(&funcs.Components{}),
+		Name: "main", FS: files, Functions: NewFunctions(&funcs.Components{}, nil),
 		Template: []byte(`{"size": "(( read(\"/data/values.yaml\").size ))", "repo": "(( ociRefRepo(\"r.io/app:1\") ))"}`),
 	})
 	if err != nil {
@@ -67,7 +67,7 @@ func TestExecuteWithFilesAndFunctions(t *testing.T) {
 }
 
 func TestUnavailableFunction(t *testing.T) {
-	_, err := Execute(Request{Name: "main", Functions: NewFunctions(nil),
+	_, err := Execute(Request{Name: "main", Functions: NewFunctions(nil, nil),
 		Template: []byte(`{"x": "(( getResource(\"name\", \"a\") ))"}`)})
 	if err == nil || !strings.Contains(err.Error(), "has no component descriptor (spec.componentDescriptor)") {
 		t.Fatalf("err = %v", err)
