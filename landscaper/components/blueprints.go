@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 
@@ -32,7 +33,7 @@ func Resource(v *source.Version, name string) (cdv2.Resource, error) {
 func (r *Registry) Blueprint(v *source.Version, name string) (*blueprint.Blueprint, error) {
 	res, err := Resource(v, name)
 	if err != nil {
-		return nil, err
+		return nil, r.missingResource(v, err)
 	}
 	key := v.Origin + "|" + v.Key().String() + "|" + name
 	r.mu.Lock()
@@ -61,6 +62,28 @@ func (r *Registry) Blueprint(v *source.Version, name string) (*blueprint.Bluepri
 	}
 	r.blueprints[key] = bp
 	return bp, nil
+}
+
+// missingResource adds to err, Landscaper's error for a resource v does not
+// have, where lscli found v and what resources it has, and the sources lscli
+// could not read: a component found in a descriptor without resources (such
+// as a test descriptor next to the constructor) while its constructor did not
+// load otherwise leaves the user without a clue.
+func (r *Registry) missingResource(v *source.Version, err error) error {
+	names := make([]string, 0, len(v.Descriptor.Resources))
+	for _, res := range v.Descriptor.Resources {
+		names = append(names, res.Name)
+	}
+	has := "no resources"
+	if len(names) > 0 {
+		has = "resources " + strings.Join(names, ", ")
+	}
+	var failed []string
+	if x := r.discoveredIndex(); x != nil {
+		x.load()
+		failed = x.failed
+	}
+	return fmt.Errorf("%w (lscli took component %s from %s, which has %s%s)", err, v.Key(), v.Origin, has, failedNote(failed))
 }
 
 // Blueprints resolves spec.blueprint.ref.resourceName of one installation:

@@ -94,7 +94,7 @@ func (t *Tree) Follow(v *source.Version, u *URI) (*source.Version, cdv2.Resource
 	}
 	res, err := Resource(v, resource)
 	if err != nil {
-		return nil, cdv2.Resource{}, fmt.Errorf("local resource %s cannot be found", resource)
+		return nil, cdv2.Resource{}, t.reg.missingResource(v, fmt.Errorf("local resource %s cannot be found", resource))
 	}
 	return v, res, nil
 }
