@@ -67,3 +67,24 @@ func TestResourceByKeyIdentity(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingResource: Landscaper's error for a resource the version does
+// not have stays first; lscli adds where the version came from and what it
+// has (here, with a nil registry, no unreadable sources).
+func TestMissingResource(t *testing.T) {
+	v := &source.Version{Descriptor: &cdv2.ComponentDescriptor{}, Origin: "component archive test/internal"}
+	v.Descriptor.Name, v.Descriptor.Version = "example.com/app", "1.0.0"
+	var r *Registry
+	_, err := Resource(v, "blueprint")
+	got := r.missingResource(v, err).Error()
+	want := "failed to get resource with name blueprint (lscli took component example.com/app:1.0.0 from component archive test/internal, which has no resources)"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	v.Descriptor.Resources = []cdv2.Resource{{IdentityObjectMeta: cdv2.IdentityObjectMeta{Name: "chart"}}, {IdentityObjectMeta: cdv2.IdentityObjectMeta{Name: "image"}}}
+	got = r.missingResource(v, err).Error()
+	want = "failed to get resource with name blueprint (lscli took component example.com/app:1.0.0 from component archive test/internal, which has resources chart, image)"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
