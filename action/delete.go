@@ -19,6 +19,10 @@ type Delete struct {
 	Name string
 	// Namespace narrows the lookup; empty finds Name in any namespace.
 	Namespace string
+	// Objects, when set, are the objects to delete together instead of
+	// Kind, Name and Namespace (kubectl delete KIND NAME NAME...): every one
+	// must exist, and all are deleted before the one run.
+	Objects []ObjectName
 	// WithoutUninstall sets landscaper.gardener.cloud/delete-without-uninstall
 	// first: the objects go, but deployers leave what they deployed. Only for
 	// Installations, Executions and DeployItems.
@@ -37,24 +41,41 @@ func NewDelete(cfg *Configuration) *Delete { return &Delete{cfg: cfg} }
 // subinstallation, an unknown kind or --without-uninstall on a kind
 // without an uninstall is invalid input.
 func (a *Delete) Run(ctx context.Context) (*Run, error) {
+	names := a.Objects
+	if len(names) == 0 {
+		names = []ObjectName{{Kind: a.Kind, Name: a.Name, Namespace: a.Namespace}}
+	}
+	ops := make([]operation, 0, len(names))
+	for _, n := range names {
+		op, err := a.operation(n)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	return operate(ctx, a.cfg, a.RunOptions, ops...)
+}
+
+// operation is the deletion of the object n names.
+func (a *Delete) operation(n ObjectName) (operation, error) {
 	kind := "Installation"
-	if a.Kind != "" {
+	if n.Kind != "" {
 		var ok bool
-		if kind, ok = KindAliases[strings.ToLower(a.Kind)]; !ok {
-			return nil, Invalidf("unknown kind %q (known: %s)", a.Kind, knownKinds())
+		if kind, ok = KindAliases[strings.ToLower(n.Kind)]; !ok {
+			return operation{}, Invalidf("unknown kind %q (known: %s)", n.Kind, knownKinds())
 		}
 	}
-	op := operation{kind: kind, name: a.Name, namespace: a.Namespace, act: a.delete, self: kind != "Installation"}
+	op := operation{kind: kind, name: n.Name, namespace: n.Namespace, act: a.delete, self: kind != "Installation"}
 	switch kind {
 	case "Installation":
 		op.check = requireRoot("deleted")
 	case "Execution", "DeployItem":
 	default:
 		if a.WithoutUninstall {
-			return nil, Invalidf("--without-uninstall applies to Installations, Executions and DeployItems, not to a %s", kind)
+			return operation{}, Invalidf("--without-uninstall applies to Installations, Executions and DeployItems, not to a %s", kind)
 		}
 	}
-	return operate(ctx, a.cfg, op, a.RunOptions)
+	return op, nil
 }
 
 // delete deletes the object, with the delete-without-uninstall annotation

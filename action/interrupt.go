@@ -34,7 +34,7 @@ func (a *Interrupt) Run(ctx context.Context) (*Run, error) {
 	if a.Execution {
 		op.kind = "Execution"
 	}
-	return operate(ctx, a.cfg, op, a.RunOptions)
+	return operate(ctx, a.cfg, a.RunOptions, op)
 }
 
 // notRunning says why obj has no job to interrupt, or "" when it has one.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -32,47 +34,78 @@ type operation struct {
 	self bool
 }
 
-// operate runs op: the object is looked up in any namespace (or op.namespace),
-// so an unknown or ambiguous name is invalid input and nothing changes.
-func operate(ctx context.Context, cfg *Configuration, op operation, opts RunOptions) (*Run, error) {
+// operate runs ops, one per object named, together: every object is looked
+// up (in any namespace, or op.namespace) and checked before anything
+// changes, so an unknown or ambiguous name is invalid input and nothing
+// changes; then each is changed, in order, and the simulation runs once, as
+// after a `kubectl delete` of several objects. An object named twice is
+// changed once. idle is asked only of a single operation.
+func operate(ctx context.Context, cfg *Configuration, opts RunOptions, ops ...operation) (*Run, error) {
 	ss, err := openExisting(cfg, changeState)
 	if errors.Is(err, state.ErrNoState) {
-		return nil, notFoundWithoutState(cfg, op.kind, op.name)
+		return nil, notFoundWithoutState(cfg, ops[0].kind, ops[0].name)
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer ss.close()
-	// The stored objects, not copies: finding the object and its root only
-	// reads them, and act gets a copy of its own.
+	// The stored objects, not copies: finding the objects and their roots
+	// only reads them, and act gets a copy of its own.
 	objs := ss.cluster().SharedObjects()
-	obj, err := FindOne(objs, op.kind, op.name, op.namespace)
-	if err != nil {
-		return nil, err
-	}
-	if op.check != nil {
-		if err := op.check(objs, obj); err != nil {
+	found := make([]fakecluster.Object, 0, len(ops))
+	seen := map[types.UID]bool{}
+	var roots []landscape.ObjectRef
+	for _, op := range ops {
+		obj, err := FindOne(objs, op.kind, op.name, op.namespace)
+		if err != nil {
 			return nil, err
 		}
+		if op.check != nil {
+			if err := op.check(objs, obj); err != nil {
+				return nil, err
+			}
+		}
+		report := obj
+		if !op.self {
+			report = rootOf(objs, obj)
+		}
+		ref, err := refOf(ss.cluster(), report)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(roots, ref) {
+			roots = append(roots, ref)
+		}
+		if seen[obj.GetUID()] {
+			found = append(found, nil)
+			continue
+		}
+		seen[obj.GetUID()] = true
+		found = append(found, obj)
 	}
-	report := obj
-	if !op.self {
-		report = rootOf(objs, obj)
-	}
-	ref, err := refOf(ss.cluster(), report)
-	if err != nil {
-		return nil, err
-	}
-	roots := []landscape.ObjectRef{ref}
-	if op.idle != nil {
-		if why := op.idle(obj); why != "" {
+	if len(ops) == 1 && ops[0].idle != nil {
+		if why := ops[0].idle(found[0]); why != "" {
 			return idleRun(ctx, ss, roots, why)
 		}
 	}
-	if err := op.act(ctx, ss.cluster(), obj.DeepCopyObject().(fakecluster.Object)); err != nil {
-		return nil, err
+	for i, op := range ops {
+		if found[i] == nil {
+			continue
+		}
+		err := op.act(ctx, ss.cluster(), found[i].DeepCopyObject().(fakecluster.Object))
+		if err != nil && !(i > 0 && apierrors.IsNotFound(err)) {
+			return nil, err
+		}
+		// Not found after an earlier object's change: it went with its
+		// owner, as kubectl's delete of both would find.
 	}
 	return runAndSave(ctx, ss, roots, opts)
+}
+
+// ObjectName names an object as a user does: Kind as KindAliases spell it
+// (empty for the action's default kind), Name, and Namespace (empty: any).
+type ObjectName struct {
+	Kind, Name, Namespace string
 }
 
 // refOf names obj with its kind.

@@ -22,6 +22,10 @@ type Trigger struct {
 	Name string
 	// Namespace narrows the lookup; empty finds Name in any namespace.
 	Namespace string
+	// Objects, when set, are the objects to trigger together instead of
+	// Kind, Name and Namespace: every one must exist and may be triggered,
+	// and all get the annotation before the one run.
+	Objects []ObjectName
 	// RunOptions bound the run.
 	RunOptions RunOptions
 }
@@ -33,20 +37,28 @@ func NewTrigger(cfg *Configuration) *Trigger { return &Trigger{cfg: cfg} }
 // A subinstallation, or an Execution or DeployItem that is controlled by
 // another object, is invalid input: only their root starts their jobs.
 func (a *Trigger) Run(ctx context.Context) (*Run, error) {
-	kind := "Installation"
-	if a.Kind != "" {
-		kind = KindAliases[strings.ToLower(a.Kind)]
+	names := a.Objects
+	if len(names) == 0 {
+		names = []ObjectName{{Kind: a.Kind, Name: a.Name, Namespace: a.Namespace}}
 	}
-	op := operation{kind: kind, name: a.Name, namespace: a.Namespace, act: setOperation(lsv1alpha1.ReconcileOperation)}
-	switch kind {
-	case "Installation":
-		op.check = requireRoot("triggered")
-	case "Execution", "DeployItem":
-		op.check, op.self = requireStandalone, true
-	default:
-		return nil, Invalidf("cannot trigger %q: only installations, executions and deploy items have jobs", a.Kind)
+	ops := make([]operation, 0, len(names))
+	for _, n := range names {
+		kind := "Installation"
+		if n.Kind != "" {
+			kind = KindAliases[strings.ToLower(n.Kind)]
+		}
+		op := operation{kind: kind, name: n.Name, namespace: n.Namespace, act: setOperation(lsv1alpha1.ReconcileOperation)}
+		switch kind {
+		case "Installation":
+			op.check = requireRoot("triggered")
+		case "Execution", "DeployItem":
+			op.check, op.self = requireStandalone, true
+		default:
+			return nil, Invalidf("cannot trigger %q: only installations, executions and deploy items have jobs", n.Kind)
+		}
+		ops = append(ops, op)
 	}
-	return operate(ctx, a.cfg, op, a.RunOptions)
+	return operate(ctx, a.cfg, a.RunOptions, ops...)
 }
 
 // requireStandalone refuses an Execution or DeployItem that another object

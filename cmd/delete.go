@@ -8,7 +8,7 @@ import (
 func newDeleteCmd(f *factory) *cobra.Command {
 	var withoutUninstall bool
 	cmd := &cobra.Command{
-		Use:   "delete [KIND] NAME",
+		Use:   "delete [KIND] NAME...",
 		Short: "Delete a root installation and its tree (or any object), then run to the end",
 		Long: `Delete the root installation NAME. Its first deletion starts a job that deletes its
 subinstallations, execution and deploy items (in reverse dependsOn order); siblings that import
@@ -24,23 +24,26 @@ Execution or DeployItem (no installation or execution controls it) runs its dele
 that is controlled waits for a job of its owner. The exit codes are those above, for the object
 itself; 4 also when it still waits for finalizers.
 
-NAME may also be KIND/NAME, as 'lscli get -o name' prints it, or NAMESPACE/NAME.`,
+NAME may also be KIND/NAME, as 'lscli get -o name' prints it, or NAMESPACE/NAME. As with kubectl,
+several objects can be named, KIND NAME NAME... or KIND/NAME KIND/NAME...: every one must exist,
+all are changed at once, then the simulation runs once and reports on each.`,
 		Example: `  lscli delete demo
   lscli delete deployitem my-item --without-uninstall
   lscli delete target cluster -n example`,
-		Args:              rangeArgs(1, 2),
+		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: f.kindOrNameCompletion,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.settings(cmd)
 			if err != nil {
 				return err
 			}
-			o, err := parseObjectArgs(args, s.Namespace)
+			o, many, err := operatedObjects(args, s.Namespace)
 			if err != nil {
 				return err
 			}
 			return f.operate(cmd.Context(), s, func(cfg *action.Configuration) (*action.Run, error) {
 				a := action.NewDelete(cfg)
+				a.Objects = many
 				a.Kind, a.Name, a.Namespace, a.WithoutUninstall, a.RunOptions = o.kind, o.name, o.namespace, withoutUninstall, runOptions(s)
 				return a.Run(cmd.Context())
 			})

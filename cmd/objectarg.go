@@ -60,3 +60,23 @@ func (o objectArg) is(kind string) bool {
 	k, err := action.ResolveKind(o.kind)
 	return err == nil && k == kind
 }
+
+// operatedObjects reads the arguments of a command that changes objects:
+// [KIND] NAME for one (o), or, as kubectl takes them, KIND NAME NAME... or
+// KIND/NAME KIND/NAME... for several (many, nil for one).
+func operatedObjects(args []string, ns string) (o objectArg, many []action.ObjectName, err error) {
+	objs, err := manyObjectArgs(args, ns)
+	if err != nil || objs == nil {
+		if err == nil && len(args) > 2 {
+			return o, nil, invalidf("%s: name the objects as KIND NAME NAME..., or KIND/NAME KIND/NAME...", strings.Join(args, " "))
+		}
+		if err == nil {
+			o, err = parseObjectArgs(args, ns)
+		}
+		return o, nil, err
+	}
+	for _, obj := range objs {
+		many = append(many, action.ObjectName{Kind: obj.kind, Name: obj.name, Namespace: obj.namespace})
+	}
+	return o, many, nil
+}
