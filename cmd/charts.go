@@ -4,7 +4,7 @@ package cmd
 // would download to local chart folders or .tgz files:
 //
 //	charts:
-//	  registry.example/charts/app: charts/app           # chart.ref, with or without its tag
+//	  registry.example/charts/app: charts/app           # chart.ref, with or without its tag (then of the chart's version)
 //	  https://charts.example/app-1.0.0.tgz: app.tgz     # chart.archive.remote.url
 //	  https://charts.example/app:1.0.0: ../charts/app   # helmChartRepo: <url>/<name>:<version>
 //

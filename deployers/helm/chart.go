@@ -58,7 +58,7 @@ func (d *Deployer) loadChart(ref helmv1alpha1.Chart) (*chart.Chart, error) {
 // landscape folders, as for a component's chart.
 func (d *Deployer) resolveChart(ref helmv1alpha1.Chart) (string, *LocalChart, error) {
 	p, err := d.chartPath(ref)
-	if !errors.Is(err, errNotLocal) {
+	if !errors.Is(err, errNotLocal) && !errors.Is(err, errOtherVersion) {
 		return p, nil, err
 	}
 	local, nerr := d.namedChart(ref)
@@ -88,10 +88,20 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 	default:
 		return "", fmt.Errorf("chart.fromResource is no longer supported")
 	}
-	for _, k := range keys {
-		if p, ok := d.opts.Charts[k]; ok {
-			return p, nil
+	for i, k := range keys {
+		p, ok := d.opts.Charts[k]
+		if !ok {
+			continue
 		}
+		if i > 0 {
+			// A key without the version maps the repository: Landscaper
+			// fetches the version the reference names, which a chart of
+			// another version is not.
+			if err := d.checkMappedVersion(ref, keys[0], k, p); err != nil {
+				return "", err
+			}
+		}
+		return p, nil
 	}
 	if p, ok := localPath(keys[0]); ok {
 		if unsafeLocalPath(keys[0]) {
@@ -108,6 +118,30 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 // errNotLocal is wrapped by chartPath's error for a reference that neither
 // the charts map nor a local path resolves.
 var errNotLocal = errors.New("is not available locally")
+
+// errOtherVersion is wrapped by chartPath's error for a reference whose
+// version the charts map maps, without the version, to a chart of another
+// version.
+var errOtherVersion = errors.New("is not available locally")
+
+// checkMappedVersion checks that the chart at p, which the charts map maps
+// key (ref's reference full without its version) to, has the version ref
+// names: in a registry, repo:0.0.5 is not found because repo:1.0.0 is
+// there. A chart that cannot be loaded is left to the load, which says why.
+func (d *Deployer) checkMappedVersion(ref helmv1alpha1.Chart, full, key, p string) error {
+	_, _, version := ChartIdentity(ref)
+	if version == "" {
+		return nil
+	}
+	ch, err := d.loadPath(p)
+	if err != nil || ch.Metadata == nil || ch.Metadata.Version == version {
+		return nil
+	}
+	return fmt.Errorf("chart %q %w: the charts map of lscli.yaml maps %q (without a version) to %s, "+
+		"a chart of version %s, not %s, and a registry has no version it was not given; "+
+		"map %q itself to a chart of version %s, e.g. charts: {%q: ./charts/mychart}",
+		full, errOtherVersion, key, p, ch.Metadata.Version, version, full, version, full)
+}
 
 // namedChart is the chart Options.Resources finds by the name and version
 // of a chart.ref (its last path element and its tag) or a helmChartRepo,

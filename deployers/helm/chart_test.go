@@ -63,13 +63,22 @@ func TestLoadChart(t *testing.T) {
 		{name: "archive.raw", chart: helmv1alpha1.Chart{Archive: &helmv1alpha1.ArchiveAccess{
 			Raw: base64.StdEncoding.EncodeToString(raw)}}},
 		{name: "mapped OCI ref", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/demo:0.1.0"}},
-		{name: "mapped OCI ref without version", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/any:9.9.9"}},
+		{name: "mapped OCI ref without version", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/any:0.1.0"}},
+		{name: "mapped OCI ref without tag", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/any"}},
+		// the guided tour's timeout-error chapter: version 0.0.5 of a
+		// repository whose chart is 0.1.0 is not found.
+		{name: "mapped OCI ref without version, other version", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/any:9.9.9"},
+			wantErr: `chart "registry.example/charts/any:9.9.9" is not available locally: the charts map of lscli.yaml maps "registry.example/charts/any" (without a version) to ` +
+				tgz + `, a chart of version 0.1.0, not 9.9.9, and a registry has no version it was not given; map "registry.example/charts/any:9.9.9" itself to a chart of version 9.9.9`},
 		{name: "mapped archive URL", chart: helmv1alpha1.Chart{Archive: &helmv1alpha1.ArchiveAccess{
 			Remote: &helmv1alpha1.RemoteArchiveAccess{URL: "https://charts.example/demo-0.1.0.tgz"}}}},
 		{name: "mapped chart repo", chart: helmv1alpha1.Chart{HelmChartRepo: &helmv1alpha1.HelmChartRepo{
 			HelmChartRepoUrl: "https://charts.example/repo/", HelmChartName: "demo", HelmChartVersion: "0.1.0"}}},
 		{name: "mapped chart repo without version", chart: helmv1alpha1.Chart{HelmChartRepo: &helmv1alpha1.HelmChartRepo{
-			HelmChartRepoUrl: "https://charts.example/other", HelmChartName: "demo", HelmChartVersion: "2.0.0"}}},
+			HelmChartRepoUrl: "https://charts.example/other", HelmChartName: "demo", HelmChartVersion: "0.1.0"}}},
+		{name: "mapped chart repo without version, other version", chart: helmv1alpha1.Chart{HelmChartRepo: &helmv1alpha1.HelmChartRepo{
+			HelmChartRepoUrl: "https://charts.example/other", HelmChartName: "demo", HelmChartVersion: "2.0.0"}},
+			wantErr: `maps "https://charts.example/other/demo" (without a version) to testdata/chart, a chart of version 0.1.0, not 2.0.0`},
 		{name: "mapped resourceRef", chart: helmv1alpha1.Chart{ResourceRef: "component-resource-key"}},
 		{name: "unmapped OCI ref", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/nope:1.0.0"},
 			wantErr: `chart "registry.example/charts/nope:1.0.0" is not available locally`},

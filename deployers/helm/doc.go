@@ -16,8 +16,10 @@
 // starting with /, ./, ../ or file://), or from the local chart that
 // Options.Charts maps a remote reference to: an OCI chart.ref (with or
 // without its tag), a chart.archive.remote.url, a chart.helmChartRepo
-// ("<url>/<name>:<version>" or "<url>/<name>") or a chart.resourceRef. An
-// unmapped reference fails the item and names the key to add.
+// ("<url>/<name>:<version>" or "<url>/<name>") or a chart.resourceRef. A
+// key without the version finds only the version its chart has, as a
+// registry finds only the versions it holds. An unmapped reference fails
+// the item and names the key to add.
 // chart.fromResource (component descriptors) is not supported.
 //
 // # Template step
