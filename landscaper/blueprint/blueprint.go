@@ -27,17 +27,23 @@ type Blueprint struct {
 
 // FromInline reads a blueprint from an inline filesystem, a YAML file
 // system as Landscaper reads it (see ReadFilesystem).
+//
+// Its errors are Landscaper's (pkg/landscaper/blueprints/resolve.go), which
+// an installation's lastError shows as they are.
 func FromInline(filesystem lsv1alpha1.AnyJSON) (*Blueprint, error) {
 	files, err := ReadFilesystem(filesystem.RawMessage)
 	if err != nil {
-		return nil, fmt.Errorf("inline filesystem: %w", err)
+		return nil, fmt.Errorf("unable to create yamlfs for inline blueprint: %w", err)
 	}
-	bp, err := FromFS(files)
+	data, err := fs.ReadFile(files, lsv1alpha1.BlueprintFileName)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("unable to read blueprint file from inline defined blueprint: %w", describe(err))
 	}
-	bp.Source = "inline"
-	return bp, nil
+	info := &lsv1alpha1.Blueprint{}
+	if err := DecodeFile(data, info); err != nil {
+		return nil, fmt.Errorf("unable to decode blueprint definition from inline defined blueprint. %w", err)
+	}
+	return &Blueprint{Info: info, FS: files, Source: "inline"}, nil
 }
 
 // FromFS reads blueprint.yaml at the root of fsys, as Landscaper's

@@ -83,7 +83,7 @@ func TestFromInline(t *testing.T) {
 		t.Errorf("data/x.txt = %q, %v", data, err)
 	}
 	if _, err := FromInline(lsv1alpha1.NewAnyJSON([]byte(`{"other.yaml": "x"}`))); err == nil ||
-		err.Error() != "read blueprint.yaml: no such file" {
+		err.Error() != "unable to read blueprint file from inline defined blueprint: no such file" {
 		t.Errorf("without blueprint.yaml: err = %v", err)
 	}
 }
@@ -168,7 +168,12 @@ func TestForInstallation(t *testing.T) {
 		{name: "inline", def: lsv1alpha1.BlueprintDefinition{Inline: &lsv1alpha1.InlineBlueprint{Filesystem: lsv1alpha1.NewAnyJSON(inline)}}},
 		{name: "resolved", def: ref("app"), resolver: resolver},
 		{name: "bad inline", def: lsv1alpha1.BlueprintDefinition{Inline: &lsv1alpha1.InlineBlueprint{Filesystem: lsv1alpha1.NewAnyJSON([]byte(`{}`))}},
-			reason: "BlueprintInvalid", err: "installation ns/i: spec.blueprint.inline: read blueprint.yaml: no such file"},
+			reason: "BlueprintInvalid", err: "unable to read blueprint file from inline defined blueprint: no such file"},
+		// the guided tour's error-handling/immediate-error: Landscaper's
+		// lastError message (pkg/landscaper/blueprints/resolve.go).
+		{name: "inline not YAML", def: lsv1alpha1.BlueprintDefinition{Inline: &lsv1alpha1.InlineBlueprint{Filesystem: lsv1alpha1.NewAnyJSON(
+			[]byte(`{"blueprint.yaml": "kind: Blueprint\nimports\n  - name: cluster\n    type: target\n"}`))}},
+			reason: "BlueprintInvalid", err: "unable to decode blueprint definition from inline defined blueprint. yaml: line 3: could not find expected ':'"},
 		{name: "no resolver", def: ref("app"), reason: "BlueprintNotFound",
 			err: `installation ns/i: blueprint ref.resourceName "app": lscli reads no registry; map the resource to a local folder in the blueprints map of the config file (lscli.yaml)`},
 		{name: "unknown", def: ref("x"), resolver: resolver, reason: "BlueprintNotFound",

@@ -150,7 +150,9 @@ func ForInstallation(inst *lsv1alpha1.Installation, r Resolver) (*Blueprint, err
 	case def.Inline != nil:
 		bp, err := FromInline(def.Inline.Filesystem)
 		if err != nil {
-			return nil, reconcile.Fatalf("BlueprintInvalid", "installation %s: spec.blueprint.inline: %w", name, err)
+			// Landscaper's message as it is: the installation has it in
+			// its status, and validate names the file and document.
+			return nil, reconcile.Fatalf("BlueprintInvalid", "%w", err)
 		}
 		return bp, nil
 	case def.Reference != nil:
