@@ -79,8 +79,8 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &ReconcileResult{Loaded: ls, Applied: applied, NewJobs: len(applied.ChangedRoots),
-		NewStandaloneJobs: len(applied.ChangedStandalone)}
+	res := &ReconcileResult{Loaded: ls, Applied: applied}
+	res.NewJobs, res.NewStandaloneJobs = newJobs(ctx, ss.cluster(), applied)
 	if !r.All && ls != nil {
 		res.ChangedImports, res.Importers = staleImporters(ls, applied)
 	}
@@ -125,6 +125,7 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 		return nil, applied, err
 	}
 	refs := append(installationRefs(applied.ChangedRoots), applied.ChangedStandalone...)
+	operated := operatedRoots(ctx, c, applied)
 	if all {
 		if refs, err = everyRoot(ctx, c); err != nil {
 			return nil, applied, err
@@ -138,6 +139,9 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 			return nil, applied, err
 		}
 	}
+	if !all {
+		refs = appendNewRefs(refs, operated...)
+	}
 	switch {
 	case len(refs) > 0:
 		return refs, applied, nil
@@ -146,6 +150,86 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 		return refs, applied, err
 	}
 	return rootsOf(c, objs), applied, nil
+}
+
+// operatedRoots returns the root installations and stand-alone objects on
+// which applied put back an operation annotation (see
+// landscape.ApplyResult.Operated): their controllers act on it.
+func operatedRoots(ctx context.Context, c *fakecluster.Cluster, applied landscape.ApplyResult) []landscape.ObjectRef {
+	var out []landscape.ObjectRef
+	for _, ref := range applied.Operated {
+		if _, ok := liveOperation(ctx, c, ref); ok {
+			out = append(out, ref)
+		}
+	}
+	return out
+}
+
+// liveOperation returns the operation annotation of the object ref names
+// when it is a root installation or a stand-alone Execution or DeployItem;
+// ok is false for any other object.
+func liveOperation(ctx context.Context, c *fakecluster.Cluster, ref landscape.ObjectRef) (op string, ok bool) {
+	obj, err := newObject(c, ref.Kind)
+	if err != nil {
+		return "", false
+	}
+	if c.GetUnsafe(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, obj) != nil {
+		return "", false
+	}
+	inst, isInst := obj.(*lsv1alpha1.Installation)
+	if !(isInst && dataflow.IsRoot(inst)) && !landscape.IsStandalone(ref.Kind, obj) {
+		return "", false
+	}
+	return obj.GetAnnotations()[lsv1alpha1.OperationAnnotation], true
+}
+
+// newJobs counts the root installations and the stand-alone objects that
+// applied gives a new job: those created or whose spec changed, and those on
+// which the file put back an operation that starts one (reconcile, and
+// test-reconcile on a DeployItem: the deployer library's).
+func newJobs(ctx context.Context, c *fakecluster.Cluster, applied landscape.ApplyResult) (roots, standalone int) {
+	roots, standalone = len(applied.ChangedRoots), len(applied.ChangedStandalone)
+	changed := map[landscape.ObjectRef]bool{}
+	for _, ref := range installationRefs(applied.ChangedRoots) {
+		changed[ref] = true
+	}
+	for _, ref := range applied.ChangedStandalone {
+		changed[ref] = true
+	}
+	for _, ref := range applied.Operated {
+		op, ok := liveOperation(ctx, c, ref)
+		if !ok || changed[ref] || !startsJob(ref.Kind, op) {
+			continue
+		}
+		if ref.Kind == "Installation" {
+			roots++
+		} else {
+			standalone++
+		}
+	}
+	return roots, standalone
+}
+
+// startsJob reports whether the operation annotation op on a root or
+// stand-alone object of kind starts a job.
+func startsJob(kind, op string) bool {
+	return op == string(lsv1alpha1.ReconcileOperation) ||
+		kind == "DeployItem" && op == string(lsv1alpha1.TestReconcileOperation)
+}
+
+// appendNewRefs appends to refs those of more it does not hold yet.
+func appendNewRefs(refs []landscape.ObjectRef, more ...landscape.ObjectRef) []landscape.ObjectRef {
+	seen := make(map[landscape.ObjectRef]bool, len(refs))
+	for _, r := range refs {
+		seen[r] = true
+	}
+	for _, r := range more {
+		if !seen[r] {
+			seen[r] = true
+			refs = append(refs, r)
+		}
+	}
+	return refs
 }
 
 // reconcilesIfChanged reports whether ref is a root installation with the
@@ -237,7 +321,8 @@ func rootsOf(c *fakecluster.Cluster, objs []fakecluster.Object) []landscape.Obje
 
 // staleImporters returns the objects of ls that applied updated and that a
 // root installation of ls imports by name, and those installations, leaving
-// out the installations that got a new job anyway. Landscaper starts no job
+// out the installations that got a new job anyway (a changed spec, or the
+// reconcile annotation the file put back). Landscaper starts no job
 // when an import changes (only the reconcile annotation or
 // spec.automaticReconcile do), so the user is to be told.
 func staleImporters(ls *landscape.Landscape, applied landscape.ApplyResult) ([]landscape.ObjectRef, []types.NamespacedName) {
@@ -252,6 +337,10 @@ func staleImporters(ls *landscape.Landscape, applied landscape.ApplyResult) ([]l
 	for _, k := range applied.ChangedRoots {
 		restarted[k] = true
 	}
+	operated := map[landscape.ObjectRef]bool{}
+	for _, ref := range applied.Operated {
+		operated[ref] = true
+	}
 	var changed []landscape.ObjectRef
 	var importers []types.NamespacedName
 	seen := map[landscape.ObjectRef]bool{}
@@ -261,8 +350,9 @@ func staleImporters(ls *landscape.Landscape, applied landscape.ApplyResult) ([]l
 			continue
 		}
 		key := types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}
-		if restarted[key] {
-			continue
+		ref := landscape.ObjectRef{Kind: "Installation", Namespace: inst.Namespace, Name: inst.Name}
+		if restarted[key] || operated[ref] && startsJob(ref.Kind, inst.Annotations[lsv1alpha1.OperationAnnotation]) {
+			continue // the file's reconcile annotation starts its job
 		}
 		var found bool
 		for _, ref := range importRefs(inst) {

@@ -34,13 +34,20 @@ type ApplyResult struct {
 	// IsStandalone) that were created or whose spec changed: they need a new
 	// job too.
 	ChangedStandalone []ObjectRef
+	// Operated are the updated objects on which the file put back (or
+	// changed) the operation annotation: Landscaper removes it when it acts
+	// on it, and kubectl apply sets it again, so it acts again.
+	Operated []ObjectRef
 }
 
 // Apply creates the objects that do not exist and updates those whose spec,
 // labels or annotations differ, as `kubectl apply` does: labels and
 // annotations in the file are added or changed, others are kept; status in
-// the file is kept only on creation. An operation annotation in the file
-// counts only on creation: re-applying an unchanged file changes nothing.
+// the file is kept only on creation. The operation annotation is no
+// exception: kubectl's three-way merge (CreateThreeWayJSONMergePatch for
+// Landscaper's custom resources) adds every entry of the file the live
+// object lacks, so a file with `operation: reconcile` annotates its object
+// again once Landscaper has removed the annotation (see Operated).
 func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Object) (ApplyResult, error) {
 	var res ApplyResult
 	for _, obj := range objs {
@@ -49,7 +56,7 @@ func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Objec
 			return res, err
 		}
 		ref := ObjectRef{Kind: kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
-		created, updated, specChanged, err := applyOne(ctx, c, obj.DeepCopyObject().(fakecluster.Object))
+		created, updated, specChanged, operated, err := applyOne(ctx, c, obj.DeepCopyObject().(fakecluster.Object))
 		if err != nil {
 			return res, fmt.Errorf("apply %s: %w", ref, err)
 		}
@@ -67,35 +74,41 @@ func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Objec
 		if IsStandalone(kind, obj) && (created || specChanged) {
 			res.ChangedStandalone = append(res.ChangedStandalone, ref)
 		}
+		if operated {
+			res.Operated = append(res.Operated, ref)
+		}
 	}
 	return res, nil
 }
 
 // applyOne creates or updates obj, and says which of the two it did:
 // updated is any change (labels and annotations too), specChanged one of
-// the spec.
-func applyOne(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) (created, updated, specChanged bool, err error) {
+// the spec, operated one of the operation annotation (an update that sets
+// it, see ApplyResult.Operated).
+func applyOne(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) (created, updated, specChanged, operated bool, err error) {
 	key := types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
 	live := newLike(obj)
 	err = c.Get(ctx, key, live)
 	if apierrors.IsNotFound(err) {
-		return true, false, false, c.Create(ctx, obj)
+		return true, false, false, false, c.Create(ctx, obj)
 	}
 	if err != nil {
-		return false, false, false, err
+		return false, false, false, false, err
 	}
 	before := newLike(obj) // only compared: the stored object, not a copy
 	if err := c.GetUnsafe(ctx, key, before); err != nil {
-		return false, false, false, err
+		return false, false, false, false, err
 	}
 	fakecluster.CopySpec(live, obj)
-	live.SetLabels(merge(live.GetLabels(), obj.GetLabels(), ""))
-	live.SetAnnotations(merge(live.GetAnnotations(), obj.GetAnnotations(), lsv1alpha1.OperationAnnotation))
+	live.SetLabels(merge(live.GetLabels(), obj.GetLabels()))
+	live.SetAnnotations(merge(live.GetAnnotations(), obj.GetAnnotations()))
 	specChanged = !fakecluster.SpecEqual(before, live)
 	if !specChanged && semantic.DeepEqual(before, live) {
-		return false, false, false, nil
+		return false, false, false, false, nil
 	}
-	return false, true, specChanged, c.Update(ctx, live)
+	op := lsv1alpha1.OperationAnnotation
+	operated = live.GetAnnotations()[op] != before.GetAnnotations()[op]
+	return false, true, specChanged, operated, c.Update(ctx, live)
 }
 
 // newLike returns a new empty object of obj's Go type.
@@ -103,9 +116,12 @@ func newLike(obj fakecluster.Object) fakecluster.Object {
 	return reflect.New(reflect.TypeOf(obj).Elem()).Interface().(fakecluster.Object)
 }
 
-// merge returns live with the entries of file added or changed, leaving out
-// the key skip.
-func merge(live, file map[string]string, skip string) map[string]string {
+// merge returns live with the entries of file added or changed, as the
+// additions and changes of kubectl's three-way merge (the file against the
+// live object). kubectl also deletes the entries that its last apply set
+// and the file no longer has; lscli keeps no last-applied configuration, so
+// it keeps them.
+func merge(live, file map[string]string) map[string]string {
 	if len(file) == 0 {
 		return live
 	}
@@ -114,9 +130,7 @@ func merge(live, file map[string]string, skip string) map[string]string {
 		out[k] = v
 	}
 	for k, v := range file {
-		if k != skip {
-			out[k] = v
-		}
+		out[k] = v
 	}
 	return out
 }

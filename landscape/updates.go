@@ -37,7 +37,7 @@ func CheckUpdates(ctx context.Context, c *fakecluster.Cluster, l *Landscape) err
 		}
 		// Apply adds the file's labels to the stored ones.
 		updated := di.DeepCopy()
-		updated.Labels = merge(live.Labels, di.Labels, "")
+		updated.Labels = merge(live.Labels, di.Labels)
 		if webhook.DeployItemUpdate(live, updated) == nil {
 			continue
 		}
