@@ -9,6 +9,8 @@ import (
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/internal/semantic"
@@ -179,7 +181,7 @@ func (c *Controller) ensureExecution(ctx context.Context, inst *lsv1alpha1.Insta
 	if len(templates) == 0 {
 		return nil
 	}
-	exec, err := c.execution(ctx, inst)
+	exec, err := c.executionByName(ctx, inst)
 	if err != nil {
 		return err
 	}
@@ -198,15 +200,37 @@ func (c *Controller) ensureExecution(ctx context.Context, inst *lsv1alpha1.Insta
 	return nil
 }
 
+// executionByName returns the Execution named after inst, whoever controls
+// it, or nil: Landscaper's CreateOrUpdate of the Execution reads it by name
+// alone.
+func (c *Controller) executionByName(ctx context.Context, inst *lsv1alpha1.Installation) (*lsv1alpha1.Execution, error) {
+	exec := &lsv1alpha1.Execution{}
+	err := c.cfg.Cluster.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}, exec)
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("get execution %s: %w", inst.Name, err)
+	}
+	return exec, nil
+}
+
+// Landscaper's write ID of the Execution's CreateOrUpdate
+// (executions.ExecutionOperation.Ensure), which its read_write_layer puts in
+// the message of a failed write.
+const writeExecution = "W000022"
+
 // applyExecution creates the Execution of inst with templates, or updates
-// exec, the existing one, when anything changed, and returns it.
+// exec, the existing one of that name, when anything changed, and returns
+// it. As Landscaper's controllerutil.SetControllerReference, an existing
+// Execution without a controller is taken over (inst becomes its
+// controller), and one controlled by another object is not touched: that is
+// the error Landscaper's write returns (controllerutil.AlreadyOwnedError
+// in errorWithWriteID's wrapping).
 func (c *Controller) applyExecution(ctx context.Context, inst *lsv1alpha1.Installation, exec *lsv1alpha1.Execution, templates lsv1alpha1.DeployItemTemplateList) (*lsv1alpha1.Execution, error) {
 	if exec == nil {
 		exec = newExecution(inst, templates)
 		if err := c.cfg.Cluster.Create(ctx, exec); err != nil {
-			if apierrors.IsAlreadyExists(err) {
-				return nil, fmt.Errorf("execution %s exists and is not owned by this installation", inst.Name)
-			}
 			return nil, fmt.Errorf("create execution: %w", err)
 		}
 		return exec, nil
@@ -215,6 +239,10 @@ func (c *Controller) applyExecution(ctx context.Context, inst *lsv1alpha1.Instal
 	exec.Spec.DeployItems = templates
 	exec.Spec.Context = inst.Spec.Context
 	setExecutionAnnotations(&exec.ObjectMeta, inst)
+	if err := controllerutil.SetControllerReference(inst, exec, c.cfg.Cluster.Scheme()); err != nil {
+		return nil, reconcile.WrapError(err, "errorWithWriteID", "write",
+			fmt.Sprintf("write operation %s failed with %s", writeExecution, err))
+	}
 	if !semantic.DeepEqual(before, exec) {
 		if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
 			return nil, fmt.Errorf("update execution: %w", err)
