@@ -11,6 +11,7 @@ import (
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/semantic"
@@ -93,7 +94,16 @@ func (c *Controller) updateDeployItems(ctx context.Context, exec *lsv1alpha1.Exe
 	return nil
 }
 
-// applyTemplate creates the deploy item of tmpl, or updates di to match it.
+// Landscaper's write ID of a deploy item's CreateOrUpdate (the execution
+// operation's updateDeployItem), which its read_write_layer puts in the
+// message of a failed write.
+const writeDeployItem = "W000036"
+
+// applyTemplate creates the deploy item of tmpl, or updates di to match it
+// and makes exec its controller, as controller-runtime's
+// SetControllerReference does: an item without a controller is taken over,
+// one controlled by another object is an error (AlreadyOwnedError) and is
+// not written.
 func (c *Controller) applyTemplate(ctx context.Context, exec *lsv1alpha1.Execution, tmpl lsv1alpha1.DeployItemTemplate, di *lsv1alpha1.DeployItem) (*lsv1alpha1.DeployItem, error) {
 	clusterName, err := c.shootClusterName(ctx, exec, tmpl)
 	if err != nil {
@@ -116,12 +126,20 @@ func (c *Controller) applyTemplate(ctx context.Context, exec *lsv1alpha1.Executi
 	if clusterName != "" {
 		metav1.SetMetaDataAnnotation(&di.ObjectMeta, clusterNameAnnotation, clusterName)
 	}
-	switch {
-	case create:
+	if create {
 		if err := c.cfg.Cluster.Create(ctx, di); err != nil {
 			return nil, reconcile.Wrap(err, "updateDeployItem", fmt.Sprintf("error while creating deployitem %q", tmpl.Name))
 		}
-	case !semantic.DeepEqual(before.Spec, di.Spec) || !semantic.DeepEqual(before.ObjectMeta, di.ObjectMeta):
+		return di, nil
+	}
+	// Landscaper's mutate function ends with SetControllerReference: an item
+	// found by its labels that nothing controls is taken over, one that
+	// another object controls is not written.
+	if err := controllerutil.SetControllerReference(exec, di, c.cfg.Cluster.Scheme()); err != nil {
+		err = reconcile.WrapError(err, "errorWithWriteID", "write", fmt.Sprintf("write operation %s failed with %s", writeDeployItem, err))
+		return nil, reconcile.Wrap(err, "updateDeployItem", fmt.Sprintf("error while triggering deployitem %s", di.Name))
+	}
+	if !semantic.DeepEqual(before.Spec, di.Spec) || !semantic.DeepEqual(before.ObjectMeta, di.ObjectMeta) {
 		// The API server refuses a new type (Landscaper's deploy item
 		// webhook, see package landscaper/webhook).
 		if err := c.cfg.Cluster.Update(ctx, di); err != nil {
