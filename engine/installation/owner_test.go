@@ -75,3 +75,41 @@ func TestApplyExecutionOwner(t *testing.T) {
 		})
 	}
 }
+
+// TestApplySubinstallationOwner checks that a subinstallation another
+// object controls is not written and gives Landscaper's nested error and
+// condition; one the parent controls is updated as before.
+func TestApplySubinstallationOwner(t *testing.T) {
+	f := newFixture(t)
+	c := New(*f.cfg)
+	f.Create(inst("parent", lsv1alpha1.InstallationStatus{}))
+	parent := f.Installation("parent")
+	tmpl := &lsv1alpha1.InstallationTemplate{Name: "sub"}
+	plain := dataflow.ControllerRef(parent, "Installation")
+	plain.Controller = nil
+	other := dataflow.ControllerRef(&metav1.ObjectMeta{Name: "other", UID: "u-other"}, "Installation")
+	f.Create(&lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Name: "sub-x", Namespace: testNS,
+		OwnerReferences: []metav1.OwnerReference{plain, other}}})
+	sub := f.Installation("sub-x")
+	_, err := c.applySubinstallation(context.Background(), parent, tmpl, lsv1alpha1.InstallationSpec{}, sub)
+	var owned *controllerutil.AlreadyOwnedError
+	want := "Op: EnsureSubInstallations - Reason: CreateOrUpdateInstallation - Message: unable to create installation for sub: " +
+		"unable to create installation for sub: Op: errorWithWriteID - Reason: write - Message: write operation W000001 failed with " +
+		"unable to set owner reference: Object " + testNS + "/sub-x is already owned by another Installation controller other"
+	if !errors.As(err, &owned) || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+	if got := f.Installation("sub-x"); len(got.Labels) != 0 || len(got.OwnerReferences) != 2 {
+		t.Errorf("written: %+v", got.ObjectMeta)
+	}
+	var cond *lsv1alpha1.Condition
+	for i := range parent.Status.Conditions {
+		if parent.Status.Conditions[i].Type == lsv1alpha1.EnsureSubInstallationsCondition {
+			cond = &parent.Status.Conditions[i]
+		}
+	}
+	if cond == nil || cond.Status != lsv1alpha1.ConditionFalse || cond.Reason != "InstallationCreatingFailed" ||
+		cond.Message != "Sub Installation sub cannot be created" {
+		t.Errorf("condition %+v", cond)
+	}
+}
