@@ -18,7 +18,9 @@ func newReconcileCmd(f *factory) *cobra.Command {
 		Long: `Apply the YAML files (directories are read recursively) to the simulation: new objects are
 created, objects whose spec, labels or annotations changed are updated. Every root installation
 that was created or changed gets the reconcile annotation (with --all: every root), which starts
-a new job. Then the controllers run until nothing is left to do, the state is saved and the
+a new job. An operation annotation in a file is applied as kubectl apply applies it: once
+Landscaper has removed it, applying the file again puts it back (a file with
+landscaper.gardener.cloud/operation: reconcile starts a new job each time). Then the controllers run until nothing is left to do, the state is saved and the
 tree is printed.
 
 Exit codes: 0 every root touched is Succeeded; 2 invalid input (nothing changed);
