@@ -121,7 +121,9 @@ func (c *constructor) missing(def lsv1alpha1.ImportDefinition, parent string) er
 	if def.Type == lsv1alpha1.ImportTypeData {
 		hint = " and no importDataMappings entry produces it"
 	}
-	return importError(ImportReasonNotFound, fail(c.inst, ReasonImportInvalid, "the blueprint requires import %q (%s)%s, but %s has no import of that name%s",
+	// Landscaper's words first (imports/constructor.go), then where lscli
+	// looked.
+	return importError(ImportReasonNotFound, fail(c.inst, ReasonImportInvalid, "blueprint defines import %q of type %s, which is not satisfied%s: %s has no import of that name%s",
 		def.Name, def.Type, cond, where, hint))
 }
 
