@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 )
 
@@ -139,4 +142,39 @@ func TestCRDRuleDelaysItsKinds(t *testing.T) {
 	}
 	f.clock.Step(30 * time.Second)
 	f.create(widgetManifest)
+}
+
+// TestDeploymentNamesItsReplicaSet checks the ReplicaSet name in a
+// Deployment's Progressing condition: the Deployment's name and the
+// pod-template-hash. The hashes were computed with kube-controller-manager's
+// own ComputeHash (k8s.io/kubernetes v1.37.2, pkg/controller) for the same
+// template.
+func TestDeploymentNamesItsReplicaSet(t *testing.T) {
+	f := newFixture(t)
+	f.create(deploymentManifest)
+	got := f.get("apps/v1", "Deployment", "default", "web")
+	conds, _, _ := unstructured.NestedSlice(got.Object, "status", "conditions")
+	var msg string
+	for _, c := range conds {
+		if m := c.(map[string]any); m["type"] == "Progressing" {
+			msg, _ = m["message"].(string)
+		}
+	}
+	if want := `ReplicaSet "web-969cd65dd" has successfully progressed.`; msg != want {
+		t.Errorf("Progressing message = %q, want %q", msg, want)
+	}
+}
+
+func TestPodTemplateHash(t *testing.T) {
+	tpl := &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}}}
+	one := int32(1)
+	for _, tc := range []struct {
+		collisions *int32
+		want       string
+	}{{nil, "969cd65dd"}, {&one, "6cfbb99f8f"}} {
+		if got := podTemplateHash(tpl, tc.collisions); got != tc.want {
+			t.Errorf("podTemplateHash(collisionCount %v) = %q, want %q", tc.collisions, got, tc.want)
+		}
+	}
 }

@@ -22,12 +22,14 @@ func replicas(r *int32) int32 {
 func fillDeployment(obj client.Object, fail string, now metav1.Time) {
 	d := obj.(*appsv1.Deployment)
 	r := replicas(d.Spec.Replicas)
-	d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: r, UpdatedReplicas: r,
+	// The new ReplicaSet is named as kube-controller-manager names it.
+	rs := d.Name + "-" + podTemplateHash(&d.Spec.Template, d.Status.CollisionCount)
+	d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: r, UpdatedReplicas: r, CollisionCount: d.Status.CollisionCount,
 		ReadyReplicas: r, AvailableReplicas: r, Conditions: []appsv1.DeploymentCondition{
 			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: "MinimumReplicasAvailable",
 				Message: "Deployment has minimum availability.", LastUpdateTime: now, LastTransitionTime: now},
 			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: "NewReplicaSetAvailable",
-				Message: fmt.Sprintf("ReplicaSet %q has successfully progressed.", d.Name), LastUpdateTime: now, LastTransitionTime: now},
+				Message: fmt.Sprintf("ReplicaSet %q has successfully progressed.", rs), LastUpdateTime: now, LastTransitionTime: now},
 		}}
 	if fail != "" {
 		d.Status.ReadyReplicas, d.Status.AvailableReplicas, d.Status.UnavailableReplicas = 0, 0, r
