@@ -28,7 +28,9 @@ func (o oneCluster) ForTarget(context.Context, *lsv1alpha1.Target) (client.Clien
 // from the chart values. The chart's OCI reference is mapped to a local
 // folder, since lscli downloads nothing.
 func ExampleDeployer_Reconcile() {
-	cluster := kubetest.NewClient(nil, kubetest.Kind{GVK: schema.GroupVersionKind{Group: "demo.lscli.io", Version: "v1", Kind: "Widget"}, Namespaced: true})
+	// The fake cluster plays the kubelet: the chart's hook Pod succeeds.
+	cluster := kubetest.Builder(kubetest.Kind{GVK: schema.GroupVersionKind{Group: "demo.lscli.io", Version: "v1", Kind: "Widget"}, Namespaced: true}).
+		WithStatusSubresource(&corev1.Pod{}).WithInterceptorFuncs(kubetest.Kubelet).Build()
 	d := helm.New(helm.Options{Clusters: oneCluster{cluster},
 		Charts: map[string]string{"registry.example/charts/demo": "./testdata/chart"}})
 

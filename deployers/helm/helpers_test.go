@@ -38,7 +38,16 @@ func fixedCluster(c client.Client) deployer.ClusterClients {
 }
 
 // newTestCluster is a fake target cluster that knows the test chart's kinds.
+// It plays the kubelet (kubetest.Kubelet), so that helm's wait for the test
+// chart's hook Pod ends.
 func newTestCluster(objs ...client.Object) client.Client {
+	return kubetest.Builder(widgetKind).WithObjects(objs...).
+		WithStatusSubresource(&appsv1.Deployment{}, &corev1.Pod{}).
+		WithInterceptorFuncs(kubetest.Kubelet).Build()
+}
+
+// newIdleCluster is newTestCluster without the kubelet: Pods get no status.
+func newIdleCluster(objs ...client.Object) client.Client {
 	return kubetest.Builder(widgetKind).WithObjects(objs...).
 		WithStatusSubresource(&appsv1.Deployment{}, &corev1.Pod{}).Build()
 }

@@ -137,16 +137,19 @@ var errHookPending = errors.New("hook still running: the action waits")
 // condition").
 var hookTimeout = wait.ErrWaitTimeout
 
-// WatchUntilReady waits for hook Jobs to complete, as helm's kube client
-// does: a Job with condition Complete is done, one with condition Failed is
-// the error "job <name> failed: <reason>"; other kinds are done when
-// created (Pods too: the simulated cluster's Pods run for ever). The errors
-// are collected as helm's (a multierror: "1 error occurred: ...").
+// WatchUntilReady waits for hook Jobs and Pods to complete, as helm's kube
+// client does: a Job with condition Complete is done, one with condition
+// Failed is the error "job <name> failed: <reason>"; a Pod in phase
+// Succeeded is done, one in phase Failed is the error "pod <name> failed"
+// (the simulated cluster runs a Pod with restartPolicy Never or OnFailure to
+// completion, one with Always for ever); other kinds are done when created.
+// The errors are collected as helm's (a multierror: "1 error occurred:
+// ...").
 //
 // A real cluster is polled in real time until the timeout. A simulated one
-// is looked at once: a Job still running pauses the action (see hookRun),
-// or fails it with helm's timeout error when the progressing timeout has
-// passed.
+// is looked at once: a Job or Pod still running pauses the action (see
+// hookRun), or fails it with helm's timeout error when the progressing
+// timeout has passed.
 func (k *kubeClient) WatchUntilReady(resources kube.ResourceList, timeout time.Duration) error {
 	if k.hooks.isPaused() {
 		return errHookPending
@@ -175,8 +178,8 @@ func (k *kubeClient) WatchUntilReady(resources kube.ResourceList, timeout time.D
 		return true, nil
 	}
 	for _, info := range resources {
-		if info.Mapping.GroupVersionKind.Kind == "Job" {
-			k.log.printf("Watching for changes to %s %s with timeout of %v", "Job", info.Name, timeout)
+		if kind := info.Mapping.GroupVersionKind.Kind; kind == "Job" || kind == "Pod" {
+			k.log.printf("Watching for changes to %s %s with timeout of %v", kind, info.Name, timeout)
 		}
 	}
 	if k.real {
@@ -200,13 +203,17 @@ func (k *kubeClient) WatchUntilReady(resources kube.ResourceList, timeout time.D
 }
 
 // hookDone looks at a hook object: a Job is done when complete and fails
-// when failed; a hook that succeeded in an earlier call of the action is
-// done; a missing Job is not done (helm's watch sees no event for it).
+// when failed, a Pod is done when it succeeded and fails when it failed; a
+// hook that succeeded in an earlier call of the action is done; a missing
+// Job or Pod is not done (helm's watch sees no event for it).
 func (k *kubeClient) hookDone(ctx context.Context, info *resource.Info) (bool, error) {
 	if _, phase, ok := k.hooks.resumedPhase(info); ok && phase == release.HookPhaseSucceeded {
 		return true, nil
 	}
 	gvk := info.Mapping.GroupVersionKind
+	if gvk.Group == "" && gvk.Kind == "Pod" {
+		return k.podDone(ctx, info)
+	}
 	if gvk.Group != "batch" || gvk.Kind != "Job" {
 		return true, nil
 	}
@@ -226,5 +233,31 @@ func (k *kubeClient) hookDone(ctx context.Context, info *resource.Info) (bool, e
 		}
 	}
 	k.log.printf("%s: Jobs active: %d, jobs failed: %d, jobs succeeded: %d", info.Name, job.Status.Active, job.Status.Failed, job.Status.Succeeded)
+	return false, nil
+}
+
+// podDone looks at a hook Pod as helm's waitForPodSuccess does: phase
+// Succeeded is done, Failed is the error "pod <name> failed", Pending and
+// Running are logged and not done.
+func (k *kubeClient) podDone(ctx context.Context, info *resource.Info) (bool, error) {
+	pod := &corev1.Pod{}
+	err := k.c.Get(ctx, client.ObjectKey{Namespace: info.Namespace, Name: info.Name}, pod)
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("get %s: %w", describe(info), err)
+	}
+	switch pod.Status.Phase {
+	case corev1.PodSucceeded:
+		k.log.printf("Pod %s succeeded", pod.Name)
+		return true, nil
+	case corev1.PodFailed:
+		return true, fmt.Errorf("pod %s failed", pod.Name)
+	case corev1.PodPending:
+		k.log.printf("Pod %s pending", pod.Name)
+	case corev1.PodRunning:
+		k.log.printf("Pod %s running", pod.Name)
+	}
 	return false, nil
 }

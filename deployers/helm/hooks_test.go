@@ -142,3 +142,80 @@ func TestHookFails(t *testing.T) {
 		t.Fatalf("err %v, want %q", err, want)
 	}
 }
+
+// podHookChart has a ConfigMap and a pre-install Pod hook with policy.
+func podHookChart(policy string) *chart.Chart {
+	pod := `apiVersion: v1
+kind: Pod
+metadata:
+  name: migrate
+  annotations:
+    helm.sh/hook: pre-install
+    helm.sh/hook-delete-policy: ` + policy + `
+spec:
+  restartPolicy: Never
+  containers: [{name: m, image: m}]
+`
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\ndata: {a: b}\n"
+	return &chart.Chart{Metadata: &chart.Metadata{APIVersion: "v2", Name: "app", Version: "1.0.0"},
+		Templates: []*chart.File{{Name: "templates/pod.yaml", Data: []byte(pod)}, {Name: "templates/cm.yaml", Data: []byte(cm)}}}
+}
+
+func setPodPhase(t *testing.T, c client.Client, phase corev1.PodPhase) {
+	t.Helper()
+	pod := &corev1.Pod{}
+	if err := c.Get(context.Background(), client.ObjectKey{Namespace: "default", Name: "migrate"}, pod); err != nil {
+		t.Fatal(err)
+	}
+	pod.Status.Phase = phase
+	if err := c.Status().Update(context.Background(), pod); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHookPodWaits: helm waits for a hook Pod until its phase is Succeeded
+// (kube.Client's waitForPodSuccess): a Pod still pending or running pauses
+// the install, a Succeeded one lets it go on.
+func TestHookPodWaits(t *testing.T) {
+	c := newIdleCluster()
+	ch := podHookChart("hook-succeeded")
+	r, rel, err := hookStep(t, c, ch, 0, false, false)
+	if err != nil || rel != nil || !r.paused() {
+		t.Fatalf("first call: rel %v, err %v, paused %v; want a pause", rel, err, r.paused())
+	}
+	setPodPhase(t, c, corev1.PodRunning)
+	r, _, err = hookStep(t, c, ch, 1, true, false)
+	if err != nil || !r.paused() {
+		t.Fatalf("running Pod: err %v, paused %v; want a pause", err, r.paused())
+	}
+	if !strings.Contains(r.log.text(), "Pod migrate running") {
+		t.Errorf("log %q, want helm's line for a running Pod", r.log.text())
+	}
+	setPodPhase(t, c, corev1.PodSucceeded)
+	r, rel, err = hookStep(t, c, ch, 2, true, false)
+	if err != nil || rel == nil || r.paused() {
+		t.Fatalf("succeeded Pod: rel %v, err %v, paused %v; want the release", rel, err, r.paused())
+	}
+	if err := c.Get(context.Background(), client.ObjectKey{Namespace: "default", Name: "migrate"}, &corev1.Pod{}); !apierrors.IsNotFound(err) {
+		t.Errorf("hook-succeeded Pod not deleted: %v", err)
+	}
+}
+
+// TestHookPodFails: a Failed hook Pod fails the install with helm's error
+// "pod NAME failed".
+func TestHookPodFails(t *testing.T) {
+	c := newIdleCluster()
+	ch := podHookChart("before-hook-creation")
+	if _, _, err := hookStep(t, c, ch, 0, false, false); err != nil {
+		t.Fatal(err)
+	}
+	setPodPhase(t, c, corev1.PodFailed)
+	r, _, err := hookStep(t, c, ch, 1, true, false)
+	want := "unable to install helm chart release: failed pre-install: 1 error occurred:\n\t* pod migrate failed"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err %v, want %q", err, want)
+	}
+	if got := lastStatus(t, r); got != release.StatusFailed {
+		t.Errorf("record %s, want failed", got)
+	}
+}

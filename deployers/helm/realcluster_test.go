@@ -34,6 +34,7 @@ func TestRealClusterRelease(t *testing.T) {
 	tc := testcluster.Get(t)
 	ctx := context.Background()
 	ns := tc.Namespace(t)
+	runPods(t, tc.Client, ns)
 	d := New(Options{Clusters: realcluster.New(realcluster.Options{})})
 	cfg := func(values map[string]any) map[string]any {
 		return config(t, map[string]any{"namespace": ns, "values": values})
@@ -92,6 +93,34 @@ func TestRealClusterRelease(t *testing.T) {
 	if kubetest.Get(t, tc.Client, "v1", "ConfigMap", ns, "demo-demo") != nil {
 		t.Error("uninstall left the ConfigMap")
 	}
+}
+
+// runPods plays the kubelet the test cluster has not, until the test ends:
+// a Pod in ns that runs to completion (restartPolicy Never or OnFailure,
+// such as the test chart's hook Pod, which helm waits for) succeeds.
+func runPods(t *testing.T, c client.Client, ns string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-done })
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			pods := &corev1.PodList{}
+			if err := c.List(ctx, pods, client.InNamespace(ns)); err == nil {
+				for i := range pods.Items {
+					p := &pods.Items[i]
+					if p.Spec.RestartPolicy != corev1.RestartPolicyAlways && p.Status.Phase != corev1.PodSucceeded {
+						p.Status.Phase = corev1.PodSucceeded
+						_ = c.Status().Update(ctx, p) // a conflict is tried again in the next round
+					}
+				}
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
 }
 
 // wantReleaseHistory is wantHistory for the release demo in namespace ns.

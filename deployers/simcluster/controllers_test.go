@@ -178,3 +178,52 @@ func TestPodTemplateHash(t *testing.T) {
 		}
 	}
 }
+
+// TestPodPhase: a Pod whose containers are not restarted (restartPolicy
+// Never or OnFailure) runs to completion as a Job does: Succeeded when the
+// controller acts (after the rule's duration), Failed with a fail rule
+// (OnFailure restarts the failing container instead: a crash loop, Running
+// for ever); a Pod with restartPolicy Always (the default) runs for ever.
+func TestPodPhase(t *testing.T) {
+	pod := func(policy string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec: {restartPolicy: " + policy +
+			", containers: [{name: c, image: busybox}]}\n"
+	}
+	for _, tc := range []struct {
+		name, policy string
+		rule         RuleConfig
+		want         string // phase after the rule's time
+		before       string // phase before it, for a duration
+		kstatus      status.Status
+	}{
+		{"never", "Never", RuleConfig{}, "Succeeded", "", status.CurrentStatus},
+		{"never after 1m", "Never", RuleConfig{Duration: "1m"}, "Succeeded", "", status.CurrentStatus},
+		{"never failing", "Never", RuleConfig{Fail: "exit 1"}, "Failed", "", status.CurrentStatus}, // kstatus: "completed, but not successfully"
+		{"on failure", "OnFailure", RuleConfig{}, "Succeeded", "", status.CurrentStatus},
+		{"on failure failing", "OnFailure", RuleConfig{Fail: "exit 1"}, "Running", "", status.FailedStatus},
+		{"always", "Always", RuleConfig{}, "Running", "", status.CurrentStatus},
+		{"never hanging", "Never", RuleConfig{Hang: true}, "", "", status.InProgressStatus},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.rule.Match = MatchConfig{Kind: "Pod"}
+			f := newFixture(t, tc.rule)
+			f.create(pod(tc.policy))
+			phase := func() string {
+				p, _, _ := unstructured.NestedString(f.get("v1", "Pod", "default", "p").Object, "status", "phase")
+				return p
+			}
+			if tc.rule.Duration != "" {
+				if got := phase(); got != tc.before {
+					t.Errorf("phase before the rule's time = %q, want %q", got, tc.before)
+				}
+				f.clock.Step(time.Minute)
+			}
+			if got := phase(); got != tc.want {
+				t.Errorf("phase = %q, want %q", got, tc.want)
+			}
+			if s := kstatusOf(t, f.get("v1", "Pod", "default", "p")); s != tc.kstatus {
+				t.Errorf("kstatus = %s, want %s", s, tc.kstatus)
+			}
+		})
+	}
+}

@@ -87,8 +87,24 @@ func fillReplicationController(obj client.Object, fail string, now metav1.Time) 
 	}
 }
 
+// fillPod runs a Pod. One whose containers are restarted when they exit
+// (restartPolicy Always, the default) runs for ever: Running and ready, or
+// with fail a crash loop. One whose containers are not restarted when they
+// succeed (Never, OnFailure) runs to completion, as a Job does (see
+// fillJob): Succeeded, or with fail Failed (Never) or a crash loop
+// (OnFailure: the kubelet restarts the failing container).
 func fillPod(obj client.Object, fail string, now metav1.Time) {
 	p := obj.(*corev1.Pod)
+	switch p.Spec.RestartPolicy {
+	case corev1.RestartPolicyNever:
+		completePod(p, fail, now)
+		return
+	case corev1.RestartPolicyOnFailure:
+		if fail == "" {
+			completePod(p, "", now)
+			return
+		}
+	}
 	st := corev1.PodStatus{Phase: corev1.PodRunning, ObservedGeneration: p.Generation, StartTime: &now,
 		PodIP: "10.244.0.10", HostIP: "172.18.0.2", QOSClass: corev1.PodQOSBestEffort}
 	for _, t := range []corev1.PodConditionType{corev1.PodScheduled, corev1.PodInitialized, corev1.ContainersReady, corev1.PodReady} {
@@ -107,6 +123,30 @@ func fillPod(obj client.Object, fail string, now metav1.Time) {
 			cs.Ready, cs.Started, cs.RestartCount = false, new(false), 5
 			cs.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff", Message: fail}}
 		}
+	}
+	p.Status = st
+}
+
+// completePod sets the status of a Pod whose containers have all exited:
+// phase Succeeded (exit code 0, reason Completed), or with fail Failed (exit
+// code 1, reason Error, message fail). Such a Pod is not ready, with the
+// kubelet's reason PodCompleted (PodFailed).
+func completePod(p *corev1.Pod, fail string, now metav1.Time) {
+	phase, reason, exit, ctrReason := corev1.PodSucceeded, "PodCompleted", int32(0), "Completed"
+	if fail != "" {
+		phase, reason, exit, ctrReason = corev1.PodFailed, "PodFailed", 1, "Error"
+	}
+	st := corev1.PodStatus{Phase: phase, ObservedGeneration: p.Generation, StartTime: &now,
+		PodIP: "10.244.0.10", HostIP: "172.18.0.2", QOSClass: corev1.PodQOSBestEffort, Conditions: []corev1.PodCondition{
+			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.ContainersReady, Status: corev1.ConditionFalse, Reason: reason, LastTransitionTime: now},
+			{Type: corev1.PodReady, Status: corev1.ConditionFalse, Reason: reason, LastTransitionTime: now},
+		}}
+	for _, ctr := range p.Spec.Containers {
+		st.ContainerStatuses = append(st.ContainerStatuses, corev1.ContainerStatus{Name: ctr.Name, Image: ctr.Image,
+			Started: new(false), State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+				ExitCode: exit, Reason: ctrReason, Message: fail, StartedAt: now, FinishedAt: now}}})
 	}
 	p.Status = st
 }
