@@ -62,6 +62,9 @@ type Framework struct {
 	// woken are the items a write woke, with the poll they were woken for,
 	// until their deployer is called (see wake and wokenAt).
 	woken map[types.NamespacedName]time.Time
+	// retries are the items whose failed call changed their cluster, with
+	// the poll they are retried at (see retry).
+	retries map[types.NamespacedName]time.Time
 }
 
 // FakedTypes returns the deploy item types that Fallback served (no entry in
@@ -162,8 +165,9 @@ func (f *Framework) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (r
 				return reconcile.Result{}, fmt.Errorf("start test-reconcile job of deploy item %s: %w", di.Name, err)
 			}
 		}
-		return f.next(c, deployer.Result{}), nil
+		return f.next(c, f.pendingRetry(c)), nil
 	}
+	delete(f.retries, types.NamespacedName{Namespace: di.Namespace, Name: di.Name})
 	if di.DeletionTimestamp != nil {
 		return f.delete(ctx, c)
 	}
@@ -183,6 +187,9 @@ type call struct {
 	di     *lsv1alpha1.DeployItem
 	traits deployer.Traits
 	req    deployer.Request
+	// changed says the deployer's call changed the item's simulated
+	// cluster (see deploy), so that a retry can do something else.
+	changed bool
 }
 
 // deployerFor returns the deployer serving typ, or nil.

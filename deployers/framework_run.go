@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/lscli/lscli/deployers/timeout"
@@ -61,7 +62,7 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 	var res deployer.Result
 	if err == nil {
 		c.req.Progress = f.progress(c)
-		res, err = f.deploy(ctx, c, func() (deployer.Result, error) { return c.d.Reconcile(ctx, c.req) })
+		res, err = f.deploy(ctx, &c, func() (deployer.Result, error) { return c.d.Reconcile(ctx, c.req) })
 		err = f.overdue(c, "reconcile", res.Phase == "" || res.Phase.IsFinal(), reconcile.Build(err, opReconcile, reasonReconcile))
 		failedIn(c, err, lsv1alpha1.DeployItemPhases.Init, lsv1alpha1.DeployItemPhases.Progressing)
 	}
@@ -103,7 +104,7 @@ func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error
 		}
 		var res deployer.Result
 		if err == nil {
-			res, err = f.deploy(ctx, c, func() (deployer.Result, error) { return c.d.Delete(ctx, c.req) })
+			res, err = f.deploy(ctx, &c, func() (deployer.Result, error) { return c.d.Delete(ctx, c.req) })
 			err = f.overdue(c, "delete", res.Phase == "" || res.Phase.IsFinal(), buildDeleteError(err))
 			failedIn(c, err, lsv1alpha1.DeployItemPhases.InitDelete, lsv1alpha1.DeployItemPhases.Deleting)
 		}
@@ -266,7 +267,41 @@ func (f *Framework) fail(ctx context.Context, c call, err error) (reconcile.Resu
 	if unrecoverable {
 		return reconcile.Result{}, nil
 	}
-	return f.next(c, deployer.Result{}), nil
+	return f.next(c, f.retry(c)), nil
+}
+
+// retry is when to call a failed item again. Landscaper's deployer library
+// requeues every unfinished item after PollInterval, and the call deploys
+// again (a helm install that failed becomes an upgrade of the failed
+// release, which runs other hooks). A call that failed and left its
+// simulated cluster as it was would fail the same way until the cluster
+// changes, which wakes the item anyway; one that changed it (a hook Job
+// created or deleted, a failed release record written) is called again at
+// the next poll, as a deadline, while the item has a progressing timeout
+// that ends the retries.
+func (f *Framework) retry(c call) deployer.Result {
+	if !c.changed || !c.traits.ProgressingTimeout {
+		return deployer.Result{}
+	}
+	if _, ok := timeout.Deadline(c.di); !ok {
+		return deployer.Result{}
+	}
+	if f.retries == nil {
+		f.retries = map[types.NamespacedName]time.Time{}
+	}
+	f.retries[client.ObjectKeyFromObject(c.di)] = f.Clock.Now().Add(PollInterval)
+	return deployer.Result{RequeueAfter: PollInterval, Deadline: true}
+}
+
+// pendingRetry keeps the retry of c's item (see retry) for a call that does
+// not call the deployer: its result replaces the item's timer.
+func (f *Framework) pendingRetry(c call) deployer.Result {
+	t, ok := f.retries[client.ObjectKeyFromObject(c.di)]
+	now := f.Clock.Now()
+	if !ok || !t.After(now) {
+		return deployer.Result{}
+	}
+	return deployer.Result{RequeueAfter: t.Sub(now), Deadline: true}
 }
 
 // next says when to call the deployer again for an unfinished item. A

@@ -54,8 +54,8 @@ func (f *Framework) stopWaiting(di *lsv1alpha1.DeployItem) {
 }
 
 // deploy runs op, the deployer's call for c, and wakes the items that wait
-// on c's cluster when the call changed it.
-func (f *Framework) deploy(ctx context.Context, c call, op func() (deployer.Result, error)) (deployer.Result, error) {
+// on c's cluster when the call changed it (c.changed).
+func (f *Framework) deploy(ctx context.Context, c *call, op func() (deployer.Result, error)) (deployer.Result, error) {
 	cc, ok := f.Clusters.(deployer.ChangeCounter)
 	if !ok || f.Schedule == nil {
 		return op()
@@ -64,6 +64,7 @@ func (f *Framework) deploy(ctx context.Context, c call, op func() (deployer.Resu
 	before := cc.Changes()
 	res, err := op()
 	if cc.Changes() != before {
+		c.changed = true
 		if cluster, ok := cc.ClusterOf(c.req.Target); ok {
 			f.wake(ctx, cluster, client.ObjectKeyFromObject(c.di), c.req.Now)
 		}
