@@ -203,10 +203,12 @@ func (cc *clusterClient) Status() client.SubResourceWriter {
 	return &statusWriter{cc: cc, w: cc.c.inner.Status()}
 }
 
-// SubResource returns a client of the named subresource (fake client
-// semantics, e.g. scale and eviction).
+// SubResource returns a client of the named subresource: the cluster
+// answers TokenRequests and Gardener's AdminKubeconfigRequests itself (see
+// requests.go); others have the fake client's semantics (e.g. scale and
+// eviction).
 func (cc *clusterClient) SubResource(name string) client.SubResourceClient {
-	return cc.c.inner.SubResource(name)
+	return &requestClient{SubResourceClient: cc.c.inner.SubResource(name), cc: cc, name: name}
 }
 
 // Scheme is the cluster's scheme: the built-in kinds and the custom kinds
