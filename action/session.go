@@ -114,6 +114,9 @@ func (ss *session) load() error {
 	}
 	ss.framework = fw
 	ecfg.Deployer = fw.Reconciler()
+	// Templates ask the clusters the deployers reach: simulated, or real
+	// for a Target set to use its real cluster.
+	ecfg.Clusters = fw.Clusters
 	ss.engine = engine.New(ecfg)
 	fw.Schedule = func(key types.NamespacedName, at time.Time) { ss.engine.Schedule(engine.DeployerController, key, at) }
 	if err := ss.engine.RestoreTimeline(snap); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/lscli/lscli/internal/limits"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/components"
+	"github.com/lscli/lscli/landscaper/template/funcs"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -64,6 +65,11 @@ type Config struct {
 	// Components finds component versions (spec.componentDescriptor). Nil
 	// finds only inline component descriptors.
 	Components *components.Registry
+	// Clusters are the clusters behind Targets that the templates' cluster
+	// kubeconfig functions ask (getServiceAccountKubeconfig,
+	// getShootAdminKubeconfig): the deployers' clusters. Nil: those
+	// functions fail, as in a dry run.
+	Clusters funcs.ClusterClients
 }
 
 // shoots answers the execution controller's question whether a shoot exists.

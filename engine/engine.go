@@ -92,9 +92,9 @@ func (e *Engine) Scheduled() []reconcile.Timer {
 // reached (see reconcile.Loop.Run).
 //
 // Templates rendered during the run see the virtual clock and the seed (see
-// template.Environment), within cfg.Limits.
+// template.Environment), within cfg.Limits, and reach cfg.Clusters.
 func (e *Engine) Run(ctx context.Context, opts reconcile.RunOptions) (reconcile.RunResult, error) {
-	ctx = template.WithEnvironment(ctx, template.Environment{Clock: e.cfg.Clock.Now, Seed: e.cfg.IDs.Seed(), Limits: e.cfg.Limits})
+	ctx = template.WithEnvironment(ctx, template.Environment{Clock: e.cfg.Clock.Now, Seed: e.cfg.IDs.Seed(), Limits: e.cfg.Limits, Clusters: e.cfg.Clusters})
 	return e.loop.Run(ctx, opts)
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/lscli/lscli/internal/fastjson"
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/landscaper/template"
+	"github.com/lscli/lscli/landscaper/template/funcs"
 )
 
 // MockType is the deploy item type of Landscaper's mock deployer.
@@ -166,11 +167,18 @@ func (w *walker) writeExecution(ctx context.Context, inst *lsv1alpha1.Installati
 }
 
 // withExportsHint adds to an export execution error which deploy items had
-// no exports, as those are the usual cause of a "<no value>".
+// no exports, as those are the usual cause of a "<no value>". An export
+// execution that asks a cluster (getServiceAccountKubeconfig,
+// getShootAdminKubeconfig) cannot be checked at all: a dry run has no
+// clusters; it is a warning too.
 func withExportsHint(err error, node *Installation) error {
 	var te *template.Error
 	if !errors.As(err, &te) {
 		return err
+	}
+	// Spiff's errors keep only the text of the function's.
+	if errors.Is(err, funcs.ErrNoCluster) || strings.Contains(err.Error(), funcs.ErrNoCluster.Error()) {
+		return &hintError{err: err, hint: "the dry run leaves out the exports of this installation"}
 	}
 	var none []string
 	for _, di := range node.DeployItems {

@@ -59,14 +59,17 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 		}
 		req.State = st
 	}
-	// getOidcKubeconfig resolves Targets as Landscaper's target resolver
-	// does: spec.config, or the Secret of the secretRef.
+	// The kubeconfig functions resolve Targets as Landscaper's target
+	// resolver does: spec.config, or the Secret of the secretRef; those
+	// that ask a cluster reach the environment's clusters.
 	ru.exec.ResolveTarget = func(t *lsv1alpha1.Target) ([]byte, error) {
 		if ru.c == nil {
 			return funcs.InlineTargets(t)
 		}
 		return realcluster.TargetContent(ctx, t, ru.c)
 	}
+	ru.exec.Clusters = env.Clusters
+	req.Context = ctx
 	res, err := ru.exec.Execute(req)
 	if err != nil {
 		return ru.fail(ex, err)

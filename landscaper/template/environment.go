@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"github.com/lscli/lscli/internal/limits"
+	"github.com/lscli/lscli/landscaper/template/funcs"
 )
 
 // Environment is all that templates see of the world outside their
-// blueprint and bindings: the time, the seed of their random functions and
-// the limits they run within. Nothing else of the process (its environment
-// variables, the wall clock, the network, the host's files) reaches them.
+// blueprint and bindings: the time, the seed of their random functions,
+// the limits they run within and the clusters behind Targets. Nothing else
+// of the process (its environment variables, the wall clock, the network,
+// the host's files) reaches them.
 type Environment struct {
 	// Clock returns the current time: the simulation's virtual clock. Nil
 	// means the fixed instant DefaultNow.
@@ -22,6 +24,11 @@ type Environment struct {
 	Seed uint64
 	// Limits bound each execution; zero fields mean the defaults.
 	Limits limits.Limits
+	// Clusters reach the clusters behind Targets, for the kubeconfig
+	// functions that ask a cluster (getServiceAccountKubeconfig,
+	// getShootAdminKubeconfig). Nil means there are none, as in a dry run:
+	// those functions fail with funcs.ErrNoCluster.
+	Clusters funcs.ClusterClients
 }
 
 // DefaultNow is the time of an Environment without a clock.

@@ -1,6 +1,7 @@
 package template
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,9 +33,15 @@ type Executor struct {
 	// Components are the component descriptors the component functions
 	// search. Nil means none: those functions fail.
 	Components *funcs.Components
-	// ResolveTarget reads a Target's content for getOidcKubeconfig. Nil
-	// reads spec.config only (funcs.InlineTargets).
+	// ResolveTarget reads a Target's content for getOidcKubeconfig and the
+	// cluster kubeconfig functions. Nil reads spec.config only
+	// (funcs.InlineTargets).
 	ResolveTarget funcs.TargetResolver
+	// Clusters reach the clusters behind Targets for
+	// getServiceAccountKubeconfig and getShootAdminKubeconfig (and their
+	// WithExpirationTimestamp variants). Nil means there are none (a dry
+	// run): those functions fail with funcs.ErrNoCluster.
+	Clusters funcs.ClusterClients
 
 	vfsOnce sync.Once
 	vfs     vfs.FileSystem
@@ -66,6 +73,9 @@ type Request struct {
 	Seed [32]byte
 	// Limits bound the execution; zero fields mean the defaults.
 	Limits limits.Limits
+	// Context is the context of the calls the cluster kubeconfig functions
+	// make. Nil means context.Background().
+	Context context.Context
 }
 
 // now is Now in UTC, or DefaultNow.
@@ -120,6 +130,11 @@ func (e *Executor) source(ex lsv1alpha1.TemplateExecutor) (raw []byte, file stri
 	return nil, "", fmt.Errorf("has neither file nor template")
 }
 
+// clusters are what the cluster kubeconfig functions of req need.
+func (e *Executor) clusters(req Request) *funcs.Clusters {
+	return &funcs.Clusters{Context: req.Context, Clients: e.Clusters, Resolve: e.ResolveTarget}
+}
+
 // readFile reads a file of the blueprint; paths may start with "/".
 func (e *Executor) readFile(p string) ([]byte, error) {
 	if e.FS == nil {
@@ -143,7 +158,7 @@ func (e *Executor) executeSpiff(req Request) (*Result, error) {
 		return nil, e.vfsErr
 	}
 	res, err := spiff.Execute(spiff.Request{Template: raw, Name: req.Execution.Name, FS: e.vfs,
-		Functions: spiff.NewFunctions(e.Components, e.ResolveTarget), Values: req.Values, Stateful: req.Stateful, State: req.State, Limits: req.Limits})
+		Functions: spiff.NewFunctions(e.Components, e.clusters(req)), Values: req.Values, Stateful: req.Stateful, State: req.State, Limits: req.Limits})
 	if crash.As(err) != nil {
 		return nil, err
 	}

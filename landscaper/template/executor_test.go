@@ -124,7 +124,8 @@ func TestGoTemplateErrors(t *testing.T) {
 			want: "templates/broken.tpl line 1, column 8: at <.a.b.c>: nil pointer evaluating interface {}.b"},
 		{name: "include missing", text: `a: {{ include "nope.tpl" . }}`, want: `error calling include: include "nope.tpl": open nope.tpl: file does not exist`},
 		{name: "include recursion", text: `a: {{ include "templates/recursive.tpl" . }}`, want: "included within itself more than 100 times"},
-		{name: "offline function", text: `a: {{ getServiceAccountKubeconfig }}`, want: "getServiceAccountKubeconfig needs a live cluster"},
+		{name: "cluster function without its arguments", text: `a: {{ getServiceAccountKubeconfig }}`, want: "templating function getServiceAccountToken expects 4 arguments"},
+		{name: "cluster function without clusters", text: `a: {{ getServiceAccountKubeconfig "sa" "default" 3600 (dict "spec" (dict "config" (dict "kubeconfig" "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://c.example'}}]\ncontexts: [{name: c, context: {cluster: c}}]\ncurrent-context: c\n"))) }}`, want: "the function asks the cluster behind the target, and a dry run has no clusters"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

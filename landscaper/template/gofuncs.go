@@ -16,14 +16,6 @@ import (
 	"github.com/lscli/lscli/landscaper/template/funcs"
 )
 
-// unavailableFuncs are Landscaper's GoTemplate functions that need a live
-// cluster or registry. They exist, so that templates using them parse, and
-// fail when called. (getOidcKubeconfig needs only the Target: see runFuncs.)
-var unavailableFuncs = []string{
-	"getShootAdminKubeconfig", "getShootAdminKubeconfigWithExpirationTimestamp",
-	"getServiceAccountKubeconfig", "getServiceAccountKubeconfigWithExpirationTimestamp",
-}
-
 // removedFuncs are sprig functions templates do not get: env and expandenv
 // read the process's environment. Landscaper removes them too.
 var removedFuncs = []string{"env", "expandenv"}
@@ -63,9 +55,6 @@ var baseFuncs = sync.OnceValue(func() gotmpl.FuncMap {
 		"ociRefRepo":           funcs.OCIRefRepo,
 		"ociRefVersion":        funcs.OCIRefVersion,
 		"getRepositoryContext": funcs.RepositoryContext,
-	}
-	for _, name := range unavailableFuncs {
-		static[name] = func(...any) (string, error) { return "", funcs.Unavailable(name) }
 	}
 	for _, name := range networkFuncs {
 		static[name] = func(...any) (string, error) { return "", noNetwork(name) }
@@ -115,6 +104,27 @@ func runFuncs(cur func() *goRun) gotmpl.FuncMap {
 		"getResourceContent": func(args ...any) (string, error) { return cur().components().ResourceContent(args...) },
 		// getOidcKubeconfig reads the Target's content, nothing of a cluster.
 		"getOidcKubeconfig": func(args ...any) (string, error) { return funcs.OIDCKubeconfig(cur().e.ResolveTarget, args...) },
+		// The other kubeconfig functions ask the cluster behind the Target.
+		"getServiceAccountKubeconfig": func(args ...any) (string, error) {
+			out, err := cur().clusters.ServiceAccountKubeconfig(false, args...)
+			s, _ := out.(string)
+			return s, err
+		},
+		"getServiceAccountKubeconfigWithExpirationTimestamp": func(args ...any) (map[string]any, error) {
+			out, err := cur().clusters.ServiceAccountKubeconfig(true, args...)
+			m, _ := out.(map[string]any)
+			return m, err
+		},
+		"getShootAdminKubeconfig": func(args ...any) (string, error) {
+			out, err := cur().clusters.ShootAdminKubeconfig(false, args...)
+			s, _ := out.(string)
+			return s, err
+		},
+		"getShootAdminKubeconfigWithExpirationTimestamp": func(args ...any) (map[string]any, error) {
+			out, err := cur().clusters.ShootAdminKubeconfig(true, args...)
+			m, _ := out.(map[string]any)
+			return m, err
+		},
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/lscli/lscli/internal/memo"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/template/budget"
+	"github.com/lscli/lscli/landscaper/template/funcs"
 )
 
 // inlineName is the name of an inline GoTemplate in text/template's errors.
@@ -35,6 +36,8 @@ type goRun struct {
 	b *budget.Budget
 	// now is the time the time functions see.
 	now time.Time
+	// clusters serve the cluster kubeconfig functions.
+	clusters *funcs.Clusters
 	// seed seeds rnd, which the random functions use; made on first use.
 	seed   [32]byte
 	chacha *rand.ChaCha8
@@ -118,7 +121,7 @@ func (e *Executor) executeGo(req Request) (*Result, error) {
 			return nil, err
 		}
 	}
-	r := &goRun{e: e, included: map[string]int{}, b: budget.New(req.Limits), now: req.now(), seed: req.Seed}
+	r := &goRun{e: e, included: map[string]int{}, b: budget.New(req.Limits), now: req.now(), seed: req.Seed, clusters: e.clusters(req)}
 	defer r.b.Done()
 	name := file
 	if name == "" {

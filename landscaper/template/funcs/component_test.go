@@ -191,9 +191,3 @@ func TestFollow(t *testing.T) {
 		t.Fatalf("Follow past a reference that is not inline: err = %v", err)
 	}
 }
-
-func TestUnavailable(t *testing.T) {
-	if err := Unavailable("getServiceAccountKubeconfig"); !strings.HasPrefix(err.Error(), "getServiceAccountKubeconfig needs a live cluster") {
-		t.Errorf("Unavailable = %v", err)
-	}
-}

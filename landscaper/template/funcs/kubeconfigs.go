@@ -29,7 +29,7 @@ type ClusterClients interface {
 
 // ErrNoCluster is the error of the cluster-reading kubeconfig functions
 // where there are no clusters: in a dry run.
-var ErrNoCluster = errors.New("it reads the cluster behind the target, and a dry run has no clusters")
+var ErrNoCluster = errors.New("the function asks the cluster behind the target, and a dry run has no clusters")
 
 // Clusters is what the kubeconfig functions that ask a cluster
 // (getServiceAccountKubeconfig, getShootAdminKubeconfig and their
@@ -159,9 +159,9 @@ func (cl *Clusters) targetKubeconfig(prefix string, target *lsv1alpha1.Target) (
 }
 
 // client returns the client of the cluster behind target.
-func (cl *Clusters) client(fn, prefix string, target *lsv1alpha1.Target) (client.Client, error) {
+func (cl *Clusters) client(prefix string, target *lsv1alpha1.Target) (client.Client, error) {
 	if cl == nil || cl.Clients == nil {
-		return nil, fmt.Errorf("%s: %w; lscli checks it when it reconciles", fn, ErrNoCluster)
+		return nil, fmt.Errorf("%w; lscli reconcile asks the simulated cluster", ErrNoCluster)
 	}
 	c, err := cl.Clients.ForTarget(cl.context(), target)
 	if err != nil {
@@ -190,7 +190,7 @@ func (cl *Clusters) ServiceAccountKubeconfig(withExpiration bool, args ...any) (
 	if err != nil {
 		return nil, err
 	}
-	c, err := cl.client(fn, prefix, call.target)
+	c, err := cl.client(prefix, call.target)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +238,7 @@ func (cl *Clusters) ShootAdminKubeconfig(withExpiration bool, args ...any) (any,
 	if _, err := cl.targetKubeconfig(prefix, call.target); err != nil {
 		return nil, err
 	}
-	c, err := cl.client(fn, prefix, call.target)
+	c, err := cl.client(prefix, call.target)
 	if err != nil {
 		return nil, err
 	}

@@ -133,10 +133,3 @@ func resourceIndex(cd *cdv2.ComponentDescriptor, id map[string]string) int {
 	}
 	return -1
 }
-
-// Unavailable returns the error of a Landscaper template function that needs
-// a live cluster or an OCM repository, which lscli does not have.
-func Unavailable(name string) error {
-	return fmt.Errorf("%s needs a live cluster or an OCM repository, which lscli does not have; "+
-		"render the value differently for a dry run, or pass it in as an import", name)
-}

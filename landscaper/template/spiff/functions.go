@@ -15,10 +15,11 @@ import (
 // NewFunctions returns Landscaper's extra Spiff functions over components
 // (which may be nil): getResource, getResourceKey, getResourceContent,
 // getComponent, parseOCIRef, ociRefRepo and ociRefVersion; getOidcKubeconfig,
-// which reads Targets with resolve (nil: spec.config only); and, failing
-// with a clear error because they need a cluster, the other kubeconfig
-// functions.
-func NewFunctions(components *funcs.Components, resolve funcs.TargetResolver) spiffing.Functions {
+// which reads Targets with clusters.Resolve; and getServiceAccountKubeconfig
+// and getShootAdminKubeconfig (and their WithExpirationTimestamp variants),
+// which ask the clusters behind Targets (clusters nil or without Clients:
+// they fail with funcs.ErrNoCluster).
+func NewFunctions(components *funcs.Components, clusters *funcs.Clusters) spiffing.Functions {
 	if components == nil {
 		components = &funcs.Components{}
 	}
@@ -36,10 +37,15 @@ func NewFunctions(components *funcs.Components, resolve funcs.TargetResolver) sp
 	fns.RegisterFunction("ociRefRepo", wrap(oneString(func(s string) (any, error) { return funcs.OCIRefRepo(s) })))
 	fns.RegisterFunction("ociRefVersion", wrap(oneString(func(s string) (any, error) { return funcs.OCIRefVersion(s) })))
 	fns.RegisterFunction("getResourceContent", wrap(func(args []any) (any, error) { return resourceContent(components, args) }))
-	fns.RegisterFunction("getOidcKubeconfig", wrap(func(args []any) (any, error) { return funcs.OIDCKubeconfig(resolve, args...) }))
-	for _, name := range []string{"getShootAdminKubeconfig", "getShootAdminKubeconfigWithExpirationTimestamp",
-		"getServiceAccountKubeconfig", "getServiceAccountKubeconfigWithExpirationTimestamp"} {
-		fns.RegisterFunction(name, wrap(func([]any) (any, error) { return nil, funcs.Unavailable(name) }))
+	if clusters == nil {
+		clusters = &funcs.Clusters{}
+	}
+	fns.RegisterFunction("getOidcKubeconfig", wrap(func(args []any) (any, error) { return funcs.OIDCKubeconfig(clusters.Resolve, args...) }))
+	for name, withExpiration := range map[string]bool{"getServiceAccountKubeconfig": false, "getServiceAccountKubeconfigWithExpirationTimestamp": true} {
+		fns.RegisterFunction(name, wrap(func(args []any) (any, error) { return clusters.ServiceAccountKubeconfig(withExpiration, args...) }))
+	}
+	for name, withExpiration := range map[string]bool{"getShootAdminKubeconfig": false, "getShootAdminKubeconfigWithExpirationTimestamp": true} {
+		fns.RegisterFunction(name, wrap(func(args []any) (any, error) { return clusters.ShootAdminKubeconfig(withExpiration, args...) }))
 	}
 	return fns
 }
