@@ -44,6 +44,9 @@
 //     labels and phase, spec.replicas of workloads defaulted to 1; cluster
 //     IPs of Services.
 //   - Kubernetes' legacy service-account token controller (tokens.go).
+//   - TokenRequests of ServiceAccounts and Gardener's AdminKubeconfigRequests
+//     of Shoots, the token and adminkubeconfig subresources, answered
+//     deterministically and stored nowhere (requests.go).
 //   - Scope: namespaced objects need a namespace that exists; the namespace
 //     of a cluster-scoped object is cleared. Deleting a Namespace deletes the
 //     objects in it.
