@@ -90,7 +90,7 @@ a named object the cluster does not have is exit 2.`,
 				if err := maxArgs(2)(cmd, args); err != nil {
 					return usage(cmd, err)
 				}
-				for _, flag := range [][2]string{{"sort-by", "orders"}, {"field-selector", "selects"}, {"label-columns", "adds columns to"}, {"show-labels", "adds a column to"}} {
+				for _, flag := range [][2]string{{"sort-by", "orders"}, {"field-selector", "selects"}} {
 					if cmd.Flags().Changed(flag[0]) {
 						return invalidf("--%s %s the simulation's objects; it does not work with --target", flag[0], flag[1])
 					}

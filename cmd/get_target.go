@@ -58,6 +58,7 @@ func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, ar
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(f.streams.Out, output.ClusterTable(objs, st, s.Output == "wide"))
+	_, err = io.WriteString(f.streams.Out, output.ClusterTable(objs, st,
+		output.TableOptions{Wide: s.Output == "wide", NoHeaders: gf.noHeaders, ShowLabels: gf.showLabels, LabelColumns: gf.labelColumns}))
 	return err
 }

@@ -19,24 +19,27 @@ import (
 //	KIND NAMESPACE NAME STATUS          (wide: + APIVERSION GENERATION)
 //
 // STATUS is the object's kstatus (Current green, Failed red, anything else
-// yellow, such as InProgress or Terminating). Empty values show as "-". It
-// returns NoObjects when objs is empty. It is a pure function.
-func ClusterTable(objs []*unstructured.Unstructured, st Styles, wide bool) string {
+// yellow, such as InProgress or Terminating). Empty values show as "-".
+// opts.NoHeaders, LabelColumns and ShowLabels work as in Table; SortBy is
+// not read. It returns NoObjects when objs is empty. It is a pure function.
+func ClusterTable(objs []*unstructured.Unstructured, st Styles, opts TableOptions) string {
 	if len(objs) == 0 {
 		return NoObjects
 	}
-	t := &table{header: []string{"KIND", "NAMESPACE", "NAME", "STATUS"}}
-	if wide {
+	t := &table{header: []string{"KIND", "NAMESPACE", "NAME", "STATUS"}, noHeader: opts.NoHeaders}
+	if opts.Wide {
 		t.header = append(t.header, "APIVERSION", "GENERATION")
 	}
-	for _, o := range sortClusterObjects(objs) {
+	objs = sortClusterObjects(objs)
+	for _, o := range objs {
 		row := []cell{plain(o.GetKind()), plain(orDash(o.GetNamespace())), plain(o.GetName()),
 			{text: kstatusOf(o), style: Styles.Status}}
-		if wide {
+		if opts.Wide {
 			row = append(row, plain(o.GetAPIVersion()), plain(generationText(o.GetGeneration())))
 		}
 		t.rows = append(t.rows, row)
 	}
+	addLabels(t, labelsOf(objs), opts)
 	return t.render(st)
 }
 

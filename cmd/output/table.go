@@ -74,10 +74,7 @@ func Table(objs []fakecluster.Object, st Styles, opts TableOptions) (string, err
 		if opts.Wide {
 			addWideColumns(t, g)
 		}
-		addLabelColumns(t, g, opts.LabelColumns)
-		if opts.ShowLabels {
-			addLabelsColumn(t, g)
-		}
+		addLabels(t, labelsOf(g), opts)
 		t.noHeader = opts.NoHeaders
 		b.WriteString(t.render(st))
 	}
@@ -155,19 +152,35 @@ func statusCells(o fakecluster.Object) []cell {
 }
 
 // addLabelsColumn adds LABELS to t, whose rows are those of objs.
-func addLabelColumns(t *table, objs []fakecluster.Object, keys []string) {
+func addLabelColumns(t *table, labelsOf []map[string]string, keys []string) {
 	for _, key := range keys {
 		t.header = append(t.header, strings.ToUpper(key[strings.LastIndex(key, "/")+1:]))
-		for i, o := range objs {
-			t.rows[i] = append(t.rows[i], plain(orDash(o.GetLabels()[key])))
+		for i, l := range labelsOf {
+			t.rows[i] = append(t.rows[i], plain(orDash(l[key])))
 		}
 	}
 }
 
-func addLabelsColumn(t *table, objs []fakecluster.Object) {
+func addLabelsColumn(t *table, labelsOf []map[string]string) {
 	t.header = append(t.header, "LABELS")
+	for i, l := range labelsOf {
+		t.rows[i] = append(t.rows[i], plain(labels.FormatLabels(l)))
+	}
+}
+
+// labelsOf returns the labels of each object, in order.
+func labelsOf[O interface{ GetLabels() map[string]string }](objs []O) []map[string]string {
+	out := make([]map[string]string, len(objs))
 	for i, o := range objs {
-		text := labels.FormatLabels(o.GetLabels())
-		t.rows[i] = append(t.rows[i], plain(text))
+		out[i] = o.GetLabels()
+	}
+	return out
+}
+
+// addLabels adds the label columns opts asks for (-L, then --show-labels).
+func addLabels(t *table, labels []map[string]string, opts TableOptions) {
+	addLabelColumns(t, labels, opts.LabelColumns)
+	if opts.ShowLabels {
+		addLabelsColumn(t, labels)
 	}
 }
