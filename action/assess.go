@@ -49,6 +49,10 @@ type Assessment struct {
 	// Unfinished lists the unfinished objects in the trees of unfinished
 	// roots, deploy items first: those are usually the cause.
 	Unfinished []Unfinished
+	// Hints say, for the deploy items of failed roots whose readiness check
+	// or exports timed out, what a simulated cluster does not do and how to
+	// make the check pass.
+	Hints []string
 }
 
 // Worst is the worst outcome among the roots: Unfinished, then Failed, then
@@ -106,6 +110,13 @@ func (p Pending) AssessObjects(ctx context.Context, c *fakecluster.Cluster, refs
 		}
 		st := RootState{Kind: ref.Kind, Key: key, Phase: string(inst.Status.InstallationPhase), Outcome: rootOutcome(inst)}
 		a.Roots = append(a.Roots, st)
+		if st.Outcome == OutcomeFailed {
+			hints, err := hintsIn(ctx, c, inst)
+			if err != nil {
+				return a, err
+			}
+			a.Hints = append(a.Hints, hints...)
+		}
 		if st.Outcome == OutcomeUnfinished {
 			items, others, err := p.unfinishedIn(ctx, c, inst)
 			if err != nil {

@@ -80,6 +80,9 @@ func (f *factory) summarize(res reconcile.RunResult, a action.Assessment) {
 			f.status("hint: %s %s is DeleteFailed: retry its deletion with 'lscli trigger %s %s'", r.Kind, r.Key, strings.ToLower(r.Kind), r.Key.Name)
 		}
 	}
+	for _, h := range a.Hints {
+		f.status("hint: %s", h)
+	}
 	if a.Worst() != action.OutcomeUnfinished {
 		return
 	}

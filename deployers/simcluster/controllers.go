@@ -34,6 +34,25 @@ var fillers = map[schema.GroupVersionKind]filler{
 	{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}: fillCRD,
 }
 
+// ControlledKinds are the kinds whose status a fake controller fills in,
+// in the order of the documentation; a simulated cluster leaves the status
+// of every other kind as it was written.
+func ControlledKinds() []string {
+	return []string{"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController",
+		"Pod", "Job", "PersistentVolumeClaim", "Service", "CustomResourceDefinition"}
+}
+
+// HasController reports whether a fake controller fills in the status of
+// objects of kind (any group).
+func HasController(kind string) bool {
+	for gvk := range fillers {
+		if gvk.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
 // control runs the fake controller of ref's kind once: if the object's
 // status is not what the controller wants, the controller writes it, unless
 // a rule makes it hang or wait (then the write is due later).

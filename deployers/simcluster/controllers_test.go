@@ -227,3 +227,20 @@ func TestPodPhase(t *testing.T) {
 		})
 	}
 }
+
+func TestControlledKindsAreTheFillers(t *testing.T) {
+	kinds := ControlledKinds()
+	if len(kinds) != len(fillers) {
+		t.Fatalf("ControlledKinds has %d kinds, fillers %d", len(kinds), len(fillers))
+	}
+	for _, k := range kinds {
+		if !HasController(k) {
+			t.Errorf("HasController(%q) = false", k)
+		}
+	}
+	for _, k := range []string{"Shoot", "Ingress", "LsHealthCheck", "ConfigMap"} {
+		if HasController(k) {
+			t.Errorf("HasController(%q) = true", k)
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/deployers/simcluster"
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// The timeout messages of Landscaper's readiness checks and exporter
+// (pkg/deployer/lib/readinesscheck/readiness.go, resourcemanager/exporter.go),
+// which lscli's deployers write as they are.
+var (
+	readinessObjectTimeout = regexp.MustCompile(`timeout at: "deployer: during readiness check - resource ([^/]*)/(\S+) of type (\S+)"`)
+	readinessTimeout       = `timeout at: "deployer: during readiness check"`
+	exportTimeout          = regexp.MustCompile(`timeout at: "deployer: during export - key: ([^"]*)"`)
+)
+
+// timeoutHint says, for a deploy item that failed because its readiness
+// check or an export timed out, what a simulated cluster does not do that a
+// real one would, and how to make the check pass: on a simulated cluster only
+// the fake controllers fill in status, and nothing but the deployers and the
+// seeds creates objects. It is empty for other items, and for a kind whose
+// status a fake controller fills in (then a fake rule held it back).
+func timeoutHint(di *lsv1alpha1.DeployItem) string {
+	le := di.Status.LastError
+	if le == nil || di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed {
+		return ""
+	}
+	ref := fmt.Sprintf("DeployItem %s/%s", di.Namespace, di.Name)
+	const seed = "seed it on the deploy item's target cluster (simulatedCluster.seeds, see docs/deployers.md)"
+	switch m := readinessObjectTimeout.FindStringSubmatch(le.Message); {
+	case m != nil:
+		kind := m[3]
+		if simcluster.HasController(kind) {
+			return ""
+		}
+		return fmt.Sprintf("%s: its readiness check timed out on %s %s/%s. If that cluster is simulated: no controller "+
+			"fills in the status of a %s there (fake controllers serve only %s), so the object stays as it was applied. "+
+			"To go on as a real cluster would once the object is ready, %s with the status the check requires; "+
+			"a deployer's apply keeps that status when the CRD has the status subresource",
+			ref, kind, m[1], m[2], kind, strings.Join(simcluster.ControlledKinds(), ", "), seed)
+	case strings.Contains(le.Message, readinessTimeout):
+		return fmt.Sprintf("%s: its readiness check timed out before it could read an object it checks: the object "+
+			"is not on the target cluster, or its kind is not served there. If that cluster is simulated: only the "+
+			"deployers and the seeds create objects there (no operator or controller does, nor installs CRDs), so "+
+			"%s, with its CRD and the status the check requires", ref, strings.Replace(seed, "seed it", "seed the object", 1))
+	}
+	if m := exportTimeout.FindStringSubmatch(le.Message); m != nil {
+		return fmt.Sprintf("%s: export %q timed out: the object it is read from, or the field, is not there. If the "+
+			"target cluster is simulated: only fake controllers fill in status (%s), so a field another controller "+
+			"writes is never there: %s with that field", ref, m[1], strings.Join(simcluster.ControlledKinds(), ", "),
+			strings.Replace(seed, "seed it", "seed the object", 1))
+	}
+	return ""
+}
+
+// hintsIn returns the timeout hints of the failed deploy items in the tree
+// of inst, subinstallations first.
+func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]string, error) {
+	var hints []string
+	subs := &lsv1alpha1.InstallationList{}
+	if err := c.List(ctx, subs, fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}); err != nil {
+		return nil, fmt.Errorf("list subinstallations of %s/%s: %w", inst.Namespace, inst.Name, err)
+	}
+	for i := range subs.Items {
+		h, err := hintsIn(ctx, c, &subs.Items[i])
+		if err != nil {
+			return nil, err
+		}
+		hints = append(hints, h...)
+	}
+	exec := &lsv1alpha1.Execution{}
+	err := c.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}, exec)
+	if apierrors.IsNotFound(err) {
+		return hints, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get execution of %s/%s: %w", inst.Namespace, inst.Name, err)
+	}
+	dis := &lsv1alpha1.DeployItemList{}
+	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: exec.Name})
+	if err := c.List(ctx, dis, fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel}); err != nil {
+		return nil, fmt.Errorf("list deploy items of execution %s/%s: %w", exec.Namespace, exec.Name, err)
+	}
+	for i := range dis.Items {
+		if h := timeoutHint(&dis.Items[i]); h != "" {
+			hints = append(hints, h)
+		}
+	}
+	return hints, nil
+}

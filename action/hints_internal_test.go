@@ -1,0 +1,54 @@
+package action
+
+import (
+	"strings"
+	"testing"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func failedItem(phase lsv1alpha1.DeployItemPhase, msg string) *lsv1alpha1.DeployItem {
+	return &lsv1alpha1.DeployItem{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "laas", Name: "shoot"},
+		Status: lsv1alpha1.DeployItemStatus{Phase: phase,
+			LastError: &lsv1alpha1.Error{Operation: "WaitForObjectsReady", Reason: lsv1alpha1.ProgressingTimeoutReason, Message: msg}},
+	}
+}
+
+func TestTimeoutHint(t *testing.T) {
+	failed := lsv1alpha1.DeployItemPhases.Failed
+	tests := []struct {
+		name  string
+		item  *lsv1alpha1.DeployItem
+		wants []string // substrings; none means no hint
+	}{
+		{"custom resource", failedItem(failed, `timeout at: "deployer: during readiness check - resource garden-dev/app of type Shoot"`),
+			[]string{"DeployItem laas/shoot: its readiness check timed out on Shoot garden-dev/app", "status of a Shoot", "simulatedCluster.seeds"}},
+		{"built-in kind without controller", failedItem(failed, `timeout at: "deployer: during readiness check - resource web/api of type Ingress"`),
+			[]string{"timed out on Ingress web/api"}},
+		{"kind with a fake controller: a rule held it back", failedItem(failed, `timeout at: "deployer: during readiness check - resource web/api of type Deployment"`), nil},
+		{"object never read", failedItem(failed, `timeout at: "deployer: during readiness check"`),
+			[]string{"before it could read an object it checks", "with its CRD"}},
+		{"export", failedItem(failed, "Op: ReconcileManifests - Reason: ReadExportValues - Message: timeout at: \"deployer: during export - key: endpoint\""),
+			[]string{`export "endpoint" timed out`}},
+		{"not failed", failedItem(lsv1alpha1.DeployItemPhases.Progressing, `timeout at: "deployer: during readiness check"`), nil},
+		{"other error", failedItem(failed, `timeout at: "helm deployer: start reconcile"`), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := timeoutHint(tt.item)
+			if len(tt.wants) == 0 {
+				if got != "" {
+					t.Fatalf("hint = %q, want none", got)
+				}
+				return
+			}
+			for _, w := range tt.wants {
+				if !strings.Contains(got, w) {
+					t.Errorf("hint = %q, want it to contain %q", got, w)
+				}
+			}
+		})
+	}
+}
