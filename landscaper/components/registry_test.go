@@ -449,3 +449,51 @@ func TestMappedComponentCLIFolder(t *testing.T) {
 		t.Errorf("charts %+v, want the chart of the mapped folder's chart/", charts)
 	}
 }
+
+// TestChartKeyWithoutVersion: a charts key without the version (the
+// repository) maps only a chart of the version the access names, as a
+// registry serves only the versions it holds (deployers/helm's
+// checkMappedVersion for chart.ref). A chart of the version in the
+// landscape folders is still found by name and version.
+func TestChartKeyWithoutVersion(t *testing.T) {
+	dir := t.TempDir()
+	chartDir := filepath.Join(dir, "echo")
+	writeFile(t, filepath.Join(chartDir, "Chart.yaml"), "apiVersion: v2\nname: echo\nversion: 1.0.0\n")
+	cfg := Config{File: "lscli.yaml", Charts: map[string]string{"registry.example/charts/echo": chartDir}}
+	read := func(files fstest.MapFS, ref string) (*Content, error) {
+		t.Helper()
+		r := newTestRegistry(cfg, files)
+		tree, err := r.Resolve(Request{Repo: repoContext(t, ociContext), Name: "example.com/root", Version: "1.0.0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _ := Resource(tree.Root, "chart")
+		res.Access = cdv2.NewUnstructuredType("ociArtifact", map[string]interface{}{"imageReference": ref})
+		return r.Content(tree.Root, res, ForChart)
+	}
+	withoutLocal := landscape()
+	delete(withoutLocal, "chart/echo/Chart.yaml")
+
+	if c, err := read(withoutLocal, "registry.example/charts/echo:1.0.0"); err != nil || c.Origin == "" || !c.Chart {
+		t.Fatalf("chart of the version: %+v %v", c, err)
+	}
+	_, err := read(withoutLocal, "registry.example/charts/echo:2.0.0")
+	want := `component example.com/root:1.0.0, resource "chart" (type helmChart): access ociArtifact ` +
+		`"registry.example/charts/echo:2.0.0" is in an OCI registry, which lscli does not read, and the charts map of lscli.yaml maps ` +
+		`"registry.example/charts/echo" (without a version) to ` + chartDir + `, a chart of version 1.0.0, not 2.0.0, ` +
+		"and a registry has no version it was not given; no local chart named echo with version 2.0.0 was found; map it in lscli.yaml:\n" +
+		"  charts:\n    \"registry.example/charts/echo:2.0.0\": ./path/to/echo"
+	var nr *NeedsRegistryError
+	if err == nil || err.Error() != want || !errors.As(err, &nr) {
+		t.Fatalf("err:\n%v\nwant:\n%s", err, want)
+	}
+
+	withLocal := landscape()
+	withLocal["chart/echo/Chart.yaml"] = &fstest.MapFile{Data: []byte("apiVersion: v2\nname: echo\nversion: 2.0.0\n")}
+	if c, err := read(withLocal, "registry.example/charts/echo:2.0.0"); err != nil || c.Origin != "land/chart/echo" {
+		t.Fatalf("chart of the version in the landscape: %+v %v", c, err)
+	}
+	if c, err := read(withoutLocal, "registry.example/charts/echo@sha256:0123"); err != nil || c.Origin == "" {
+		t.Fatalf("a digest is not a version: %+v %v", c, err)
+	}
+}

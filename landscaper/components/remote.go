@@ -70,20 +70,24 @@ func (r *Registry) remoteContent(v *source.Version, res cdv2.Resource, a access,
 	if !ok {
 		return nil, &UnsupportedAccessError{Component: v.Key(), Resource: res.Name, AccessType: a.Type}
 	}
+	var other string
 	if p == ForChart {
-		c, found, err := r.chartContent(rem, a.MediaType)
+		c, found, o, err := r.chartContent(rem, a.MediaType)
 		if found || err != nil {
 			return c, err
 		}
+		other = o
 	}
 	if path, ok := r.cfg.Artifacts[rem.key]; ok && rem.key != "" {
 		return r.pathContent(path, a.MediaType)
 	}
-	return nil, r.needsRegistry(v, res, a, rem, p)
+	return nil, r.needsRegistry(v, res, a, rem, p, other)
 }
 
-// needsRegistry is the error for content lscli cannot find.
-func (r *Registry) needsRegistry(v *source.Version, res cdv2.Resource, a access, rem remote, p Purpose) error {
+// needsRegistry is the error for content lscli cannot find; other, for a
+// chart, says that a charts key without the version maps a chart of another
+// version ("" when none does).
+func (r *Registry) needsRegistry(v *source.Version, res cdv2.Resource, a access, rem remote, p Purpose, other string) error {
 	e := &NeedsRegistryError{Component: v.Key(), Resource: res.Name, ResourceType: res.Type, AccessType: a.Type,
 		Reference: rem.key, Where: rem.where, Map: "artifacts", Key: rem.key, Hint: "./path/to/file-or-folder", File: r.cfg.File}
 	switch p {
@@ -92,6 +96,9 @@ func (r *Registry) needsRegistry(v *source.Version, res cdv2.Resource, a access,
 	case ForChart:
 		if rem.chartName != "" {
 			e.Detail = fmt.Sprintf("no local chart named %s with version %s was found", rem.chartName, rem.chartVersion)
+			if other != "" {
+				e.Detail = other + "; " + e.Detail
+			}
 			e.Map, e.Key, e.Hint = "charts", rem.chartKeys[0], "./path/to/"+rem.chartName
 		}
 	}
@@ -99,19 +106,31 @@ func (r *Registry) needsRegistry(v *source.Version, res cdv2.Resource, a access,
 }
 
 // chartContent finds a chart for rem: the charts map, then a chart in the
-// landscape whose Chart.yaml has rem's name and version.
-func (r *Registry) chartContent(rem remote, mediaType string) (*Content, bool, error) {
-	for _, k := range rem.chartKeys {
-		if p, ok := r.cfg.Charts[k]; ok {
-			c, err := r.pathContent(p, mediaType)
-			if c != nil {
-				c.Chart = true
-			}
-			return c, true, err
+// landscape whose Chart.yaml has rem's name and version. A key without the
+// version (the repository) maps only a chart of rem's version, as a
+// registry serves only the versions it holds: for a chart of another
+// version, other says so, and the chart is looked for by name and version.
+func (r *Registry) chartContent(rem remote, mediaType string) (c *Content, found bool, other string, err error) {
+	for i, k := range rem.chartKeys {
+		p, ok := r.cfg.Charts[k]
+		if !ok {
+			continue
 		}
+		c, err := r.pathContent(p, mediaType)
+		if c != nil {
+			c.Chart = true
+		}
+		if i > 0 && err == nil {
+			if version, ok := otherChartVersion(c, rem.chartVersion); ok {
+				other = fmt.Sprintf("the charts map of %s maps %q (without a version) to %s, a chart of version %s, not %s, "+
+					"and a registry has no version it was not given", fileOr(r.cfg.File), k, p, version, rem.chartVersion)
+				break
+			}
+		}
+		return c, true, "", err
 	}
 	if rem.chartName == "" {
-		return nil, false, nil
+		return nil, false, other, nil
 	}
 	var matches []source.Chart
 	for _, ch := range r.discoveredCharts() {
@@ -121,16 +140,35 @@ func (r *Registry) chartContent(rem remote, mediaType string) (*Content, bool, e
 	}
 	switch {
 	case len(matches) == 0:
-		return nil, false, nil
+		return nil, false, other, nil
 	case len(matches) == 1 || sameCharts(matches):
-		return chartFile(matches[0]), true, nil
+		return chartFile(matches[0]), true, "", nil
 	}
 	var where []string
 	for _, m := range matches {
 		where = append(where, m.Root.Show(m.Path))
 	}
-	return nil, true, fmt.Errorf("several local charts are named %s with version %s: %s; map one of them in %s:\n  charts:\n    %q: %s",
+	return nil, true, "", fmt.Errorf("several local charts are named %s with version %s: %s; map one of them in %s:\n  charts:\n    %q: %s",
 		rem.chartName, rem.chartVersion, strings.Join(where, ", "), fileOr(r.cfg.File), rem.chartKeys[0], where[0])
+}
+
+// otherChartVersion returns the version of the chart c when it is not
+// version: a chart found by a key without the version must be of the
+// version the access names. A digest, a chart without a version and content
+// that is no chart are left to the load, which says why.
+func otherChartVersion(c *Content, version string) (string, bool) {
+	if version == "" || strings.Contains(version, ":") {
+		return "", false
+	}
+	ch, err := ReadChart(c)
+	if err != nil {
+		return "", false
+	}
+	meta, err := source.FolderChartMeta(ch.Dir, ".")
+	if err != nil || meta.Version == "" || meta.Version == version {
+		return "", false
+	}
+	return meta.Version, true
 }
 
 // sameCharts reports whether every chart of charts has the same files:
@@ -231,7 +269,7 @@ func firstOf(a, b string) string {
 // helmChartRepo. found is false when there is none; several different
 // charts are an error that says to map one under key.
 func (r *Registry) NamedChart(key, name, version string) (chart *Chart, found bool, err error) {
-	c, found, err := r.chartContent(remote{chartKeys: []string{key}, chartName: name, chartVersion: version}, "")
+	c, found, _, err := r.chartContent(remote{chartKeys: []string{key}, chartName: name, chartVersion: version}, "")
 	if !found || err != nil {
 		return nil, found, err
 	}
