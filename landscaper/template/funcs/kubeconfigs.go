@@ -153,9 +153,20 @@ func (cl *Clusters) targetKubeconfig(prefix string, target *lsv1alpha1.Target) (
 	}
 	kubeconfig := []byte(*cfg.Kubeconfig.StrVal)
 	if _, err := clientcmd.RESTConfigFromKubeConfig(kubeconfig); err != nil {
-		return nil, fmt.Errorf("%s: unable to get rest config: %w", prefix, err)
+		return nil, fmt.Errorf("%s: unable to get rest config: %w%s", prefix, err, placeholderHint(target))
 	}
 	return kubeconfig, nil
+}
+
+// placeholderHint says what to do when a Target's kubeconfig names no
+// server: lscli's deployers reach a simulated cluster with such a placeholder
+// (docs/deployers.md), but the kubeconfig functions return a kubeconfig made
+// from the Target's current context and its cluster.
+func placeholderHint(target *lsv1alpha1.Target) string {
+	return fmt.Sprintf(" (lscli: the kubeconfig of Target %s/%s names no server; lscli's deployers reach a simulated cluster with it, "+
+		"but the function makes its kubeconfig from the Target's current context and its cluster: give the Target a kubeconfig "+
+		"whose current context names a server, e.g. https://my-cluster.example:6443, and lscli asks that server's simulated cluster)",
+		target.Namespace, target.Name)
 }
 
 // client returns the client of the cluster behind target.

@@ -178,6 +178,15 @@ func TestKubeconfigErrors(t *testing.T) {
 		{"missing account", false, []any{"nobody", "ls-system", 3600, target}, `token client: token request failed: serviceaccounts "nobody" not found`},
 		{"short lifetime", false, []any{"sidecar", "ls-system", 60, target}, "token client: token request failed: TokenRequest.authentication.k8s.io \"sidecar\" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes"},
 		{"no kubeconfig", false, []any{"sidecar", "ls-system", 3600, kubeconfigTarget("")}, "token client: unable to get rest config"},
+		// A placeholder (the landscaper-examples' target.yaml as shipped)
+		// reaches a simulated cluster in the deployers; the message says
+		// what the function needs instead.
+		{"placeholder", false, []any{"sidecar", "ls-system", 3600, kubeconfigTarget("apiVersion: v1\nkind: Config\n...\n")},
+			"token client: unable to get rest config: invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable " +
+				"(lscli: the kubeconfig of Target laas/main names no server; lscli's deployers reach a simulated cluster with it, but the function makes its kubeconfig " +
+				"from the Target's current context and its cluster: give the Target a kubeconfig whose current context names a server, e.g. https://my-cluster.example:6443, " +
+				"and lscli asks that server's simulated cluster)"},
+		{"shoot placeholder", true, []any{"app", "garden-dev", 3600, kubeconfigTarget("dummy")}, "shoot client: unable to get rest config: "},
 		{"shoot arity", true, []any{"a"}, "templating function getShootAdminKubeconfig expects 4 arguments: shoot name, shoot namespace, expiration seconds, and target for garden project "},
 		{"shoot name", true, []any{true, "ns", 3600, target}, "expects a string as 1st argument, namely the shoot name"},
 		{"no shoots served", true, []any{"app", "garden-dev", 3600, target}, `shoot client: admin kubeconfig request failed: no matches for kind "Shoot" in version "core.gardener.cloud/v1beta1"`},
