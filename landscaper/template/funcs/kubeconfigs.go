@@ -12,6 +12,7 @@ import (
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -263,7 +264,12 @@ func (cl *Clusters) ShootAdminKubeconfig(withExpiration bool, args ...any) (any,
 	}}
 	req.SetGroupVersionKind(AdminKubeconfigRequestGVK)
 	if err := c.SubResource(SubresourceAdminKubeconfig).Create(cl.context(), shoot, req); err != nil {
-		return nil, fmt.Errorf("%s: admin kubeconfig request failed: %w", prefix, err)
+		hint := ""
+		if meta.IsNoMatchError(err) {
+			hint = " (lscli: the cluster behind the Target serves no Shoots, as a garden cluster does with Gardener's " +
+				"CustomResourceDefinition shoots.core.gardener.cloud: for a simulated cluster, seed it with simulatedCluster.seeds)"
+		}
+		return nil, fmt.Errorf("%s: admin kubeconfig request failed: %w%s", prefix, err, hint)
 	}
 	kubeconfig, found, err := unstructured.NestedString(req.Object, "status", "kubeconfig")
 	if err != nil {

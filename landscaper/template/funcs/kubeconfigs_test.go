@@ -189,7 +189,7 @@ func TestKubeconfigErrors(t *testing.T) {
 		{"shoot placeholder", true, []any{"app", "garden-dev", 3600, kubeconfigTarget("dummy")}, "shoot client: unable to get rest config: "},
 		{"shoot arity", true, []any{"a"}, "templating function getShootAdminKubeconfig expects 4 arguments: shoot name, shoot namespace, expiration seconds, and target for garden project "},
 		{"shoot name", true, []any{true, "ns", 3600, target}, "expects a string as 1st argument, namely the shoot name"},
-		{"no shoots served", true, []any{"app", "garden-dev", 3600, target}, `shoot client: admin kubeconfig request failed: no matches for kind "Shoot" in version "core.gardener.cloud/v1beta1"`},
+		{"no shoots served", true, []any{"app", "garden-dev", 3600, target}, `shoot client: admin kubeconfig request failed: no matches for kind "Shoot" in version "core.gardener.cloud/v1beta1" (lscli: the cluster behind the Target serves no Shoots, as a garden cluster does with Gardener's CustomResourceDefinition shoots.core.gardener.cloud: for a simulated cluster, seed it with simulatedCluster.seeds)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
