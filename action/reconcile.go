@@ -75,7 +75,7 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 		return nil, err
 	}
 	defer ss.close()
-	roots, applied, err := applyLandscape(ctx, ss.cluster(), ls, r.All)
+	roots, applied, err := applyLandscape(ctx, ss.cluster(), ls, r.All, ss.applied)
 	if err != nil {
 		return nil, err
 	}
@@ -100,12 +100,13 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 	return res, nil
 }
 
-// applyLandscape applies ls (which may be nil), puts the reconcile annotation
+// applyLandscape applies ls (which may be nil) with last, the record of the
+// last applies (see landscape.Apply), puts the reconcile annotation
 // on the changed roots and stand-alone Executions and DeployItems (all of
 // them with all) and returns the objects to report on: those annotated, or,
 // when none were, every root and stand-alone object of ls (of the state when
 // no files were given).
-func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.Landscape, all bool) ([]landscape.ObjectRef, landscape.ApplyResult, error) {
+func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.Landscape, all bool, last landscape.LastApplied) ([]landscape.ObjectRef, landscape.ApplyResult, error) {
 	var objs []fakecluster.Object
 	var namespaces []string
 	if ls != nil {
@@ -120,7 +121,7 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 	if err := landscape.EnsureDefaultContexts(ctx, c, namespaces); err != nil {
 		return nil, landscape.ApplyResult{}, err
 	}
-	applied, err := landscape.Apply(ctx, c, objs)
+	applied, err := landscape.Apply(ctx, c, objs, last)
 	if err != nil {
 		return nil, applied, err
 	}

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/engine"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/state"
 )
@@ -39,6 +41,9 @@ type session struct {
 	paths      []string
 	roots      []string
 	components *components.Registry
+	// applied records what the last apply of each object applied (see
+	// landscape.LastApplied), loaded with the state and saved with it.
+	applied landscape.LastApplied
 }
 
 // access says what an action does with the saved simulation.
@@ -127,7 +132,46 @@ func (ss *session) load() error {
 		return err
 	}
 	ss.startDeployers(snap)
+	ss.applied = lastApplied(snap)
 	return nil
+}
+
+// lastApplied returns the applied configurations snap holds, none for a
+// new simulation.
+func lastApplied(snap *state.Snapshot) landscape.LastApplied {
+	last := landscape.LastApplied{}
+	if snap == nil {
+		return last
+	}
+	for _, a := range snap.Applied {
+		ref := landscape.ObjectRef{Kind: a.Kind, Namespace: a.Namespace, Name: a.Name}
+		last[ref] = landscape.AppliedConfig{UID: a.UID, Config: a.Config}
+	}
+	return last
+}
+
+// savedApplied returns the applied configurations of ss to save with
+// objs, sorted by kind, namespace and name: those of the objects that are
+// still there, by uid, since kubectl's record goes with its object (an
+// object deleted, or deleted and created again, has none).
+func (ss *session) savedApplied(objs []fakecluster.Object) []state.AppliedConfig {
+	if len(ss.applied) == 0 {
+		return nil
+	}
+	uids := make(map[types.UID]bool, len(objs))
+	for _, obj := range objs {
+		uids[obj.GetUID()] = true
+	}
+	var out []state.AppliedConfig
+	for ref, a := range ss.applied {
+		if uids[a.UID] {
+			out = append(out, state.AppliedConfig{Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name, UID: a.UID, Config: a.Config})
+		}
+	}
+	slices.SortFunc(out, func(a, b state.AppliedConfig) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	return out
 }
 
 // startDeployers wakes the deployer for every stored deploy item of a type
@@ -178,6 +222,7 @@ func (ss *session) save() ([]fakecluster.Object, error) {
 	snap.ComponentRoots = ss.roots
 	snap.ConfigFile = ss.cfg.ConfigFile
 	snap.UnservedTypes = ss.unservedTypes(snap.Objects)
+	snap.Applied = ss.savedApplied(snap.Objects)
 	return snap.Objects, ss.dir.Save(snap, ss.scheme)
 }
 

@@ -45,7 +45,7 @@ func BenchmarkReconcile(b *testing.B) {
 				if err := landscape.EnsureDefaultContexts(ctx, cfg.Cluster, []string{"test"}); err != nil {
 					b.Fatal(err)
 				}
-				if _, err := landscape.Apply(ctx, cfg.Cluster, objs); err != nil {
+				if _, err := landscape.Apply(ctx, cfg.Cluster, objs, nil); err != nil {
 					b.Fatal(err)
 				}
 				res, err := e.Run(ctx, reconcile.RunOptions{})

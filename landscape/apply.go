@@ -2,6 +2,7 @@ package landscape
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 
@@ -41,14 +42,23 @@ type ApplyResult struct {
 }
 
 // Apply creates the objects that do not exist and updates those whose spec,
-// labels or annotations differ, as `kubectl apply` does: labels and
-// annotations in the file are added or changed, others are kept; status in
-// the file is kept only on creation. The operation annotation is no
-// exception: kubectl's three-way merge (CreateThreeWayJSONMergePatch for
-// Landscaper's custom resources) adds every entry of the file the live
-// object lacks, so a file with `operation: reconcile` annotates its object
-// again once Landscaper has removed the annotation (see Operated).
-func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Object) (ApplyResult, error) {
+// labels or annotations differ, as client-side `kubectl apply` does, with
+// last as its record of what each object's last apply applied (kubectl's
+// annotation kubectl.kubernetes.io/last-applied-configuration; see
+// LastApplied): labels, annotations and spec fields in the file are added
+// or changed; those the last apply set and the file no longer has are
+// deleted; the others (set by controllers) are kept; status in the file is
+// kept only on creation. An object without a record (created before lscli
+// kept them, or last nil) is updated as kubectl updates one without the
+// annotation: nothing is deleted from its labels and annotations, and its
+// spec is the file's. Apply records what it applied in last, when not nil.
+//
+// The operation annotation is no exception: kubectl's three-way merge
+// (CreateThreeWayJSONMergePatch for Landscaper's custom resources) adds
+// every entry of the file the live object lacks, so a file with
+// `operation: reconcile` annotates its object again once Landscaper has
+// removed the annotation (see Operated).
+func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Object, last LastApplied) (ApplyResult, error) {
 	var res ApplyResult
 	for _, obj := range objs {
 		kind, err := fakecluster.KindOf(c.Scheme(), obj)
@@ -56,9 +66,21 @@ func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Objec
 			return res, err
 		}
 		ref := ObjectRef{Kind: kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
-		created, updated, specChanged, operated, err := applyOne(ctx, c, obj.DeepCopyObject().(fakecluster.Object))
+		config, err := appliedConfig(obj)
 		if err != nil {
 			return res, fmt.Errorf("apply %s: %w", ref, err)
+		}
+		rec, hasRec := last[ref]
+		var original json.RawMessage
+		if hasRec {
+			original = rec.Config
+		}
+		created, updated, specChanged, operated, uid, err := applyOne(ctx, c, obj.DeepCopyObject().(fakecluster.Object), rec.UID, original, config)
+		if err != nil {
+			return res, fmt.Errorf("apply %s: %w", ref, err)
+		}
+		if last != nil {
+			last[ref] = AppliedConfig{UID: uid, Config: config}
 		}
 		switch {
 		case created:
@@ -84,31 +106,42 @@ func Apply(ctx context.Context, c *fakecluster.Cluster, objs []fakecluster.Objec
 // applyOne creates or updates obj, and says which of the two it did:
 // updated is any change (labels and annotations too), specChanged one of
 // the spec, operated one of the operation annotation (an update that sets
-// it, see ApplyResult.Operated).
-func applyOne(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) (created, updated, specChanged, operated bool, err error) {
+// it, see ApplyResult.Operated). original is the configuration the last
+// apply applied to the object whose uid was recUID, nil when there is no
+// record; config is obj's (see appliedConfig). uid is the object's.
+func applyOne(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object, recUID types.UID, original, config json.RawMessage) (
+	created, updated, specChanged, operated bool, uid types.UID, err error) {
 	key := types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
 	live := newLike(obj)
 	err = c.Get(ctx, key, live)
 	if apierrors.IsNotFound(err) {
-		return true, false, false, false, c.Create(ctx, obj)
+		err = c.Create(ctx, obj)
+		return true, false, false, false, obj.GetUID(), err
 	}
 	if err != nil {
-		return false, false, false, false, err
+		return false, false, false, false, "", err
 	}
+	uid = live.GetUID()
 	before := newLike(obj) // only compared: the stored object, not a copy
 	if err := c.GetUnsafe(ctx, key, before); err != nil {
-		return false, false, false, false, err
+		return false, false, false, false, uid, err
 	}
-	fakecluster.CopySpec(live, obj)
-	live.SetLabels(merge(live.GetLabels(), obj.GetLabels()))
-	live.SetAnnotations(merge(live.GetAnnotations(), obj.GetAnnotations()))
+	if original != nil && recUID == uid {
+		if err := mergeApplied(live, obj, original, config); err != nil {
+			return false, false, false, false, uid, err
+		}
+	} else {
+		fakecluster.CopySpec(live, obj)
+		live.SetLabels(merge(live.GetLabels(), obj.GetLabels()))
+		live.SetAnnotations(merge(live.GetAnnotations(), obj.GetAnnotations()))
+	}
 	specChanged = !fakecluster.SpecEqual(before, live)
 	if !specChanged && semantic.DeepEqual(before, live) {
-		return false, false, false, false, nil
+		return false, false, false, false, uid, nil
 	}
 	op := lsv1alpha1.OperationAnnotation
 	operated = live.GetAnnotations()[op] != before.GetAnnotations()[op]
-	return false, true, specChanged, operated, c.Update(ctx, live)
+	return false, true, specChanged, operated, uid, c.Update(ctx, live)
 }
 
 // newLike returns a new empty object of obj's Go type.
@@ -118,9 +151,8 @@ func newLike(obj fakecluster.Object) fakecluster.Object {
 
 // merge returns live with the entries of file added or changed, as the
 // additions and changes of kubectl's three-way merge (the file against the
-// live object). kubectl also deletes the entries that its last apply set
-// and the file no longer has; lscli keeps no last-applied configuration, so
-// it keeps them.
+// live object) when the object has no record of its last apply: kubectl
+// then deletes nothing.
 func merge(live, file map[string]string) map[string]string {
 	if len(file) == 0 {
 		return live

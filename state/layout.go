@@ -32,8 +32,9 @@ type line struct {
 type layout struct {
 	header   []byte // the first line made a JSON object of its own
 	sections [len(sectionNames)][]line
-	// clusters is the optional last section (see writeClusters).
-	clusters []line
+	// clusters and applied are the optional last sections (see
+	// optionalSections).
+	clusters, applied []line
 }
 
 // splitLayout splits data into header and section elements. It reports false
@@ -71,7 +72,9 @@ func splitSections(lines []line, n int) (*layout, bool) {
 		}
 		elems, after, ok := splitSection(rest, `"`+name+`":[`, sectionEnd(s))
 		if !ok && s == len(sectionNames)-1 {
-			elems, l.clusters, after, ok = splitLastSections(rest, `"`+name+`":[`)
+			var optional [len(optionalSections)][]line
+			elems, optional, after, ok = splitLastSections(rest, `"`+name+`":[`)
+			l.clusters, l.applied = optional[0], optional[1]
 		}
 		if !ok {
 			return nil, false
@@ -152,6 +155,9 @@ func (l *layout) decode(scheme *runtime.Scheme) (*Snapshot, error) {
 		return nil, err
 	}
 	if snap.Clusters, err = decodeLines(l.clusters, decodeClusterObject); err != nil {
+		return nil, err
+	}
+	if snap.Applied, err = decodeLines(l.applied, decodeApplied); err != nil {
 		return nil, err
 	}
 	snap.Objects, err = decodeLines(l.sections[2], func(b []byte, into *fakecluster.Object) (err error) {

@@ -199,6 +199,8 @@ type document struct {
 	Objects []json.RawMessage `json:"objects"`
 	// Clusters is the optional section of simulated cluster objects.
 	Clusters []ClusterObject `json:"clusters"`
+	// Applied is the optional section of applied configurations.
+	Applied []AppliedConfig `json:"applied"`
 }
 
 // decodeDocument decodes a state file in any JSON layout.
@@ -217,6 +219,11 @@ func decodeDocument(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
 	}
 	if err := checkSections(data); err != nil {
 		return nil, err
+	}
+	for i := range doc.Applied {
+		if err := checkApplied(&doc.Applied[i]); err != nil {
+			return nil, fmt.Errorf("applied[%d]: %w", i, err)
+		}
 	}
 	for i := range doc.Timers {
 		if err := checkTimer(&doc.Timers[i]); err != nil {
@@ -241,7 +248,7 @@ func decodeDocument(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
 		Seed: doc.Seed, Rand: doc.Rand, Clock: doc.Clock, ComponentRoots: doc.ComponentRoots, ConfigFile: doc.ConfigFile,
 		UnservedTypes: doc.UnservedTypes,
 		Timers:        nilIfEmpty(doc.Timers), Events: nilIfEmpty(doc.Events), Objects: nilIfEmpty(objects),
-		Clusters: nilIfEmpty(doc.Clusters),
+		Clusters: nilIfEmpty(doc.Clusters), Applied: nilIfEmpty(doc.Applied),
 	}, nil
 }
 

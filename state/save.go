@@ -132,14 +132,14 @@ func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousF
 			return fmt.Errorf("encode %s: %w", name, err)
 		}
 		end := sectionEnd(s)
-		if s == len(sectionNames)-1 && len(snap.Clusters) > 0 {
+		if s == len(sectionNames)-1 && hasOptional(snap) {
 			end = "],"
 		}
 		if _, err := fmt.Fprintln(w, end); err != nil {
 			return err
 		}
 	}
-	return writeClusters(w, snap.Clusters)
+	return writeOptional(w, snap)
 }
 
 // sectionEnd closes section s: "]," before another section, "]}" at the end.

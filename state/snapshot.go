@@ -34,6 +34,9 @@ type Snapshot struct {
 	// Clusters holds the objects of the simulated target clusters (package
 	// deployers/simcluster), one element per object, sorted by cluster.
 	Clusters []ClusterObject `json:"-"`
+	// Applied are the configurations the last apply of each object applied
+	// (see AppliedConfig), sorted by kind, namespace and name.
+	Applied []AppliedConfig `json:"-"`
 	// ComponentRoots are the landscape folders (absolute paths) in which
 	// lscli found component versions, so that later commands without paths
 	// find them again.

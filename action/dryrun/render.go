@@ -155,7 +155,8 @@ func (r *Render) Run(ctx context.Context, ls *landscape.Landscape) (*Result, err
 	return w.res, nil
 }
 
-// load applies the landscape to the dry run's cluster.
+// load applies the landscape to the dry run's cluster, which starts empty:
+// there is no last apply to keep a record of.
 func (w *walker) load(ctx context.Context, ls *landscape.Landscape) error {
 	var objs []fakecluster.Object
 	for _, d := range ls.Objects {
@@ -164,7 +165,7 @@ func (w *walker) load(ctx context.Context, ls *landscape.Landscape) error {
 	if err := landscape.EnsureDefaultContexts(ctx, w.c, ls.Namespaces()); err != nil {
 		return err
 	}
-	if _, err := landscape.Apply(ctx, w.c, objs); err != nil {
+	if _, err := landscape.Apply(ctx, w.c, objs, nil); err != nil {
 		return fmt.Errorf("load landscape: %w", err)
 	}
 	return nil

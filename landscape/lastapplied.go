@@ -1,0 +1,185 @@
+package landscape
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/jsonmergepatch"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// LastApplied holds, for each object a file set, the configuration its last
+// apply applied: what kubectl apply keeps in the object's annotation
+// kubectl.kubernetes.io/last-applied-configuration, and what its three-way
+// merge takes as the original, to delete what the last apply set and the
+// file no longer has. lscli keeps it in its state next to the object
+// instead of in an annotation, so that the object looks as before. Apply
+// reads and updates it; a nil LastApplied keeps no record.
+type LastApplied map[ObjectRef]AppliedConfig
+
+// AppliedConfig is the configuration an apply applied to one object.
+type AppliedConfig struct {
+	// UID is the object's uid when it was applied: a record of another
+	// object of the same name (deleted and created again since) is not
+	// the live object's, as kubectl's annotation goes with its object.
+	UID types.UID
+	// Config is the object as the file set it, as JSON: its labels and
+	// annotations (under metadata) and every field but apiVersion, kind,
+	// the rest of metadata and status (see appliedConfig).
+	Config json.RawMessage
+}
+
+// appliedConfig returns the part of obj, an object of a file, that an apply
+// merges into the live object, as JSON: {"metadata":{"labels":...,
+// "annotations":...}, "spec":...} (or "data", "type" and so on: every
+// field but apiVersion, kind, metadata and status). Labels and annotations
+// are there only when the file has them.
+func appliedConfig(obj fakecluster.Object) (json.RawMessage, error) {
+	m, err := objectMap(obj)
+	if err != nil {
+		return nil, err
+	}
+	meta := map[string]any{}
+	if l := obj.GetLabels(); l != nil {
+		meta["labels"] = l
+	}
+	if a := obj.GetAnnotations(); a != nil {
+		meta["annotations"] = a
+	}
+	m["metadata"] = meta
+	return json.Marshal(m)
+}
+
+// objectMap returns obj as a JSON object without apiVersion, kind,
+// metadata and status. An Execution is taken with its deploy items in clear.
+func objectMap(obj fakecluster.Object) (map[string]any, error) {
+	var v any = obj
+	if ex, ok := obj.(*lsv1alpha1.Execution); ok {
+		var err error
+		if v, err = fakecluster.InClear(ex, metav1.TypeMeta{}); err != nil {
+			return nil, err
+		}
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode: %w", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("encode: %w", err)
+	}
+	for _, k := range []string{"apiVersion", "kind", "metadata", "status"} {
+		delete(m, k)
+	}
+	return m, nil
+}
+
+// mergeApplied sets on live what kubectl apply's three-way JSON merge patch
+// (apimachinery's jsonmergepatch.CreateThreeWayJSONMergePatch, which
+// kubectl's pkg/cmd/apply/patcher.go uses for custom resources) makes of
+// it, with original the configuration the last apply applied, modified
+// file's (config) and current the live object: what the file adds or
+// changes is set, what original has and the file no longer has is deleted,
+// and the rest of the live object (what controllers set) is kept. As in
+// kubectl, the modified configuration always has annotations (kubectl puts
+// its record there), so an apply never removes all annotations at once;
+// a file that drops its labels altogether drops the live object's labels
+// altogether, as kubectl's merge patch ("labels": null) does.
+//
+// When what the merge makes of the spec (every field but metadata and
+// status) is the file's, the file's spec is copied as it is, as an apply
+// without a record does.
+func mergeApplied(live, file fakecluster.Object, original, config json.RawMessage) error {
+	current, err := appliedConfig(live)
+	if err != nil {
+		return fmt.Errorf("live object: %w", err)
+	}
+	modified, err := withAnnotations(config)
+	if err != nil {
+		return err
+	}
+	patch, err := jsonmergepatch.CreateThreeWayJSONMergePatch(original, modified, current)
+	if err != nil {
+		return fmt.Errorf("three-way merge with the last applied configuration: %w", err)
+	}
+	merged, err := jsonpatch.MergePatch(current, patch)
+	if err != nil {
+		return fmt.Errorf("apply the three-way merge patch: %w", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(merged, &m); err != nil {
+		return fmt.Errorf("three-way merge: %w", err)
+	}
+	var meta struct {
+		Labels      map[string]string `json:"labels"`
+		Annotations map[string]string `json:"annotations"`
+	}
+	if raw, err := json.Marshal(m["metadata"]); err != nil || json.Unmarshal(raw, &meta) != nil {
+		return fmt.Errorf("three-way merge: metadata is not labels and annotations")
+	}
+	delete(m, "metadata")
+	live.SetLabels(keepEmpty(live.GetLabels(), meta.Labels))
+	live.SetAnnotations(keepEmpty(live.GetAnnotations(), meta.Annotations))
+	fileSpec, err := objectMap(file)
+	if err != nil {
+		return fmt.Errorf("file: %w", err)
+	}
+	if reflect.DeepEqual(m, fileSpec) {
+		fakecluster.CopySpec(live, file)
+		return nil
+	}
+	spec, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("three-way merge: %w", err)
+	}
+	decoded := newLike(file)
+	if err := json.Unmarshal(spec, decoded); err != nil {
+		return fmt.Errorf("three-way merge: decode the merged spec: %w", err)
+	}
+	fakecluster.CopySpec(live, decoded)
+	return nil
+}
+
+// withAnnotations returns config with an empty annotations map when it has
+// none: kubectl's modified configuration always holds its record there.
+func withAnnotations(config json.RawMessage) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(config, &m); err != nil {
+		return nil, fmt.Errorf("applied configuration: %w", err)
+	}
+	var meta map[string]json.RawMessage
+	if raw, ok := m["metadata"]; ok {
+		if err := json.Unmarshal(raw, &meta); err != nil {
+			return nil, fmt.Errorf("applied configuration: metadata: %w", err)
+		}
+	}
+	if _, ok := meta["annotations"]; ok {
+		return config, nil
+	}
+	if meta == nil {
+		meta = map[string]json.RawMessage{}
+	}
+	meta["annotations"] = json.RawMessage(`{}`)
+	raw, err := json.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	m["metadata"] = raw
+	return json.Marshal(m)
+}
+
+// keepEmpty returns merged, or live when both are empty, so that an apply
+// that leaves a map empty does not turn a nil map into an empty one (a
+// change of nothing).
+func keepEmpty(live, merged map[string]string) map[string]string {
+	if len(merged) == 0 && len(live) == 0 {
+		return live
+	}
+	return merged
+}
