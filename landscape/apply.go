@@ -1,6 +1,7 @@
 package landscape
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -126,7 +127,11 @@ func applyOne(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Objec
 	if err := c.GetUnsafe(ctx, key, before); err != nil {
 		return false, false, false, false, uid, err
 	}
-	if original != nil && recUID == uid {
+	// With the file as the last apply applied it, and its spec as the live
+	// object's, the three-way merge deletes nothing and changes no spec:
+	// what it makes of the labels and annotations is what merge makes.
+	unchanged := original != nil && bytes.Equal(original, config) && fakecluster.SpecEqual(before, obj)
+	if original != nil && recUID == uid && !unchanged {
 		if err := mergeApplied(live, obj, original, config); err != nil {
 			return false, false, false, false, uid, err
 		}

@@ -41,24 +41,32 @@ type AppliedConfig struct {
 // field but apiVersion, kind, metadata and status). Labels and annotations
 // are there only when the file has them.
 func appliedConfig(obj fakecluster.Object) (json.RawMessage, error) {
-	m, err := objectMap(obj)
+	data, err := marshalObject(obj)
 	if err != nil {
 		return nil, err
 	}
-	meta := map[string]any{}
+	var m map[string]json.RawMessage // the fields stay as encoded: no second parse
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("encode: %w", err)
+	}
+	for _, k := range []string{"apiVersion", "kind", "status"} {
+		delete(m, k)
+	}
+	meta := map[string]map[string]string{}
 	if l := obj.GetLabels(); l != nil {
 		meta["labels"] = l
 	}
 	if a := obj.GetAnnotations(); a != nil {
 		meta["annotations"] = a
 	}
-	m["metadata"] = meta
+	if m["metadata"], err = json.Marshal(meta); err != nil {
+		return nil, fmt.Errorf("encode: %w", err)
+	}
 	return json.Marshal(m)
 }
 
-// objectMap returns obj as a JSON object without apiVersion, kind,
-// metadata and status. An Execution is taken with its deploy items in clear.
-func objectMap(obj fakecluster.Object) (map[string]any, error) {
+// marshalObject encodes obj, an Execution with its deploy items in clear.
+func marshalObject(obj fakecluster.Object) ([]byte, error) {
 	var v any = obj
 	if ex, ok := obj.(*lsv1alpha1.Execution); ok {
 		var err error
@@ -69,6 +77,16 @@ func objectMap(obj fakecluster.Object) (map[string]any, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode: %w", err)
+	}
+	return data, nil
+}
+
+// objectMap returns obj as a JSON object without apiVersion, kind,
+// metadata and status. An Execution is taken with its deploy items in clear.
+func objectMap(obj fakecluster.Object) (map[string]any, error) {
+	data, err := marshalObject(obj)
+	if err != nil {
+		return nil, err
 	}
 	var m map[string]any
 	if err := json.Unmarshal(data, &m); err != nil {
