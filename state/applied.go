@@ -61,3 +61,18 @@ func checkApplied(a *AppliedConfig) error {
 	}
 	return nil
 }
+
+// checkAppliedOnce refuses a second applied configuration of one object (a
+// file edited by hand): which of the two the next apply should take is
+// not for lscli to guess.
+func checkAppliedOnce(applied []AppliedConfig) error {
+	seen := make(map[[3]string]bool, len(applied))
+	for i := range applied {
+		key := [3]string{applied[i].Kind, applied[i].Namespace, applied[i].Name}
+		if seen[key] {
+			return fmt.Errorf("%s: applied configuration of %s twice", appliedSection, applied[i].describe())
+		}
+		seen[key] = true
+	}
+	return nil
+}

@@ -102,6 +102,7 @@ func TestBadApplied(t *testing.T) {
 		"no uid":       {`"uid":"uid-2",`, ``, `applied configuration: kind, name and uid are required`},
 		"config array": {`"config":{"data":{"k":"dg=="},"metadata":{}}`, `"config":[]`, `applied configuration of Secret default/creds: config is not a JSON object`},
 		"not json":     {`"uid":"uid-2",`, `"uid":uid-2,`, `applied configuration`},
+		"twice":        {`"kind":"Secret","namespace":"default","name":"creds"`, `"kind":"Installation","namespace":"default","name":"demo"`, `applied: applied configuration of Installation default/demo twice`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			bad := strings.Replace(saved, tt.old, tt.new, 1)

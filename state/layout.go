@@ -160,6 +160,9 @@ func (l *layout) decode(scheme *runtime.Scheme) (*Snapshot, error) {
 	if snap.Applied, err = decodeLines(l.applied, decodeApplied); err != nil {
 		return nil, err
 	}
+	if err := checkAppliedOnce(snap.Applied); err != nil {
+		return nil, err
+	}
 	snap.Objects, err = decodeLines(l.sections[2], func(b []byte, into *fakecluster.Object) (err error) {
 		*into, err = decodeObject(scheme, b)
 		return err

@@ -225,6 +225,9 @@ func decodeDocument(data []byte, scheme *runtime.Scheme) (*Snapshot, error) {
 			return nil, fmt.Errorf("applied[%d]: %w", i, err)
 		}
 	}
+	if err := checkAppliedOnce(doc.Applied); err != nil {
+		return nil, err
+	}
 	for i := range doc.Timers {
 		if err := checkTimer(&doc.Timers[i]); err != nil {
 			return nil, fmt.Errorf("timers[%d]: %w", i, err)
