@@ -251,3 +251,40 @@ func TestApplyKeepsSpecFieldsOfOthers(t *testing.T) {
 		t.Fatalf("want operated, got %+v, %v", res, err)
 	}
 }
+
+// TestApplyMergeKeepsLargeNumbers: a DataObject's large integers survive
+// the three-way merge (no float64 on the way), also where the merge keeps
+// a key a controller added and the data is decoded from the merge.
+func TestApplyMergeKeepsLargeNumbers(t *testing.T) {
+	ctx := context.Background()
+	c := fakecluster.New(fakecluster.Options{})
+	key := types.NamespacedName{Namespace: "default", Name: "big"}
+	do := func(data string) []fakecluster.Object {
+		obj := &lsv1alpha1.DataObject{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}
+		obj.Data.RawMessage = []byte(data)
+		return []fakecluster.Object{obj}
+	}
+	last := LastApplied{}
+	if _, err := Apply(ctx, c, do(`{"n":12345678901234567891,"gone":1}`), last); err != nil {
+		t.Fatal(err)
+	}
+	live := &lsv1alpha1.DataObject{}
+	if err := c.Get(ctx, key, live); err != nil {
+		t.Fatal(err)
+	}
+	live.Labels = map[string]string{"by": "controller"}
+	live.Data.RawMessage = []byte(`{"n":12345678901234567891,"gone":1,"ctl":98765432109876543211}`)
+	if err := c.Update(ctx, live); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Apply(ctx, c, do(`{"n":12345678901234567891}`), last); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Get(ctx, key, live); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"ctl":98765432109876543211,"n":12345678901234567891}`
+	if got := string(live.Data.RawMessage); got != want || live.Labels["by"] != "controller" {
+		t.Errorf("data %s, labels %v", got, live.Labels)
+	}
+}

@@ -1,6 +1,7 @@
 package landscape
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -88,8 +89,8 @@ func objectMap(obj fakecluster.Object) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
+	m, err := decodeMap(data)
+	if err != nil {
 		return nil, fmt.Errorf("encode: %w", err)
 	}
 	for _, k := range []string{"apiVersion", "kind", "metadata", "status"} {
@@ -130,8 +131,8 @@ func mergeApplied(live, file fakecluster.Object, original, config json.RawMessag
 	if err != nil {
 		return fmt.Errorf("apply the three-way merge patch: %w", err)
 	}
-	var m map[string]any
-	if err := json.Unmarshal(merged, &m); err != nil {
+	m, err := decodeMap(merged)
+	if err != nil {
 		return fmt.Errorf("three-way merge: %w", err)
 	}
 	var meta struct {
@@ -162,6 +163,19 @@ func mergeApplied(live, file fakecluster.Object, original, config json.RawMessag
 	}
 	fakecluster.CopySpec(live, decoded)
 	return nil
+}
+
+// decodeMap decodes a JSON object with its numbers as they are written
+// (json.Number), so that a large integer in a spec or data survives the
+// merge.
+func decodeMap(data []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // withAnnotations returns config with an empty annotations map when it has
