@@ -77,6 +77,6 @@ spec:
 	}
 	// Output:
 	// examples/app.yaml: document 2: Installation "app": unknown field "spec.contxt"
-	// examples/app.yaml: document 2: Installation "app": spec.blueprint: set exactly one of ref or inline (got none)
-	// examples/app.yaml: document 2: Installation "app": spec.imports.targets[0] ("cluster"): set exactly one of target, targets, targetListRef, targetMap or targetMapRef (got none)
+	// examples/app.yaml: document 2: Installation "app": spec.imports.targets[0]: Required value: exactly one of [Target, Targets, TargetMap, TargetMapReference, TargetListReference] must be set (currently set: none) (set exactly one of the keys target, targets, targetMap, targetMapRef or targetListRef)
+	// examples/app.yaml: document 2: Installation "app": spec.blueprint.definition: Required value: exactly one of [Inline, Reference] must be set (currently set: none) (set exactly one of the keys inline or ref)
 }

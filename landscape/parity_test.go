@@ -1,8 +1,3 @@
-//go:build landscaperparity
-
-// This test needs github.com/robfig/cron/v3 in go.mod, which Landscaper's
-// validation package imports: go test -tags landscaperparity ./landscape/
-
 package landscape
 
 import (

@@ -176,15 +176,15 @@ func TestLoadProblems(t *testing.T) {
 			`a.yaml: document 1: DataObject: metadata.generateName "do-" is not allowed in a landscape file ` +
 				`(every apply would create another object): set metadata.name`,
 			`a.yaml: document 2: DataObject: metadata.name is missing`,
-			`a.yaml: document 3: DataObject "My_Data": metadata.name "My_Data": a lowercase RFC 1123 subdomain must consist of ` +
+			`a.yaml: document 3: DataObject "My_Data": metadata.name: Invalid value: "My_Data": a lowercase RFC 1123 subdomain must consist of ` +
 				`lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character ` +
 				`(e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
-			`a.yaml: document 3: DataObject "My_Data": metadata.namespace "Bad.NS": a lowercase RFC 1123 label must consist of ` +
+			`a.yaml: document 3: DataObject "My_Data": metadata.namespace: Invalid value: "Bad.NS": a lowercase RFC 1123 label must consist of ` +
 				`lower case alphanumeric characters or '-', and must start and end with an alphanumeric character ` +
 				`(e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
-			`a.yaml: document 4: Installation "dotted.name": metadata.name "dotted.name": must not contain dots`,
-			`a.yaml: document 5: Installation "` + strings.Repeat("x", 59) + `": metadata.name "` + strings.Repeat("x", 59) +
-				`": must be no more than 58 characters (Landscaper writes "Inst." + name into label values)`,
+			`a.yaml: document 4: Installation "dotted.name": metadata.name: Invalid value: "dotted.name": must not contain dots`,
+			`a.yaml: document 5: Installation "` + strings.Repeat("x", 59) + `": metadata.name: Invalid value: "` + strings.Repeat("x", 59) +
+				`": must be no more than 58 characters (Landscaper writes "Inst." + name into label values, which have at most 63 characters)`,
 			`a.yaml: document 6: ConfigMap "c": metadata.labels: Invalid value: "a b": name part must consist of alphanumeric ` +
 				`characters, '-', '_' or '.', and must start and end with an alphanumeric character ` +
 				`(e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
@@ -216,7 +216,7 @@ func TestLoadProblems(t *testing.T) {
 		},
 		want: []string{
 			`a.yaml: document 1: Installation "My": unknown field "spec.bogus"`,
-			`a.yaml: document 1: Installation "My": metadata.name "My": a lowercase RFC 1123 label must consist of ` +
+			`a.yaml: document 1: Installation "My": metadata.name: Invalid value: "My": a lowercase RFC 1123 label must consist of ` +
 				`lower case alphanumeric characters or '-', and must start and end with an alphanumeric character ` +
 				`(e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
 			"b.yaml: document 1: invalid YAML: line 1: did not find expected node content",

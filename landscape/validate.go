@@ -1,24 +1,29 @@
 package landscape
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/gardener/landscaper/apis/core"
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
+	lsvalidation "github.com/gardener/landscaper/apis/core/validation"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/lscli/lscli/fakecluster"
 )
 
-// installationNameMaxLength is the longest name of an Installation that
-// Landscaper accepts: it writes "Inst." + name into label values, which
-// have at most 63 characters.
-const installationNameMaxLength = validation.DNS1123LabelMaxLength - len(helper.InstallationPrefix)
+// Messages of the checks below are the field errors Landscaper's webhooks
+// and the API server return ("spec.type: Required value: type must not be
+// empty"), so that they read as a cluster's do, followed by lscli's advice
+// in parentheses where there is some. Checks that Landscaper does not make
+// but the CRD's schema does ("spec.type: Required value") are written as
+// kube-apiserver writes them; checks of lscli's own say so in their doc
+// comments and in docs/semantics.md.
 
 // validateObject checks what the API server and Landscaper's webhooks check
 // for every object, then what they check for its kind.
@@ -30,111 +35,180 @@ func validateObject(kind kindInfo, obj fakecluster.Object) []string {
 	return msgs
 }
 
-// validateMetadata checks name, namespace, labels and annotations.
+// validateMetadata checks name, namespace, labels, annotations, finalizers
+// and owner references as the API server does for every object
+// (ValidateObjectMeta, names DNS subdomains). An Installation's metadata is
+// checked by Landscaper's webhook instead (validateInstallation), which
+// wants a DNS label of at most 58 characters.
 func validateMetadata(obj fakecluster.Object) []string {
-	var msgs []string
-	name := obj.GetName()
 	if _, ok := obj.(*lsv1alpha1.Installation); ok {
-		msgs = append(msgs, invalidValue("metadata.name", name, validation.IsDNS1123Label(name))...)
-		if len(name) > installationNameMaxLength {
-			msgs = append(msgs, fmt.Sprintf("metadata.name %q: must be no more than %d characters "+
-				"(Landscaper writes %q + name into label values)", name, installationNameMaxLength, helper.InstallationPrefix))
-		}
-	} else {
-		msgs = append(msgs, invalidValue("metadata.name", name, validation.IsDNS1123Subdomain(name))...)
-	}
-	ns := obj.GetNamespace()
-	msgs = append(msgs, invalidValue("metadata.namespace", ns, validation.IsDNS1123Label(ns))...)
-	meta := field.NewPath("metadata")
-	msgs = append(msgs, fieldErrors(metav1validation.ValidateLabels(obj.GetLabels(), meta.Child("labels")))...)
-	msgs = append(msgs, fieldErrors(apivalidation.ValidateAnnotations(obj.GetAnnotations(), meta.Child("annotations")))...)
-	return msgs
-}
-
-// invalidValue formats the messages of Kubernetes' validation functions.
-func invalidValue(path, value string, errs []string) []string {
-	msgs := make([]string, len(errs))
-	for i, e := range errs {
-		msgs[i] = fmt.Sprintf("%s %q: %s", path, value, e)
-	}
-	return msgs
-}
-
-// fieldErrors formats errors of Kubernetes' and Landscaper's validation
-// packages as "PATH: Invalid value: VALUE: MESSAGE".
-func fieldErrors(errs field.ErrorList) []string {
-	msgs := make([]string, len(errs))
-	for i, e := range errs {
-		msgs[i] = e.Field + ": " + e.ErrorBody()
-	}
-	return msgs
-}
-
-// validateTarget checks a Target as Landscaper does, and that it has a type:
-// deployers select Targets by type.
-func validateTarget(obj fakecluster.Object) []string {
-	spec := obj.(*lsv1alpha1.Target).Spec
-	var msgs []string
-	if spec.Type == "" {
-		msgs = append(msgs, "spec.type is missing (e.g. "+string(targettypes.KubernetesClusterTargetType)+")")
-	}
-	if spec.Configuration != nil && spec.SecretRef != nil {
-		msgs = append(msgs, "spec: set config or secretRef, not both")
-	}
-	if spec.SecretRef != nil && spec.SecretRef.Name == "" {
-		msgs = append(msgs, "spec.secretRef.name is missing")
-	}
-	return msgs
-}
-
-// validateDeployItem checks a DeployItem as Landscaper does.
-func validateDeployItem(obj fakecluster.Object) []string {
-	spec := obj.(*lsv1alpha1.DeployItem).Spec
-	var msgs []string
-	if spec.Type == "" {
-		msgs = append(msgs, "spec.type is missing (e.g. landscaper.gardener.cloud/mock)")
-	}
-	if spec.Target != nil {
-		msgs = append(msgs, objectReference("spec.target", *spec.Target)...)
-	}
-	return msgs
-}
-
-// objectReference checks that a reference has name and namespace.
-func objectReference(path string, ref lsv1alpha1.ObjectReference) []string {
-	var msgs []string
-	if ref.Name == "" {
-		msgs = append(msgs, path+".name is missing")
-	}
-	if ref.Namespace == "" {
-		msgs = append(msgs, path+".namespace is missing")
-	}
-	return msgs
-}
-
-// option is a field of which exactly one must be set.
-type option struct {
-	name string
-	set  bool
-}
-
-// exactlyOne checks that exactly one of the options is set.
-func exactlyOne(path string, opts ...option) []string {
-	var names, set []string
-	for _, o := range opts {
-		names = append(names, o.name)
-		if o.set {
-			set = append(set, o.name)
-		}
-	}
-	if len(set) == 1 {
 		return nil
 	}
-	got := "none"
-	if len(set) > 0 {
-		got = strings.Join(set, " and ")
+	return fieldErrors(apivalidation.ValidateObjectMetaAccessor(obj, true, apivalidation.NameIsDNSSubdomain,
+		field.NewPath("metadata")), nil)
+}
+
+// hinter returns lscli's advice for an error of Landscaper's validation, or
+// "" when it has none.
+type hinter func(e *field.Error) string
+
+// fieldErrors formats errors of Kubernetes' and Landscaper's validation as
+// they print them, "PATH: TYPE: VALUE: DETAIL" (see fieldError), each with
+// the advice of hint, if any, in parentheses.
+func fieldErrors(errs field.ErrorList, hint hinter) []string {
+	errs = mapOrder(errs)
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = fieldError(e)
+		if hint == nil {
+			continue
+		}
+		if h := hint(e); h != "" {
+			msgs[i] += " (" + h + ")"
+		}
 	}
-	return []string{fmt.Sprintf("%s: set exactly one of %s (got %s)", path, orList(names), got)}
+	return msgs
+}
+
+// mapOrder returns errs with the errors about the keys of one map, which
+// Landscaper finds in Go's random map order (a target import's targetMap),
+// sorted by key, so that the same input always gives the same messages.
+func mapOrder(errs field.ErrorList) field.ErrorList {
+	out := slices.Clone(errs)
+	mapOf := func(e *field.Error) string {
+		m, _, ok := strings.Cut(e.Field, ".targetMap[")
+		if !ok {
+			return ""
+		}
+		return m
+	}
+	for start := 0; start < len(out); {
+		end := start + 1
+		if m := mapOf(out[start]); m != "" {
+			for end < len(out) && mapOf(out[end]) == m {
+				end++
+			}
+			slices.SortStableFunc(out[start:end], func(a, b *field.Error) int { return strings.Compare(a.Field, b.Field) })
+		}
+		start = end
+	}
+	return out
+}
+
+// maxValueLength is the longest JSON of a structured bad value that
+// fieldError prints.
+const maxValueLength = 80
+
+// fieldError formats e as e.Error() does, except that a structured bad
+// value (Landscaper passes whole import definitions and target specs) whose
+// JSON is longer than maxValueLength is written {...} or [...]: the field
+// path says which value it is, and a target's config may be long and
+// secret.
+func fieldError(e *field.Error) string {
+	switch e.BadValue.(type) {
+	case nil, string, bool, int32, int64, float32, float64, field.OmitValueType:
+		return e.Error()
+	}
+	js, err := json.Marshal(e.BadValue)
+	if err == nil && len(js) <= maxValueLength {
+		return e.Error()
+	}
+	value := "{...}"
+	if err == nil && js[0] == '[' {
+		value = "[...]"
+	}
+	msg := fmt.Sprintf("%s: %s: %s", e.Field, e.Type, value)
+	if e.Detail != "" {
+		msg += ": " + e.Detail
+	}
+	return msg
+}
+
+// converted returns the problem of converting an object to Landscaper's
+// internal version, which its webhooks validate.
+func converted(kind string, err error) []string {
+	return []string{fmt.Sprintf("cannot convert the %s to Landscaper's internal version for its validation: %v", kind, err)}
+}
+
+// validateTarget checks a Target as Landscaper's webhook does
+// (ValidateTarget), and what the CRD's schema requires: a type and a
+// secretRef's name. lscli refuses an empty type too, which the schema takes
+// when the key is written (type: ""): deployers select Targets by type.
+func validateTarget(obj fakecluster.Object) []string {
+	t := obj.(*lsv1alpha1.Target)
+	var msgs []string
+	spec := field.NewPath("spec")
+	if t.Spec.Type == "" {
+		msgs = append(msgs, fieldErrors(field.ErrorList{field.Required(spec.Child("type"), "")}, func(*field.Error) string {
+			return "e.g. " + string(targettypes.KubernetesClusterTargetType)
+		})...)
+	}
+	c := &core.Target{}
+	if err := lsv1alpha1.Convert_v1alpha1_Target_To_core_Target(t, c, nil); err != nil {
+		return append(msgs, converted("Target", err)...)
+	}
+	msgs = append(msgs, fieldErrors(lsvalidation.ValidateTarget(c), func(*field.Error) string {
+		return "keep one of the keys config and secretRef"
+	})...)
+	if t.Spec.SecretRef != nil && t.Spec.SecretRef.Name == "" {
+		msgs = append(msgs, fieldErrors(field.ErrorList{field.Required(spec.Child("secretRef", "name"), "")}, nil)...)
+	}
+	return msgs
+}
+
+// validateDeployItem checks a DeployItem as Landscaper's webhook does
+// (ValidateDeployItem).
+func validateDeployItem(obj fakecluster.Object) []string {
+	c := &core.DeployItem{}
+	if err := lsv1alpha1.Convert_v1alpha1_DeployItem_To_core_DeployItem(obj.(*lsv1alpha1.DeployItem), c, nil); err != nil {
+		return converted("DeployItem", err)
+	}
+	return fieldErrors(lsvalidation.ValidateDeployItem(c), typeHint)
+}
+
+// typeHint gives an example of a deploy item's type when it is missing.
+func typeHint(e *field.Error) string {
+	if e.Type == field.ErrorTypeRequired && strings.HasSuffix(e.Field, ".type") {
+		return "e.g. landscaper.gardener.cloud/mock"
+	}
+	return ""
+}
+
+// yamlKeys are the keys in YAML of the Go fields that Landscaper's
+// ValidateExactlyOneOf names.
+var yamlKeys = map[string]string{
+	"Inline":              "inline",
+	"Reference":           "ref",
+	"DataRef":             "dataRef",
+	"SecretRef":           "secretRef",
+	"ConfigMapRef":        "configMapRef",
+	"Target":              "target",
+	"Targets":             "targets",
+	"TargetMap":           "targetMap",
+	"TargetMapReference":  "targetMapRef",
+	"TargetListReference": "targetListRef",
+}
+
+// exactlyOneHint translates the Go field names of Landscaper's "exactly one
+// of [Inline, Reference] must be set" into the keys of the YAML.
+func exactlyOneHint(e *field.Error) string {
+	rest, ok := strings.CutPrefix(e.Detail, "exactly one of [")
+	if !ok {
+		return ""
+	}
+	names, _, ok := strings.Cut(rest, "]")
+	if !ok {
+		return ""
+	}
+	var keys []string
+	for _, n := range strings.Split(names, ", ") {
+		if k, ok := yamlKeys[n]; ok {
+			keys = append(keys, k)
+		} else {
+			keys = append(keys, n)
+		}
+	}
+	return "set exactly one of the keys " + orList(keys)
 }
 
 // orList joins "a", "b", "c" to "a, b or c".
@@ -145,17 +219,11 @@ func orList(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
-// item names the entry i of the list at path, with its name if it has one:
-// `spec.imports.data[0] ("db")`.
-func item(path string, i int, name string) string {
-	s := fmt.Sprintf("%s[%d]", path, i)
-	if name != "" {
-		s += fmt.Sprintf(" (%q)", name)
+// installationNameHint explains Landscaper's limit of an Installation's
+// name.
+func installationNameHint(e *field.Error) string {
+	if e.Field == "metadata.name" && strings.HasPrefix(e.Detail, "must be no more than") {
+		return fmt.Sprintf("Landscaper writes %q + name into label values, which have at most 63 characters", helper.InstallationPrefix)
 	}
-	return s
-}
-
-// index names the entry i of the list at path: spec.imports.data[0].
-func index(path string, i int) string {
-	return fmt.Sprintf("%s[%d]", path, i)
+	return ""
 }

@@ -2,72 +2,61 @@ package landscape
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
+	"github.com/gardener/landscaper/apis/core"
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	lsvalidation "github.com/gardener/landscaper/apis/core/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/lscli/lscli/fakecluster"
 )
 
 // validateExecution checks the deploy items of an Execution as Landscaper's
-// webhook does (apis/core/validation.ValidateExecution): names are set and
-// unique, types are set, dependencies exist and have no cycles.
+// webhook does (ValidateExecution): names are set and unique, types are
+// set, targets have a name and namespace, labels are valid, and, unless a
+// name is used twice, dependencies exist and have no cycles.
 func validateExecution(obj fakecluster.Object) []string {
-	const path = "spec.deployItems"
-	items := obj.(*lsv1alpha1.Execution).Spec.DeployItems
-	var msgs []string
-	seen := map[string]string{}
-	for i, di := range items {
-		msgs = append(msgs, uniqueDeployItem(seen, index(path, i), di.Name)...)
-		msgs = append(msgs, validateDeployItemTemplate(index(path, i), di)...)
+	exec := obj.(*lsv1alpha1.Execution)
+	c := &core.Execution{}
+	if err := lsv1alpha1.Convert_v1alpha1_Execution_To_core_Execution(exec, c, nil); err != nil {
+		return converted("Execution", err)
 	}
-	if len(msgs) > 0 {
-		return msgs // dependencies are only clear when every name is
-	}
-	for i, di := range items {
-		for _, dep := range di.DependsOn {
-			if _, ok := seen[dep]; !ok {
-				msgs = append(msgs, fmt.Sprintf("%s.dependsOn: %q is not a deploy item of this Execution (known: %s)",
-					item(path, i, di.Name), dep, strings.Join(deployItemNames(items), ", ")))
+	return fieldErrors(lsvalidation.ValidateExecution(c), executionHint(exec.Spec.DeployItems))
+}
+
+// executionHint gives lscli's advice for the errors of Landscaper's
+// ValidateExecution of the deploy items items.
+func executionHint(items lsv1alpha1.DeployItemTemplateList) hinter {
+	return func(e *field.Error) string {
+		if h := typeHint(e); h != "" {
+			return h
+		}
+		switch v := e.BadValue.(type) {
+		case lsvalidation.Cycle:
+			return fmt.Sprintf("dependsOn %s -> %s: remove one of these dependencies",
+				strings.Join(v, " -> "), v[0])
+		case string:
+			switch {
+			case e.Type == field.ErrorTypeDuplicate:
+				return fmt.Sprintf("deploy item names are unique in an Execution: first at spec.deployItems[%d]",
+					firstDeployItem(items, v))
+			case e.Detail == "depends on undefined deploy item":
+				return "deploy items of this Execution: " + strings.Join(deployItemNames(items), ", ")
 			}
 		}
+		return ""
 	}
-	for _, cycle := range dependencyCycles(items) {
-		msgs = append(msgs, fmt.Sprintf("%s: dependency cycle %s", path, strings.Join(cycle, " -> ")))
-	}
-	return msgs
 }
 
-// uniqueDeployItem checks that a deploy item has a name not seen before, and
-// records it.
-func uniqueDeployItem(seen map[string]string, path, name string) []string {
-	if name == "" {
-		return []string{path + ".name is missing"}
+// firstDeployItem returns the index of the first deploy item named name.
+func firstDeployItem(items lsv1alpha1.DeployItemTemplateList, name string) int {
+	for i, di := range items {
+		if di.Name == name {
+			return i
+		}
 	}
-	if first, ok := seen[name]; ok {
-		return []string{fmt.Sprintf("%s: deploy item name %q is used twice: first at %s", path, name, first)}
-	}
-	seen[name] = path
-	return nil
-}
-
-// validateDeployItemTemplate checks type, target and labels of one deploy item.
-func validateDeployItemTemplate(path string, di lsv1alpha1.DeployItemTemplate) []string {
-	var msgs []string
-	if di.Type == "" {
-		msgs = append(msgs, path+".type is missing (e.g. landscaper.gardener.cloud/mock)")
-	}
-	if di.Target != nil {
-		msgs = append(msgs, objectReference(path+".target", *di.Target)...)
-	}
-	labels := field.NewPath("spec", "deployItems").Index(0).Child("labels")
-	for _, msg := range fieldErrors(metav1validation.ValidateLabels(di.Labels, labels)) {
-		msgs = append(msgs, path+".labels"+strings.TrimPrefix(msg, labels.String()))
-	}
-	return msgs
+	return -1
 }
 
 // deployItemNames returns the names of items in order.
@@ -77,45 +66,4 @@ func deployItemNames(items lsv1alpha1.DeployItemTemplateList) []string {
 		names[i] = di.Name
 	}
 	return names
-}
-
-// dependencyCycles returns each cycle in dependsOn once, as the names along
-// it with the first repeated at the end: [a b a].
-func dependencyCycles(items lsv1alpha1.DeployItemTemplateList) [][]string {
-	deps := map[string][]string{}
-	for _, di := range items {
-		deps[di.Name] = di.DependsOn
-	}
-	const (
-		unvisited = iota
-		onPath
-		done
-	)
-	state := map[string]int{}
-	var cycles [][]string
-	var stack []string
-	var visit func(name string)
-	visit = func(name string) {
-		state[name] = onPath
-		stack = append(stack, name)
-		for _, dep := range deps[name] {
-			switch state[dep] {
-			case onPath:
-				start := slices.Index(stack, dep)
-				cycles = append(cycles, append(append([]string{}, stack[start:]...), dep))
-			case unvisited:
-				if _, ok := deps[dep]; ok {
-					visit(dep)
-				}
-			}
-		}
-		stack = stack[:len(stack)-1]
-		state[name] = done
-	}
-	for _, di := range items {
-		if state[di.Name] == unvisited {
-			visit(di.Name)
-		}
-	}
-	return cycles
 }

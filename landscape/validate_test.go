@@ -36,15 +36,17 @@ var validationCases = []struct {
 }, {
 	name: "blueprint with neither ref nor inline",
 	doc:  lsAPI + "kind: Installation\nmetadata: {name: i}\nspec:\n  blueprint: {}\n",
-	want: []string{"spec.blueprint: set exactly one of ref or inline (got none)"},
+	want: []string{"spec.blueprint.definition: Required value: exactly one of [Inline, Reference] must be set (currently set: none) " +
+		"(set exactly one of the keys inline or ref)"},
 }, {
 	name: "blueprint with ref and inline",
 	doc:  installation("i", "") + "    ref: {resourceName: bp}\n",
-	want: []string{"spec.blueprint: set exactly one of ref or inline (got ref and inline)"},
+	want: []string{"spec.blueprint.definition: Invalid value: {...}: exactly one of [Inline, Reference] must be set " +
+		"(currently set: [Reference, Inline]) (set exactly one of the keys inline or ref)"},
 }, {
 	name:     "blueprint ref without resource name",
 	doc:      lsAPI + "kind: Installation\nmetadata: {name: i}\nspec:\n  blueprint: {ref: {resourceName: ''}}\n",
-	want:     []string{"spec.blueprint.ref.resourceName is missing"},
+	want:     []string{"spec.blueprint.ref.resourceName: Required value"},
 	stricter: true,
 }, {
 	name: "inline blueprint without filesystem",
@@ -87,7 +89,8 @@ var validationCases = []struct {
 }, {
 	name: "component descriptor with neither ref nor inline",
 	doc:  installation("i", "  componentDescriptor: {}\n"),
-	want: []string{"spec.componentDescriptor: set exactly one of ref or inline (got none)"},
+	want: []string{"spec.componentDescriptor.definition: Required value: exactly one of [Inline, Reference] must be set " +
+		"(currently set: none) (set exactly one of the keys inline or ref)"},
 }, {
 	name: "data imports",
 	doc: installation("i", `  imports:
@@ -99,11 +102,14 @@ var validationCases = []struct {
     - {name: e, configMapRef: {key: k}}
 `),
 	want: []string{
-		"spec.imports.data[0].name is missing",
-		`spec.imports.data[1] ("b"): set exactly one of dataRef, secretRef or configMapRef (got none)`,
-		`spec.imports.data[2] ("c"): set exactly one of dataRef, secretRef or configMapRef (got dataRef and secretRef)`,
-		"spec.imports.data[3].secretRef.name is missing",
-		"spec.imports.data[4].configMapRef.name is missing",
+		"spec.imports.data[0].name: Required value: name must not be empty",
+		"spec.imports.data[1]: Required value: exactly one of [DataRef, SecretRef, ConfigMapRef] must be set " +
+			"(currently set: none) (set exactly one of the keys dataRef, secretRef or configMapRef)",
+		`spec.imports.data[2]: Invalid value: {"name":"c","dataRef":"c","secretRef":{"name":"s","key":""}}: ` +
+			"exactly one of [DataRef, SecretRef, ConfigMapRef] must be set (currently set: [DataRef, SecretRef]) " +
+			"(set exactly one of the keys dataRef, secretRef or configMapRef)",
+		"spec.imports.data[3].secretRef.name: Required value: name must not be empty",
+		"spec.imports.data[4].configMapRef.name: Required value: name must not be empty",
 	},
 }, {
 	name: "target imports",
@@ -116,14 +122,18 @@ var validationCases = []struct {
     - {name: e, targetMap: {"A_B": a, ok: ""}}
 `),
 	want: []string{
-		"spec.imports.targets[0].name is missing",
-		`spec.imports.targets[1] ("b"): set exactly one of target, targets, targetListRef, targetMap or targetMapRef (got none)`,
-		`spec.imports.targets[2] ("c"): set exactly one of target, targets, targetListRef, targetMap or targetMapRef ` +
-			`(got target and targets)`,
-		"spec.imports.targets[3].targets[1] is empty, want the name of a Target",
-		`spec.imports.targets[4].targetMap: key "A_B" is invalid: use at most 63 lower-case letters, digits, '.' and '-', ` +
-			`starting and ending with a letter or digit`,
-		`spec.imports.targets[4].targetMap["ok"] is empty, want the name of a Target`,
+		"spec.imports.targets[0].name: Required value: name must not be empty",
+		"spec.imports.targets[1]: Required value: exactly one of [Target, Targets, TargetMap, TargetMapReference, " +
+			"TargetListReference] must be set (currently set: none) " +
+			"(set exactly one of the keys target, targets, targetMap, targetMapRef or targetListRef)",
+		`spec.imports.targets[2]: Invalid value: {"name":"c","target":"c","targets":["d"]}: exactly one of [Target, ` +
+			"Targets, TargetMap, TargetMapReference, TargetListReference] must be set (currently set: [Target, Targets]) " +
+			"(set exactly one of the keys target, targets, targetMap, targetMapRef or targetListRef)",
+		"spec.imports.targets[3].targets[1]: Required value: target must not be empty (want the name of a Target)",
+		`spec.imports.targets[4].targetMap[A_B]: Invalid value: "A_B": key must contain only lower-case alphanumeric ` +
+			"characters, dots, or dashes; it must begin and end with a lower-case alphanumeric character; " +
+			"it must not be empty, and not longer than 63 characters",
+		"spec.imports.targets[4].targetMap[ok]: Required value: target must not be empty (want the name of a Target)",
 	},
 }, {
 	name: "duplicate import names, across data and targets",
@@ -132,8 +142,8 @@ var validationCases = []struct {
     targets: [{name: a, target: t}]
 `),
 	want: []string{
-		`spec.imports.data[1]: import name "a" is used twice: first at spec.imports.data[0]`,
-		`spec.imports.targets[0]: import name "a" is used twice: first at spec.imports.data[0]`,
+		`spec.imports.data[1]: Duplicate value: "a" (import names are unique across spec.imports.data and spec.imports.targets)`,
+		`spec.imports.targets[0]: Duplicate value: "a" (import names are unique across spec.imports.data and spec.imports.targets)`,
 	},
 }, {
 	name: "exports",
@@ -142,11 +152,11 @@ var validationCases = []struct {
     targets: [{name: a, target: t}, {name: b}, {name: b, target: u}]
 `),
 	want: []string{
-		`spec.exports.data[1]: export name "a" is used twice: first at spec.exports.data[0]`,
-		"spec.exports.data[2].name is missing",
-		"spec.exports.data[3].dataRef is missing",
-		"spec.exports.targets[1].target is missing",
-		`spec.exports.targets[2]: export name "b" is used twice: first at spec.exports.targets[1]`,
+		`spec.exports.data[1]: Duplicate value: "a" (export names are unique among spec.exports.data)`,
+		"spec.exports.data[2].name: Required value: name must not be empty",
+		"spec.exports.data[3].dataRef: Required value: dataRef must not be empty",
+		"spec.exports.targets[1].target: Required value: target must not be empty (want the name of a Target)",
+		`spec.exports.targets[2]: Duplicate value: "b" (export names are unique among spec.exports.targets)`,
 	},
 }, {
 	name: "valid target",
@@ -155,24 +165,25 @@ var validationCases = []struct {
 }, {
 	name:     "target without type",
 	doc:      lsAPI + "kind: Target\nmetadata: {name: t}\nspec: {config: {}}\n",
-	want:     []string{"spec.type is missing (e.g. landscaper.gardener.cloud/kubernetes-cluster)"},
+	want:     []string{"spec.type: Required value (e.g. landscaper.gardener.cloud/kubernetes-cluster)"},
 	stricter: true,
 }, {
 	name: "target with config and secretRef",
 	doc:  lsAPI + "kind: Target\nmetadata: {name: t}\nspec: {type: x, config: {a: 1}, secretRef: {name: s}}\n",
-	want: []string{"spec: set config or secretRef, not both"},
+	want: []string{`spec: Invalid value: {"type":"x","config":{"a":1},"secretRef":{"name":"s","key":""}}: ` +
+		"either config or secretRef may be set, not both (keep one of the keys config and secretRef)"},
 }, {
 	name:     "target secretRef without name",
 	doc:      lsAPI + "kind: Target\nmetadata: {name: t}\nspec: {type: x, secretRef: {key: k}}\n",
-	want:     []string{"spec.secretRef.name is missing"},
+	want:     []string{"spec.secretRef.name: Required value"},
 	stricter: true,
 }, {
 	name: "deploy item",
 	doc:  lsAPI + "kind: DeployItem\nmetadata: {name: d}\nspec: {target: {name: ''}}\n",
 	want: []string{
-		"spec.type is missing (e.g. landscaper.gardener.cloud/mock)",
-		"spec.target.name is missing",
-		"spec.target.namespace is missing",
+		"spec.type: Required value: type must not be empty (e.g. landscaper.gardener.cloud/mock)",
+		"spec.target.name: Required value: target name must not be empty",
+		"spec.target.namespace: Required value: target namespace must not be empty",
 	},
 }, {
 	name: "execution deploy items",
@@ -186,13 +197,13 @@ spec:
   - {name: b, type: t}
 `,
 	want: []string{
-		"spec.deployItems[0].name is missing",
-		"spec.deployItems[1].type is missing (e.g. landscaper.gardener.cloud/mock)",
-		"spec.deployItems[2].target.namespace is missing",
-		`spec.deployItems[2].labels: Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', ` +
+		"spec.deployItems[0].name: Required value: name must not be empty",
+		"spec.deployItems[1][a].type: Required value: type must not be empty (e.g. landscaper.gardener.cloud/mock)",
+		"spec.deployItems[2][b].target.namespace: Required value: namespace must not be empty",
+		`spec.deployItems[2][b].labels: Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', ` +
 			`and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', ` +
 			`regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
-		`spec.deployItems[3]: deploy item name "b" is used twice: first at spec.deployItems[2]`,
+		`spec.deployItems[3]: Duplicate value: "b" (deploy item names are unique in an Execution: first at spec.deployItems[2])`,
 	},
 }, {
 	name: "execution dependencies",
@@ -206,9 +217,10 @@ spec:
   - {name: d, type: t, dependsOn: [d]}
 `,
 	want: []string{
-		`spec.deployItems[1] ("b").dependsOn: "x" is not a deploy item of this Execution (known: a, b, c, d)`,
-		"spec.deployItems: dependency cycle a -> c -> b -> a",
-		"spec.deployItems: dependency cycle d -> d",
+		`spec.deployItems: Invalid value: ["a","c","b"]: cycle found in dependencies ` +
+			"(dependsOn a -> c -> b -> a: remove one of these dependencies)",
+		`spec.deployItems: Invalid value: ["d"]: cycle found in dependencies (dependsOn d -> d: remove one of these dependencies)`,
+		`spec.deployItems[1][b]: Invalid value: "x": depends on undefined deploy item (deploy items of this Execution: a, b, c, d)`,
 	},
 }}
 
