@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
@@ -53,8 +52,8 @@ func RenderSubinstallations(ctx context.Context, c fakecluster.Client, inst *lsv
 	}
 	tmpls = append(tmpls, fromBlueprint...)
 	dropUnsetOptionalImports(tmpls, bp.Info.Imports, imps)
-	if msgs := validateTemplates(tmpls, parentImports(bp.Info.Imports, imps)); len(msgs) > 0 {
-		return nil, &TemplatesInvalidError{err: fail(inst, ReasonSubinstallations, "subinstallations: %s", strings.Join(msgs, "; "))}
+	if msg := validateTemplates(tmpls, parentImports(bp.Info.Imports, imps)); msg != "" {
+		return nil, &TemplatesInvalidError{err: fail(inst, ReasonSubinstallations, "%s", msg)}
 	}
 	if cycle := templateCycle(tmpls); cycle != "" {
 		return tmpls, &CycleError{err: fail(inst, ReasonSubinstallations, "subinstallations: %s", cycle)}

@@ -52,21 +52,26 @@ func TestRenderSubinstallationsErrors(t *testing.T) {
 	tests := []struct {
 		name, subs, want string
 	}{
-		{name: "duplicate name", subs: "- {name: a, blueprint: {ref: x}}\n- {name: a, blueprint: {ref: x}}", want: `name "a" is used by two templates`},
-		{name: "invalid name", subs: "- {name: A_B, blueprint: {ref: x}}", want: `template "A_B".name: Invalid value: "A_B"`},
-		{name: "no blueprint", subs: "- {name: a}", want: `template "a".blueprint: Required value`},
+		{name: "duplicate name", subs: "- {name: a, blueprint: {ref: x}}\n- {name: a, blueprint: {ref: x}}", want: `subinstallations.a: Duplicate value: "duplicated subinstallation" (subinstallation names are unique)`},
+		{name: "invalid name", subs: "- {name: A_B, blueprint: {ref: x}}", want: `subinstallations.A_B.name: Invalid value: "A_B"`},
+		{name: "no blueprint", subs: "- {name: a}", want: `subinstallations.a.blueprint: Required value: a blueprint must be defined`},
 		{name: "duplicate data export", subs: "- {name: a, blueprint: {ref: x}, exports: {data: [{name: o, dataRef: d}]}}\n" +
-			"- {name: b, blueprint: {ref: x}, exports: {data: [{name: o, dataRef: d}]}}", want: `data export "d" is exported by "a" and "b"`},
+			"- {name: b, blueprint: {ref: x}, exports: {data: [{name: o, dataRef: d}]}}", want: "subinstallations.b.exports.data[0][o/d]: Forbidden: data export 'd' is already exported by " +
+			"subinstallations.a.exports.data[0][o/d] (only one subinstallation may export a dataRef or target)"},
 		{name: "duplicate target export", subs: "- {name: a, blueprint: {ref: x}, exports: {targets: [{name: o, target: t}]}}\n" +
-			"- {name: b, blueprint: {ref: x}, exports: {targets: [{name: o, target: t}]}}", want: `target export "t" is exported by "a" and "b"`},
+			"- {name: b, blueprint: {ref: x}, exports: {targets: [{name: o, target: t}]}}", want: "subinstallations.b.exports.targets[0][o/t]: Forbidden: target export 't' is already exported by " +
+			"subinstallations.a.exports.targets[0][o/t]"},
 		{name: "exports a parent import", subs: "- {name: a, blueprint: {ref: x}, exports: {data: [{name: o, dataRef: cfg}]}}",
-			want: `template "a" exports "cfg", which is an import of the parent`},
+			want: `subinstallations.a.exports.data[0][o/cfg]: Forbidden: export is imported by its parent ` +
+				`(the parent imports "cfg": export it under another name)`},
 		{name: "unsatisfied data", subs: "- {name: a, blueprint: {ref: x}, imports: {data: [{name: i, dataRef: nope}]}}",
-			want: `template "a" imports data "nope", which neither an import of the parent nor an export of a sibling provides`},
+			want: `subinstallations.a.imports.data[0][i]: Not found: "import not satisfied" ` +
+				`(data "nope" is neither an import of the parent nor an export of a sibling)`},
 		{name: "unsatisfied target", subs: "- {name: a, blueprint: {ref: x}, imports: {targets: [{name: i, targets: [nope]}]}}",
-			want: `template "a" imports target "nope"`},
+			want: `subinstallations.a.imports.targets[0][i].targets[0]: Not found: "import not satisfied" (target "nope"`},
 		{name: "list ref to a single target", subs: "- {name: a, blueprint: {ref: x}, imports: {targets: [{name: i, targetListRef: cluster}]}}",
-			want: `template "a" imports target "cluster"`},
+			want: `subinstallations.a.imports.targets[0][i]: Not found: "import not satisfied" ` +
+				`(target list "cluster" is no targetList import of the parent)`},
 		{name: "cycle", subs: "- {name: a, blueprint: {ref: x}, imports: {data: [{name: i, dataRef: db}]}, exports: {data: [{name: o, dataRef: da}]}}\n" +
 			"- {name: b, blueprint: {ref: x}, imports: {data: [{name: i, dataRef: da}]}, exports: {data: [{name: o, dataRef: db}]}}",
 			want: `they import each other's exports in a cycle: "a" imports from "b", "b" from "a"`},
@@ -172,5 +177,24 @@ func TestSubinstallationBlueprint(t *testing.T) {
 				t.Errorf("component descriptor = %s, want %s", got, tt.component)
 			}
 		})
+	}
+}
+
+func TestValidateTemplatesMapOrder(t *testing.T) {
+	tmpl := &lsv1alpha1.InstallationTemplate{Name: "a", Blueprint: lsv1alpha1.InstallationTemplateBlueprintDefinition{Ref: "x"}}
+	tmpl.Imports.Targets = []lsv1alpha1.TargetImport{{Name: "m", TargetMap: map[string]string{"b": "t2", "a": "t1", "c": "t3"}}}
+	want := `[subinstallations.a.imports.targets[0][m].targets[a]: Not found: "import not satisfied" ` +
+		`(target "t1" is neither an import of the parent nor an export of a sibling), ` +
+		`subinstallations.a.imports.targets[0][m].targets[b]: Not found: "import not satisfied" ` +
+		`(target "t2" is neither an import of the parent nor an export of a sibling), ` +
+		`subinstallations.a.imports.targets[0][m].targets[c]: Not found: "import not satisfied" ` +
+		`(target "t3" is neither an import of the parent nor an export of a sibling)]`
+	for range 20 { // Landscaper finds them in map order
+		if got := validateTemplates([]*lsv1alpha1.InstallationTemplate{tmpl}, nil); got != want {
+			t.Fatalf("got\n%s\nwant\n%s", got, want)
+		}
+	}
+	if got := validateTemplates([]*lsv1alpha1.InstallationTemplate{{Name: "b", Blueprint: tmpl.Blueprint}}, nil); got != "" {
+		t.Errorf("valid template: %s", got)
 	}
 }

@@ -2,7 +2,8 @@ package dataflow
 
 import (
 	"fmt"
-	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gardener/landscaper/apis/core"
@@ -12,25 +13,154 @@ import (
 )
 
 // validateTemplates checks subinstallation templates against each other and
-// the parent's imports. It returns one message per problem.
-func validateTemplates(tmpls []*lsv1alpha1.InstallationTemplate, parent []lsv1alpha1.ImportDefinition) []string {
+// the parent's imports with Landscaper's own ValidateInstallationTemplates,
+// as its ValidateSubinstallations does: each template, names used twice,
+// dataRefs and targets exported twice or imported by the parent, imports
+// that neither the parent nor a sibling provides. It returns Landscaper's
+// message, its field errors as an aggregate error prints them, each with
+// lscli's advice in parentheses, or "" when the templates are valid.
+func validateTemplates(tmpls []*lsv1alpha1.InstallationTemplate, parent []lsv1alpha1.ImportDefinition) string {
+	coreTmpls := make([]*core.InstallationTemplate, len(tmpls))
+	for i, t := range tmpls {
+		coreTmpls[i] = &core.InstallationTemplate{}
+		if err := lsv1alpha1.Convert_v1alpha1_InstallationTemplate_To_core_InstallationTemplate(t, coreTmpls[i], nil); err != nil {
+			return fmt.Sprintf("cannot convert template %d to Landscaper's internal version: %v", i, err)
+		}
+	}
+	coreImports := make([]core.ImportDefinition, len(parent))
+	for i := range parent {
+		if err := lsv1alpha1.Convert_v1alpha1_ImportDefinition_To_core_ImportDefinition(&parent[i], &coreImports[i], nil); err != nil {
+			return fmt.Sprintf("cannot convert import %q to Landscaper's internal version: %v", parent[i].Name, err)
+		}
+	}
+	path := field.NewPath("subinstallations")
+	errs := validation.ValidateInstallationTemplates(path, coreImports, coreTmpls)
+	return aggregate(mapOrder(errs), templateHint(importRefs(path, tmpls)))
+}
+
+// importRefs maps the field paths at which Landscaper's
+// ValidateInstallationTemplates reports an unsatisfied import to lscli's
+// explanation: what the import refers to and what would provide it.
+func importRefs(path *field.Path, tmpls []*lsv1alpha1.InstallationTemplate) map[string]string {
+	refs := map[string]string{}
+	for i, t := range tmpls {
+		instPath := path.Index(i)
+		if t.Name != "" {
+			instPath = path.Child(t.Name)
+		}
+		for j, imp := range t.Imports.Data {
+			refs[instPath.Child("imports", "data").Index(j).Key(imp.Name).String()] = notProvided("data", imp.DataRef)
+		}
+		for j, imp := range t.Imports.Targets {
+			impPath := instPath.Child("imports", "targets").Index(j).Key(imp.Name)
+			for k, name := range imp.Targets {
+				refs[impPath.Child("targets").Index(k).String()] = notProvided("target", name)
+			}
+			for k, name := range imp.TargetMap {
+				refs[impPath.Child("targets").Key(k).String()] = notProvided("target", name)
+			}
+			switch {
+			case imp.Target != "":
+				refs[impPath.String()] = notProvided("target", imp.Target)
+			case imp.TargetListReference != "":
+				refs[impPath.String()] = fmt.Sprintf("target list %q is no targetList import of the parent", imp.TargetListReference)
+			case imp.TargetMapReference != "":
+				refs[impPath.String()] = fmt.Sprintf("target map %q is no targetMap import of the parent", imp.TargetMapReference)
+			}
+		}
+	}
+	return refs
+}
+
+// notProvided explains an unsatisfied import of what, named name.
+func notProvided(what, name string) string {
+	return fmt.Sprintf("%s %q is neither an import of the parent nor an export of a sibling", what, name)
+}
+
+// templateHint gives lscli's advice for an error of Landscaper's
+// ValidateInstallationTemplates; refs are the imports by path (importRefs).
+func templateHint(refs map[string]string) func(e *field.Error) string {
+	return func(e *field.Error) string {
+		switch {
+		case e.Type == field.ErrorTypeForbidden && strings.Contains(e.Detail, "is already exported by"):
+			return "only one subinstallation may export a dataRef or target"
+		case e.Type == field.ErrorTypeForbidden && e.Detail == "export is imported by its parent":
+			_, ref, _ := strings.Cut(strings.TrimSuffix(e.Field[strings.LastIndex(e.Field, "[")+1:], "]"), "/")
+			return fmt.Sprintf("the parent imports %q: export it under another name", ref)
+		case e.Type == field.ErrorTypeNotFound:
+			if ref, ok := refs[e.Field]; ok {
+				return ref
+			}
+			return "neither an import of the parent nor an export of a sibling provides it"
+		case e.Type == field.ErrorTypeDuplicate && strings.Count(e.Field, ".") == 1:
+			return "subinstallation names are unique"
+		}
+		return ""
+	}
+}
+
+// aggregate formats errs as Kubernetes' aggregate error does (one error
+// alone, several as "[a, b]", each once), each error with the advice of
+// hint in parentheses, or returns "" for no errors.
+func aggregate(errs field.ErrorList, hint func(*field.Error) string) string {
 	var msgs []string
 	seen := map[string]bool{}
-	for i, t := range tmpls {
-		if t.Name != "" && seen[t.Name] {
-			msgs = append(msgs, fmt.Sprintf("name %q is used by two templates", t.Name))
+	for _, e := range errs {
+		msg := e.Error()
+		if seen[msg] {
+			continue
 		}
-		seen[t.Name] = true
-		msgs = append(msgs, fieldProblems(i, t)...)
+		seen[msg] = true
+		if h := hint(e); h != "" {
+			msg += " (" + h + ")"
+		}
+		msgs = append(msgs, msg)
 	}
-	if len(msgs) > 0 {
-		return msgs
+	switch len(msgs) {
+	case 0:
+		return ""
+	case 1:
+		return msgs[0]
 	}
-	g := newExportGraph(tmpls)
-	msgs = append(msgs, g.duplicates()...)
-	msgs = append(msgs, g.importedByParent(parent)...)
-	msgs = append(msgs, g.unsatisfied(parent)...)
-	return msgs
+	return "[" + strings.Join(msgs, ", ") + "]"
+}
+
+// mapOrder returns errs with the errors about the entries of one target
+// map, which Landscaper finds in Go's random map order, sorted by key, so
+// that the same templates always give the same message.
+func mapOrder(errs field.ErrorList) field.ErrorList {
+	out := slices.Clone(errs)
+	mapOf := func(e *field.Error) string {
+		i := strings.LastIndex(e.Field, "[")
+		if e.Type != field.ErrorTypeNotFound || i < 0 || !strings.HasSuffix(e.Field[:i], ".targets") {
+			return ""
+		}
+		return e.Field[:i]
+	}
+	for start := 0; start < len(out); {
+		end := start + 1
+		if m := mapOf(out[start]); m != "" {
+			for end < len(out) && mapOf(out[end]) == m {
+				end++
+			}
+			slices.SortStableFunc(out[start:end], func(a, b *field.Error) int { return compareKeys(a.Field, b.Field) })
+		}
+		start = end
+	}
+	return out
+}
+
+// compareKeys orders paths that differ in their last index or key: indexes
+// by number, keys by name.
+func compareKeys(a, b string) int {
+	ka := strings.TrimSuffix(a[strings.LastIndex(a, "[")+1:], "]")
+	kb := strings.TrimSuffix(b[strings.LastIndex(b, "[")+1:], "]")
+	ia, errA := strconv.Atoi(ka)
+	ib, errB := strconv.Atoi(kb)
+	if errA == nil && errB == nil {
+		return ia - ib
+	}
+	return strings.Compare(ka, kb)
 }
 
 // templateCycle describes an import cycle among templates that
@@ -40,23 +170,6 @@ func templateCycle(tmpls []*lsv1alpha1.InstallationTemplate) string {
 		return importCycleText(cycle)
 	}
 	return ""
-}
-
-// fieldProblems checks one template as Landscaper's webhook does.
-func fieldProblems(i int, t *lsv1alpha1.InstallationTemplate) []string {
-	c := &core.InstallationTemplate{}
-	if err := lsv1alpha1.Convert_v1alpha1_InstallationTemplate_To_core_InstallationTemplate(t, c, nil); err != nil {
-		return []string{fmt.Sprintf("template %d: %v", i, err)}
-	}
-	path := field.NewPath(fmt.Sprintf("template[%d]", i))
-	if t.Name != "" {
-		path = field.NewPath(fmt.Sprintf("template %q", t.Name))
-	}
-	var msgs []string
-	for _, e := range validation.ValidateInstallationTemplate(path, c) {
-		msgs = append(msgs, e.Error())
-	}
-	return msgs
 }
 
 // exportGraph knows which template exports which dataRef and target.
@@ -93,71 +206,6 @@ func (g *exportGraph) duplicates() []string {
 		}
 	}
 	return msgs
-}
-
-// importedByParent reports exports that shadow an import of the parent.
-func (g *exportGraph) importedByParent(parent []lsv1alpha1.ImportDefinition) []string {
-	var msgs []string
-	for _, d := range parent {
-		by := g.targets[d.Name]
-		if d.Type == lsv1alpha1.ImportTypeData {
-			by = g.data[d.Name]
-		}
-		for _, t := range by {
-			msgs = append(msgs, fmt.Sprintf("template %q exports %q, which is an import of the parent", t, d.Name))
-		}
-	}
-	return msgs
-}
-
-// indexed matches an element reference such as "clusters[0]".
-var indexed = regexp.MustCompile(`^(.+)\[[^\]]+\]$`)
-
-// unsatisfied reports imports that neither the parent nor a sibling provides.
-func (g *exportGraph) unsatisfied(parent []lsv1alpha1.ImportDefinition) []string {
-	byType := map[lsv1alpha1.ImportType]map[string]bool{}
-	for _, d := range parent {
-		if byType[d.Type] == nil {
-			byType[d.Type] = map[string]bool{}
-		}
-		byType[d.Type][d.Name] = true
-	}
-	var msgs []string
-	report := func(t, what, ref string) {
-		msgs = append(msgs, fmt.Sprintf("template %q imports %s %q, which neither an import of the parent nor an export of a sibling provides", t, what, ref))
-	}
-	for _, t := range g.tmpls {
-		for _, imp := range t.Imports.Data {
-			if imp.DataRef != "" && !byType[lsv1alpha1.ImportTypeData][imp.DataRef] && g.data[imp.DataRef] == nil {
-				report(t.Name, "data", imp.DataRef)
-			}
-		}
-		for _, imp := range t.Imports.Targets {
-			for _, ref := range targetRefs(imp) {
-				if !g.targetProvided(ref, imp, byType) {
-					report(t.Name, "target", ref)
-				}
-			}
-		}
-	}
-	return msgs
-}
-
-// targetProvided reports whether a target reference of a template's import
-// is provided by the parent or a sibling.
-func (g *exportGraph) targetProvided(ref string, imp lsv1alpha1.TargetImport, byType map[lsv1alpha1.ImportType]map[string]bool) bool {
-	switch {
-	case imp.TargetListReference != "":
-		return byType[lsv1alpha1.ImportTypeTargetList][ref]
-	case imp.TargetMapReference != "":
-		return byType[lsv1alpha1.ImportTypeTargetMap][ref]
-	case byType[lsv1alpha1.ImportTypeTarget][ref] || g.targets[ref] != nil:
-		return true
-	}
-	if m := indexed.FindStringSubmatch(ref); m != nil {
-		return byType[lsv1alpha1.ImportTypeTargetList][m[1]] || byType[lsv1alpha1.ImportTypeTargetMap][m[1]]
-	}
-	return false
 }
 
 // targetRefs returns the target names an import refers to.
