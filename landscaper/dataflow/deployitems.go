@@ -66,8 +66,8 @@ func RenderDeployItems(ctx context.Context, c fakecluster.Client, inst *lsv1alph
 			Configuration: s.Config, DependsOn: s.DependsOn, Timeout: s.Timeout,
 			UpdateOnChangeOnly: s.UpdateOnChangeOnly, OnDelete: s.OnDelete})
 	}
-	if msgs := validateDeployItems(list); len(msgs) > 0 {
-		return nil, failWith(inst, ReasonTemplatingFailed, &DeployItemError{Problem: strings.Join(msgs, "; ")})
+	if msg := validateDeployItems(list); msg != "" {
+		return nil, failWith(inst, ReasonTemplatingFailed, &DeployItemError{Problem: msg})
 	}
 	return list, nil
 }

@@ -61,13 +61,13 @@ func TestRenderDeployItemsErrors(t *testing.T) {
 		{name: "unknown key", items: "- {name: a, type: t, config: {}, target: {import: map, key: x}}",
 			want: `deploy item "a": key "x" is not in targetMap import "map"`},
 		{name: "empty target", items: "- {name: a, type: t, config: {}, target: {}}", want: `deploy item "a": target names neither import nor name`},
-		{name: "no name", items: "- {type: t, config: {}}", want: "rendered deploy items: deploy item 0 has no name"},
-		{name: "duplicate", items: "- {name: a, type: t, config: {}}\n- {name: a, type: t, config: {}}", want: `deploy item name "a" is used twice`},
-		{name: "no type", items: "- {name: a, config: {}}", want: `deploy item "a" has no type`},
+		{name: "no name", items: "- {type: t, config: {}}", want: "rendered deploy items: error validating deployitem templates: deployExecutions[0].name: Required value: name must not be empty"},
+		{name: "duplicate", items: "- {name: a, type: t, config: {}}\n- {name: a, type: t, config: {}}", want: `deployExecutions[1]: Duplicate value: "a" (deploy item names are unique: first at deployExecutions[0])`},
+		{name: "no type", items: "- {name: a, config: {}}", want: `deployExecutions[0][a].type: Required value: type must not be empty`},
 		{name: "unknown dependency", items: "- {name: a, type: t, config: {}, dependsOn: [b]}",
-			want: `deploy item "a" depends on "b", which is not rendered (known: a)`},
+			want: `deployExecutions[0][a]: Invalid value: "b": depends on undefined deploy item (rendered deploy items: a)`},
 		{name: "cycle", items: "- {name: a, type: t, config: {}, dependsOn: [b]}\n- {name: b, type: t, config: {}, dependsOn: [a]}",
-			want: "deploy items depend on each other in a cycle: a -> b -> a"},
+			want: `deployExecutions: Invalid value: ["a","b"]: cycle found in dependencies (dependsOn a -> b -> a: none of them can start)`},
 		{name: "template", items: "- {name: {{ .nope.x }}}", want: `deployExecution "main": line 2, column 17: at <.nope.x>: nil pointer`},
 	}
 	for _, tt := range tests {

@@ -5,51 +5,53 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gardener/landscaper/apis/core"
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"github.com/gardener/landscaper/apis/core/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// validateDeployItems checks rendered deploy items as Landscaper does: names
-// and types set, names unique, labels valid, dependsOn naming existing items
-// without cycles. (Whether a name makes a valid object name only the API
-// server checks, when the execution creates the item.)
-func validateDeployItems(list lsv1alpha1.DeployItemTemplateList) []string {
-	var msgs []string
-	seen := map[string]bool{}
-	for i, di := range list {
-		switch {
-		case di.Name == "":
-			msgs = append(msgs, fmt.Sprintf("deploy item %d has no name", i))
-		case seen[di.Name]:
-			msgs = append(msgs, fmt.Sprintf("deploy item name %q is used twice", di.Name))
-		}
-		seen[di.Name] = true
-		if di.Type == "" && di.Name != "" {
-			msgs = append(msgs, fmt.Sprintf("deploy item %q has no type", di.Name))
-		}
-		for _, err := range metav1validation.ValidateLabels(di.Labels, field.NewPath("labels")) {
-			msgs = append(msgs, fmt.Sprintf("deploy item %q: %s", di.Name, err.Error()))
+// validateDeployItems checks rendered deploy items with Landscaper's
+// ValidateDeployItemTemplateList, as its execution operation does before it
+// writes the Execution: names and types set, names unique, targets with
+// name and namespace, labels valid, and, unless a name is used twice,
+// dependsOn naming existing items without cycles. It returns Landscaper's
+// message ("error validating deployitem templates: " and its field errors
+// as an aggregate error prints them), each error with lscli's advice in
+// parentheses, or "" when the items are valid. (Whether a name makes a
+// valid object name only the API server checks, when the execution creates
+// the item.)
+func validateDeployItems(list lsv1alpha1.DeployItemTemplateList) string {
+	coreList := make(core.DeployItemTemplateList, len(list))
+	for i := range list {
+		if err := lsv1alpha1.Convert_v1alpha1_DeployItemTemplate_To_core_DeployItemTemplate(&list[i], &coreList[i], nil); err != nil {
+			return fmt.Sprintf("cannot convert deploy item %d to Landscaper's internal version: %v", i, err)
 		}
 	}
-	if len(msgs) > 0 {
-		return msgs
+	errs := validation.ValidateDeployItemTemplateList(field.NewPath("deployExecutions"), coreList)
+	if msg := aggregate(errs, deployItemHint(list)); msg != "" {
+		return "error validating deployitem templates: " + msg
 	}
-	for _, di := range list {
-		for _, dep := range di.DependsOn {
-			if !seen[dep] {
-				msgs = append(msgs, fmt.Sprintf("deploy item %q depends on %q, which is not rendered (known: %s)",
-					di.Name, dep, strings.Join(names(list), ", ")))
+	return ""
+}
+
+// deployItemHint gives lscli's advice for an error of Landscaper's
+// ValidateDeployItemTemplateList of the rendered deploy items list.
+func deployItemHint(list lsv1alpha1.DeployItemTemplateList) func(e *field.Error) string {
+	return func(e *field.Error) string {
+		switch v := e.BadValue.(type) {
+		case validation.Cycle:
+			return fmt.Sprintf("dependsOn %s -> %s: none of them can start", strings.Join(v, " -> "), v[0])
+		case string:
+			switch {
+			case e.Type == field.ErrorTypeDuplicate:
+				return fmt.Sprintf("deploy item names are unique: first at deployExecutions[%d]", indexOf(names(list), v))
+			case e.Detail == "depends on undefined deploy item":
+				return "rendered deploy items: " + strings.Join(names(list), ", ")
 			}
 		}
+		return ""
 	}
-	if len(msgs) > 0 {
-		return msgs
-	}
-	if cycle := findCycle(dependsOn(list)); cycle != nil {
-		msgs = append(msgs, "deploy items depend on each other in a cycle: "+strings.Join(cycle, " -> "))
-	}
-	return msgs
 }
 
 // names returns the names of the deploy items.
@@ -59,15 +61,6 @@ func names(list lsv1alpha1.DeployItemTemplateList) []string {
 		out[i] = di.Name
 	}
 	return out
-}
-
-// dependsOn is the dependency graph of the deploy items.
-func dependsOn(list lsv1alpha1.DeployItemTemplateList) map[string][]string {
-	g := map[string][]string{}
-	for _, di := range list {
-		g[di.Name] = di.DependsOn
-	}
-	return g
 }
 
 // findCycle returns a cycle of graph g (node → nodes it depends on) as a
