@@ -25,11 +25,14 @@
 // Then the loader does what the API server and Landscaper's webhooks would do:
 // it runs the scheme's defaulting functions (spec.context defaults to
 // "default"), fills in the namespace, merges a Secret's stringData into data,
-// and validates each object.
+// and validates each object: Installations, Executions, DeployItems and
+// Targets with Landscaper's own validation package (apis/core/validation,
+// which its webhooks run), metadata as the API server does.
 //
 // The loader never stops at the first problem. [Loader.Load] returns a
 // [*LoadError] listing every problem, one per line, each naming the file, the
-// document number and the object:
+// document number and the object, then the field error as a cluster prints
+// it, with lscli's advice in parentheses:
 //
-//	examples/app.yaml: document 2: Installation "app": spec.blueprint: set exactly one of ref or inline (got none)
+//	examples/app.yaml: document 2: Installation "app": spec.blueprint.definition: Required value: exactly one of [Inline, Reference] must be set (currently set: none) (set exactly one of the keys inline or ref)
 package landscape

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // validationCases are documents that decode but are invalid, with the
@@ -240,5 +242,30 @@ func TestValidation(t *testing.T) {
 				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+func TestFieldErrorFormat(t *testing.T) {
+	long := map[string]string{"kubeconfig": strings.Repeat("x", 100)}
+	errs := field.ErrorList{
+		field.Invalid(field.NewPath("spec"), long, "either config or secretRef may be set, not both"),
+		field.Invalid(field.NewPath("spec", "deployItems"), []string{"a", "b"}, "cycle found in dependencies"),
+		field.Required(field.NewPath("spec", "imports", "targets").Index(0).Child("targetMap").Key("z"), "target must not be empty"),
+		field.Required(field.NewPath("spec", "imports", "targets").Index(0).Child("targetMap").Key("a"), "target must not be empty"),
+	}
+	got := fieldErrors(errs, func(e *field.Error) string {
+		if e.Type == field.ErrorTypeRequired {
+			return "hint"
+		}
+		return ""
+	})
+	want := []string{
+		"spec: Invalid value: {...}: either config or secretRef may be set, not both",
+		`spec.deployItems: Invalid value: ["a","b"]: cycle found in dependencies`,
+		"spec.imports.targets[0].targetMap[a]: Required value: target must not be empty (hint)",
+		"spec.imports.targets[0].targetMap[z]: Required value: target must not be empty (hint)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
