@@ -5,14 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/go-json-experiment/json/jsontext"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/jsonmergepatch"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/fastjson"
 )
 
 // LastApplied holds, for each object a file set, the configuration its last
@@ -46,12 +51,32 @@ func appliedConfig(obj fakecluster.Object) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m map[string]json.RawMessage // the fields stay as encoded: no second parse
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("encode: %w", err)
+	// The top-level fields are taken as encoded, without a second parse or
+	// encoding of their values, and written sorted by name.
+	type member struct {
+		name  string
+		value jsontext.Value
 	}
-	for _, k := range []string{"apiVersion", "kind", "status"} {
-		delete(m, k)
+	var members []member
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil, fmt.Errorf("encode: not an object")
+	}
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, fmt.Errorf("encode: %w", err)
+		}
+		name := tok.String() // read before the decoder moves on
+		value, err := dec.ReadValue()
+		if err != nil {
+			return nil, fmt.Errorf("encode: %w", err)
+		}
+		switch name {
+		case "apiVersion", "kind", "status", "metadata":
+		default:
+			members = append(members, member{name, bytes.Clone(value)})
+		}
 	}
 	meta := map[string]map[string]string{}
 	if l := obj.GetLabels(); l != nil {
@@ -60,10 +85,25 @@ func appliedConfig(obj fakecluster.Object) (json.RawMessage, error) {
 	if a := obj.GetAnnotations(); a != nil {
 		meta["annotations"] = a
 	}
-	if m["metadata"], err = json.Marshal(meta); err != nil {
+	metaJSON, err := fastjson.Marshal(meta)
+	if err != nil {
 		return nil, fmt.Errorf("encode: %w", err)
 	}
-	return json.Marshal(m)
+	members = append(members, member{"metadata", metaJSON})
+	slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.name, b.name) })
+	var out bytes.Buffer
+	out.Grow(len(data))
+	out.WriteByte('{')
+	for i, m := range members {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		out.WriteString(strconv.Quote(m.name))
+		out.WriteByte(':')
+		out.Write(m.value)
+	}
+	out.WriteByte('}')
+	return out.Bytes(), nil
 }
 
 // marshalObject encodes obj, an Execution with its deploy items in clear.
@@ -75,7 +115,7 @@ func marshalObject(obj fakecluster.Object) ([]byte, error) {
 			return nil, err
 		}
 	}
-	data, err := json.Marshal(v)
+	data, err := fastjson.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode: %w", err)
 	}
