@@ -218,12 +218,8 @@ func (k *kubeClient) hookDone(ctx context.Context, info *resource.Info) (bool, e
 		return true, nil
 	}
 	job := &batchv1.Job{}
-	err := k.c.Get(ctx, client.ObjectKey{Namespace: info.Namespace, Name: info.Name}, job)
-	if apierrors.IsNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("get %s: %w", describe(info), err)
+	if found, err := k.getHook(ctx, info, job); !found || err != nil {
+		return false, err
 	}
 	for _, c := range job.Status.Conditions {
 		if c.Type == batchv1.JobComplete && c.Status == corev1.ConditionTrue {
@@ -236,17 +232,26 @@ func (k *kubeClient) hookDone(ctx context.Context, info *resource.Info) (bool, e
 	return false, nil
 }
 
-// podDone looks at a hook Pod as helm's waitForPodSuccess does: phase
-// Succeeded is done, Failed is the error "pod <name> failed", Pending and
-// Running are logged and not done.
-func (k *kubeClient) podDone(ctx context.Context, info *resource.Info) (bool, error) {
-	pod := &corev1.Pod{}
-	err := k.c.Get(ctx, client.ObjectKey{Namespace: info.Namespace, Name: info.Name}, pod)
+// getHook reads the hook object of info into obj; a missing object is not
+// found and no error (helm's watch sees no event for it).
+func (k *kubeClient) getHook(ctx context.Context, info *resource.Info, obj client.Object) (bool, error) {
+	err := k.c.Get(ctx, client.ObjectKey{Namespace: info.Namespace, Name: info.Name}, obj)
 	if apierrors.IsNotFound(err) {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("get %s: %w", describe(info), err)
+	}
+	return true, nil
+}
+
+// podDone looks at a hook Pod as helm's waitForPodSuccess does: phase
+// Succeeded is done, Failed is the error "pod <name> failed", Pending and
+// Running are logged and not done.
+func (k *kubeClient) podDone(ctx context.Context, info *resource.Info) (bool, error) {
+	pod := &corev1.Pod{}
+	if found, err := k.getHook(ctx, info, pod); !found || err != nil {
+		return false, err
 	}
 	switch pod.Status.Phase {
 	case corev1.PodSucceeded:
