@@ -2,14 +2,11 @@ package funcs
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -92,13 +89,8 @@ func parseKubeconfigArgs(fn, what, target string, args []any) (kubeconfigCall, e
 	if call.expiration, err = toInt64(args[2]); err != nil {
 		return call, fmt.Errorf("%s expects an integer as 3rd argument, namely the expiration seconds: %w", fn, err)
 	}
-	data, err := json.Marshal(args[3])
-	if err != nil {
-		return call, fmt.Errorf("%s expects a target object as 4th argument: error during marshaling: %w", fn, err)
-	}
-	call.target = &lsv1alpha1.Target{}
-	if err := json.Unmarshal(data, call.target); err != nil {
-		return call, fmt.Errorf("%s expects a target object as 4th argument: error during unmarshaling: %w", fn, err)
+	if call.target, err = parseTarget(fn, "4th", args[3]); err != nil {
+		return call, err
 	}
 	return call, nil
 }
@@ -137,22 +129,14 @@ func (cl *Clusters) context() context.Context {
 // targetKubeconfig returns the kubeconfig of target's content; prefix
 // starts the messages ("token client", "shoot client"), as Landscaper's do.
 func (cl *Clusters) targetKubeconfig(prefix string, target *lsv1alpha1.Target) ([]byte, error) {
-	resolve := InlineTargets
-	if cl != nil && cl.Resolve != nil {
+	var resolve TargetResolver
+	if cl != nil {
 		resolve = cl.Resolve
 	}
-	content, err := resolve(target)
+	kubeconfig, err := resolveKubeconfig(prefix, resolve, target)
 	if err != nil {
-		return nil, fmt.Errorf("%s: could not resolve target: %w", prefix, err)
+		return nil, err
 	}
-	cfg := &targettypes.KubernetesClusterTargetConfig{}
-	if err := json.Unmarshal(content, cfg); err != nil {
-		return nil, fmt.Errorf("%s: failed to unmarshal target config: %w", prefix, err)
-	}
-	if cfg.Kubeconfig.StrVal == nil {
-		return nil, fmt.Errorf("%s: target config contains no kubeconfig", prefix)
-	}
-	kubeconfig := []byte(*cfg.Kubeconfig.StrVal)
 	if _, err := clientcmd.RESTConfigFromKubeConfig(kubeconfig); err != nil {
 		return nil, fmt.Errorf("%s: unable to get rest config: %w%s", prefix, err, placeholderHint(target))
 	}
@@ -211,27 +195,11 @@ func (cl *Clusters) ServiceAccountKubeconfig(withExpiration bool, args ...any) (
 	if err := c.SubResource(SubresourceToken).Create(cl.context(), sa, req); err != nil {
 		return nil, fmt.Errorf("%s: token request failed: %w", prefix, err)
 	}
-	kc, err := clientcmd.Load(kubeconfig)
+	out, err := currentContextKubeconfig(prefix, kubeconfig, call.name, &clientcmdapi.AuthInfo{Token: req.Status.Token})
 	if err != nil {
-		return nil, fmt.Errorf("%s: failed to load config: %w", prefix, err)
+		return nil, err
 	}
-	kctx, ok := kc.Contexts[kc.CurrentContext]
-	if !ok || kctx == nil {
-		return nil, fmt.Errorf("%s: current context %q not found", prefix, kc.CurrentContext)
-	}
-	cluster, ok := kc.Clusters[kctx.Cluster]
-	if !ok || cluster == nil {
-		return nil, fmt.Errorf("%s: cluster %q of the current context not found", prefix, kctx.Cluster)
-	}
-	kctx.AuthInfo = call.name
-	kc.Contexts = map[string]*clientcmdapi.Context{kc.CurrentContext: kctx}
-	kc.Clusters = map[string]*clientcmdapi.Cluster{kctx.Cluster: cluster}
-	kc.AuthInfos = map[string]*clientcmdapi.AuthInfo{call.name: {Token: req.Status.Token}}
-	out, err := clientcmd.Write(*kc)
-	if err != nil {
-		return nil, fmt.Errorf("%s: failed to write config: %w", prefix, err)
-	}
-	return kubeconfigResult(base64.StdEncoding.EncodeToString(out), req.Status.ExpirationTimestamp.Time, withExpiration), nil
+	return kubeconfigResult(out, req.Status.ExpirationTimestamp.Time, withExpiration), nil
 }
 
 // ShootAdminKubeconfig implements getShootAdminKubeconfig NAME NAMESPACE

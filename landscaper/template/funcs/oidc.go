@@ -3,7 +3,6 @@ package funcs
 import (
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -46,43 +45,16 @@ func OIDCKubeconfig(resolve TargetResolver, args ...any) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%s expects a string as 2nd argument, namely the client id", fn)
 	}
-	targetJSON, err := json.Marshal(args[2])
+	target, err := parseTarget(fn, "3rd", args[2])
 	if err != nil {
-		return "", fmt.Errorf("%s expects a target object as 3rd argument: error during marshaling: %w", fn, err)
+		return "", err
 	}
-	target := &lsv1alpha1.Target{}
-	if err := json.Unmarshal(targetJSON, target); err != nil {
-		return "", fmt.Errorf("%s expects a target object as 3rd argument: error during unmarshaling: %w", fn, err)
-	}
-	if resolve == nil {
-		resolve = InlineTargets
-	}
-	content, err := resolve(target)
+	const prefix = "oidc kubeconfig builder"
+	kubeconfig, err := resolveKubeconfig(prefix, resolve, target)
 	if err != nil {
-		return "", fmt.Errorf("oidc kubeconfig builder: could not resolve target: %w", err)
+		return "", err
 	}
-	cfg := &targettypes.KubernetesClusterTargetConfig{}
-	if err := json.Unmarshal(content, cfg); err != nil {
-		return "", fmt.Errorf("oidc kubeconfig builder: failed to unmarshal target config: %w", err)
-	}
-	if cfg.Kubeconfig.StrVal == nil {
-		return "", errors.New("oidc kubeconfig builder: target config contains no kubeconfig")
-	}
-	kc, err := clientcmd.Load([]byte(*cfg.Kubeconfig.StrVal))
-	if err != nil {
-		return "", fmt.Errorf("oidc kubeconfig builder: failed to load config: %w", err)
-	}
-	kctx, ok := kc.Contexts[kc.CurrentContext]
-	if !ok || kctx == nil {
-		return "", fmt.Errorf("oidc kubeconfig builder: current context %q not found", kc.CurrentContext)
-	}
-	cluster, ok := kc.Clusters[kctx.Cluster]
-	if !ok || cluster == nil {
-		return "", fmt.Errorf("oidc kubeconfig builder: cluster %q of the current context not found", kctx.Cluster)
-	}
-	kc.Contexts = map[string]*clientcmdapi.Context{kc.CurrentContext: kctx}
-	kc.Clusters = map[string]*clientcmdapi.Cluster{kctx.Cluster: cluster}
-	kc.AuthInfos = map[string]*clientcmdapi.AuthInfo{kctx.AuthInfo: {Exec: &clientcmdapi.ExecConfig{
+	return currentContextKubeconfig(prefix, kubeconfig, "", &clientcmdapi.AuthInfo{Exec: &clientcmdapi.ExecConfig{
 		APIVersion: "client.authentication.k8s.io/v1beta1",
 		Command:    "kubectl",
 		Args: []string{
@@ -96,10 +68,68 @@ func OIDCKubeconfig(resolve TargetResolver, args ...any) (string, error) {
 			"--oidc-use-pkce",
 			"--grant-type=auto",
 		},
-	}}}
+	}})
+}
+
+// parseTarget reads a Target passed as the nth argument of fn.
+func parseTarget(fn, nth string, arg any) (*lsv1alpha1.Target, error) {
+	data, err := json.Marshal(arg)
+	if err != nil {
+		return nil, fmt.Errorf("%s expects a target object as %s argument: error during marshaling: %w", fn, nth, err)
+	}
+	target := &lsv1alpha1.Target{}
+	if err := json.Unmarshal(data, target); err != nil {
+		return nil, fmt.Errorf("%s expects a target object as %s argument: error during unmarshaling: %w", fn, nth, err)
+	}
+	return target, nil
+}
+
+// resolveKubeconfig returns the kubeconfig of target's content, read with
+// resolve (nil: InlineTargets); prefix starts the messages.
+func resolveKubeconfig(prefix string, resolve TargetResolver, target *lsv1alpha1.Target) ([]byte, error) {
+	if resolve == nil {
+		resolve = InlineTargets
+	}
+	content, err := resolve(target)
+	if err != nil {
+		return nil, fmt.Errorf("%s: could not resolve target: %w", prefix, err)
+	}
+	cfg := &targettypes.KubernetesClusterTargetConfig{}
+	if err := json.Unmarshal(content, cfg); err != nil {
+		return nil, fmt.Errorf("%s: failed to unmarshal target config: %w", prefix, err)
+	}
+	if cfg.Kubeconfig.StrVal == nil {
+		return nil, fmt.Errorf("%s: target config contains no kubeconfig", prefix)
+	}
+	return []byte(*cfg.Kubeconfig.StrVal), nil
+}
+
+// currentContextKubeconfig reduces kubeconfig to its current context and
+// that context's cluster, with auth as the context's only user, named user
+// (empty: the context's user name), as Landscaper's kubeconfig builders do;
+// the result is base64-encoded. prefix starts the messages.
+func currentContextKubeconfig(prefix string, kubeconfig []byte, user string, auth *clientcmdapi.AuthInfo) (string, error) {
+	kc, err := clientcmd.Load(kubeconfig)
+	if err != nil {
+		return "", fmt.Errorf("%s: failed to load config: %w", prefix, err)
+	}
+	kctx, ok := kc.Contexts[kc.CurrentContext]
+	if !ok || kctx == nil {
+		return "", fmt.Errorf("%s: current context %q not found", prefix, kc.CurrentContext)
+	}
+	cluster, ok := kc.Clusters[kctx.Cluster]
+	if !ok || cluster == nil {
+		return "", fmt.Errorf("%s: cluster %q of the current context not found", prefix, kctx.Cluster)
+	}
+	if user != "" {
+		kctx.AuthInfo = user
+	}
+	kc.Contexts = map[string]*clientcmdapi.Context{kc.CurrentContext: kctx}
+	kc.Clusters = map[string]*clientcmdapi.Cluster{kctx.Cluster: cluster}
+	kc.AuthInfos = map[string]*clientcmdapi.AuthInfo{kctx.AuthInfo: auth}
 	out, err := clientcmd.Write(*kc)
 	if err != nil {
-		return "", fmt.Errorf("oidc kubeconfig builder: failed to write config: %w", err)
+		return "", fmt.Errorf("%s: failed to write config: %w", prefix, err)
 	}
 	return base64.StdEncoding.EncodeToString(out), nil
 }
