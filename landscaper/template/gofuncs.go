@@ -106,24 +106,16 @@ func runFuncs(cur func() *goRun) gotmpl.FuncMap {
 		"getOidcKubeconfig": func(args ...any) (string, error) { return funcs.OIDCKubeconfig(cur().e.ResolveTarget, args...) },
 		// The other kubeconfig functions ask the cluster behind the Target.
 		"getServiceAccountKubeconfig": func(args ...any) (string, error) {
-			out, err := cur().clusters.ServiceAccountKubeconfig(false, args...)
-			s, _ := out.(string)
-			return s, err
+			return as[string](cur().clusters.ServiceAccountKubeconfig(false, args...))
 		},
 		"getServiceAccountKubeconfigWithExpirationTimestamp": func(args ...any) (map[string]any, error) {
-			out, err := cur().clusters.ServiceAccountKubeconfig(true, args...)
-			m, _ := out.(map[string]any)
-			return m, err
+			return as[map[string]any](cur().clusters.ServiceAccountKubeconfig(true, args...))
 		},
 		"getShootAdminKubeconfig": func(args ...any) (string, error) {
-			out, err := cur().clusters.ShootAdminKubeconfig(false, args...)
-			s, _ := out.(string)
-			return s, err
+			return as[string](cur().clusters.ShootAdminKubeconfig(false, args...))
 		},
 		"getShootAdminKubeconfigWithExpirationTimestamp": func(args ...any) (map[string]any, error) {
-			out, err := cur().clusters.ShootAdminKubeconfig(true, args...)
-			m, _ := out.(map[string]any)
-			return m, err
+			return as[map[string]any](cur().clusters.ShootAdminKubeconfig(true, args...))
 		},
 	}
 }
@@ -174,4 +166,11 @@ func fromYAML(s string) (any, error) {
 	var out any
 	err := yaml.Unmarshal([]byte(s), &out)
 	return out, err
+}
+
+// as gives a kubeconfig function's result the type its GoTemplate function
+// returns (string, or the map of the WithExpirationTimestamp variants).
+func as[T any](out any, err error) (T, error) {
+	v, _ := out.(T)
+	return v, err
 }
