@@ -9,6 +9,7 @@ import (
 	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/realcluster"
 	"github.com/lscli/lscli/internal/ids"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
@@ -167,7 +168,7 @@ func (f *Framework) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (r
 		}
 		return f.next(c, f.pendingRetry(c)), nil
 	}
-	delete(f.retries, types.NamespacedName{Namespace: di.Namespace, Name: di.Name})
+	delete(f.retries, client.ObjectKeyFromObject(di))
 	if di.DeletionTimestamp != nil {
 		return f.delete(ctx, c)
 	}
