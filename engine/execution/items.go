@@ -11,8 +11,8 @@ import (
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
+	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/semantic"
 	"github.com/lscli/lscli/landscaper/dataflow"
@@ -135,8 +135,7 @@ func (c *Controller) applyTemplate(ctx context.Context, exec *lsv1alpha1.Executi
 	// Landscaper's mutate function ends with SetControllerReference: an item
 	// found by its labels that nothing controls is taken over, one that
 	// another object controls is not written.
-	if err := controllerutil.SetControllerReference(exec, di, c.cfg.Cluster.Scheme()); err != nil {
-		err = reconcile.WrapError(err, "errorWithWriteID", "write", fmt.Sprintf("write operation %s failed with %s", writeDeployItem, err))
+	if err := flow.SetController(exec, di, c.cfg.Cluster.Scheme(), writeDeployItem, ""); err != nil {
 		return nil, reconcile.Wrap(err, "updateDeployItem", fmt.Sprintf("error while triggering deployitem %s", di.Name))
 	}
 	if !semantic.DeepEqual(before.Spec, di.Spec) || !semantic.DeepEqual(before.ObjectMeta, di.ObjectMeta) {

@@ -2,12 +2,16 @@ package flow
 
 import (
 	"context"
+	"fmt"
 	"sort"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // HasOperation reports whether obj carries the operation annotation op.
@@ -73,4 +77,23 @@ func SortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// SetController makes owner the controller of obj with controller-runtime's
+// SetControllerReference, as the mutate function of each of Landscaper's
+// CreateOrUpdate writes does: an object nothing controls is taken over, one
+// another object controls (controllerutil.AlreadyOwnedError) is left as it
+// is. That error comes back as Landscaper's read_write_layer gives it for
+// the write writeID ("write operation <writeID> failed with ..."), with
+// context, when not empty, before the cause as the mutate function wraps
+// it.
+func SetController(owner, obj metav1.Object, scheme *runtime.Scheme, writeID, context string) error {
+	err := controllerutil.SetControllerReference(owner, obj, scheme)
+	if err == nil {
+		return nil
+	}
+	if context != "" {
+		err = fmt.Errorf("%s: %w", context, err)
+	}
+	return reconcile.WrapError(err, "errorWithWriteID", "write", fmt.Sprintf("write operation %s failed with %s", writeID, err))
 }

@@ -10,7 +10,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/internal/semantic"
@@ -239,9 +238,8 @@ func (c *Controller) applyExecution(ctx context.Context, inst *lsv1alpha1.Instal
 	exec.Spec.DeployItems = templates
 	exec.Spec.Context = inst.Spec.Context
 	setExecutionAnnotations(&exec.ObjectMeta, inst)
-	if err := controllerutil.SetControllerReference(inst, exec, c.cfg.Cluster.Scheme()); err != nil {
-		return nil, reconcile.WrapError(err, "errorWithWriteID", "write",
-			fmt.Sprintf("write operation %s failed with %s", writeExecution, err))
+	if err := flow.SetController(inst, exec, c.cfg.Cluster.Scheme(), writeExecution, ""); err != nil {
+		return nil, err
 	}
 	if !semantic.DeepEqual(before, exec) {
 		if err := c.cfg.Cluster.Update(ctx, exec); err != nil {

@@ -6,7 +6,6 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/internal/semantic"
@@ -84,9 +83,9 @@ func (c *Controller) deleteOrphan(ctx context.Context, sub *lsv1alpha1.Installat
 }
 
 // applySubinstallation creates the subinstallation of tmpl (with its
-// finalizer), or updates sub, with inst as its controller as
-// controller-runtime's SetControllerReference sets it (another controller
-// is Landscaper's error, see subinstallationOwned). As Landscaper does on every Init, labels and
+// finalizer), or updates sub, with inst as its controller
+// (flow.SetController; another controller is Landscaper's error, see
+// subinstallationOwned). As Landscaper does on every Init, labels and
 // annotations are replaced as a whole: label encompassed-by, annotation
 // subinstallation-name and, if the parent has it, cache-helm-charts; any
 // other (a touch left behind, for one) is dropped.
@@ -103,7 +102,7 @@ func (c *Controller) applySubinstallation(ctx context.Context, inst *lsv1alpha1.
 	want := dataflow.NewSubinstallation(inst, tmpl, spec)
 	setCacheHelmCharts(&want.ObjectMeta, inst)
 	owners := sub.DeepCopy().OwnerReferences
-	if err := controllerutil.SetControllerReference(inst, sub, c.cfg.Cluster.Scheme()); err != nil {
+	if err := flow.SetController(inst, sub, c.cfg.Cluster.Scheme(), writeSubinstallation, "unable to set owner reference"); err != nil {
 		return nil, c.subinstallationOwned(inst, tmpl, err)
 	}
 	if semantic.DeepEqual(sub.Spec, spec) && semantic.DeepEqual(sub.Labels, want.Labels) &&
@@ -122,15 +121,12 @@ func (c *Controller) applySubinstallation(ctx context.Context, inst *lsv1alpha1.
 const writeSubinstallation = "W000001"
 
 // subinstallationOwned returns Landscaper's error for the subinstallation of
-// tmpl that another object controls (err, controller-runtime's
-// AlreadyOwnedError), with its nesting, and sets the condition
-// EnsureSubInstallations False (InstallationCreatingFailed), as
-// createOrUpdateNewInstallation does.
-func (c *Controller) subinstallationOwned(inst *lsv1alpha1.Installation, tmpl *lsv1alpha1.InstallationTemplate, err error) error {
+// tmpl that another object controls (write, flow.SetController's error),
+// with its nesting, and sets the condition EnsureSubInstallations False
+// (InstallationCreatingFailed), as createOrUpdateNewInstallation does.
+func (c *Controller) subinstallationOwned(inst *lsv1alpha1.Installation, tmpl *lsv1alpha1.InstallationTemplate, write error) error {
 	c.setCondition(inst, lsv1alpha1.EnsureSubInstallationsCondition, lsv1alpha1.ConditionFalse,
 		"InstallationCreatingFailed", fmt.Sprintf("Sub Installation %s cannot be created", tmpl.Name))
-	write := reconcile.WrapError(err, "errorWithWriteID", "write",
-		fmt.Sprintf("write operation %s failed with unable to set owner reference: %s", writeSubinstallation, err))
 	msg := fmt.Sprintf("unable to create installation for %[1]s: unable to create installation for %[1]s: %[2]s", tmpl.Name, write)
 	return reconcile.WrapError(write, opEnsureSubinstallations, "CreateOrUpdateInstallation", msg)
 }
