@@ -3,9 +3,11 @@ package installation
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
@@ -58,13 +60,8 @@ func TestApplyExecutionOwner(t *testing.T) {
 			for _, r := range got.OwnerReferences {
 				names = append(names, r.Name)
 			}
-			if len(names) != len(tt.want) {
+			if !slices.Equal(names, tt.want) {
 				t.Fatalf("owners %v, want %v", names, tt.want)
-			}
-			for i := range names {
-				if names[i] != tt.want[i] {
-					t.Fatalf("owners %v, want %v", names, tt.want)
-				}
 			}
 			if !tt.wantErr && !metav1.IsControlledBy(got, owner) {
 				t.Errorf("not controlled by the installation: %+v", got.OwnerReferences)
@@ -102,12 +99,7 @@ func TestApplySubinstallationOwner(t *testing.T) {
 	if got := f.Installation("sub-x"); len(got.Labels) != 0 || len(got.OwnerReferences) != 2 {
 		t.Errorf("written: %+v", got.ObjectMeta)
 	}
-	var cond *lsv1alpha1.Condition
-	for i := range parent.Status.Conditions {
-		if parent.Status.Conditions[i].Type == lsv1alpha1.EnsureSubInstallationsCondition {
-			cond = &parent.Status.Conditions[i]
-		}
-	}
+	cond := lshelper.GetCondition(parent.Status.Conditions, lsv1alpha1.EnsureSubInstallationsCondition)
 	if cond == nil || cond.Status != lsv1alpha1.ConditionFalse || cond.Reason != "InstallationCreatingFailed" ||
 		cond.Message != "Sub Installation sub cannot be created" {
 		t.Errorf("condition %+v", cond)
