@@ -151,23 +151,6 @@ func statusCells(o fakecluster.Object) []cell {
 	return []cell{{text: orDash(s.phase), style: Styles.Phase}, plain(orDash(s.jobID)), plain(orDash(s.jobIDFinished))}
 }
 
-// addLabelsColumn adds LABELS to t, whose rows are those of objs.
-func addLabelColumns(t *table, labelsOf []map[string]string, keys []string) {
-	for _, key := range keys {
-		t.header = append(t.header, strings.ToUpper(key[strings.LastIndex(key, "/")+1:]))
-		for i, l := range labelsOf {
-			t.rows[i] = append(t.rows[i], plain(orDash(l[key])))
-		}
-	}
-}
-
-func addLabelsColumn(t *table, labelsOf []map[string]string) {
-	t.header = append(t.header, "LABELS")
-	for i, l := range labelsOf {
-		t.rows[i] = append(t.rows[i], plain(labels.FormatLabels(l)))
-	}
-}
-
 // labelsOf returns the labels of each object, in order.
 func labelsOf[O interface{ GetLabels() map[string]string }](objs []O) []map[string]string {
 	out := make([]map[string]string, len(objs))
@@ -177,10 +160,20 @@ func labelsOf[O interface{ GetLabels() map[string]string }](objs []O) []map[stri
 	return out
 }
 
-// addLabels adds the label columns opts asks for (-L, then --show-labels).
-func addLabels(t *table, labels []map[string]string, opts TableOptions) {
-	addLabelColumns(t, labels, opts.LabelColumns)
+// addLabels adds the label columns opts asks for to t, whose rows have the
+// labels objLabels (labelsOf): a column per -L key, then LABELS
+// (--show-labels).
+func addLabels(t *table, objLabels []map[string]string, opts TableOptions) {
+	for _, key := range opts.LabelColumns {
+		t.header = append(t.header, strings.ToUpper(key[strings.LastIndex(key, "/")+1:]))
+		for i, l := range objLabels {
+			t.rows[i] = append(t.rows[i], plain(orDash(l[key])))
+		}
+	}
 	if opts.ShowLabels {
-		addLabelsColumn(t, labels)
+		t.header = append(t.header, "LABELS")
+		for i, l := range objLabels {
+			t.rows[i] = append(t.rows[i], plain(labels.FormatLabels(l)))
+		}
 	}
 }
