@@ -165,9 +165,6 @@ func (f *factory) getRun(ctx context.Context, s *settings, args []string, gf get
 	if err != nil {
 		return f.noState(err, func() error { return gf.printEmpty(s.Output, f.streams.Out) })
 	}
-	if gf.ignoreNotFound && len(objs) == 0 {
-		return nil
-	}
 	// kubectl prints the object itself for KIND NAME, a List otherwise.
 	return f.printGot(s, objs, len(args) == 2, gf)
 }
@@ -198,8 +195,12 @@ func namesAndSelector(gf getFlags) error {
 }
 
 // printGot prints the objects get found in the output format of s: single
-// is one object named (printed itself, not as a List).
+// is one object named (printed itself, not as a List). With
+// --ignore-not-found an empty answer prints nothing.
 func (f *factory) printGot(s *settings, objs []fakecluster.Object, single bool, gf getFlags) error {
+	if gf.ignoreNotFound && len(objs) == 0 {
+		return nil
+	}
 	switch s.Output {
 	case "table", "wide":
 		st, err := f.styles(s)
@@ -269,9 +270,6 @@ func (f *factory) getMany(ctx context.Context, s *settings, a *action.Get, many 
 		}
 		objs = append(objs, found...)
 	}
-	if gf.ignoreNotFound && len(objs) == 0 {
-		return nil
-	}
 	return f.printGot(s, objs, false, gf)
 }
 
@@ -314,9 +312,6 @@ func (f *factory) getKinds(ctx context.Context, s *settings, a *action.Get, args
 			return f.noState(err, func() error { return gf.printEmpty(s.Output, f.streams.Out) })
 		}
 		objs = append(objs, found...)
-	}
-	if gf.ignoreNotFound && len(objs) == 0 {
-		return nil
 	}
 	return f.printGot(s, objs, false, gf)
 }
