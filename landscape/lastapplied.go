@@ -122,23 +122,6 @@ func marshalObject(obj fakecluster.Object) ([]byte, error) {
 	return data, nil
 }
 
-// objectMap returns obj as a JSON object without apiVersion, kind,
-// metadata and status. An Execution is taken with its deploy items in clear.
-func objectMap(obj fakecluster.Object) (map[string]any, error) {
-	data, err := marshalObject(obj)
-	if err != nil {
-		return nil, err
-	}
-	m, err := decodeMap(data)
-	if err != nil {
-		return nil, fmt.Errorf("encode: %w", err)
-	}
-	for _, k := range []string{"apiVersion", "kind", "metadata", "status"} {
-		delete(m, k)
-	}
-	return m, nil
-}
-
 // mergeApplied sets on live what kubectl apply's three-way JSON merge patch
 // (apimachinery's jsonmergepatch.CreateThreeWayJSONMergePatch, which
 // kubectl's pkg/cmd/apply/patcher.go uses for custom resources) makes of
@@ -185,10 +168,13 @@ func mergeApplied(live, file fakecluster.Object, original, config json.RawMessag
 	delete(m, "metadata")
 	live.SetLabels(keepEmpty(live.GetLabels(), meta.Labels))
 	live.SetAnnotations(keepEmpty(live.GetAnnotations(), meta.Annotations))
-	fileSpec, err := objectMap(file)
+	// The file's spec is its applied configuration without metadata:
+	// config holds every other top-level field as the file encodes it.
+	fileSpec, err := decodeMap(config)
 	if err != nil {
-		return fmt.Errorf("file: %w", err)
+		return fmt.Errorf("applied configuration: %w", err)
 	}
+	delete(fileSpec, "metadata")
 	if reflect.DeepEqual(m, fileSpec) {
 		fakecluster.CopySpec(live, file)
 		return nil
