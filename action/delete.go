@@ -41,19 +41,8 @@ func NewDelete(cfg *Configuration) *Delete { return &Delete{cfg: cfg} }
 // subinstallation, an unknown kind or --without-uninstall on a kind
 // without an uninstall is invalid input.
 func (a *Delete) Run(ctx context.Context) (*Run, error) {
-	names := a.Objects
-	if len(names) == 0 {
-		names = []ObjectName{{Kind: a.Kind, Name: a.Name, Namespace: a.Namespace}}
-	}
-	ops := make([]operation, 0, len(names))
-	for _, n := range names {
-		op, err := a.operation(n)
-		if err != nil {
-			return nil, err
-		}
-		ops = append(ops, op)
-	}
-	return operate(ctx, a.cfg, a.RunOptions, ops...)
+	single := ObjectName{Kind: a.Kind, Name: a.Name, Namespace: a.Namespace}
+	return operateNamed(ctx, a.cfg, a.RunOptions, a.Objects, single, a.operation)
 }
 
 // operation is the deletion of the object n names.

@@ -102,6 +102,25 @@ func operate(ctx context.Context, cfg *Configuration, opts RunOptions, ops ...op
 	return runAndSave(ctx, ss, roots, opts)
 }
 
+// operateNamed runs together the operations build makes of names, or of
+// single when names is empty (an action's Kind, Name and Namespace): an
+// invalid name is invalid input before anything is looked up.
+func operateNamed(ctx context.Context, cfg *Configuration, opts RunOptions, names []ObjectName, single ObjectName,
+	build func(ObjectName) (operation, error)) (*Run, error) {
+	if len(names) == 0 {
+		names = []ObjectName{single}
+	}
+	ops := make([]operation, 0, len(names))
+	for _, n := range names {
+		op, err := build(n)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	return operate(ctx, cfg, opts, ops...)
+}
+
 // ObjectName names an object as a user does: Kind as KindAliases spell it
 // (empty for the action's default kind), Name, and Namespace (empty: any).
 type ObjectName struct {

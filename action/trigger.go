@@ -37,28 +37,26 @@ func NewTrigger(cfg *Configuration) *Trigger { return &Trigger{cfg: cfg} }
 // A subinstallation, or an Execution or DeployItem that is controlled by
 // another object, is invalid input: only their root starts their jobs.
 func (a *Trigger) Run(ctx context.Context) (*Run, error) {
-	names := a.Objects
-	if len(names) == 0 {
-		names = []ObjectName{{Kind: a.Kind, Name: a.Name, Namespace: a.Namespace}}
+	single := ObjectName{Kind: a.Kind, Name: a.Name, Namespace: a.Namespace}
+	return operateNamed(ctx, a.cfg, a.RunOptions, a.Objects, single, a.operation)
+}
+
+// operation is the reconcile annotation on the object n names.
+func (a *Trigger) operation(n ObjectName) (operation, error) {
+	kind := "Installation"
+	if n.Kind != "" {
+		kind = KindAliases[strings.ToLower(n.Kind)]
 	}
-	ops := make([]operation, 0, len(names))
-	for _, n := range names {
-		kind := "Installation"
-		if n.Kind != "" {
-			kind = KindAliases[strings.ToLower(n.Kind)]
-		}
-		op := operation{kind: kind, name: n.Name, namespace: n.Namespace, act: setOperation(lsv1alpha1.ReconcileOperation)}
-		switch kind {
-		case "Installation":
-			op.check = requireRoot("triggered")
-		case "Execution", "DeployItem":
-			op.check, op.self = requireStandalone, true
-		default:
-			return nil, Invalidf("cannot trigger %q: only installations, executions and deploy items have jobs", n.Kind)
-		}
-		ops = append(ops, op)
+	op := operation{kind: kind, name: n.Name, namespace: n.Namespace, act: setOperation(lsv1alpha1.ReconcileOperation)}
+	switch kind {
+	case "Installation":
+		op.check = requireRoot("triggered")
+	case "Execution", "DeployItem":
+		op.check, op.self = requireStandalone, true
+	default:
+		return operation{}, Invalidf("cannot trigger %q: only installations, executions and deploy items have jobs", n.Kind)
 	}
-	return operate(ctx, a.cfg, a.RunOptions, ops...)
+	return op, nil
 }
 
 // requireStandalone refuses an Execution or DeployItem that another object
