@@ -6,12 +6,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gardener/landscaper/apis/core"
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	lsvalidation "github.com/gardener/landscaper/apis/core/validation"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/conversion"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/lscli/lscli/fakecluster"
@@ -124,10 +124,17 @@ func fieldError(e *field.Error) string {
 	return msg
 }
 
-// converted returns the problem of converting an object to Landscaper's
-// internal version, which its webhooks validate.
-func converted(kind string, err error) []string {
-	return []string{fmt.Sprintf("cannot convert the %s to Landscaper's internal version for its validation: %v", kind, err)}
+// webhookErrors converts obj to Landscaper's internal version with
+// convert, as its webhooks receive it, and returns what validate (the
+// webhook's check of kind) finds there, with the advice of hint; or the
+// problem of the conversion.
+func webhookErrors[V, I any](kind string, obj *V, convert func(*V, *I, conversion.Scope) error,
+	validate func(*I) field.ErrorList, hint hinter) []string {
+	var c I
+	if err := convert(obj, &c, nil); err != nil {
+		return []string{fmt.Sprintf("cannot convert the %s to Landscaper's internal version for its validation: %v", kind, err)}
+	}
+	return fieldErrors(validate(&c), hint)
 }
 
 // validateTarget checks a Target as Landscaper's webhook does
@@ -143,13 +150,11 @@ func validateTarget(obj fakecluster.Object) []string {
 			return "e.g. " + string(targettypes.KubernetesClusterTargetType)
 		})...)
 	}
-	c := &core.Target{}
-	if err := lsv1alpha1.Convert_v1alpha1_Target_To_core_Target(t, c, nil); err != nil {
-		return append(msgs, converted("Target", err)...)
-	}
-	msgs = append(msgs, fieldErrors(lsvalidation.ValidateTarget(c), func(*field.Error) string {
-		return "keep one of the keys config and secretRef"
-	})...)
+	// The conversion of a Target copies its fields: it cannot fail.
+	msgs = append(msgs, webhookErrors("Target", t, lsv1alpha1.Convert_v1alpha1_Target_To_core_Target,
+		lsvalidation.ValidateTarget, func(*field.Error) string {
+			return "keep one of the keys config and secretRef"
+		})...)
 	if t.Spec.SecretRef != nil && t.Spec.SecretRef.Name == "" {
 		msgs = append(msgs, fieldErrors(field.ErrorList{field.Required(spec.Child("secretRef", "name"), "")}, nil)...)
 	}
@@ -159,11 +164,8 @@ func validateTarget(obj fakecluster.Object) []string {
 // validateDeployItem checks a DeployItem as Landscaper's webhook does
 // (ValidateDeployItem).
 func validateDeployItem(obj fakecluster.Object) []string {
-	c := &core.DeployItem{}
-	if err := lsv1alpha1.Convert_v1alpha1_DeployItem_To_core_DeployItem(obj.(*lsv1alpha1.DeployItem), c, nil); err != nil {
-		return converted("DeployItem", err)
-	}
-	return fieldErrors(lsvalidation.ValidateDeployItem(c), typeHint)
+	return webhookErrors("DeployItem", obj.(*lsv1alpha1.DeployItem), lsv1alpha1.Convert_v1alpha1_DeployItem_To_core_DeployItem,
+		lsvalidation.ValidateDeployItem, typeHint)
 }
 
 // typeHint gives an example of a deploy item's type when it is missing.

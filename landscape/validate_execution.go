@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gardener/landscaper/apis/core"
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lsvalidation "github.com/gardener/landscaper/apis/core/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -18,11 +17,8 @@ import (
 // name is used twice, dependencies exist and have no cycles.
 func validateExecution(obj fakecluster.Object) []string {
 	exec := obj.(*lsv1alpha1.Execution)
-	c := &core.Execution{}
-	if err := lsv1alpha1.Convert_v1alpha1_Execution_To_core_Execution(exec, c, nil); err != nil {
-		return converted("Execution", err)
-	}
-	return fieldErrors(lsvalidation.ValidateExecution(c), executionHint(exec.Spec.DeployItems))
+	return webhookErrors("Execution", exec, lsv1alpha1.Convert_v1alpha1_Execution_To_core_Execution,
+		lsvalidation.ValidateExecution, executionHint(exec.Spec.DeployItems))
 }
 
 // executionHint gives lscli's advice for the errors of Landscaper's

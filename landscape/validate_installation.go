@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gardener/landscaper/apis/core"
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lsvalidation "github.com/gardener/landscaper/apis/core/validation"
 	"github.com/robfig/cron/v3"
@@ -24,11 +23,11 @@ import (
 // without one and fails it when it reads the blueprint.
 func validateInstallation(obj fakecluster.Object) []string {
 	inst := obj.(*lsv1alpha1.Installation)
-	c := &core.Installation{}
-	if err := lsv1alpha1.Convert_v1alpha1_Installation_To_core_Installation(inst, c, nil); err != nil {
-		return converted("Installation", err)
-	}
-	msgs := fieldErrors(lsvalidation.ValidateInstallation(c), installationHint)
+	// The conversion of an Installation copies its fields (only an
+	// Execution's deploy items are converted by hand): it cannot fail, and
+	// the checks below need no converted Installation.
+	msgs := webhookErrors("Installation", inst, lsv1alpha1.Convert_v1alpha1_Installation_To_core_Installation,
+		lsvalidation.ValidateInstallation, installationHint)
 	bp := inst.Spec.Blueprint
 	if bp.Reference != nil && bp.Reference.ResourceName == "" {
 		msgs = append(msgs, fieldErrors(field.ErrorList{
