@@ -80,12 +80,12 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 		return nil, err
 	}
 	res := &ReconcileResult{Loaded: ls, Applied: applied}
-	res.NewJobs, res.NewStandaloneJobs = newJobs(ctx, ss.cluster(), applied)
 	if !r.All && ls != nil {
 		res.ChangedImports, res.Importers = staleImporters(ls, applied)
 	}
-	if r.All {
-		res.NewJobs, res.NewStandaloneJobs = 0, 0
+	if !r.All {
+		res.NewJobs, res.NewStandaloneJobs = newJobs(ctx, ss.cluster(), applied)
+	} else {
 		for _, ref := range roots {
 			if ref.Kind == "Installation" {
 				res.NewJobs++
@@ -126,7 +126,6 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 		return nil, applied, err
 	}
 	refs := append(installationRefs(applied.ChangedRoots), applied.ChangedStandalone...)
-	operated := operatedRoots(ctx, c, applied)
 	if all {
 		if refs, err = everyRoot(ctx, c); err != nil {
 			return nil, applied, err
@@ -141,7 +140,9 @@ func applyLandscape(ctx context.Context, c *fakecluster.Cluster, ls *landscape.L
 		}
 	}
 	if !all {
-		refs = appendNewRefs(refs, operated...)
+		// Which objects are roots or stand-alone, all operatedRoots asks
+		// of them, is the same after the annotations above.
+		refs = appendNewRefs(refs, operatedRoots(ctx, c, applied)...)
 	}
 	switch {
 	case len(refs) > 0:
