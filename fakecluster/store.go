@@ -72,6 +72,9 @@ type store struct {
 	// watch checks that stored objects are not changed in place; nil unless
 	// DetectMutations is set.
 	watch *mutationWatch
+	// stored, when not nil, gets every object put or replaced, right after
+	// it is stored (see Cluster.OnStored).
+	stored func(Object)
 	// last is the entry lookup found last; one whose object was removed
 	// (obj nil) is not used.
 	last *entry
@@ -208,6 +211,9 @@ func (s *store) set(k objKey, obj Object) *entry {
 		s.watch.stored(k, e.obj, obj)
 	}
 	e.obj = obj
+	if s.stored != nil {
+		s.stored(obj)
+	}
 	return e
 }
 
@@ -244,6 +250,9 @@ func (s *store) replace(k objKey, obj Object) {
 		s.watch.stored(k, e.obj, obj)
 	}
 	e.obj = obj
+	if s.stored != nil {
+		s.stored(obj)
+	}
 }
 
 // remove deletes the object named k and returns it.
