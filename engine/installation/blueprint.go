@@ -16,8 +16,10 @@ import (
 // from the component version or cfg.Blueprints (see
 // dataflow.InstallationBlueprint). Inline blueprints are parsed once per
 // content, component blueprints once per registry. Errors are terminal and
-// name the installation and what was looked for.
+// say what was looked for, in the words of the installation's status (see
+// dataflow.ForStatus).
 func (c *Controller) blueprintFor(ctx context.Context, inst *lsv1alpha1.Installation) (*blueprint.Blueprint, *components.Tree, error) {
-	return dataflow.InstallationBlueprint(ctx, c.cfg.Cluster, inst,
+	bp, tree, err := dataflow.InstallationBlueprint(ctx, c.cfg.Cluster, inst,
 		dataflow.Sources{Blueprints: c.cfg.Blueprints, Components: c.cfg.Components, Cache: &c.blueprints})
+	return bp, tree, dataflow.ForStatus(err)
 }

@@ -27,19 +27,89 @@ const (
 // fail returns a terminal error about inst. Like Landscaper's errors of
 // the installation's data flow it carries no error code.
 func fail(inst *lsv1alpha1.Installation, reason, format string, args ...any) error {
-	return reconcile.Fatalf(reason, "installation %s: %s", instName(inst), fmt.Sprintf(format, args...))
+	return reconcile.TerminalWithCodes(about(inst, nil, format, args...), reason)
 }
 
 // failWrap returns a terminal error about inst that wraps err.
 func failWrap(inst *lsv1alpha1.Installation, reason string, err error, format string, args ...any) error {
-	return reconcile.Fatalf(reason, "installation %s: %s: %w", instName(inst), fmt.Sprintf(format, args...), err)
+	return reconcile.TerminalWithCodes(about(inst, err, format+": %w", append(args, err)...), reason)
 }
 
 // failWith returns a terminal error about inst that wraps err, whose
 // message says everything after the installation's name.
 func failWith(inst *lsv1alpha1.Installation, reason string, err error) error {
-	return reconcile.Fatalf(reason, "installation %s: %w", instName(inst), err)
+	return reconcile.TerminalWithCodes(about(inst, err, "%w", err), reason)
 }
+
+// InstallationError is a message about one installation. Its text names
+// the installation first ("installation NS/NAME: ..."), as lscli's render
+// and validate print it, where one error may be about any installation of
+// a tree; Landscaper's controller writes the message without the name into
+// the installation's own status (see ForStatus).
+type InstallationError struct {
+	// Installation is "<namespace>/<name>".
+	Installation string
+	// Message is the text after the installation's name.
+	Message string
+	// Landscaper, when set, is the message Landscaper has where lscli's
+	// Message adds its advice.
+	Landscaper string
+	err        error
+}
+
+func (e *InstallationError) Error() string {
+	return "installation " + e.Installation + ": " + e.Message
+}
+
+// Unwrap returns the error the message is about, or nil.
+func (e *InstallationError) Unwrap() error { return e.err }
+
+// status is the message as the installation's status shows it.
+func (e *InstallationError) status() string {
+	if e.Landscaper != "" {
+		return e.Landscaper
+	}
+	return e.Message
+}
+
+// about returns an InstallationError about inst that wraps err (which may
+// be nil), with the message format makes.
+func about(inst *lsv1alpha1.Installation, err error, format string, args ...any) *InstallationError {
+	return &InstallationError{Installation: instName(inst), Message: fmt.Errorf(format, args...).Error(), err: err}
+}
+
+// ForStatus returns err with the text the installation controller records
+// in the installation's status (lastError, conditions, events): each
+// InstallationError in its chain without the installation's name and with
+// Landscaper's message instead of lscli's advice. The returned error wraps
+// err, so errors.As finds everything err holds. An err without an
+// InstallationError (or nil) is returned as it is.
+func ForStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	found := false
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if ie, ok := e.(*InstallationError); ok {
+			text = strings.ReplaceAll(text, ie.Error(), ie.status())
+			found = true
+		}
+	}
+	if !found {
+		return err
+	}
+	return &statusError{text: text, err: err}
+}
+
+// statusError is an error with the text ForStatus gave it.
+type statusError struct {
+	text string
+	err  error
+}
+
+func (e *statusError) Error() string { return e.text }
+func (e *statusError) Unwrap() error { return e.err }
 
 // failTemplate is failWrap for an error of a template engine, unless the
 // engine panicked: that is lscli's failure, not the installation's, so the

@@ -2,7 +2,6 @@ package dataflow
 
 import (
 	"context"
-	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -41,16 +40,16 @@ func deployItemExports(ctx context.Context, r fakecluster.Reader, inst *lsv1alph
 		return map[string]any{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("installation %s: get execution: %w", instName(inst), err)
+		return nil, about(inst, err, "get execution: %w", err)
 	}
 	ref := exec.Status.ExportReference
 	do := &lsv1alpha1.DataObject{} // only read: decodeRaw hands out copies
 	if err := r.GetUnsafe(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: ref.Name}, do); err != nil {
-		return nil, fmt.Errorf("installation %s: read the exports of execution %s (DataObject %s): %w", instName(inst), exec.Name, ref.Name, err)
+		return nil, about(inst, err, "read the exports of execution %s (DataObject %s): %w", exec.Name, ref.Name, err)
 	}
 	v, err := decodeRaw(do.Data.RawMessage)
 	if err != nil {
-		return nil, fmt.Errorf("installation %s: DataObject %s: %w", instName(inst), do.Name, err)
+		return nil, about(inst, err, "DataObject %s: %w", do.Name, err)
 	}
 	m, _ := v.(map[string]any)
 	if m == nil {
@@ -63,13 +62,13 @@ func deployItemExports(ctx context.Context, r fakecluster.Reader, inst *lsv1alph
 func contextDataObjects(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) (map[string]any, error) {
 	list := &lsv1alpha1.DataObjectList{} // only read: decodeRaw hands out copies
 	if err := r.ListUnsafe(ctx, list, inContext(inst)); err != nil {
-		return nil, fmt.Errorf("installation %s: list DataObjects of context %s: %w", instName(inst), OwnContext(inst), err)
+		return nil, about(inst, err, "list DataObjects of context %s: %w", OwnContext(inst), err)
 	}
 	out := map[string]any{}
 	for _, do := range list.Items {
 		v, err := decodeRaw(do.Data.RawMessage)
 		if err != nil {
-			return nil, fmt.Errorf("installation %s: DataObject %s: %w", instName(inst), do.Name, err)
+			return nil, about(inst, err, "DataObject %s: %w", do.Name, err)
 		}
 		out[do.Labels[lsv1alpha1.DataObjectKeyLabel]] = v
 	}
@@ -80,7 +79,7 @@ func contextDataObjects(ctx context.Context, r fakecluster.Reader, inst *lsv1alp
 func contextTargets(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) (map[string]any, error) {
 	list := &lsv1alpha1.TargetList{} // only read: targetValue converts a copy
 	if err := r.ListUnsafe(ctx, list, inContext(inst)); err != nil {
-		return nil, fmt.Errorf("installation %s: list Targets of context %s: %w", instName(inst), OwnContext(inst), err)
+		return nil, about(inst, err, "list Targets of context %s: %w", OwnContext(inst), err)
 	}
 	out := map[string]any{}
 	for i := range list.Items {

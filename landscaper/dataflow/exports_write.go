@@ -2,7 +2,6 @@ package dataflow
 
 import (
 	"context"
-	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -26,7 +25,7 @@ func WriteExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.In
 		m.key = d.DataRef
 		if err := writeDataObject(ctx, c, inst, ObjectName(m.context, d.DataRef), d.Value, m, true); err != nil {
 			return &WriteError{Export: true, Type: lsv1alpha1.ImportTypeData, Key: d.DataRef,
-				Err: fmt.Errorf("installation %s: write data export %q (dataRef %q): %w", instName(inst), d.Name, d.DataRef, err)}
+				Err: about(inst, err, "write data export %q (dataRef %q): %w", d.Name, d.DataRef, err)}
 		}
 	}
 	for _, t := range exps.Targets {
@@ -36,7 +35,7 @@ func WriteExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.In
 			Spec: t.Value.TargetSpec}
 		if err := writeTarget(ctx, c, inst, ObjectName(m.context, t.Target), tgt, m, true); err != nil {
 			return &WriteError{Export: true, Type: lsv1alpha1.ImportTypeTarget, Key: t.Target,
-				Err: fmt.Errorf("installation %s: write target export %q (target %q): %w", instName(inst), t.Name, t.Target, err)}
+				Err: about(inst, err, "write target export %q (target %q): %w", t.Name, t.Target, err)}
 		}
 	}
 	return nil
@@ -68,11 +67,11 @@ func deleteSelected(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.
 	// Only read: Delete takes the kind and name, most are kept.
 	dos := &lsv1alpha1.DataObjectList{}
 	if err := c.ListUnsafe(ctx, dos, opts); err != nil {
-		return fmt.Errorf("installation %s: list DataObjects: %w", instName(inst), err)
+		return about(inst, err, "list DataObjects: %w", err)
 	}
 	tgts := &lsv1alpha1.TargetList{}
 	if err := c.ListUnsafe(ctx, tgts, opts); err != nil {
-		return fmt.Errorf("installation %s: list Targets: %w", instName(inst), err)
+		return about(inst, err, "list Targets: %w", err)
 	}
 	var objs []fakecluster.Object
 	for i := range dos.Items {
@@ -89,7 +88,7 @@ func deleteSelected(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.
 			continue
 		}
 		if err := c.Delete(ctx, o); err != nil && !isNotFound(err) {
-			return fmt.Errorf("installation %s: delete %s: %w", instName(inst), o.GetName(), err)
+			return about(inst, err, "delete %s: %w", o.GetName(), err)
 		}
 	}
 	return nil

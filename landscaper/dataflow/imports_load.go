@@ -66,7 +66,7 @@ func (l *loader) importError(name string, err error) error {
 		le.Installation, le.Import = instName(l.inst), name
 		return err
 	}
-	return fmt.Errorf("installation %s: import %q: %w", instName(l.inst), name, err)
+	return about(l.inst, err, "import %q: %w", name, err)
 }
 
 // targetKind is the kind of a target import, in the order Landscaper loads them.

@@ -36,7 +36,7 @@ func writeImports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.In
 			if !required(def) {
 				continue
 			}
-			return fmt.Errorf("installation %s: import %s not defined", instName(inst), def.Name)
+			return about(inst, nil, "import %s not defined", def.Name)
 		}
 		if len(def.ConditionalImports) > 0 {
 			if err := writeImports(ctx, c, inst, imps, def.ConditionalImports); err != nil {
@@ -47,7 +47,7 @@ func writeImports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.In
 			sourceType: lsv1alpha1.ImportDataObjectSourceType}
 		if err := writeImport(ctx, c, inst, def, val, m); err != nil {
 			return &WriteError{Type: def.Type, Key: def.Name,
-				Err: fmt.Errorf("installation %s: write import %q: %w", instName(inst), def.Name, err)}
+				Err: about(inst, err, "write import %q: %w", def.Name, err)}
 		}
 	}
 	return nil

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha1"
 	"encoding/base32"
-	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/helper"
@@ -41,7 +40,7 @@ func loadState(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Insta
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("installation %s: read state of %s execution %q: %w", instName(inst), prefix, exec, err)
+		return nil, about(inst, err, "read state of %s execution %q: %w", prefix, exec, err)
 	}
 	return s.Data[lsv1alpha1.DataObjectSecretDataKey], nil
 }
@@ -64,7 +63,7 @@ func storeState(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Inst
 		err = c.Update(ctx, s)
 	}
 	if err != nil {
-		return fmt.Errorf("installation %s: store state of %s execution %q: %w", instName(inst), prefix, exec, err)
+		return about(inst, err, "store state of %s execution %q: %w", prefix, exec, err)
 	}
 	return nil
 }

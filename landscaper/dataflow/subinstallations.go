@@ -10,6 +10,7 @@ import (
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // RenderSubinstallations returns the subinstallation templates of inst: those
@@ -52,8 +53,12 @@ func RenderSubinstallations(ctx context.Context, c fakecluster.Client, inst *lsv
 	}
 	tmpls = append(tmpls, fromBlueprint...)
 	dropUnsetOptionalImports(tmpls, bp.Info.Imports, imps)
-	if msg := validateTemplates(tmpls, parentImports(bp.Info.Imports, imps)); msg != "" {
-		return nil, &TemplatesInvalidError{err: fail(inst, ReasonSubinstallations, "%s", msg)}
+	if msg, landscaper := validateTemplates(tmpls, parentImports(bp.Info.Imports, imps)); msg != "" {
+		// Landscaper's message is the aggregate of the field errors alone
+		// (ValidateSubinstallations); render and validate explain them.
+		ie := about(inst, nil, "%s", msg)
+		ie.Landscaper = landscaper
+		return nil, &TemplatesInvalidError{err: reconcile.TerminalWithCodes(ie, ReasonSubinstallations)}
 	}
 	if cycle := templateCycle(tmpls); cycle != "" {
 		return tmpls, &CycleError{err: fail(inst, ReasonSubinstallations, "subinstallations: %s", cycle)}

@@ -3,6 +3,7 @@ package dataflow
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -180,6 +181,9 @@ func TestSubinstallationBlueprint(t *testing.T) {
 	}
 }
 
+// hintless matches lscli's advice in a message of validateTemplates.
+var hintless = regexp.MustCompile(` \([^()]*\)`)
+
 func TestValidateTemplatesMapOrder(t *testing.T) {
 	tmpl := &lsv1alpha1.InstallationTemplate{Name: "a", Blueprint: lsv1alpha1.InstallationTemplateBlueprintDefinition{Ref: "x"}}
 	tmpl.Imports.Targets = []lsv1alpha1.TargetImport{{Name: "m", TargetMap: map[string]string{"b": "t2", "a": "t1", "c": "t3"}}}
@@ -190,11 +194,15 @@ func TestValidateTemplatesMapOrder(t *testing.T) {
 		`subinstallations.a.imports.targets[0][m].targets[c]: Not found: "import not satisfied" ` +
 		`(target "t3" is neither an import of the parent nor an export of a sibling)]`
 	for range 20 { // Landscaper finds them in map order
-		if got := validateTemplates([]*lsv1alpha1.InstallationTemplate{tmpl}, nil); got != want {
+		got, landscaper := validateTemplates([]*lsv1alpha1.InstallationTemplate{tmpl}, nil)
+		if got != want {
 			t.Fatalf("got\n%s\nwant\n%s", got, want)
 		}
+		if want := hintless.ReplaceAllString(want, ""); landscaper != want {
+			t.Fatalf("Landscaper's message: got\n%s\nwant\n%s", landscaper, want)
+		}
 	}
-	if got := validateTemplates([]*lsv1alpha1.InstallationTemplate{{Name: "b", Blueprint: tmpl.Blueprint}}, nil); got != "" {
-		t.Errorf("valid template: %s", got)
+	if got, landscaper := validateTemplates([]*lsv1alpha1.InstallationTemplate{{Name: "b", Blueprint: tmpl.Blueprint}}, nil); got != "" || landscaper != "" {
+		t.Errorf("valid template: %q, %q", got, landscaper)
 	}
 }

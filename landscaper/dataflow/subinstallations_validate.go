@@ -18,24 +18,28 @@ import (
 // dataRefs and targets exported twice or imported by the parent, imports
 // that neither the parent nor a sibling provides. It returns Landscaper's
 // message, its field errors as an aggregate error prints them, each with
-// lscli's advice in parentheses, or "" when the templates are valid.
-func validateTemplates(tmpls []*lsv1alpha1.InstallationTemplate, parent []lsv1alpha1.ImportDefinition) string {
+// lscli's advice in parentheses, and Landscaper's own message, without the
+// advice; both are "" when the templates are valid.
+func validateTemplates(tmpls []*lsv1alpha1.InstallationTemplate, parent []lsv1alpha1.ImportDefinition) (msg, landscaper string) {
 	coreTmpls := make([]*core.InstallationTemplate, len(tmpls))
 	for i, t := range tmpls {
 		coreTmpls[i] = &core.InstallationTemplate{}
 		if err := lsv1alpha1.Convert_v1alpha1_InstallationTemplate_To_core_InstallationTemplate(t, coreTmpls[i], nil); err != nil {
-			return fmt.Sprintf("cannot convert template %d to Landscaper's internal version: %v", i, err)
+			msg := fmt.Sprintf("cannot convert template %d to Landscaper's internal version: %v", i, err)
+			return msg, msg
 		}
 	}
 	coreImports := make([]core.ImportDefinition, len(parent))
 	for i := range parent {
 		if err := lsv1alpha1.Convert_v1alpha1_ImportDefinition_To_core_ImportDefinition(&parent[i], &coreImports[i], nil); err != nil {
-			return fmt.Sprintf("cannot convert import %q to Landscaper's internal version: %v", parent[i].Name, err)
+			msg := fmt.Sprintf("cannot convert import %q to Landscaper's internal version: %v", parent[i].Name, err)
+			return msg, msg
 		}
 	}
 	path := field.NewPath("subinstallations")
-	errs := validation.ValidateInstallationTemplates(path, coreImports, coreTmpls)
-	return aggregate(mapOrder(errs), templateHint(importRefs(path, tmpls)))
+	errs := mapOrder(validation.ValidateInstallationTemplates(path, coreImports, coreTmpls))
+	noHint := func(*field.Error) string { return "" }
+	return aggregate(errs, templateHint(importRefs(path, tmpls))), aggregate(errs, noHint)
 }
 
 // importRefs maps the field paths at which Landscaper's
