@@ -2,14 +2,18 @@ package dataflow
 
 import (
 	"context"
+	"errors"
+	"maps"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/deployers/realcluster"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/template"
 	"github.com/lscli/lscli/landscaper/template/funcs"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // Execution kinds, as messages name them (the blueprint's field names).
@@ -72,6 +76,9 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 	req.Context = ctx
 	res, err := ru.exec.Execute(req)
 	if err != nil {
+		if lsErr := ru.noValue(req, err); lsErr != nil {
+			return ru.failLandscaper(ex, err, lsErr)
+		}
 		return ru.fail(ex, err)
 	}
 	if req.Stateful && res.State != nil {
@@ -88,6 +95,51 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 // fail is a terminal error naming the installation and the execution.
 func (ru *runner) fail(ex lsv1alpha1.TemplateExecutor, err error) error {
 	return failTemplate(ru.inst, ReasonTemplatingFailed, err, "%s %q", ru.kind, ex.Name)
+}
+
+// failLandscaper is fail for an error that Landscaper words as lsErr: the
+// installation's status shows lsErr's text alone (see ForStatus), render
+// and validate lscli's err.
+func (ru *runner) failLandscaper(ex lsv1alpha1.TemplateExecutor, err, lsErr error) error {
+	ie := about(ru.inst, err, "%s %q: %w", ru.kind, ex.Name, err)
+	ie.Landscaper = lsErr.Error()
+	return reconcile.TerminalWithCodes(ie, ReasonTemplatingFailed)
+}
+
+// noValue returns Landscaper's error for the "<no value>" in the output of
+// a GoTemplate execution that err (of req) reports, nil for any other
+// error. lscli's error names the first one only, Landscaper's has the
+// whole output and the input, so the template is rendered once more,
+// without the check: the same request renders the same output.
+func (ru *runner) noValue(req template.Request, err error) error {
+	var te *template.Error
+	if !req.CheckNoValue || req.Execution.Type != lsv1alpha1.GOTemplateType || !errors.As(err, &te) || !te.Output {
+		return nil
+	}
+	req.CheckNoValue = false
+	res, err := ru.exec.Execute(req)
+	if err != nil || res == nil {
+		return nil
+	}
+	return noValueError(ru.kind, res.Output, ru.input(req.State))
+}
+
+// input is the input of the runner's templates with the stored state, as
+// a GoTemplate execution sees it: the state decoded, or {} when there is
+// none.
+func (ru *runner) input(state []byte) map[string]any {
+	in := maps.Clone(ru.values)
+	if ru.prefix == "" {
+		return in
+	}
+	in["state"] = map[string]any{}
+	if len(state) > 0 {
+		var st any
+		if err := yaml.Unmarshal(state, &st); err == nil {
+			in["state"] = st
+		}
+	}
+	return in
 }
 
 // runImportExecutions runs the blueprint's importExecutions. Each one sees

@@ -1,0 +1,43 @@
+package dataflow
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSourceSnippet(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 120; i++ {
+		lines = append(lines, "l")
+	}
+	// Five lines before and after, the number and colon padded to six
+	// characters (none left for three digits and more).
+	got := sourceSnippet(100, 0, lines)
+	want := "95:   l\n96:   l\n97:   l\n98:   l\n99:   l\n100:  l\n" + "      \u02c6≈≈≈≈≈≈≈\n" +
+		"101:  l\n102:  l\n103:  l\n104:  l\n105:  l\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got, want := sourceSnippet(1, 3, []string{"a: <no value>"}), "1:    a: <no value>\n         \u02c6≈≈≈≈≈≈≈\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestFormatInput(t *testing.T) {
+	in := map[string]any{
+		"imports": map[string]any{"a": "x", "n": 1, "m": map[string]any{"b": true, "z": nil}},
+		"values":  map[string]any{"l": []any{"x"}},
+		"state":   nil,
+		"cd":      map[string]any{"name": "<c>"},
+		"big":     strings.Repeat("x", 600),
+	}
+	got := formatInput(in, "\t", "imports", "values", "state")
+	want := "\tbig: >gzip>base64> " + gzipBase64([]byte(`"`+strings.Repeat("x", 600)+`"`)) + "\n" +
+		"\tcd: {\"name\":\"\\u003cc\\u003e\"}\n" +
+		"\timports: {\"a\":\"[...] (string)\",\"m\":{\"b\":\"[...] (bool)\",\"z\":\"[...] (%!s(\\u003cnil\\u003e))\"},\"n\":\"[...] (float64)\"}\n" +
+		"\tstate: \"[...] (%!s(\\u003cnil\\u003e))\"\n" +
+		"\tvalues: \"[...] (string)\"\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
