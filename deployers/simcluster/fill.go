@@ -35,8 +35,12 @@ func fillDeployment(obj client.Object, fail string, now metav1.Time) {
 		d.Status.ReadyReplicas, d.Status.AvailableReplicas, d.Status.UnavailableReplicas = 0, 0, r
 		d.Status.Conditions[0].Status, d.Status.Conditions[0].Reason = corev1.ConditionFalse, "MinimumReplicasUnavailable"
 		d.Status.Conditions[0].Message = "Deployment does not have minimum availability."
+		// What kube-controller-manager's deployment controller writes when
+		// the new ReplicaSet missed the progress deadline
+		// (pkg/controller/deployment/progress.go); the rule's message has
+		// no place in a Deployment's status.
 		d.Status.Conditions[1].Status, d.Status.Conditions[1].Reason = corev1.ConditionFalse, "ProgressDeadlineExceeded"
-		d.Status.Conditions[1].Message = fail
+		d.Status.Conditions[1].Message = fmt.Sprintf("ReplicaSet %q has timed out progressing.", rs)
 	}
 }
 
