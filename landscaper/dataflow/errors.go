@@ -51,8 +51,8 @@ type InstallationError struct {
 	Installation string
 	// Message is the text after the installation's name.
 	Message string
-	// Landscaper, when set, is the message Landscaper has where lscli's
-	// Message adds its advice.
+	// Landscaper, when set, is Landscaper's message for the same error,
+	// where lscli's Message words it its own way (with advice, or shorter).
 	Landscaper string
 	err        error
 }
