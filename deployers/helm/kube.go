@@ -284,6 +284,7 @@ func (k *kubeClient) apply(u *unstructured.Unstructured) (*unstructured.Unstruct
 	obj := u.DeepCopy()
 	obj.SetResourceVersion("")
 	obj.SetManagedFields(nil)
+	dropUnknownFields(k.c.Scheme(), obj)
 	if err := k.c.Apply(k.ctx, client.ApplyConfigurationFromUnstructured(obj),
 		client.FieldOwner(fieldManager), client.ForceOwnership); err != nil {
 		return nil, fmt.Errorf("apply %s %s: %w", u.GetKind(), objectName(u), err)
