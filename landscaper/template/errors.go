@@ -87,6 +87,19 @@ var instrumentCall = regexp.MustCompile(`^at <(` + stepFunc + `|` + outputFunc +
 // executingPrefix is text/template's `executing "NAME" at ` phrase.
 var executingPrefix = regexp.MustCompile(`^executing "[^"]*" at `)
 
+// undefinedFunc is text/template's parse error for a function it does not know.
+var undefinedFunc = regexp.MustCompile(`function "([^"]+)" not defined`)
+
+// formerFuncs says, for template functions Landscaper had and removed, what
+// to call instead; older blueprints still call them.
+var formerFuncs = map[string]string{
+	// pkg/landscaper/installations/executions/template/gotemplate/funcs.go
+	// lost resolveArtifactFunc with the cnudie implementation (#1146).
+	"resolve": `Landscaper removed the function resolve in v0.109.0 (gardener/landscaper#1146): read a resource's ` +
+		`content with getResourceContent and a resource reference, e.g. getResourceContent "cd://resources/<name>" ` +
+		`(base64 for a blob of media type application/octet-stream, else the text)`,
+}
+
 // newGoError turns a text/template error into an *Error at the innermost
 // position it names (errors in included files name the included file).
 func newGoError(err error, name, text string, fsys fs.FS) error {
@@ -108,6 +121,9 @@ func newGoError(err error, name, text string, fsys fs.FS) error {
 	}
 	rest := executingPrefix.ReplaceAllString(msg[m[1]:], "at ")
 	rest = instrumentCall.ReplaceAllString(rest, "")
+	if m := undefinedFunc.FindStringSubmatch(rest); m != nil && formerFuncs[m[1]] != "" {
+		rest += "; " + formerFuncs[m[1]]
+	}
 	out := &Error{File: file, Line: line, Column: col, Err: &causedError{msg: rest, cause: err}, source: text}
 	if file == inlineName {
 		out.File = ""

@@ -75,6 +75,28 @@ func TestEnvFunctionsAreRemoved(t *testing.T) {
 	}
 }
 
+// TestRemovedFunctionHint: a template that calls resolve, which Landscaper
+// removed in v0.109.0, fails as in Landscaper (function not defined), and the
+// error says what to call instead. gardener/landscaper-examples'
+// render-blueprint/resource-in-cd still calls it.
+func TestRemovedFunctionHint(t *testing.T) {
+	e := &Executor{}
+	_, err := e.Execute(Request{Execution: goExec(`chart: {{ resolve ( $.access ) | toString | b64enc }}`)})
+	var te *Error
+	if !errors.As(err, &te) {
+		t.Fatalf("err = %v, want a template error", err)
+	}
+	for _, want := range []string{`function "resolve" not defined`, "Landscaper removed", "v0.109.0", `getResourceContent "cd://resources/<name>"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want %q in it", err, want)
+		}
+	}
+	_, err = e.Execute(Request{Execution: goExec(`{{ nosuchfunc 1 }}`)})
+	if err == nil || strings.Contains(err.Error(), "Landscaper removed") {
+		t.Errorf("err = %v, want no hint for a function Landscaper never had", err)
+	}
+}
+
 func TestGoTemplateState(t *testing.T) {
 	e := &Executor{}
 	text := "state: {{ add (default 0 .state.count) 1 | dict \"count\" | toJson }}"
