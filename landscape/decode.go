@@ -145,12 +145,38 @@ func decodeStrict(js []byte, obj any, prefix string) (msgs []string, fatal bool)
 		return []string{decodeMessage(err, prefix)}, true
 	}
 	for _, e := range strictErrs {
-		if fe, ok := e.(sigsjson.FieldError); ok && prefix != "" {
-			fe.SetFieldPath(prefix + fe.FieldPath())
+		msg := e.Error()
+		if fe, ok := e.(sigsjson.FieldError); ok {
+			if prefix != "" {
+				fe.SetFieldPath(prefix + fe.FieldPath())
+				msg = e.Error()
+			}
+			if h := unknownFieldHint(fe.FieldPath()); h != "" {
+				msg += ": " + h
+			}
 		}
-		msgs = append(msgs, e.Error())
+		msgs = append(msgs, msg)
 	}
 	return msgs, false
+}
+
+// localRefNamespace is the path of a namespace in an import's configMapRef
+// or secretRef.
+var localRefNamespace = regexp.MustCompile(`^spec\.imports\.data\[\d+\]\.(configMapRef|secretRef)\.namespace$`)
+
+// unknownFieldHint says what to do about an unknown field that real
+// projects write, or "". gardener/landscaper-examples' configMapRefs carry a
+// namespace (imports/configmap-bin, render-blueprint/schema-in-cd), which
+// Landscaper's LocalConfigMapReference and LocalSecretReference do not have
+// (apis/core/v1alpha1/types_shared.go): Landscaper reads them from the
+// installation's namespace, and kubectl's strict field validation refuses
+// the file.
+func unknownFieldHint(path string) string {
+	if m := localRefNamespace.FindStringSubmatch(path); m != nil {
+		kind := map[string]string{"configMapRef": "ConfigMap", "secretRef": "Secret"}[m[1]]
+		return fmt.Sprintf("an import reads the %s in the installation's namespace (%s has name and key only): remove namespace", kind, m[1])
+	}
+	return ""
 }
 
 // plainExecutionSpec has the fields of ExecutionSpec but not its

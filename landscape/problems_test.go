@@ -126,6 +126,21 @@ func TestLoadProblems(t *testing.T) {
 			`a.yaml: document 1: Installation "a": unknown field "status.bogus"`,
 		},
 	}, {
+		// gardener/landscaper-examples ships configMapRefs with a
+		// namespace (imports/configmap-bin, render-blueprint/schema-in-cd):
+		// Landscaper's LocalConfigMapReference and LocalSecretReference have
+		// name and key only, and read from the installation's namespace.
+		name: "a namespace in a configMapRef or secretRef of an import",
+		files: map[string]string{"a.yaml": installation("a", "  imports:\n    data:\n"+
+			"    - {name: x, configMapRef: {name: c, namespace: other, key: k}}\n"+
+			"    - {name: b, secretRef: {name: s, namespace: other, key: k}}\n")},
+		want: []string{
+			`a.yaml: document 1: Installation "a": unknown field "spec.imports.data[0].configMapRef.namespace": ` +
+				`an import reads the ConfigMap in the installation's namespace (configMapRef has name and key only): remove namespace`,
+			`a.yaml: document 1: Installation "a": unknown field "spec.imports.data[1].secretRef.namespace": ` +
+				`an import reads the Secret in the installation's namespace (secretRef has name and key only): remove namespace`,
+		},
+	}, {
 		name: "unknown fields in an Execution's deploy items",
 		files: map[string]string{"e.yaml": lsAPI + "kind: Execution\nmetadata: {name: e}\nspec:\n  Context: x\n" +
 			"  deployItems:\n  - name: a\n    Type: t\n    type: t\n    config: {free: form}\n"},
