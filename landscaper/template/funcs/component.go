@@ -151,14 +151,24 @@ func (c *Components) RequireRoot() error {
 func (c *Components) noRoot() error {
 	if c != nil && c.NotFound != "" && c.Missing != "" && c.Missing != c.NotFound {
 		return fmt.Errorf("the installation's component version %s could not be resolved: %s, which it references, was not found; "+
-			"the config file's blueprints map gives its blueprint, not its component descriptors; map the component's folder "+
-			"under components: (see docs/components.md)", c.NotFound, c.Missing)
+			"the config file's blueprints map gives its blueprint, not its component descriptors; %s", c.NotFound, c.Missing, mapHint(c.Missing))
 	}
 	if c != nil && c.NotFound != "" {
 		return fmt.Errorf("the installation's component version %s was not found: the config file's blueprints map "+
-			"gives its blueprint, not its component descriptor; map the component's folder under components: (see docs/components.md)", c.NotFound)
+			"gives its blueprint, not its component descriptor; %s", c.NotFound, mapHint(c.NotFound))
 	}
 	return errNoComponent
+}
+
+// mapHint says which config file line gives lscli the component of version
+// (name:version).
+func mapHint(version string) string {
+	name := version
+	if i := strings.LastIndex(version, ":"); i > 0 {
+		name = version[:i]
+	}
+	return fmt.Sprintf("map a folder or file that has %s under components:, e.g. components: {%q: ./path/to/folder} "+
+		"(see docs/components.md)", name, name)
 }
 
 // selectorArgs splits the arguments of getResource and friends: an optional

@@ -191,3 +191,29 @@ func TestFollow(t *testing.T) {
 		t.Fatalf("Follow past a reference that is not inline: err = %v", err)
 	}
 }
+
+// TestNoRootNamesWhatToMap: when the installation's component version or one
+// it references is in no local source, the component functions' error names
+// the component to map and shows the config file's line for it (as
+// gardener/landscaper-examples' render-blueprint/access-cd-reference-remote
+// needs, whose referenced component is pushed to a registry).
+func TestNoRootNamesWhatToMap(t *testing.T) {
+	for _, tc := range []struct {
+		c    Components
+		want string
+	}{
+		{Components{NotFound: "example.com/main:v0.1.0", Missing: "example.com/referenced:v0.2.0"},
+			`example.com/referenced:v0.2.0, which it references, was not found; the config file's blueprints map gives its ` +
+				`blueprint, not its component descriptors; map a folder or file that has example.com/referenced under ` +
+				`components:, e.g. components: {"example.com/referenced": ./path/to/folder} (see docs/components.md)`},
+		{Components{NotFound: "example.com/main:v0.1.0"},
+			`example.com/main:v0.1.0 was not found: the config file's blueprints map gives its blueprint, not its component ` +
+				`descriptor; map a folder or file that has example.com/main under components:, e.g. components: ` +
+				`{"example.com/main": ./path/to/folder} (see docs/components.md)`},
+	} {
+		err := tc.c.RequireRoot()
+		if err == nil || !strings.HasSuffix(err.Error(), tc.want) {
+			t.Errorf("RequireRoot() = %v, want it to end in %s", err, tc.want)
+		}
+	}
+}
