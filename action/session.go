@@ -44,9 +44,6 @@ type session struct {
 	// applied records what the last apply of each object applied (see
 	// landscape.LastApplied), loaded with the state and saved with it.
 	applied landscape.LastApplied
-	// ahead encodes the state file's lines while the simulation runs, for
-	// the save (see state.Ahead); nil in a session that only reads.
-	ahead *state.Ahead
 }
 
 // access says what an action does with the saved simulation.
@@ -136,10 +133,6 @@ func (ss *session) load() error {
 	}
 	ss.startDeployers(snap)
 	ss.applied = lastApplied(snap)
-	if !ss.readOnly {
-		ss.ahead = ss.dir.NewAhead(ss.scheme)
-		ss.engine.EncodeAhead(ss.ahead)
-	}
 	return nil
 }
 
@@ -264,7 +257,6 @@ func (ss *session) storedObjects() ([]state.StoredObject, error) {
 
 // close releases the lock and the folders the session reads.
 func (ss *session) close() {
-	ss.ahead.Close()
 	_ = ss.components.Close()
 	if ss.unlock != nil {
 		_ = ss.unlock()

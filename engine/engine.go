@@ -24,9 +24,7 @@ type Engine struct {
 	cfg      Config
 	loop     *reconcile.Loop
 	timeline timeline
-	// ahead, when set, encodes for the next save (EncodeAhead).
-	ahead   *state.Ahead
-	scratch []state.Event // the entries of one change, reused
+	scratch  []state.Event // the entries of one change, reused
 }
 
 // New returns an engine over cfg.Cluster with the installation, execution and

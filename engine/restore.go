@@ -23,19 +23,7 @@ func (e *Engine) Snapshot() (*state.Snapshot, error) {
 	snap := &state.Snapshot{Seed: e.cfg.IDs.Seed(), Rand: rnd, Clock: e.cfg.Clock.Now(),
 		Objects: e.cfg.Cluster.SharedObjects(), Timers: e.loop.Timers()}
 	snap.Events, snap.Recorded = e.timeline.parts()
-	snap.Ahead = e.ahead
 	return snap, nil
-}
-
-// EncodeAhead hands every object the API server stores from now on to a,
-// which encodes them for the next Save while the engine runs (see
-// state.Ahead). Snapshot passes a on. A nil a does nothing.
-func (e *Engine) EncodeAhead(a *state.Ahead) {
-	if a == nil {
-		return
-	}
-	e.ahead = a
-	e.cfg.Cluster.OnStored(a.Stored)
 }
 
 // RestoreTimeline loads the saved timers and timeline of snap into e. Call it

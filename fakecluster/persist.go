@@ -205,15 +205,3 @@ func parseRV(rv string) (uint64, error) {
 	}
 	return n, nil
 }
-
-// OnStored makes the cluster call f with every object it stores from now
-// on (created, updated, its status or deletion changed), right after
-// storing it and under the cluster's lock, so f must be quick and must not
-// call the cluster. The object is the stored one, which the cluster never
-// changes in place: f may keep it and read it from another goroutine, but
-// nobody may change it. nil stops the calls.
-func (c *Cluster) OnStored(f func(Object)) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.store.stored = f
-}

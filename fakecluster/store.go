@@ -72,9 +72,6 @@ type store struct {
 	// watch checks that stored objects are not changed in place; nil unless
 	// DetectMutations is set.
 	watch *mutationWatch
-	// stored, when not nil, gets every object put or replaced, right after
-	// it is stored (see Cluster.OnStored).
-	stored func(Object)
 	// last is the entry lookup found last; one whose object was removed
 	// (obj nil) is not used.
 	last *entry
@@ -211,9 +208,6 @@ func (s *store) set(k objKey, obj Object) *entry {
 		s.watch.stored(k, e.obj, obj)
 	}
 	e.obj = obj
-	if s.stored != nil {
-		s.stored(obj)
-	}
 	return e
 }
 
@@ -250,9 +244,6 @@ func (s *store) replace(k objKey, obj Object) {
 		s.watch.stored(k, e.obj, obj)
 	}
 	e.obj = obj
-	if s.stored != nil {
-		s.stored(obj)
-	}
 }
 
 // remove deletes the object named k and returns it.

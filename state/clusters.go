@@ -46,7 +46,7 @@ func writeOptional(w io.Writer, snap *Snapshot) error {
 		if _, err := fmt.Fprintf(w, "%q:[\n", name); err != nil {
 			return err
 		}
-		if err := writeLines(w, writes[s].n, writes[s].elem, writes[s].name, nil, nil, nil, nil); err != nil {
+		if err := writeLines(w, writes[s].n, writes[s].elem, writes[s].name, nil, nil, nil); err != nil {
 			return fmt.Errorf("encode %s: %w", name, err)
 		}
 		end := "],"

@@ -343,7 +343,7 @@ func TestWriteLinesStopsAtErrors(t *testing.T) {
 	}
 	name := func(i int) string { return fmt.Sprintf("element %d", i) }
 	var out bytes.Buffer
-	err := writeLines(&out, n, elem, name, nil, nil, nil, nil)
+	err := writeLines(&out, n, elem, name, nil, nil, nil)
 	if err == nil || err.Error() != fmt.Sprintf("element %d: cannot encode", bad) {
 		t.Fatalf("writeLines: %v, want the error of element %d", err, bad)
 	}
@@ -354,7 +354,7 @@ func TestWriteLinesStopsAtErrors(t *testing.T) {
 	}
 	defer f.Close()
 	failing := &faultyTemp{File: f, fail: "write", failAfter: 3000}
-	err = writeLines(failing, n, func(i int) (any, error) { return i, nil }, name, nil, nil, nil, nil)
+	err = writeLines(failing, n, func(i int) (any, error) { return i, nil }, name, nil, nil, nil)
 	if !errors.Is(err, errDiskFull) {
 		t.Fatalf("writeLines to a writer that fails: %v", err)
 	}
@@ -363,7 +363,7 @@ func TestWriteLinesStopsAtErrors(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := writeLines(&out, n, func(i int) (any, error) { return i, nil }, name, nil, nil, nil, nil); err != nil {
+	if err := writeLines(&out, n, func(i int) (any, error) { return i, nil }, name, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	var want strings.Builder

@@ -55,7 +55,6 @@ var sectionNames = [...]string{"timers", "events", "objects"}
 // A file that already holds snap, byte for byte, is left as it is (see
 // previousFile.holds): a command that changed nothing writes nothing.
 func (d *Dir) Save(snap *Snapshot, scheme *runtime.Scheme) error {
-	snap.Ahead.Stop()
 	path := d.file(stateFileName)
 	prev := openPrevious(path, d.previous)
 	defer prev.close()
@@ -113,17 +112,16 @@ func encode(w io.Writer, snap *Snapshot, scheme *runtime.Scheme, prev *previousF
 	sections := [len(sectionNames)]func() error{
 		func() error {
 			return writeLines(w, len(snap.Timers), func(i int) (any, error) { return &snap.Timers[i], nil },
-				func(i int) string { return fmt.Sprintf("timer %d", i) }, nil, nil, nil, nil)
+				func(i int) string { return fmt.Sprintf("timer %d", i) }, nil, nil, nil)
 		},
 		func() error {
 			events := snap.eventIndex()
 			return writeLines(w, events.n, func(i int) (any, error) { return events.at(i), nil },
-				func(i int) string { return fmt.Sprintf("event %d", i) }, prev.eventReuser(events), prev, nil, nil)
+				func(i int) string { return fmt.Sprintf("event %d", i) }, prev.eventReuser(events), prev, nil)
 		},
 		func() error {
 			return writeLines(w, len(snap.Objects), func(i int) (any, error) { return wireObject(scheme, snap.Objects[i]) },
-				func(i int) string { return describe(scheme, snap.Objects[i]) }, prev.objectReuser(scheme, snap.Objects), prev, spans,
-				snap.Ahead.objectLiner(snap.Objects))
+				func(i int) string { return describe(scheme, snap.Objects[i]) }, prev.objectReuser(scheme, snap.Objects), prev, spans)
 		},
 	}
 	for s, name := range sectionNames {
@@ -165,11 +163,9 @@ const roundSize = 2048
 // instead (see previousFile). When w is a *fileWriter, lines that follow
 // each other in prev (with ",\n" between them) are copied from it in one
 // range instead of being written; otherwise their text is read from prev
-// into the round's arena. ahead, when not nil, appends the line an Ahead
-// made for element i to its second argument, if there is one, to write
-// instead of encoding the element.
+// into the round's arena.
 func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i int) string,
-	reuse func(i int) reusedLine, prev *previousFile, spans []lineSpan, ahead aheadFunc) error {
+	reuse func(i int) reusedLine, prev *previousFile, spans []lineSpan) error {
 	fw, _ := w.(*fileWriter)
 	copying := fw != nil && reuse != nil
 	var at int64 // where the next element starts in the file, for spans
@@ -197,7 +193,7 @@ func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i i
 	}()
 	for lo := 0; lo < n; lo += roundSize {
 		r := <-free
-		if err := r.encode(lo, min(lo+roundSize, n), n, elem, name, reuse, prev, copying, ahead); err != nil {
+		if err := r.encode(lo, min(lo+roundSize, n), n, elem, name, reuse, prev, copying); err != nil {
 			close(encoded)
 			<-written
 			return err
@@ -210,10 +206,6 @@ func writeLines(w io.Writer, n int, elem func(i int) (any, error), name func(i i
 	close(encoded)
 	return <-written
 }
-
-// aheadFunc appends the line an Ahead made for element i to dst and
-// returns it, or returns false when it has none.
-type aheadFunc func(i int, dst []byte) ([]byte, bool)
 
 // round is one round of writeLines: the elements lo to hi, encoded into one
 // buffer per chunk of ranges, with the lines reused from the previous file
@@ -230,7 +222,7 @@ type round struct {
 
 // encode fills r with the elements lo to hi of n (see writeLines).
 func (r *round) encode(lo, hi, n int, elem func(i int) (any, error), name func(i int) string,
-	reuse func(i int) reusedLine, prev *previousFile, copying bool, ahead aheadFunc) error {
+	reuse func(i int) reusedLine, prev *previousFile, copying bool) error {
 	r.lo, r.hi = lo, hi
 	if reuse != nil {
 		r.arena = r.arena[:0]
@@ -248,17 +240,12 @@ func (r *round) encode(lo, hi, n int, elem func(i int) (any, error), name func(i
 	r.ranges = parallel.Chunks(lo, hi, minChunk)
 	return parallel.Run(r.ranges, func(c, clo, chi int) error {
 		r.bufs[c].Reset()
-		var scratch []byte // the line read for the last element an Ahead had
 		for i := clo; i < chi; i++ {
 			var line []byte
 			if l := r.reused[i-lo]; l.ok && copying {
 				line = []byte{} // copied from the file: only the line end here
 			} else if l.ok {
 				line = l.text
-			} else if ahead != nil {
-				if text, ok := ahead(i, scratch[:0]); ok {
-					line, scratch = text, text
-				}
 			}
 			if err := encodeLine(&r.bufs[c], elem, line, i, i == n-1); err != nil {
 				return fmt.Errorf("%s: %w", name(i), err)

@@ -51,9 +51,6 @@ type Snapshot struct {
 	// them starts as a deployer that comes up on a cluster does, by looking
 	// at every deploy item of its type.
 	UnservedTypes []string `json:"-"`
-	// Ahead, when not nil, has lines of the objects and events encoded
-	// while the simulation ran (see Ahead); Save stops it and writes them.
-	Ahead *Ahead `json:"-"`
 }
 
 // ClusterObject is one object of a simulated target cluster, as the state
