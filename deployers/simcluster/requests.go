@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -16,10 +17,11 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	clientcmdlatest "k8s.io/client-go/tools/clientcmd/api/latest"
+	clientcmdv1 "k8s.io/client-go/tools/clientcmd/api/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -95,6 +97,31 @@ func expirationSeconds(gk schema.GroupKind, name string, requested *int64) (int6
 	}
 	return *requested, nil
 }
+
+// adminExpirationSeconds checks an AdminKubeconfigRequest's
+// spec.expirationSeconds (nil: the default) as gardener-apiserver does
+// (pkg/api/authentication/validation, ValidateKubeconfigRequest), whose
+// error names no object.
+func adminExpirationSeconds(requested *int64) (int64, error) {
+	if requested == nil {
+		return defaultExpirationSeconds, nil
+	}
+	path := field.NewPath("spec", "expirationSeconds")
+	var errs field.ErrorList
+	if *requested < minExpirationSeconds {
+		errs = append(errs, field.Invalid(path, *requested, "may not specify a duration less than 10 minutes"))
+	}
+	if *requested > math.MaxUint32 {
+		errs = append(errs, field.TooLong(path, *requested, math.MaxUint32))
+	}
+	if len(errs) > 0 {
+		return 0, apierrors.NewInvalid(adminKubeconfigRequestKind, "", errs)
+	}
+	return *requested, nil
+}
+
+// adminKubeconfigRequestKind is the kind of Gardener's AdminKubeconfigRequests.
+var adminKubeconfigRequestKind = schema.GroupKind{Group: "authentication.gardener.cloud", Kind: "AdminKubeconfigRequest"}
 
 // createToken answers a TokenRequest for the ServiceAccount obj, as the
 // API server does: the account must exist; the token is a JWT with the
@@ -195,8 +222,7 @@ func (cc *clusterClient) createAdminKubeconfig(ctx context.Context, obj client.O
 		}
 		requested = &n
 	}
-	reqKind := schema.GroupKind{Group: "authentication.gardener.cloud", Kind: "AdminKubeconfigRequest"}
-	seconds, err := expirationSeconds(reqKind, obj.GetName(), requested)
+	seconds, err := adminExpirationSeconds(requested)
 	if err != nil {
 		return err
 	}
@@ -240,11 +266,18 @@ func int64Of(v any) (int64, bool) {
 }
 
 // ShootServers returns the servers of the Shoot's cluster, by address name,
-// as its admin kubeconfig names them: status.advertisedAddresses; else
-// "external" with https://api.DOMAIN for spec.dns.domain; else
-// "external" with https://api.NAME.PROJECT.ShootDomain, where PROJECT is
-// the namespace without its "garden-" prefix. A Target whose kubeconfig
-// names one of these servers reaches the simulated cluster of that server.
+// as its admin kubeconfig names them: those of status.advertisedAddresses
+// that gardener-apiserver takes for the kube-apiserver (external, internal,
+// wildcard-tls-seed-bound, unmanaged; pkg/apiserver/registry/core/shoot/
+// storage/kubeconfig.go), as https:// and the URL's host, in their order.
+// A Shoot that advertises no address at all has not been reconciled by a
+// gardenlet, which no simulated cluster runs: it stands for one that has,
+// with "external" at https://api.DOMAIN for spec.dns.domain, or
+// https://api.NAME.PROJECT.ShootDomain, where PROJECT is the namespace
+// without its "garden-" prefix. A Shoot whose addresses are all of other
+// kinds has none (gardener-apiserver refuses its admin kubeconfig). A
+// Target whose kubeconfig names one of these servers reaches the simulated
+// cluster of that server.
 func ShootServers(shoot *unstructured.Unstructured) ([]string, []string) {
 	var names, servers []string
 	addrs, _, _ := unstructured.NestedSlice(shoot.Object, "status", "advertisedAddresses")
@@ -254,12 +287,15 @@ func ShootServers(shoot *unstructured.Unstructured) ([]string, []string) {
 			continue
 		}
 		name, _ := m["name"].(string)
-		url, _ := m["url"].(string)
-		if name != "" && url != "" {
-			names, servers = append(names, name), append(servers, strings.TrimSuffix(url, "/"))
+		raw, _ := m["url"].(string)
+		if !kubeAPIServerAddress[name] {
+			continue
+		}
+		if u, err := url.Parse(raw); err == nil && u.Host != "" {
+			names, servers = append(names, name), append(servers, "https://"+u.Host)
 		}
 	}
-	if len(servers) > 0 {
+	if len(addrs) > 0 {
 		return names, servers
 	}
 	if domain, _, _ := unstructured.NestedString(shoot.Object, "spec", "dns", "domain"); domain != "" {
@@ -267,6 +303,10 @@ func ShootServers(shoot *unstructured.Unstructured) ([]string, []string) {
 	}
 	return []string{"external"}, []string{"https://api." + shoot.GetName() + "." + shootProject(shoot.GetNamespace()) + "." + ShootDomain}
 }
+
+// kubeAPIServerAddress are the names of the advertised addresses of a
+// Shoot that gardener-apiserver puts into its admin kubeconfig.
+var kubeAPIServerAddress = map[string]bool{"external": true, "internal": true, "wildcard-tls-seed-bound": true, "unmanaged": true}
 
 // shootProject is the Gardener project of a Shoot's namespace:
 // garden-PROJECT, or garden for the garden namespace.
@@ -277,36 +317,46 @@ func shootProject(namespace string) string {
 	return namespace
 }
 
-// shootKubeconfig is the admin kubeconfig of shoot: one cluster and context
-// per server (ShootServers), named PROJECT--NAME-ADDRESS, with the
-// simulated clusters' CA (CACertificate); the current context is the
-// "external" one, else the first. Its user, PROJECT--NAME, has a token
-// derived from the seed and the times (Gardener gives a client
-// certificate; a simulated cluster checks neither).
+// shootKubeconfig is the admin kubeconfig of shoot, laid out as
+// gardener-apiserver's (pkg/utils/secrets/control_plane.go,
+// generateKubeconfig): one cluster and context per server (ShootServers),
+// in their order, named NAMESPACE--NAME-ADDRESS, with the simulated
+// clusters' CA (CACertificate; none for wildcard-tls-seed-bound); the
+// current context and the one user are named after the first. The user
+// has a token derived from the seed and the times, where Gardener gives a
+// client certificate (a simulated cluster checks neither). A Shoot with
+// addresses of which none is the kube-apiserver's is refused as
+// gardener-apiserver refuses it.
 func (c *Cluster) shootKubeconfig(shoot *unstructured.Unstructured, issued, expires time.Time) ([]byte, error) {
-	base := shootProject(shoot.GetNamespace()) + "--" + shoot.GetName()
+	names, servers := ShootServers(shoot)
+	if len(servers) == 0 {
+		addrs, _, _ := unstructured.NestedSlice(shoot.Object, "status", "advertisedAddresses")
+		return nil, apierrors.NewInvalid(adminKubeconfigRequestKind, shoot.GetName(), field.ErrorList{field.Invalid(field.NewPath("status", "status"),
+			addrs, "no suitable advertised address for kube-apiserver found in .status.advertisedAddresses")})
+	}
+	base := shoot.GetNamespace() + "--" + shoot.GetName()
+	user := base + "-" + names[0]
 	token, err := c.jwt(map[string]any{
 		"iss": "gardener",
 		"sub": "system:admin",
-		"aud": []string{base},
+		"aud": []string{shootProject(shoot.GetNamespace()) + "--" + shoot.GetName()},
 		"iat": issued.Unix(),
 		"exp": expires.Unix(),
 	}, "admin-kubeconfig", shoot.GetNamespace(), shoot.GetName(), string(shoot.GetUID()), issued.Format(time.RFC3339), expires.Format(time.RFC3339))
 	if err != nil {
 		return nil, err
 	}
-	kc := clientcmdapi.NewConfig()
-	kc.AuthInfos[base] = &clientcmdapi.AuthInfo{Token: token}
-	names, servers := ShootServers(shoot)
+	kc := clientcmdv1.Config{CurrentContext: user, AuthInfos: []clientcmdv1.NamedAuthInfo{{Name: user, AuthInfo: clientcmdv1.AuthInfo{Token: token}}}}
 	for i, server := range servers {
 		name := base + "-" + names[i]
-		kc.Clusters[name] = &clientcmdapi.Cluster{Server: server, CertificateAuthorityData: CACertificate}
-		kc.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: base}
-		if kc.CurrentContext == "" || names[i] == "external" {
-			kc.CurrentContext = name
+		cluster := clientcmdv1.Cluster{Server: server}
+		if names[i] != "wildcard-tls-seed-bound" {
+			cluster.CertificateAuthorityData = CACertificate
 		}
+		kc.Clusters = append(kc.Clusters, clientcmdv1.NamedCluster{Name: name, Cluster: cluster})
+		kc.Contexts = append(kc.Contexts, clientcmdv1.NamedContext{Name: name, Context: clientcmdv1.Context{Cluster: name, AuthInfo: user}})
 	}
-	out, err := clientcmd.Write(*kc)
+	out, err := runtime.Encode(clientcmdlatest.Codec, &kc)
 	if err != nil {
 		return nil, fmt.Errorf("simulated cluster %s: admin kubeconfig of shoot %s/%s: %w", c.key, shoot.GetNamespace(), shoot.GetName(), err)
 	}

@@ -121,8 +121,11 @@ func (f *fixture) adminKubeconfig(name string, seconds int64) (*unstructured.Uns
 }
 
 // TestAdminKubeconfig: a Shoot's admin kubeconfig names its advertised
-// addresses, else its DNS domain, else the documented simulated name; it
-// expires after the requested seconds, at most a day.
+// addresses of the kube-apiserver, in their order, the first one current,
+// as gardener-apiserver's does; without any address its DNS domain, else
+// the documented simulated name; it expires after the requested seconds,
+// at most a day. A Shoot whose addresses are all of other kinds, and a
+// lifetime under ten minutes, are refused with gardener-apiserver's words.
 func TestAdminKubeconfig(t *testing.T) {
 	f := newFixture(t)
 	if _, err := f.adminKubeconfig("app", 3600); !meta.IsNoMatchError(err) {
@@ -133,8 +136,10 @@ func TestAdminKubeconfig(t *testing.T) {
 		"apiVersion: core.gardener.cloud/v1beta1\nkind: Shoot\nmetadata: {name: dns, namespace: garden-dev}\nspec: {dns: {domain: dns.dev.example.com}}\n")
 	shoot := f.get("core.gardener.cloud/v1beta1", "Shoot", "garden-dev", "app")
 	if err := unstructured.SetNestedSlice(shoot.Object, []any{
-		map[string]any{"name": "internal", "url": "https://api.app.internal.example.com"},
+		map[string]any{"name": "service-account-issuer", "url": "https://issuer.example.com/projects/dev/shoots/app/issuer"},
+		map[string]any{"name": "internal", "url": "https://api.app.internal.example.com/"},
 		map[string]any{"name": "external", "url": "https://api.app.example.com"},
+		map[string]any{"name": "wildcard-tls-seed-bound", "url": "https://api-app.ingress.seed.example.com"},
 	}, "status", "advertisedAddresses"); err != nil {
 		t.Fatal(err)
 	}
@@ -142,12 +147,13 @@ func TestAdminKubeconfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name, server string
-		seconds      int64
-		lifetime     time.Duration
+		name, server, current string
+		seconds               int64
+		lifetime              time.Duration
+		clusters              int
 	}{
-		{"app", "https://api.app.example.com", 3600, time.Hour},
-		{"dns", "https://api.dns.dev.example.com", 7 * 86400, 24 * time.Hour},
+		{"app", "https://api.app.internal.example.com", "garden-dev--app-internal", 3600, time.Hour, 3},
+		{"dns", "https://api.dns.dev.example.com", "garden-dev--dns-external", 7 * 86400, 24 * time.Hour, 1},
 	} {
 		req, err := f.adminKubeconfig(tc.name, tc.seconds)
 		if err != nil {
@@ -165,8 +171,12 @@ func TestAdminKubeconfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if kc.CurrentContext != "dev--"+tc.name+"-external" || kc.AuthInfos["dev--"+tc.name].Token == "" {
+		if kc.CurrentContext != tc.current || kc.AuthInfos[tc.current].Token == "" || len(kc.Clusters) != tc.clusters ||
+			len(kc.AuthInfos) != 1 || kc.Contexts[tc.current].AuthInfo != tc.current {
 			t.Errorf("%s: kubeconfig:\n%s", tc.name, raw)
+		}
+		if wc := kc.Clusters["garden-dev--app-wildcard-tls-seed-bound"]; tc.name == "app" && (wc == nil || len(wc.CertificateAuthorityData) != 0) {
+			t.Errorf("the wildcard-tls-seed-bound cluster %+v, want one without a CA, as Gardener's", wc)
 		}
 		exp, _, _ := unstructured.NestedString(req.Object, "status", "expirationTimestamp")
 		if want := epoch.Add(tc.lifetime).Format(time.RFC3339); exp != want {
@@ -180,7 +190,21 @@ func TestAdminKubeconfig(t *testing.T) {
 	if _, err := f.adminKubeconfig("missing", 3600); !apierrors.IsNotFound(err) || !strings.Contains(err.Error(), `"missing" not found`) {
 		t.Errorf("missing shoot: %v", err)
 	}
-	if _, err := f.adminKubeconfig("app", 10); !apierrors.IsInvalid(err) {
-		t.Errorf("short lifetime: %v", err)
+	want := `AdminKubeconfigRequest.authentication.gardener.cloud "" is invalid: spec.expirationSeconds: Invalid value: 10: may not specify a duration less than 10 minutes`
+	if _, err := f.adminKubeconfig("app", 10); !apierrors.IsInvalid(err) || err.Error() != want {
+		t.Errorf("short lifetime: %v, want %s", err, want)
+	}
+	if err := unstructured.SetNestedSlice(shoot.Object, []any{
+		map[string]any{"name": "service-account-issuer", "url": "https://issuer.example.com"},
+	}, "status", "advertisedAddresses"); err != nil {
+		t.Fatal(err)
+	}
+	shoot.SetResourceVersion("")
+	if err := f.c.Status().Update(context.Background(), shoot); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.adminKubeconfig("app", 3600); !apierrors.IsInvalid(err) ||
+		!strings.Contains(err.Error(), "no suitable advertised address for kube-apiserver found in .status.advertisedAddresses") {
+		t.Errorf("no kube-apiserver address: %v", err)
 	}
 }
