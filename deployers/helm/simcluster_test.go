@@ -9,6 +9,7 @@ import (
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/internal/ids"
@@ -21,14 +22,8 @@ func TestSimulatedCluster(t *testing.T) {
 		t.Run(map[bool]string{true: "release", false: "manifests"}[helmDeployment], func(t *testing.T) {
 			ctx := context.Background()
 			now := epoch
-			clusters := simcluster.New(simcluster.Options{Now: func() time.Time { return now },
-				IDs: ids.NewSource(1), Version: "v1.33.4"})
-			target := &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "example", Name: "sim"},
-				Spec: lsv1alpha1.TargetSpec{Type: targettypes.KubernetesClusterTargetType}}
-			d := New(Options{Clusters: clusters})
-			cfg := config(t, map[string]any{"helmDeployment": helmDeployment, "namespace": "apps", "createNamespace": true})
-			req := request(deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, now), now)
-			req.Target = target
+			sim := newSimulated(t, &now, map[string]any{"helmDeployment": helmDeployment, "namespace": "apps", "createNamespace": true})
+			d, req, clusters, target := sim.d, sim.req, sim.clusters, sim.target
 
 			res, err := d.Reconcile(ctx, req)
 			if err != nil {
@@ -54,4 +49,27 @@ func TestSimulatedCluster(t *testing.T) {
 			}
 		})
 	}
+}
+
+// simulated is a helm deployer on lscli's simulated clusters with the
+// request of an item of config(changes), in phase Init, whose Target reaches one
+// simulated cluster of Kubernetes v1.33.4.
+type simulated struct {
+	d        *Deployer
+	req      deployer.Request
+	clusters *simcluster.Clusters
+	target   *lsv1alpha1.Target
+}
+
+// newSimulated returns a simulated deployer whose clusters' clock reads
+// *now.
+func newSimulated(t *testing.T, now *time.Time, changes map[string]any) simulated {
+	t.Helper()
+	clusters := simcluster.New(simcluster.Options{Now: func() time.Time { return *now },
+		IDs: ids.NewSource(1), Version: "v1.33.4"})
+	target := &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "example", Name: "sim"},
+		Spec: lsv1alpha1.TargetSpec{Type: targettypes.KubernetesClusterTargetType}}
+	req := request(deployItem(t, config(t, changes), lsv1alpha1.DeployItemPhases.Init, *now), *now)
+	req.Target = target
+	return simulated{d: New(Options{Clusters: clusters}), req: req, clusters: clusters, target: target}
 }

@@ -3,16 +3,11 @@ package helm
 import (
 	"context"
 	"testing"
-	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
-	"github.com/lscli/lscli/deployers/simcluster"
-	"github.com/lscli/lscli/internal/ids"
 )
 
 // TestUnknownFieldsDropped installs a chart whose Deployment has fields its
@@ -27,22 +22,15 @@ func TestUnknownFieldsDropped(t *testing.T) {
 		t.Run(map[bool]string{true: "release", false: "manifests"}[helmDeployment], func(t *testing.T) {
 			ctx := context.Background()
 			now := epoch
-			clusters := simcluster.New(simcluster.Options{Now: func() time.Time { return now },
-				IDs: ids.NewSource(1), Version: "v1.33.4"})
-			target := &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "example", Name: "sim"},
-				Spec: lsv1alpha1.TargetSpec{Type: targettypes.KubernetesClusterTargetType}}
-			d := New(Options{Clusters: clusters})
-			cfg := config(t, map[string]any{"helmDeployment": helmDeployment, "namespace": "apps", "createNamespace": true,
+			sim := newSimulated(t, &now, map[string]any{"helmDeployment": helmDeployment, "namespace": "apps", "createNamespace": true,
 				"chart": map[string]any{"ref": "./testdata/unknown-fields"}})
-			req := request(deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, now), now)
-			req.Target = target
 
-			res, err := d.Reconcile(ctx, req)
+			res, err := sim.d.Reconcile(ctx, sim.req)
 			if err != nil {
 				t.Fatal(err)
 			}
 			wantPhase(t, res, lsv1alpha1.DeployItemPhases.Succeeded)
-			c, _ := clusters.ForTarget(ctx, target)
+			c, _ := sim.clusters.ForTarget(ctx, sim.target)
 			dep := kubetest.Get(t, c, "apps/v1", "Deployment", "apps", "demo")
 			if dep == nil {
 				t.Fatal("the Deployment was not created")
