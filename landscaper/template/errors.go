@@ -21,6 +21,11 @@ type Error struct {
 	Output bool
 	// Err says what went wrong.
 	Err error
+	// Spiff, for a Spiff template that failed to evaluate, is Spiff's
+	// message as Landscaper's spiff templater gets it (several lines, the
+	// template named "template"), before the template input it appends;
+	// Err has it on one line. "" for other errors.
+	Spiff string
 	// source is the text Line refers to, for Snippet.
 	source string
 }

@@ -163,7 +163,12 @@ func (e *Executor) executeSpiff(req Request) (*Result, error) {
 		return nil, err
 	}
 	if err != nil {
-		return nil, &Error{File: file, Err: errors.New(tidySpiffMessage(err.Error()))}
+		te := &Error{File: file, Err: &causedError{msg: tidySpiffMessage(err.Error()), cause: err}}
+		var ee *spiff.EvalError
+		if errors.As(err, &ee) {
+			te.Spiff = ee.Landscaper
+		}
+		return nil, te
 	}
 	return &Result{Output: res.Output, State: res.State}, nil
 }

@@ -219,6 +219,30 @@ func TestExecuteSpiff(t *testing.T) {
 	}
 }
 
+// A Spiff template that does not evaluate is an *Error with Spiff's
+// message on one line, and Spiff's message as Landscaper gets it in Spiff
+// (see spiff.EvalError); a limit exceeded has no Landscaper message.
+func TestSpiffErrors(t *testing.T) {
+	ex := lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType, File: "spiff/deploy.yaml"}
+	_, err := (&Executor{FS: blueprintFiles}).Execute(Request{Execution: ex, Values: map[string]any{}})
+	var te *Error
+	if !errors.As(err, &te) {
+		t.Fatalf("err = %#v, want an *Error", err)
+	}
+	if want := `spiff/deploy.yaml: unresolved nodes: (( imports.name "-x" )) in s value () *'imports' not found`; err.Error() != want {
+		t.Errorf("err = %q, want %q", err, want)
+	}
+	if want := "unresolved nodes:\n\t(( imports.name \"-x\" ))\tin template\tvalue\t()\t*'imports' not found"; te.Spiff != want {
+		t.Errorf("Spiff = %q, want %q", te.Spiff, want)
+	}
+
+	ex = lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType, Template: lsv1alpha1.NewAnyJSON([]byte(`{"l": "(( [1..100000000] ))"}`))}
+	_, err = (&Executor{}).Execute(Request{Execution: ex})
+	if !errors.As(err, &te) || te.Spiff != "" || !strings.Contains(err.Error(), "limits.templateSize") {
+		t.Errorf("err = %v (Spiff %q), want a limit exceeded without Landscaper's message", err, te.Spiff)
+	}
+}
+
 func TestSpiffState(t *testing.T) {
 	tmpl := `{"first": "(( state.first ))", "state": {"<<<": "(( &state ))", "first": "(( imports.name ))"}}`
 	ex := lsv1alpha1.TemplateExecutor{Name: "s", Type: lsv1alpha1.SpiffTemplateType, Template: lsv1alpha1.NewAnyJSON([]byte(tmpl))}

@@ -58,14 +58,15 @@ func (g *guard) fail(err error) (any, dynaml.EvaluationInfo, bool) {
 	return info.Error("%v", err)
 }
 
-// explain returns the error of a Cascade that failed: when the template
-// exceeded a limit, where Spiff noticed it (the first line of its
-// message) and the limit; otherwise Spiff's error.
-func (g *guard) explain(err error) error {
+// explain returns the error of a Cascade that failed for the template
+// parsed with the name name: when the template exceeded a limit, where
+// Spiff noticed it (the first line of its message) and the limit;
+// otherwise Spiff's error, an *EvalError.
+func (g *guard) explain(err error, name string) error {
 	if g.exceeded == nil {
-		return unrewriteError(err)
+		return evalError(err, name)
 	}
-	where := unrewriteError(err).Error()
+	where := unrewriteError(sortNodes(err)).Error()
 	if i := strings.Index(where, "\t*"); i >= 0 {
 		where = where[:i]
 	}

@@ -86,7 +86,7 @@ func execute(req Request, b *budget.Budget) (*Result, error) {
 	}
 	res, err := s.Cascade(tmpl, nil, states...)
 	if err != nil {
-		return nil, g.explain(err)
+		return nil, g.explain(err, templateName(req.Name))
 	}
 	out, err := marshal(b, res)
 	if err != nil {
@@ -167,13 +167,20 @@ func newSpiff(fs vfs.FileSystem, fns spiffing.Functions, values map[string]any) 
 	return s, nil
 }
 
+// templateName is the name a template is parsed with, which Spiff's
+// messages show: name, or "template" when it is "".
+func templateName(name string) string {
+	if name == "" {
+		return landscaperTemplateName
+	}
+	return name
+}
+
 // parseTemplate reads a template given as YAML or as a string of YAML,
 // which may hold at most maxNodes nodes once its aliases are expanded
 // (Spiff's parser expands them).
 func parseTemplate(name string, raw []byte, maxNodes int64) (spiffyaml.Node, error) {
-	if name == "" {
-		name = "template"
-	}
+	name = templateName(name)
 	node, err := unmarshal(name, raw, maxNodes)
 	if err != nil {
 		return nil, fmt.Errorf("parse template: %w", err)
@@ -265,7 +272,7 @@ func mapValue(name string, tmpl json.RawMessage, values map[string]any, b *budge
 	}
 	res, err := s.Cascade(node, nil)
 	if err != nil {
-		return nil, g.explain(err)
+		return nil, g.explain(err, name)
 	}
 	data, err := marshal(b, res)
 	if err != nil {
