@@ -147,3 +147,32 @@ func TestDeployExecutionState(t *testing.T) {
 		t.Errorf("state secret is not controlled by the installation: %+v", s.OwnerReferences)
 	}
 }
+
+// A Spiff deploy execution that does not evaluate: render and validate get
+// lscli's one-line message, the status (ForStatus) Landscaper's, Spiff's
+// message and the template input (imports, values and state hidden), with
+// the "state" binding an earlier GoTemplate execution set.
+func TestRenderDeployItemsSpiffError(t *testing.T) {
+	c := newCluster(t)
+	bp := "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\n" +
+		"deployExecutions:\n- {name: first, type: GoTemplate, template: 'deployItems: []'}\n" +
+		"- {name: main, type: Spiff, template: {deployItems: [{name: a, type: t, config: {x: '(( imports.x ))'}}]}}\n"
+	inst := installation(t, c, "i", "{}", bp)
+	_, err := RenderDeployItems(context.Background(), c, inst, blueprintOf(t, inst), resolve(t, c, inst))
+	wantLscli := `installation test/i: deployExecution "main": unresolved nodes: (( imports.x )) in main deployItems.[0].config.x (deployItems.name:a.config.x) *'imports.x' not found`
+	if err == nil || err.Error() != wantLscli {
+		t.Fatalf("err = %v, want %s", err, wantLscli)
+	}
+	got := ForStatus(err).Error()
+	want := "unresolved nodes:\n" +
+		"\t(( imports.x ))\tin template\tdeployItems.[0].config.x\t(deployItems.name:a.config.x)\t*'imports.x' not found\n" +
+		"template input:\n"
+	if !strings.HasPrefix(got, want) {
+		t.Fatalf("ForStatus =\n%s\nwant it to start with\n%s", got, want)
+	}
+	for _, line := range []string{"\n\tcd: null\n", "\n\timports: {}\n", "\n\tstate: {}\n"} {
+		if !strings.Contains(got, line) {
+			t.Errorf("ForStatus =\n%s\nwant the line %q", got, line)
+		}
+	}
+}

@@ -35,6 +35,11 @@ type runner struct {
 	// c reads and stores the state of stateful executions; nil for
 	// stateless ones.
 	c fakecluster.Client
+	// goState is the "state" binding of the last stateful GoTemplate
+	// execution that ran, nil before one ran. Landscaper's GoTemplate
+	// executor sets it in the input that all executions of the kind
+	// share, so the input of a later Spiff execution has it too.
+	goState map[string]any
 }
 
 // newRunner returns a runner for the executions of kind.
@@ -75,8 +80,14 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 	ru.exec.Clusters = env.Clusters
 	req.Context = ctx
 	res, err := ru.exec.Execute(req)
+	if req.Stateful && ex.Type == lsv1alpha1.GOTemplateType {
+		ru.goState = map[string]any{"state": ru.input(req.State)["state"]}
+	}
 	if err != nil {
 		if lsErr := ru.noValue(req, err); lsErr != nil {
+			return ru.failLandscaper(ex, err, lsErr)
+		}
+		if lsErr := ru.spiffError(err); lsErr != nil {
 			return ru.failLandscaper(ex, err, lsErr)
 		}
 		return ru.fail(ex, err)
@@ -122,6 +133,27 @@ func (ru *runner) noValue(req template.Request, err error) error {
 		return nil
 	}
 	return noValueError(ru.kind, res.Output, ru.input(req.State))
+}
+
+// spiffError returns Landscaper's error for a Spiff template that failed
+// to evaluate, nil for any other error: Spiff's message and the template
+// input, as the spiff templater's TemplateError writes them (Build in
+// pkg/landscaper/installations/executions/template/spiff/error.go), its
+// input formatter hiding the values of imports, values and state only.
+// Landscaper's import constructor puts its own words before it
+// (RenderImportExecutions).
+func (ru *runner) spiffError(err error) error {
+	var te *template.Error
+	if !errors.As(err, &te) || te.Spiff == "" {
+		return nil
+	}
+	in := maps.Clone(ru.values)
+	maps.Copy(in, ru.goState)
+	msg := te.Spiff + "\ntemplate input:\n" + formatInput(in, "\t", "imports", "values", "state")
+	if ru.kind == kindImport {
+		msg = "RenderImportExecutions - unable to template executions: " + msg
+	}
+	return errors.New(msg)
 }
 
 // input is the input of the runner's templates with the stored state, as
