@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"regexp"
+	"strconv"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"sigs.k8s.io/yaml"
@@ -87,6 +90,9 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 		if lsErr := ru.noValue(req, err); lsErr != nil {
 			return ru.failLandscaper(ex, err, lsErr)
 		}
+		if lsErr := ru.goError(req, err); lsErr != nil {
+			return ru.failLandscaper(ex, err, lsErr)
+		}
 		if lsErr := ru.spiffError(err); lsErr != nil {
 			return ru.failLandscaper(ex, err, lsErr)
 		}
@@ -154,6 +160,52 @@ func (ru *runner) spiffError(err error) error {
 		msg = "RenderImportExecutions - unable to template executions: " + msg
 	}
 	return errors.New(msg)
+}
+
+// goError returns Landscaper's error for a GoTemplate template of req
+// that failed to parse or execute, nil for any other error: text/template's
+// message, the template source around the line it names and the template
+// input, as the GoTemplate templater's TemplateError writes them
+// (pkg/landscaper/installations/executions/template/gotemplate
+// /template_error.go). A parse error has the source twice: TemplateExecution
+// builds a TemplateError of it, which the templater builds into another.
+func (ru *runner) goError(req template.Request, err error) error {
+	var te *template.Error
+	if req.Execution.Type != lsv1alpha1.GOTemplateType || !errors.As(err, &te) || te.Go == nil {
+		return nil
+	}
+	msg := te.Go.Message
+	if te.Go.Parse {
+		msg = withSource(msg, te.Go.Source)
+	}
+	msg = withSource(msg, te.Go.Source) + "\ntemplate input:\n" + formatInput(ru.input(req.State), "\t", "imports", "targets", "values", "state")
+	if ru.kind == kindImport {
+		msg = "RenderImportExecutions - unable to template executions: " + msg
+	}
+	return errors.New(msg)
+}
+
+// sourcePos finds the line and column in a GoTemplate error, as
+// Landscaper's TemplateError.formatSource does: the first ":LINE:" or
+// ":LINE:COLUMN:" of the message.
+var sourcePos = regexp.MustCompile(`(?m):([0-9]+)(:([0-9]+))?:`)
+
+// withSource is msg followed by "template source:" and the lines of
+// source around the line msg names, as TemplateError.Build writes them
+// (nothing after the heading when msg names none).
+func withSource(msg, source string) string {
+	snippet := ""
+	if m := sourcePos.FindStringSubmatch(msg); m != nil {
+		line, err := strconv.Atoi(m[1])
+		if err == nil {
+			col, err := strconv.Atoi(m[3])
+			if err != nil {
+				col = 0
+			}
+			snippet = sourceSnippet(line, col, strings.Split(source, "\n"))
+		}
+	}
+	return msg + "\ntemplate source:\n" + snippet
 }
 
 // input is the input of the runner's templates with the stored state, as

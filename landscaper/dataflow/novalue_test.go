@@ -41,3 +41,23 @@ func TestFormatInput(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// withSource writes the source as Landscaper's TemplateError.formatSource
+// does: around the first ":LINE:" or ":LINE:COLUMN:" of the message, the
+// column 0 without one, nothing after the heading without a line.
+func TestWithSource(t *testing.T) {
+	src := "a: 1\nb: {{ .x }\n"
+	got := withSource(`template: execution:2: unexpected "}" in operand`, src)
+	want := `template: execution:2: unexpected "}" in operand` + "\ntemplate source:\n" +
+		"1:    a: 1\n2:    b: {{ .x }\n      \u02c6≈≈≈≈≈≈≈\n3:    \n"
+	if got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+	got = withSource(`template: execution:2:6: executing "execution" at <.x>: boom`, src)
+	if want := "2:    b: {{ .x }\n            \u02c6≈≈≈≈≈≈≈\n"; !strings.Contains(got, want) {
+		t.Errorf("got\n%q\nwant it to contain\n%q", got, want)
+	}
+	if got, want := withSource("no position", src), "no position\ntemplate source:\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

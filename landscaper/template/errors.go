@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	gotmpl "text/template"
+
+	"github.com/lscli/lscli/internal/limits"
 )
 
 // Error is a template execution that failed. It says where, when known: the
@@ -26,6 +29,11 @@ type Error struct {
 	// template named "template"), before the template input it appends;
 	// Err has it on one line. "" for other errors.
 	Spiff string
+	// Go, for a GoTemplate template that failed to parse or to execute, is
+	// what Landscaper's GoTemplate templater gets from text/template; nil
+	// for other errors, for errors in included files (Landscaper words
+	// their reading and parsing otherwise) and for lscli's limits.
+	Go *GoMessage
 	// source is the text Line refers to, for Snippet.
 	source string
 }
@@ -129,7 +137,7 @@ func newGoError(err error, name, text string, fsys fs.FS) error {
 	if m := undefinedFunc.FindStringSubmatch(rest); m != nil && formerFuncs[m[1]] != "" {
 		rest += "; " + formerFuncs[m[1]]
 	}
-	out := &Error{File: file, Line: line, Column: col, Err: &causedError{msg: rest, cause: err}, source: text}
+	out := &Error{File: file, Line: line, Column: col, Err: &causedError{msg: rest, cause: err}, source: text, Go: goMessage(err, name, text)}
 	if file == inlineName {
 		out.File = ""
 	} else if file != name && fsys != nil {
@@ -162,4 +170,41 @@ func checkNoValue(out []byte) error {
 		}
 	}
 	return nil
+}
+
+// GoMessage is text/template's error as Landscaper's GoTemplate templater
+// gets it.
+type GoMessage struct {
+	// Message is text/template's message, the template named "execution"
+	// as Landscaper names every GoTemplate template it parses.
+	Message string
+	// Parse is true for an error of parsing the template, false for one of
+	// executing it.
+	Parse bool
+	// Source is the text of the execution's template.
+	Source string
+}
+
+// landscaperGoName is the name Landscaper's GoTemplate templater gives
+// every template (TemplateExecution.Execute in
+// pkg/landscaper/installations/executions/template/gotemplate).
+const landscaperGoName = "execution"
+
+// goMessage returns err, text/template's error for the template name of
+// text, as Landscaper's GoTemplate templater gets it, or nil when
+// Landscaper's error would not be the same: an error of an included file
+// or of one of lscli's functions that watch the limits.
+func goMessage(err error, name, text string) *GoMessage {
+	msg := err.Error()
+	if strings.Contains(msg, "error calling include:") || strings.Contains(msg, stepFunc) || strings.Contains(msg, outputFunc) {
+		return nil
+	}
+	var le *limits.Error
+	if errors.As(err, &le) || !strings.HasPrefix(msg, "template: "+name+":") {
+		return nil
+	}
+	msg = strings.ReplaceAll(msg, "template: "+name+":", "template: "+landscaperGoName+":")
+	msg = strings.ReplaceAll(msg, `executing "`+name+`"`, `executing "`+landscaperGoName+`"`)
+	var ee gotmpl.ExecError
+	return &GoMessage{Message: msg, Parse: !errors.As(err, &ee), Source: text}
 }

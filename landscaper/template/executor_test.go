@@ -137,15 +137,23 @@ func TestGoTemplateStateNull(t *testing.T) {
 func TestGoTemplateErrors(t *testing.T) {
 	tests := []struct {
 		name, text, want, snippet string
+		// goMsg is Landscaper's message (Error.Go), "" when not checked;
+		// parse says whether it is a parse error; noGo wants none.
+		goMsg       string
+		parse, noGo bool
 	}{
-		{name: "parse", text: "a: 1\nb: {{ .x }\n", want: "line 2: unexpected \"}\" in operand"},
+		{name: "parse", text: "a: 1\nb: {{ .x }\n", want: "line 2: unexpected \"}\" in operand",
+			goMsg: `template: execution:2: unexpected "}" in operand`, parse: true},
 		{name: "execute", text: "a: 1\nb: {{ .x.y.z }}", want: "line 2, column 8: at <.x.y.z>: nil pointer evaluating interface {}.y",
-			snippet: "    2 | b: {{ .x.y.z }}\n      |        ^\n"},
-		{name: "no value", text: "a: 1\nb: {{ .x }}", want: `output line 2, column 4: the template rendered <no value>, so a value it reads does not exist: "b: <no value>"`},
+			snippet: "    2 | b: {{ .x.y.z }}\n      |        ^\n",
+			goMsg:   `template: execution:2:8: executing "execution" at <.x.y.z>: nil pointer evaluating interface {}.y`},
+		{name: "defined template", text: `{{ define "t" }}{{ .x.y.z }}{{ end }}a: {{ template "t" . }}`, want: "at <.x.y.z>",
+			goMsg: `template: execution:1:21: executing "t" at <.x.y.z>: nil pointer evaluating interface {}.y`},
+		{name: "no value", text: "a: 1\nb: {{ .x }}", want: `output line 2, column 4: the template rendered <no value>, so a value it reads does not exist: "b: <no value>"`, noGo: true},
 		{name: "in included file", text: `a: {{ include "templates/broken.tpl" . }}`,
-			want: "templates/broken.tpl line 1, column 8: at <.a.b.c>: nil pointer evaluating interface {}.b"},
-		{name: "include missing", text: `a: {{ include "nope.tpl" . }}`, want: `error calling include: include "nope.tpl": open nope.tpl: file does not exist`},
-		{name: "include recursion", text: `a: {{ include "templates/recursive.tpl" . }}`, want: "included within itself more than 100 times"},
+			want: "templates/broken.tpl line 1, column 8: at <.a.b.c>: nil pointer evaluating interface {}.b", noGo: true},
+		{name: "include missing", text: `a: {{ include "nope.tpl" . }}`, want: `error calling include: include "nope.tpl": open nope.tpl: file does not exist`, noGo: true},
+		{name: "include recursion", text: `a: {{ include "templates/recursive.tpl" . }}`, want: "included within itself more than 100 times", noGo: true},
 		{name: "cluster function without its arguments", text: `a: {{ getServiceAccountKubeconfig }}`, want: "templating function getServiceAccountToken expects 4 arguments"},
 		{name: "cluster function without clusters", text: `a: {{ getServiceAccountKubeconfig "sa" "default" 3600 (dict "spec" (dict "config" (dict "kubeconfig" "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://c.example'}}]\ncontexts: [{name: c, context: {cluster: c}}]\ncurrent-context: c\n"))) }}`, want: "the function asks the cluster behind the target, and a dry run has no clusters"},
 	}
@@ -162,6 +170,14 @@ func TestGoTemplateErrors(t *testing.T) {
 			}
 			if tt.snippet != "" && !strings.Contains(te.Snippet(), tt.snippet) {
 				t.Errorf("snippet =\n%s\nwant\n%s", te.Snippet(), tt.snippet)
+			}
+			switch {
+			case tt.noGo && te.Go != nil:
+				t.Errorf("Go = %+v, want none", te.Go)
+			case tt.goMsg != "" && te.Go == nil:
+				t.Errorf("Go = nil, want %q", tt.goMsg)
+			case tt.goMsg != "" && (te.Go.Message != tt.goMsg || te.Go.Parse != tt.parse || te.Go.Source != tt.text):
+				t.Errorf("Go = %+v, want %q (parse %v) with the template", te.Go, tt.goMsg, tt.parse)
 			}
 		})
 	}
