@@ -2,6 +2,7 @@ package dataflow
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"maps"
 	"regexp"
@@ -104,7 +105,11 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 		}
 	}
 	if err := template.DecodeYAML(res.Output, out); err != nil {
-		return ru.fail(ex, explainOutput(ru.kind, res.Output, out, err))
+		err = explainOutput(ru.kind, res.Output, out, err)
+		if lsErr := ru.decodeError(ex, res.Output); lsErr != nil {
+			return ru.failLandscaper(ex, err, lsErr)
+		}
+		return ru.fail(ex, err)
 	}
 	return nil
 }
@@ -183,6 +188,38 @@ func (ru *runner) goError(req template.Request, err error) error {
 		msg = "RenderImportExecutions - unable to template executions: " + msg
 	}
 	return errors.New(msg)
+}
+
+// stateTemplateResult is Landscaper's gotemplate.StateTemplateResult, into
+// which its GoTemplate templater decodes an output for its state.
+type stateTemplateResult struct {
+	State json.RawMessage `json:"state"`
+}
+
+// decodeError returns Landscaper's error for the output of a GoTemplate
+// execution that does not decode, nil where Landscaper words it in terms
+// of its own types. Landscaper decodes a stateful execution's output for
+// its state first (storeState in gotemplate.go), which fails on YAML that
+// does not parse and on an output that is not a mapping ("unable to store
+// state: ..."); an import execution has no state, and its output that does
+// not parse is "error while decoding templated execution: ...".
+func (ru *runner) decodeError(ex lsv1alpha1.TemplateExecutor, out []byte) error {
+	if ex.Type != lsv1alpha1.GOTemplateType {
+		return nil
+	}
+	if ru.prefix != "" {
+		err := yaml.Unmarshal(out, &stateTemplateResult{})
+		if err == nil {
+			return nil
+		}
+		msg := strings.ReplaceAll(err.Error(), "dataflow.stateTemplateResult", "gotemplate.StateTemplateResult")
+		return errors.New("unable to store state: " + msg)
+	}
+	var v any
+	if err := yaml.Unmarshal(out, &v); err != nil && ru.kind == kindImport && strings.HasPrefix(err.Error(), "error converting YAML to JSON: ") {
+		return errors.New("RenderImportExecutions - unable to template executions: error while decoding templated execution: " + err.Error())
+	}
+	return nil
 }
 
 // sourcePos finds the line and column in a GoTemplate error, as

@@ -3,6 +3,8 @@ package dataflow
 import (
 	"strings"
 	"testing"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 )
 
 func TestSourceSnippet(t *testing.T) {
@@ -59,5 +61,37 @@ func TestWithSource(t *testing.T) {
 	}
 	if got, want := withSource("no position", src), "no position\ntemplate source:\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// decodeError words an output that does not decode as Landscaper's
+// GoTemplate templater does, where it can: the state decoding of stateful
+// executions, the YAML of import executions.
+func TestDecodeError(t *testing.T) {
+	goEx := lsv1alpha1.TemplateExecutor{Name: "x", Type: lsv1alpha1.GOTemplateType}
+	tests := []struct {
+		kind, prefix, out, want string
+		ex                      lsv1alpha1.TemplateExecutor
+	}{
+		{kind: kindDeploy, prefix: statePrefixDeploy, out: "a: [", ex: goEx,
+			want: "unable to store state: error converting YAML to JSON: yaml: line 1: did not find expected node content"},
+		{kind: kindExport, prefix: statePrefixExport, out: "x", ex: goEx,
+			want: "unable to store state: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type gotemplate.StateTemplateResult"},
+		{kind: kindDeploy, prefix: statePrefixDeploy, out: "deployItems: 1", ex: goEx},
+		{kind: kindImport, out: "a: [", ex: goEx,
+			want: "RenderImportExecutions - unable to template executions: error while decoding templated execution: error converting YAML to JSON: yaml: line 1: did not find expected node content"},
+		{kind: kindImport, out: "[]", ex: goEx},
+		{kind: kindDeploy, prefix: statePrefixDeploy, out: "a: [", ex: lsv1alpha1.TemplateExecutor{Name: "x", Type: lsv1alpha1.SpiffTemplateType}},
+	}
+	for _, tt := range tests {
+		ru := &runner{kind: tt.kind, prefix: tt.prefix}
+		err := ru.decodeError(tt.ex, []byte(tt.out))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("%s %s %q: got %q, want %q", tt.kind, tt.ex.Type, tt.out, got, tt.want)
+		}
 	}
 }
