@@ -96,5 +96,41 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 			hints = append(hints, h)
 		}
 	}
+	for i := range dis.Items {
+		if h := fakedExportsHint(inst, &dis.Items[i]); h != "" {
+			hints = append(hints, h)
+		}
+	}
 	return hints, nil
+}
+
+// servedTypes are the deploy item types lscli runs a deployer for; it fakes
+// items of any other type (unless a rule says otherwise), and a faked item
+// exports only what a fake rule gives it.
+var servedTypes = map[lsv1alpha1.DeployItemType]bool{
+	"landscaper.gardener.cloud/helm":                true,
+	"landscaper.gardener.cloud/kubernetes-manifest": true,
+	"landscaper.gardener.cloud/mock":                true,
+}
+
+// fakedExportsHint says, for an installation whose export execution failed,
+// that di, a deploy item of a type no deployer of lscli serves (the
+// container deployer's, say), succeeded without exports, and how to give the
+// exports the real deployer would have written: the export execution most
+// likely failed reading them. It is empty otherwise.
+func fakedExportsHint(inst *lsv1alpha1.Installation, di *lsv1alpha1.DeployItem) string {
+	le := inst.Status.LastError
+	if le == nil || !strings.Contains(le.Message, "exportExecution") || servedTypes[di.Spec.Type] ||
+		di.Status.Phase != lsv1alpha1.DeployItemPhases.Succeeded || di.Status.ExportReference != nil {
+		return ""
+	}
+	name := di.Labels[lsv1alpha1.ExecutionManagedNameLabel]
+	if name == "" {
+		name = di.Name
+	}
+	return fmt.Sprintf("Installation %s/%s: its export execution failed reading the exports of DeployItem %s/%s "+
+		"(its name in the blueprint: %s), of type %s, which lscli faked without exports: give the exports the real "+
+		"deployer would write in a fake rule of the config file, e.g. fake: {rules: [{match: {type: %s, name: %s}, "+
+		"exports: {...}}]} (docs/deployers.md)", inst.Namespace, inst.Name, di.Namespace, di.Name, name, di.Spec.Type,
+		di.Spec.Type, name)
 }

@@ -52,3 +52,42 @@ func TestTimeoutHint(t *testing.T) {
 		})
 	}
 }
+
+func TestFakedExportsHint(t *testing.T) {
+	inst := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "container-1"},
+		Status: lsv1alpha1.InstallationStatus{LastError: &lsv1alpha1.Error{
+			Message: `exportExecution "export-execution": export-execution.yaml line 3: error calling index: index of nil pointer`}}}
+	item := func(typ lsv1alpha1.DeployItemType, phase lsv1alpha1.DeployItemPhase, exported bool) *lsv1alpha1.DeployItem {
+		di := &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "container-1-run-abcde",
+			Labels: map[string]string{lsv1alpha1.ExecutionManagedNameLabel: "run"}}}
+		di.Spec.Type = typ
+		di.Status.Phase = phase
+		if exported {
+			di.Status.ExportReference = &lsv1alpha1.ObjectReference{Name: "x", Namespace: "default"}
+		}
+		return di
+	}
+	const container = "landscaper.gardener.cloud/container"
+	succeeded := lsv1alpha1.DeployItemPhases.Succeeded
+	got := fakedExportsHint(inst, item(container, succeeded, false))
+	for _, w := range []string{"Installation default/container-1: its export execution failed", "DeployItem default/container-1-run-abcde",
+		"its name in the blueprint: run", "match: {type: " + container + ", name: run}"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("hint = %q, want it to contain %q", got, w)
+		}
+	}
+	for name, di := range map[string]*lsv1alpha1.DeployItem{
+		"exports given by a rule": item(container, succeeded, true),
+		"a type lscli serves":     item("landscaper.gardener.cloud/helm", succeeded, false),
+		"failed item":             item(container, lsv1alpha1.DeployItemPhases.Failed, false),
+	} {
+		if h := fakedExportsHint(inst, di); h != "" {
+			t.Errorf("%s: hint = %q, want none", name, h)
+		}
+	}
+	other := inst.DeepCopy()
+	other.Status.LastError.Message = "Execution is failed"
+	if h := fakedExportsHint(other, item(container, succeeded, false)); h != "" {
+		t.Errorf("other error: hint = %q, want none", h)
+	}
+}
