@@ -97,11 +97,46 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 		}
 	}
 	for i := range dis.Items {
+		if h := namespaceHint(&dis.Items[i]); h != "" {
+			hints = append(hints, h)
+		}
 		if h := fakedExportsHint(inst, &dis.Items[i]); h != "" {
 			hints = append(hints, h)
 		}
 	}
 	return hints, nil
+}
+
+// namespaceNotFound is the API server's error for an object whose namespace
+// does not exist, as the helm and manifest deployers pass it on.
+var namespaceNotFound = regexp.MustCompile(`namespaces "([^"]+)" not found`)
+
+// namespaceHint says, for a deploy item that failed because a namespace its
+// objects go to is not on its target cluster, where that namespace may come
+// from: a real cluster often has it (the namespace of the installations, a
+// platform team's), a new simulated cluster has only the system namespaces.
+// It is empty for other items.
+func namespaceHint(di *lsv1alpha1.DeployItem) string {
+	if di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed {
+		return ""
+	}
+	var m []string
+	for _, e := range []*lsv1alpha1.Error{di.Status.LastError, di.Status.FirstError} {
+		if e != nil && m == nil {
+			m = namespaceNotFound.FindStringSubmatch(e.Message)
+		}
+	}
+	if m == nil {
+		return ""
+	}
+	target := "its Target"
+	if t := di.Spec.Target; t != nil {
+		target = fmt.Sprintf("Target %s/%s", t.Namespace, t.Name)
+	}
+	return fmt.Sprintf("DeployItem %s/%s: namespace %q is not on its target cluster (%s): a real cluster may have it; "+
+		"if it should be there before the item runs, seed it (simulatedCluster.seeds in the config file, see "+
+		"docs/deployers.md), else create it in the item (helm: createNamespace: true) or in an item it depends on",
+		di.Namespace, di.Name, m[1], target)
 }
 
 // servedTypes are the deploy item types lscli runs a deployer for; it fakes

@@ -91,3 +91,28 @@ func TestFakedExportsHint(t *testing.T) {
 		t.Errorf("other error: hint = %q, want none", h)
 	}
 }
+
+func TestNamespaceHint(t *testing.T) {
+	failed := lsv1alpha1.DeployItemPhases.Failed
+	di := failedItem(failed, `timeout at: "helm deployer: start reconcile"`)
+	di.Status.FirstError = &lsv1alpha1.Error{Message: `unable to install helm chart release: create: failed to create: namespaces "example" not found`}
+	di.Spec.Target = &lsv1alpha1.ObjectReference{Namespace: "laas", Name: "cluster"}
+	got := namespaceHint(di)
+	for _, w := range []string{`DeployItem laas/shoot: namespace "example" is not on its target cluster (Target laas/cluster)`, "simulatedCluster.seeds", "createNamespace: true"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("hint = %q, want it to contain %q", got, w)
+		}
+	}
+	manifest := failedItem(failed, `unable to create resource cu-example/single-item: namespaces "cu-example" not found`)
+	if got := namespaceHint(manifest); !strings.Contains(got, `namespace "cu-example" is not on its target cluster (its Target)`) {
+		t.Errorf("manifest item: hint = %q", got)
+	}
+	for name, di := range map[string]*lsv1alpha1.DeployItem{
+		"not failed":  failedItem(lsv1alpha1.DeployItemPhases.Progressing, `namespaces "example" not found`),
+		"other error": failedItem(failed, `configmaps "x" not found`),
+	} {
+		if h := namespaceHint(di); h != "" {
+			t.Errorf("%s: hint = %q, want none", name, h)
+		}
+	}
+}
