@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sort"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscape"
@@ -32,6 +35,9 @@ type Run struct {
 	// FakedTypes are the deploy item types that no deployer of Landscaper's
 	// serves here and lscli's fake deployer served in this run, sorted.
 	FakedTypes []string
+	// TargetSyncs are the simulation's TargetSyncs, sorted by namespace and
+	// name: lscli runs no target sync controller, so they create no Targets.
+	TargetSyncs []lsv1alpha1.TargetSync
 	// Idle, when set, says why the action found nothing to do: it changed
 	// nothing and ran nothing (e.g. an interrupt of a finished job).
 	Idle string
@@ -72,12 +78,20 @@ func runAndSave(ctx context.Context, ss *session, roots []landscape.ObjectRef, o
 	if err != nil {
 		return nil, fmt.Errorf("assess: %w", err)
 	}
+	syncs := &lsv1alpha1.TargetSyncList{}
+	if err := ss.cluster().List(ctx, syncs, fakecluster.ListOptions{}); err != nil {
+		return nil, fmt.Errorf("list target syncs: %w", err)
+	}
+	sort.Slice(syncs.Items, func(i, j int) bool {
+		a, b := syncs.Items[i], syncs.Items[j]
+		return a.Namespace < b.Namespace || a.Namespace == b.Namespace && a.Name < b.Name
+	})
 	objs, err := ss.save()
 	if err != nil {
 		return nil, fmt.Errorf("save state: %w", err)
 	}
 	run := &Run{Run: res, Assessment: assessment, Objects: objs,
-		Scheduled: ss.engine.Scheduled(), FakedTypes: ss.framework.FakedTypes()}
+		Scheduled: ss.engine.Scheduled(), FakedTypes: ss.framework.FakedTypes(), TargetSyncs: syncs.Items}
 	if ss.cfg.StoredObjects {
 		// The simulation is saved and nothing reads it any more: its
 		// memory, and the copies, go before the file is read back, so

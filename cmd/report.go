@@ -50,7 +50,8 @@ func (f *factory) printRun(s *settings, run *action.Run) error {
 }
 
 // notes tells on ErrOut what a run left for later (automatic reconciles) and
-// which deploy item types lscli faked because no deployer serves them.
+// which deploy item types lscli faked because no deployer serves them, and
+// that no target sync controller runs for the TargetSyncs.
 func (f *factory) notes(run *action.Run) {
 	for _, t := range run.Scheduled {
 		f.status("next automatic reconcile of Installation %s/%s at %s", t.Namespace, t.Name, t.Due.Format(time.RFC3339))
@@ -62,6 +63,11 @@ func (f *factory) notes(run *action.Run) {
 		}
 		f.status("note: no Landscaper deployer serves %s; lscli faked %s (--deployer TYPE=none for Landscaper's behaviour)",
 			strings.Join(run.FakedTypes, ", "), them)
+	}
+	for _, ts := range run.TargetSyncs {
+		f.status("note: lscli runs no target sync controller: TargetSync %s/%s creates no Targets (Landscaper's creates one "+
+			"per Secret of its source namespace %s whose name matches %q); give the Targets it would create in the landscape",
+			ts.Namespace, ts.Name, ts.Spec.SourceNamespace, ts.Spec.SecretNameExpression)
 	}
 }
 
