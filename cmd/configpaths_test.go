@@ -28,6 +28,8 @@ func TestPathMaps(t *testing.T) {
 			err: "charts must be a map from a chart reference to a local chart folder or .tgz, got a string"},
 		{name: "not a path", pm: chartsConfig, config: "charts:\n  app: 3\n",
 			err: `config conf/lscli.yaml: charts["app"] must be a local chart folder or .tgz (a string), got 3`},
+		{name: "a folder YAML reads as a boolean", pm: componentsConfig, config: "components:\n  registry.example/c: n\n",
+			err: `config conf/lscli.yaml: components["registry.example/c"] must be a local folder or file (a string), got false (YAML reads an unquoted y, n, yes, no, on or off as a boolean: quote the path)`},
 		{name: "not yaml", pm: blueprintsConfig, config: "blueprints: [\n", err: "read config conf/lscli.yaml"},
 	}
 	for _, tt := range tests {
