@@ -55,7 +55,13 @@ func (pm pathMap) parse(raw json.RawMessage, path string) (map[string]string, er
 	for k, v := range m {
 		p, ok := v.(string)
 		if !ok || p == "" {
-			return nil, invalidf("config %s: %s[%q] must be %s (a string), got %v", path, pm.key, k, pm.to, v)
+			why := ""
+			if _, isBool := v.(bool); isBool {
+				// yaml.v2 and sigs.k8s.io/yaml read YAML 1.1: a folder
+				// named n or on is a boolean unless quoted.
+				why = " (YAML reads an unquoted y, n, yes, no, on or off as a boolean: quote the path)"
+			}
+			return nil, invalidf("config %s: %s[%q] must be %s (a string), got %v%s", path, pm.key, k, pm.to, v, why)
 		}
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, filepath.FromSlash(p))
