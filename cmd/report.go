@@ -65,9 +65,19 @@ func (f *factory) notes(run *action.Run) {
 			strings.Join(run.FakedTypes, ", "), them)
 	}
 	for _, ts := range run.TargetSyncs {
-		f.status("note: lscli runs no target sync controller: TargetSync %s/%s creates no Targets (Landscaper's creates one "+
-			"per Secret of its source namespace %s whose name matches %q); give the Targets it would create in the landscape",
-			ts.Namespace, ts.Name, ts.Spec.SourceNamespace, ts.Spec.SecretNameExpression)
+		// Landscaper's targetsync controller syncs Secrets, Shoots or both.
+		var what []string
+		if e := ts.Spec.SecretNameExpression; e != "" {
+			what = append(what, fmt.Sprintf("one per Secret of its source namespace %s whose name matches %q", ts.Spec.SourceNamespace, e))
+		}
+		if e := ts.Spec.ShootNameExpression; e != "" {
+			what = append(what, fmt.Sprintf("one per Shoot of its source namespace %s whose name matches %q", ts.Spec.SourceNamespace, e))
+		}
+		if len(what) == 0 {
+			what = append(what, "none: it names neither secretNameExpression nor shootNameExpression")
+		}
+		f.status("note: lscli runs no target sync controller: TargetSync %s/%s creates no Targets (Landscaper's creates %s); "+
+			"give the Targets it would create in the landscape", ts.Namespace, ts.Name, strings.Join(what, ", and "))
 	}
 }
 
