@@ -148,6 +148,10 @@ var servedTypes = map[lsv1alpha1.DeployItemType]bool{
 	"landscaper.gardener.cloud/mock":                true,
 }
 
+// exportsFailedReason is the reason of an installation's lastError when its
+// export executions failed (Landscaper's handlePhaseCompleting).
+const exportsFailedReason = "ConstructExports"
+
 // fakedExportsHint says, for an installation whose export execution failed,
 // that di, a deploy item of a type no deployer of lscli serves (the
 // container deployer's, say), succeeded without exports, and how to give the
@@ -155,7 +159,7 @@ var servedTypes = map[lsv1alpha1.DeployItemType]bool{
 // likely failed reading them. It is empty otherwise.
 func fakedExportsHint(inst *lsv1alpha1.Installation, di *lsv1alpha1.DeployItem) string {
 	le := inst.Status.LastError
-	if le == nil || !strings.Contains(le.Message, "exportExecution") || servedTypes[di.Spec.Type] ||
+	if le == nil || le.Reason != exportsFailedReason || servedTypes[di.Spec.Type] ||
 		di.Status.Phase != lsv1alpha1.DeployItemPhases.Succeeded || di.Status.ExportReference != nil {
 		return ""
 	}

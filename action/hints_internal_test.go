@@ -55,8 +55,8 @@ func TestTimeoutHint(t *testing.T) {
 
 func TestFakedExportsHint(t *testing.T) {
 	inst := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "container-1"},
-		Status: lsv1alpha1.InstallationStatus{LastError: &lsv1alpha1.Error{
-			Message: `exportExecution "export-execution": export-execution.yaml line 3: error calling index: index of nil pointer`}}}
+		Status: lsv1alpha1.InstallationStatus{LastError: &lsv1alpha1.Error{Operation: "handlePhaseCompleting", Reason: "ConstructExports",
+			Message: `template: execution:3:8: executing "execution" at <index .values "deployitems" "run" "x">: error calling index: index of nil pointer`}}}
 	item := func(typ lsv1alpha1.DeployItemType, phase lsv1alpha1.DeployItemPhase, exported bool) *lsv1alpha1.DeployItem {
 		di := &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "container-1-run-abcde",
 			Labels: map[string]string{lsv1alpha1.ExecutionManagedNameLabel: "run"}}}
@@ -86,7 +86,7 @@ func TestFakedExportsHint(t *testing.T) {
 		}
 	}
 	other := inst.DeepCopy()
-	other.Status.LastError.Message = "Execution is failed"
+	other.Status.LastError.Reason, other.Status.LastError.Message = "ReconcileExecution", "Execution is failed"
 	if h := fakedExportsHint(other, item(container, succeeded, false)); h != "" {
 		t.Errorf("other error: hint = %q, want none", h)
 	}
