@@ -7,7 +7,6 @@ package parallel
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/lscli/lscli/internal/crash"
 )
@@ -92,41 +91,8 @@ func Start[T any](fn func() T) (wait func() T) {
 	}
 }
 
-// chunksPerWorker is how many ranges ForChunks makes for each processor.
-const chunksPerWorker = 8
-
-// ForChunks runs fn(c, lo, hi) on contiguous ranges of [0, n) of at least
-// minChunk items (the last ones may have fewer), in order, up to
-// chunksPerWorker of them for each processor, with one goroutine for each
-// processor taking the next range as soon as it is done with one: items
-// that differ in cost (a state file's objects, sorted by kind) keep every
-// core busy to the end, where one range per core left one of them idle.
-// It returns the error of the lowest range that failed, as Run does; fn
-// must not depend on which goroutine runs it.
+// ForChunks runs fn on each range of Chunks(0, n, minChunk) in parallel;
+// see Run.
 func ForChunks(n, minChunk int, fn func(c, lo, hi int) error) error {
-	if n <= 0 {
-		return nil
-	}
-	workers := Workers()
-	k := min(workers*chunksPerWorker, (n+minChunk-1)/minChunk)
-	if k <= workers {
-		return Run(Chunks(0, n, minChunk), fn)
-	}
-	errs := make([]error, k)
-	var next atomic.Int64
-	Go(workers, func(int) {
-		for {
-			c := int(next.Add(1) - 1)
-			if c >= k {
-				return
-			}
-			errs[c] = fn(c, n*c/k, n*(c+1)/k)
-		}
-	})
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return Run(Chunks(0, n, minChunk), fn)
 }

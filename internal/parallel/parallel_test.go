@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/lscli/lscli/internal/crash"
@@ -30,31 +29,6 @@ func TestChunksCoverEveryItemOnce(t *testing.T) {
 		}
 		if got := len(parallel.Chunks(0, n, 256)); got > parallel.Workers() || (n > 0) != (got > 0) {
 			t.Errorf("n=%d: %d chunks", n, got)
-		}
-	}
-}
-
-// TestForChunksReportsTheLowestRangesError: with more ranges than
-// processors, taken as they come, the error is still that of the lowest
-// range that failed, whichever ran first.
-func TestForChunksReportsTheLowestRangesError(t *testing.T) {
-	for range 20 {
-		var mu sync.Mutex
-		var ranges [][2]int
-		err := parallel.ForChunks(100_000, 256, func(c, lo, hi int) error {
-			mu.Lock()
-			ranges = append(ranges, [2]int{lo, hi})
-			mu.Unlock()
-			if c >= 3 {
-				return fmt.Errorf("range %d", c)
-			}
-			return nil
-		})
-		if err == nil || err.Error() != "range 3" {
-			t.Fatalf("error %v, want range 3", err)
-		}
-		if len(ranges) <= parallel.Workers() {
-			t.Fatalf("%d ranges for 100,000 items, want more than one a processor", len(ranges))
 		}
 	}
 }
