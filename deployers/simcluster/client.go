@@ -3,10 +3,13 @@ package simcluster
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -75,7 +78,7 @@ func (cc *clusterClient) Create(ctx context.Context, obj client.Object, opts ...
 	}
 	cc.c.generateName(obj)
 	if err := cc.c.inner.Create(ctx, obj, opts...); err != nil {
-		return err
+		return undecodable(gvk, err)
 	}
 	if err := cc.readBack(ctx, obj, (&client.CreateOptions{}).ApplyOptions(opts).DryRun); err != nil {
 		return err
@@ -108,7 +111,7 @@ func (cc *clusterClient) Update(ctx context.Context, obj client.Object, opts ...
 		return err
 	}
 	if err := cc.c.inner.Update(ctx, obj, opts...); err != nil {
-		return err
+		return undecodable(gvk, err)
 	}
 	if err := cc.readBack(ctx, obj, (&client.UpdateOptions{}).ApplyOptions(opts).DryRun); err != nil {
 		return err
@@ -151,6 +154,32 @@ func (cc *clusterClient) Apply(ctx context.Context, ac runtime.ApplyConfiguratio
 		return err
 	}
 	return cc.c.afterWrite(ctx, gvk, u.GetNamespace(), u.GetName())
+}
+
+// undecodable returns err, an error of a write to the cluster's store, as
+// kube-apiserver words a body it cannot decode into the kind's type (a
+// string field given a number, say): a BadRequest "KIND in version "V"
+// cannot be handled as a KIND: ..." (k8s.io/apiserver pkg/endpoints/
+// handlers, transformDecodeError, which its create and update handlers
+// call), where the fake client names Go types. Any other error is
+// returned as it is.
+func undecodable(gvk schema.GroupVersionKind, err error) error {
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		return err
+	}
+	// The fake client wraps the decoder's error (sigs.k8s.io/json, as
+	// kube-apiserver's, whose error types are internal) in this text.
+	var inner error
+	for e := err; e != nil && inner == nil; e = errors.Unwrap(e) {
+		if strings.HasPrefix(e.Error(), "failed to unmarshal the content of ") {
+			inner = errors.Unwrap(e)
+		}
+	}
+	if inner == nil {
+		return err
+	}
+	return apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, inner))
 }
 
 // applied reads kind, namespace and name of an apply configuration.
