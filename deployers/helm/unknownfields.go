@@ -19,35 +19,29 @@ import (
 // default, Warn, applies: unknown fields are dropped and the rest is stored.
 // lscli writes with server-side apply, which refuses unknown fields, so they
 // go first. Only kinds of scheme are known; others (custom resources) are
-// left as they are. It returns the paths of the fields it removed, as the
-// API server words its warnings (`unknown field "spec.replica"`).
-func dropUnknownFields(scheme *runtime.Scheme, u *unstructured.Unstructured) []string {
+// left as they are.
+func dropUnknownFields(scheme *runtime.Scheme, u *unstructured.Unstructured) {
 	if scheme == nil {
-		return nil
+		return
 	}
 	typed, err := scheme.New(u.GroupVersionKind())
 	if err != nil {
-		return nil
+		return
 	}
 	js, err := json.Marshal(u.Object)
 	if err != nil {
-		return nil
+		return
 	}
 	strict, err := sigsjson.UnmarshalStrict(js, typed, sigsjson.DisallowUnknownFields)
 	if err != nil {
-		return nil
+		return
 	}
-	var dropped []string
 	for _, e := range strict {
 		var fe sigsjson.FieldError
-		if !errors.As(e, &fe) {
-			continue
-		}
-		if removePath(u.Object, "", fe.FieldPath()) {
-			dropped = append(dropped, e.Error())
+		if errors.As(e, &fe) {
+			removePath(u.Object, "", fe.FieldPath())
 		}
 	}
-	return dropped
 }
 
 // removePath deletes the field at path (as sigs.k8s.io/json words paths:
