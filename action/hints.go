@@ -13,6 +13,7 @@ import (
 
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/landscaper/template"
 )
 
 // The timeout messages of Landscaper's readiness checks and exporter
@@ -67,6 +68,9 @@ func timeoutHint(di *lsv1alpha1.DeployItem) string {
 // of inst, subinstallations first.
 func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]string, error) {
 	var hints []string
+	if h := formerFuncHint(inst); h != "" {
+		hints = append(hints, h)
+	}
 	subs := &lsv1alpha1.InstallationList{}
 	if err := c.List(ctx, subs, fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}); err != nil {
 		return nil, fmt.Errorf("list subinstallations of %s/%s: %w", inst.Namespace, inst.Name, err)
@@ -97,6 +101,11 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 		}
 	}
 	for i := range dis.Items {
+		if h := unservedKindHint(&dis.Items[i]); h != "" {
+			hints = append(hints, h)
+		}
+	}
+	for i := range dis.Items {
 		if h := namespaceHint(&dis.Items[i]); h != "" {
 			hints = append(hints, h)
 		}
@@ -105,6 +114,60 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 		}
 	}
 	return hints, nil
+}
+
+// unservedKind matches the manifest deployer's errors for a kind its target
+// cluster does not serve (Landscaper's ApiResourceHandler): the group
+// version, or the group version and kind.
+var unservedKind = regexp.MustCompile(`unable to get api resources for (\S+): the server could not find the requested resource|unable to get apiresource for ([^"]+?)(?:$|: )`)
+
+// unservedKindHint says, for a deploy item that failed because its target
+// cluster does not serve a kind it applies, where that kind comes from: on a
+// real cluster a CRD or an aggregated API server (Gardener's core.gardener.cloud
+// is gardener-apiserver's) serves it, a simulated cluster serves only the
+// built-in kinds and the CRDs it was given. It is empty for other items.
+func unservedKindHint(di *lsv1alpha1.DeployItem) string {
+	if di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed {
+		return ""
+	}
+	var m []string
+	for _, e := range []*lsv1alpha1.Error{di.Status.LastError, di.Status.FirstError} {
+		if e != nil && m == nil {
+			m = unservedKind.FindStringSubmatch(e.Message)
+		}
+	}
+	if m == nil {
+		return ""
+	}
+	what := m[1] + m[2]
+	target := "its Target"
+	if t := di.Spec.Target; t != nil {
+		target = fmt.Sprintf("Target %s/%s", t.Namespace, t.Name)
+	}
+	return fmt.Sprintf("DeployItem %s/%s: its target cluster (%s) does not serve %s: a real cluster serves it once "+
+		"its CustomResourceDefinition is installed or its API server runs; if that cluster is simulated, seed a "+
+		"CustomResourceDefinition for each kind of it the item applies (simulatedCluster.seeds in the config file, "+
+		"see docs/deployers.md), or install it in an item this one depends on", di.Namespace, di.Name, target, what)
+}
+
+// formerFunc matches text/template's parse error for a function it does not
+// know.
+var formerFunc = regexp.MustCompile(`function "([^"]+)" not defined`)
+
+// formerFuncHint says, for an installation whose template called a function
+// Landscaper removed (resolve, which blueprints of older projects call), what
+// to call instead: the lastError is Landscaper's, which does not say. It is
+// empty otherwise.
+func formerFuncHint(inst *lsv1alpha1.Installation) string {
+	le := inst.Status.LastError
+	if le == nil {
+		return ""
+	}
+	m := formerFunc.FindStringSubmatch(le.Message)
+	if m == nil || template.FormerFunc(m[1]) == "" {
+		return ""
+	}
+	return fmt.Sprintf("Installation %s/%s: %s: %s", inst.Namespace, inst.Name, m[0], template.FormerFunc(m[1]))
 }
 
 // namespaceNotFound is the API server's error for an object whose namespace

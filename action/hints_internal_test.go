@@ -116,3 +116,45 @@ func TestNamespaceHint(t *testing.T) {
 		}
 	}
 }
+
+func TestUnservedKindHint(t *testing.T) {
+	failed := lsv1alpha1.DeployItemPhases.Failed
+	di := failedItem(failed, `timeout at: "manifest deployer: start reconcile"`)
+	di.Status.FirstError = &lsv1alpha1.Error{Message: "unable to get api resources for core.gardener.cloud/v1beta1: the server could not find the requested resource"}
+	di.Spec.Target = &lsv1alpha1.ObjectReference{Namespace: "laas", Name: "garden"}
+	got := unservedKindHint(di)
+	for _, w := range []string{"DeployItem laas/shoot: its target cluster (Target laas/garden) does not serve core.gardener.cloud/v1beta1",
+		"CustomResourceDefinition", "simulatedCluster.seeds"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("hint = %q, want it to contain %q", got, w)
+		}
+	}
+	kind := failedItem(failed, `unable to get apiresource for core.gardener.cloud/v1beta1, Kind=CloudProfile`)
+	if got := unservedKindHint(kind); !strings.Contains(got, "does not serve core.gardener.cloud/v1beta1, Kind=CloudProfile") {
+		t.Errorf("kind: hint = %q", got)
+	}
+	for name, di := range map[string]*lsv1alpha1.DeployItem{
+		"not failed":  failedItem(lsv1alpha1.DeployItemPhases.Progressing, "unable to get apiresource for v1, Kind=Foo"),
+		"other error": failedItem(failed, `configmaps "x" not found`),
+	} {
+		if h := unservedKindHint(di); h != "" {
+			t.Errorf("%s: hint = %q, want none", name, h)
+		}
+	}
+}
+
+func TestFormerFuncHint(t *testing.T) {
+	inst := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Namespace: "garden", Name: "dns"},
+		Status: lsv1alpha1.InstallationStatus{LastError: &lsv1alpha1.Error{Reason: "Template",
+			Message: `Op: RenderDeployItemTemplates - Reason: Template - Message: unable to template executions: template: execution:23: function "resolve" not defined` + "\ntemplate source:\n..."}}}
+	got := formerFuncHint(inst)
+	for _, w := range []string{`Installation garden/dns: function "resolve" not defined: Landscaper removed the function resolve in v0.109.0`, `getResourceContent "cd://resources/<name>"`} {
+		if !strings.Contains(got, w) {
+			t.Errorf("hint = %q, want it to contain %q", got, w)
+		}
+	}
+	inst.Status.LastError.Message = `template: execution:3: function "nosuch" not defined`
+	if h := formerFuncHint(inst); h != "" {
+		t.Errorf("unknown function: hint = %q, want none", h)
+	}
+}

@@ -48,7 +48,7 @@ func ReadBlueprint(res cdv2.Resource, c *Content) (*blueprint.Blueprint, error) 
 	// A local blob has the media type its access states, and OCM's
 	// downloader takes none for an empty one.
 	if (c.MediaType != "" || c.LocalBlob) && !blueprintMediaTypes[c.MediaType] {
-		return nil, errors.New("artifact does not match blueprint downloader (check config media type)")
+		return nil, mediaTypeError(c.MediaType)
 	}
 	fsys := c.Dir
 	if fsys == nil {
@@ -67,6 +67,21 @@ func ReadBlueprint(res cdv2.Resource, c *Content) (*blueprint.Blueprint, error) 
 	}
 	bp.Source = c.Origin
 	return bp, nil
+}
+
+// mediaTypeError is Landscaper's error for a blueprint whose media type OCM's
+// blueprint downloader takes none of (pkg/components/ocmlib/
+// resourcetypehandlers/blueprint/handler.go), with the media type that was
+// seen and two that are taken: Landscaper's message alone does not say
+// what is wrong with a near miss such as "...blueprint.v1.tar+gzip".
+func mediaTypeError(mediaType string) error {
+	const msg = "artifact does not match blueprint downloader (check config media type)"
+	const taken = "application/vnd.gardener.landscaper.blueprint.layer.v1.tar+gzip"
+	if mediaType == "" {
+		return fmt.Errorf("%s: the resource's access has no mediaType; OCM's blueprint downloader takes e.g. %s", msg, taken)
+	}
+	return fmt.Errorf("%s: media type %q is none of those OCM's blueprint downloader takes, e.g. %s or "+
+		"application/vnd.gardener.landscaper.blueprint.v1+tar+gzip", msg, mediaType, taken)
 }
 
 // untar reads a tar archive, gzip or not.

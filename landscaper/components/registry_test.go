@@ -243,6 +243,12 @@ func TestReadBlueprintForms(t *testing.T) {
 		"tar":        {c: &Content{MediaType: "application/vnd.gardener.landscaper.blueprint.layer.v1.tar", read: bytesOf(tarball)}},
 		"media type": {c: &Content{MediaType: "application/octet-stream", read: bytesOf(tarball)}, err: "artifact does not match blueprint downloader (check config media type)"},
 		"not a tar":  {c: &Content{MediaType: "application/x-tar", read: bytesOf([]byte("plain"))}, err: "artifact does not match blueprint downloader"},
+		// The message names the media type that was seen and what is taken:
+		// gardener/external-dns-management shipped "...blueprint.v1.tar+gzip".
+		"media type named": {c: &Content{MediaType: "application/vnd.gardener.landscaper.blueprint.v1.tar+gzip", read: bytesOf(tarball)},
+			err: `artifact does not match blueprint downloader (check config media type): media type "application/vnd.gardener.landscaper.blueprint.v1.tar+gzip" is none of those OCM's blueprint downloader takes, e.g. application/vnd.gardener.landscaper.blueprint.layer.v1.tar+gzip or application/vnd.gardener.landscaper.blueprint.v1+tar+gzip`},
+		"no media type named": {c: &Content{Dir: bpFiles, LocalBlob: true},
+			err: "artifact does not match blueprint downloader (check config media type): the resource's access has no mediaType; OCM's blueprint downloader takes e.g. application/vnd.gardener.landscaper.blueprint.layer.v1.tar+gzip"},
 		// A local blob whose access states no media type has none; a
 		// content whose media type is not known (a mapped folder) passes.
 		"local blob without media type": {c: &Content{Dir: bpFiles, LocalBlob: true}, err: "artifact does not match blueprint downloader"},

@@ -113,6 +113,12 @@ var formerFuncs = map[string]string{
 		`(base64 for a blob of media type application/octet-stream, else the text)`,
 }
 
+// FormerFunc says, for a template function Landscaper had and removed, what
+// to call instead; it is empty for any other name.
+func FormerFunc(name string) string {
+	return formerFuncs[name]
+}
+
 // newGoError turns a text/template error into an *Error at the innermost
 // position it names (errors in included files name the included file).
 func newGoError(err error, name, text string, fsys fs.FS) error {
