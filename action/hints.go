@@ -68,7 +68,7 @@ func timeoutHint(di *lsv1alpha1.DeployItem) string {
 // of inst, subinstallations first.
 func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]string, error) {
 	var hints []string
-	if h := formerFuncHint(inst); h != "" {
+	if h := templateHint(inst); h != "" {
 		hints = append(hints, h)
 	}
 	subs := &lsv1alpha1.InstallationList{}
@@ -154,14 +154,24 @@ func unservedKindHint(di *lsv1alpha1.DeployItem) string {
 // know.
 var formerFunc = regexp.MustCompile(`function "([^"]+)" not defined`)
 
-// formerFuncHint says, for an installation whose template called a function
+// outputYAMLLine matches Landscaper's error for a GoTemplate output that is
+// not YAML (gotemplate.go decodes it for its state first), which names the
+// line of an output the status does not show.
+var outputYAMLLine = regexp.MustCompile(`error converting YAML to JSON: yaml: line (\d+): ([^\n]*)`)
+
+// templateHint says, for an installation whose template called a function
 // Landscaper removed (resolve, which blueprints of older projects call), what
-// to call instead: the lastError is Landscaper's, which does not say. It is
-// empty otherwise.
-func formerFuncHint(inst *lsv1alpha1.Installation) string {
+// to call instead, and for one whose template rendered an output that is not
+// YAML, how to see the lines: the lastError is Landscaper's, which says
+// neither. It is empty otherwise.
+func templateHint(inst *lsv1alpha1.Installation) string {
 	le := inst.Status.LastError
 	if le == nil {
 		return ""
+	}
+	if m := outputYAMLLine.FindStringSubmatch(le.Message); m != nil {
+		return fmt.Sprintf("Installation %s/%s: a template's rendered output is not valid YAML at line %s (%s): "+
+			"'lscli render' shows the lines around it", inst.Namespace, inst.Name, m[1], m[2])
 	}
 	m := formerFunc.FindStringSubmatch(le.Message)
 	if m == nil || template.FormerFunc(m[1]) == "" {

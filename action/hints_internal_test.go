@@ -143,18 +143,28 @@ func TestUnservedKindHint(t *testing.T) {
 	}
 }
 
-func TestFormerFuncHint(t *testing.T) {
+func TestTemplateHintFormerFunc(t *testing.T) {
 	inst := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Namespace: "garden", Name: "dns"},
 		Status: lsv1alpha1.InstallationStatus{LastError: &lsv1alpha1.Error{Reason: "Template",
 			Message: `Op: RenderDeployItemTemplates - Reason: Template - Message: unable to template executions: template: execution:23: function "resolve" not defined` + "\ntemplate source:\n..."}}}
-	got := formerFuncHint(inst)
+	got := templateHint(inst)
 	for _, w := range []string{`Installation garden/dns: function "resolve" not defined: Landscaper removed the function resolve in v0.109.0`, `getResourceContent "cd://resources/<name>"`} {
 		if !strings.Contains(got, w) {
 			t.Errorf("hint = %q, want it to contain %q", got, w)
 		}
 	}
 	inst.Status.LastError.Message = `template: execution:3: function "nosuch" not defined`
-	if h := formerFuncHint(inst); h != "" {
+	if h := templateHint(inst); h != "" {
 		t.Errorf("unknown function: hint = %q, want none", h)
+	}
+}
+
+func TestTemplateHintOutputYAML(t *testing.T) {
+	inst := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Namespace: "garden", Name: "aws"},
+		Status: lsv1alpha1.InstallationStatus{LastError: &lsv1alpha1.Error{Reason: "Template",
+			Message: `Op: RenderDeployItemTemplates - Reason: Template - Message: unable to template executions: unable to store state: error converting YAML to JSON: yaml: line 104: could not find expected ':'`}}}
+	want := "Installation garden/aws: a template's rendered output is not valid YAML at line 104 (could not find expected ':'): 'lscli render' shows the lines around it"
+	if got := templateHint(inst); got != want {
+		t.Errorf("hint = %q, want %q", got, want)
 	}
 }

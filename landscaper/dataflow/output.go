@@ -5,9 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/landscaper/template"
 )
 
 // outputKeys name what the output of each kind of execution holds, for
@@ -18,6 +22,9 @@ var outputKeys = map[string]string{
 	kindSubinst: "subinstallations",
 	kindExport:  "exports",
 }
+
+// yamlLine is a YAML parser's "line N: what" message.
+var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
 
 // explainOutput is the error of decoding the rendered output data of an
 // execution of kind into out, which failed with err: it says what the output
@@ -35,7 +42,12 @@ func explainOutput(kind string, data []byte, out any, err error) error {
 func decodeOutput(kind string, data []byte, out any) error {
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		return fmt.Errorf("the rendered output is not valid YAML: %s", strings.TrimPrefix(err.Error(), "error converting YAML to JSON: yaml: "))
+		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "error converting YAML to JSON: "), "yaml: ")
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return template.OutputError(data, line, fmt.Errorf("the rendered output is not valid YAML: %s", m[2]))
+		}
+		return fmt.Errorf("the rendered output is not valid YAML: %s", msg)
 	}
 	var top any
 	if err := json.Unmarshal(js, &top); err != nil {

@@ -163,6 +163,12 @@ type causedError struct {
 func (e *causedError) Error() string { return e.msg }
 func (e *causedError) Unwrap() error { return e.cause }
 
+// OutputError is err at a line of out, the rendered output of a template,
+// for Snippet to show the lines around it.
+func OutputError(out []byte, line int, err error) *Error {
+	return &Error{Line: line, Output: true, source: string(out), Err: err}
+}
+
 // noValue is what text/template prints for a missing value.
 const noValue = "<no value>"
 
