@@ -150,6 +150,10 @@ func unservedKindHint(di *lsv1alpha1.DeployItem) string {
 		"see docs/deployers.md), or install it in an item this one depends on", di.Namespace, di.Name, target, what)
 }
 
+// resourceNotFound matches Landscaper's error for getResource or getResources
+// finding nothing, which says only "NotFound".
+var resourceNotFound = regexp.MustCompile(`at <(getResources? [^>]*)>: error calling getResources?: NotFound`)
+
 // formerFunc matches text/template's parse error for a function it does not
 // know.
 var formerFunc = regexp.MustCompile(`function "([^"]+)" not defined`)
@@ -161,9 +165,10 @@ var outputYAMLLine = regexp.MustCompile(`error converting YAML to JSON: yaml: li
 
 // templateHint says, for an installation whose template called a function
 // Landscaper removed (resolve, which blueprints of older projects call), what
-// to call instead, and for one whose template rendered an output that is not
-// YAML, how to see the lines: the lastError is Landscaper's, which says
-// neither. It is empty otherwise.
+// to call instead, for one whose template rendered an output that is not
+// YAML, how to see the lines, and for one whose getResource found nothing,
+// where to see what: the lastError is Landscaper's, which says none of it.
+// It is empty otherwise.
 func templateHint(inst *lsv1alpha1.Installation) string {
 	le := inst.Status.LastError
 	if le == nil {
@@ -172,6 +177,10 @@ func templateHint(inst *lsv1alpha1.Installation) string {
 	if m := outputYAMLLine.FindStringSubmatch(le.Message); m != nil {
 		return fmt.Sprintf("Installation %s/%s: a template's rendered output is not valid YAML at line %s (%s): "+
 			"'lscli render' shows the lines around it", inst.Namespace, inst.Name, m[1], m[2])
+	}
+	if m := resourceNotFound.FindStringSubmatch(le.Message); m != nil {
+		return fmt.Sprintf("Installation %s/%s: %s found no resource (\"NotFound\" is Landscaper's message): "+
+			"'lscli render' names the component and what was looked for", inst.Namespace, inst.Name, m[1])
 	}
 	m := formerFunc.FindStringSubmatch(le.Message)
 	if m == nil || template.FormerFunc(m[1]) == "" {

@@ -168,3 +168,13 @@ func TestTemplateHintOutputYAML(t *testing.T) {
 		t.Errorf("hint = %q, want %q", got, want)
 	}
 }
+
+func TestTemplateHintResourceNotFound(t *testing.T) {
+	inst := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Namespace: "garden", Name: "aws"},
+		Status: lsv1alpha1.InstallationStatus{LastError: &lsv1alpha1.Error{Reason: "Template",
+			Message: `Message: unable to template executions: template: execution:29:26: executing "execution" at <getResource .cd "name" "alpine">: error calling getResource: NotFound` + "\ntemplate source:\n..."}}}
+	want := `Installation garden/aws: getResource .cd "name" "alpine" found no resource ("NotFound" is Landscaper's message): 'lscli render' names the component and what was looked for`
+	if got := templateHint(inst); got != want {
+		t.Errorf("hint = %q, want %q", got, want)
+	}
+}

@@ -162,3 +162,30 @@ func TestGoComponentFunctionsNeedTheInstallationsComponent(t *testing.T) {
 		t.Errorf("Spiff getResource with a component argument: %q, %v", res.Output, err)
 	}
 }
+
+// A resource getResource or getResources does not find: lscli's message
+// names the component and the selector; Landscaper's, in the status, is the
+// selector's ErrNotFound ("NotFound") that its function panics with.
+func TestGoGetResourceNotFoundLandscaperMessage(t *testing.T) {
+	c := leafComponents(t, nil)
+	cd, _, err := c.Bindings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"getResource":  `x: {{ (getResource .cd "name" "alpine").name }}`,
+		"getResources": `x: {{ len (getResources .cd "name" "alpine") }}`,
+	} {
+		_, err := (&Executor{Components: c}).Execute(Request{Execution: goExec(text), Values: map[string]any{"cd": cd}})
+		var te *Error
+		if !errors.As(err, &te) || te.Go == nil {
+			t.Fatalf("%s: err = %v, want an *Error with Landscaper's message", name, err)
+		}
+		if !strings.Contains(err.Error(), "error calling "+name+": no resource of component ") {
+			t.Errorf("%s: err = %q, want lscli's message", name, err)
+		}
+		if want := "error calling " + name + ": NotFound"; !strings.HasSuffix(te.Go.Message, want) {
+			t.Errorf("%s: Landscaper's message = %q, want it to end in %q", name, te.Go.Message, want)
+		}
+	}
+}

@@ -215,6 +215,14 @@ func goMessage(err error, name, text string) *GoMessage {
 	if errors.As(err, &le) || !strings.HasPrefix(msg, "template: "+name+":") {
 		return nil
 	}
+	// A function's error that Landscaper's function words otherwise.
+	var worded interface {
+		error
+		LandscaperMessage() string
+	}
+	if errors.As(err, &worded) {
+		msg = strings.Replace(msg, worded.Error(), worded.LandscaperMessage(), 1)
+	}
 	msg = strings.ReplaceAll(msg, "template: "+name+":", "template: "+landscaperGoName+":")
 	msg = strings.ReplaceAll(msg, `executing "`+name+`"`, `executing "`+landscaperGoName+`"`)
 	var ee gotmpl.ExecError

@@ -8,6 +8,15 @@ import (
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 )
 
+// landscaperWorded is an error of a template function that Landscaper's
+// function words otherwise, e.g. with the bare error it panics with.
+type landscaperWorded struct{ msg, landscaper string }
+
+func (e *landscaperWorded) Error() string { return e.msg }
+
+// LandscaperMessage is Landscaper's message for the error.
+func (e *landscaperWorded) LandscaperMessage() string { return e.landscaper }
+
 // Resources implements getResources: the resources of the component
 // descriptor (the optional first argument, else Root) whose identity matches
 // the name/value pairs.
@@ -18,7 +27,8 @@ func (c *Components) Resources(args ...any) ([]map[string]any, error) {
 	}
 	res, err := cd.GetResourcesBySelector(sel)
 	if err != nil {
-		return nil, fmt.Errorf("no resource of component %s:%s matches %s", cd.GetName(), cd.GetVersion(), describeSelector(sel))
+		return nil, &landscaperWorded{msg: fmt.Sprintf("no resource of component %s:%s matches %s", cd.GetName(), cd.GetVersion(), describeSelector(sel)),
+			landscaper: cdv2.ErrNotFound.Error()}
 	}
 	out := make([]map[string]any, 0, len(res))
 	for _, r := range res {
