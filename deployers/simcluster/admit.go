@@ -2,18 +2,23 @@ package simcluster
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // admit does to an object being stored what a real API server's
 // conversion and defaulting do where deployed charts and readiness checks
 // notice: a Secret's stringData is merged into data (stringData wins) and
 // dropped; a Namespace gets the label kubernetes.io/metadata.name, the
-// finalizer "kubernetes" in spec.finalizers and phase Active; a
-// Deployment, StatefulSet, ReplicaSet or ReplicationController without
-// spec.replicas gets 1 (charts leave it out when an autoscaler owns it).
+// finalizer "kubernetes" in spec.finalizers and phase Active; the workload
+// kinds (Deployment, StatefulSet, DaemonSet, ReplicaSet,
+// ReplicationController, Job, CronJob, Pod) get the API server's defaults,
+// their pod templates included (defaults.go): spec.replicas 1 when unset
+// (charts leave it out when an autoscaler owns it), imagePullPolicy,
+// restartPolicy and so on.
 func admit(obj runtime.Object) {
 	switch o := obj.(type) {
 	case *corev1.Secret:
@@ -21,13 +26,21 @@ func admit(obj runtime.Object) {
 	case *corev1.Namespace:
 		defaultNamespace(o)
 	case *appsv1.Deployment:
-		defaultReplicas(&o.Spec.Replicas)
+		defaultDeployment(o)
 	case *appsv1.StatefulSet:
-		defaultReplicas(&o.Spec.Replicas)
+		defaultStatefulSet(o)
+	case *appsv1.DaemonSet:
+		defaultDaemonSet(o)
 	case *appsv1.ReplicaSet:
-		defaultReplicas(&o.Spec.Replicas)
+		defaultReplicaSet(o)
 	case *corev1.ReplicationController:
-		defaultReplicas(&o.Spec.Replicas)
+		defaultReplicationController(o)
+	case *batchv1.Job:
+		defaultJob(o)
+	case *batchv1.CronJob:
+		defaultCronJob(o)
+	case *corev1.Pod:
+		defaultPod(o)
 	case *unstructured.Unstructured:
 		admitUnstructured(o)
 	}
@@ -72,20 +85,44 @@ func defaultNamespace(ns *corev1.Namespace) {
 	}
 }
 
+// typedKinds are the built-in kinds admit handles, with their Go types
+// (for objects that reach the store unstructured); decoded tells those
+// that kube-apiserver changes when it decodes them (see beforeManager).
+var typedKinds = map[schema.GroupVersionKind]struct {
+	new     func() runtime.Object
+	decoded bool
+}{
+	corev1.SchemeGroupVersion.WithKind("Secret"):                {func() runtime.Object { return &corev1.Secret{} }, false},
+	corev1.SchemeGroupVersion.WithKind("Namespace"):             {func() runtime.Object { return &corev1.Namespace{} }, false},
+	appsv1.SchemeGroupVersion.WithKind("Deployment"):            {func() runtime.Object { return &appsv1.Deployment{} }, true},
+	appsv1.SchemeGroupVersion.WithKind("StatefulSet"):           {func() runtime.Object { return &appsv1.StatefulSet{} }, true},
+	appsv1.SchemeGroupVersion.WithKind("DaemonSet"):             {func() runtime.Object { return &appsv1.DaemonSet{} }, true},
+	appsv1.SchemeGroupVersion.WithKind("ReplicaSet"):            {func() runtime.Object { return &appsv1.ReplicaSet{} }, true},
+	corev1.SchemeGroupVersion.WithKind("ReplicationController"): {func() runtime.Object { return &corev1.ReplicationController{} }, true},
+	batchv1.SchemeGroupVersion.WithKind("Job"):                  {func() runtime.Object { return &batchv1.Job{} }, true},
+	batchv1.SchemeGroupVersion.WithKind("CronJob"):              {func() runtime.Object { return &batchv1.CronJob{} }, true},
+	corev1.SchemeGroupVersion.WithKind("Pod"):                   {func() runtime.Object { return &corev1.Pod{} }, true},
+}
+
+// beforeManager admits obj, of kind gvk, when kube-apiserver changes it
+// when it decodes it (converting a Secret's stringData, defaulting the
+// workload kinds), before its field manager records who wrote what: a
+// create's or update's manager then owns what was changed (an apply's does
+// not: the object is defaulted after the merge, by admit in stamp).
+func beforeManager(gvk schema.GroupVersionKind, obj runtime.Object) {
+	if typedKinds[gvk].decoded {
+		admit(obj)
+	}
+}
+
 // admitUnstructured admits a built-in kind that reached the store
 // unstructured, through its Go type.
 func admitUnstructured(u *unstructured.Unstructured) {
-	var typed runtime.Object
-	switch u.GroupVersionKind() {
-	case corev1.SchemeGroupVersion.WithKind("Secret"):
-		typed = &corev1.Secret{}
-	case corev1.SchemeGroupVersion.WithKind("Namespace"):
-		typed = &corev1.Namespace{}
-	case appsv1.SchemeGroupVersion.WithKind("Deployment"):
-		typed = &appsv1.Deployment{}
-	default:
+	k, ok := typedKinds[u.GroupVersionKind()]
+	if !ok {
 		return
 	}
+	typed := k.new()
 	if runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, typed) != nil {
 		return
 	}

@@ -146,9 +146,10 @@ func TestCRDRuleDelaysItsKinds(t *testing.T) {
 
 // TestDeploymentNamesItsReplicaSet checks the ReplicaSet name in a
 // Deployment's Progressing condition: the Deployment's name and the
-// pod-template-hash. The hashes were computed with kube-controller-manager's
-// own ComputeHash (k8s.io/kubernetes v1.37.2, pkg/controller) for the same
-// template.
+// pod-template-hash of the template as stored, with the API server's
+// defaults (restartPolicy, imagePullPolicy, ...; TestRealClusterDefaults
+// compares them with a real kube-apiserver's), hashed as
+// kube-controller-manager's ComputeHash does (TestPodTemplateHash).
 func TestDeploymentNamesItsReplicaSet(t *testing.T) {
 	f := newFixture(t)
 	f.create(deploymentManifest)
@@ -160,11 +161,14 @@ func TestDeploymentNamesItsReplicaSet(t *testing.T) {
 			msg, _ = m["message"].(string)
 		}
 	}
-	if want := `ReplicaSet "web-969cd65dd" has successfully progressed.`; msg != want {
+	if want := `ReplicaSet "web-69899ccd4" has successfully progressed.`; msg != want {
 		t.Errorf("Progressing message = %q, want %q", msg, want)
 	}
 }
 
+// TestPodTemplateHash checks the algorithm alone: the hashes were computed
+// with kube-controller-manager's own ComputeHash (k8s.io/kubernetes v1.37.2,
+// pkg/controller) for this template, as given (not defaulted).
 func TestPodTemplateHash(t *testing.T) {
 	tpl := &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}}}

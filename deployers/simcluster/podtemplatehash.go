@@ -18,9 +18,9 @@ import (
 // has a collisionCount, its value as 8 little-endian bytes; the sum in
 // decimal is encoded with rand.SafeEncodeString.
 //
-// The simulated cluster does no defaulting, so the template hashed is the one
-// as written: a real cluster hashes it with the API server's defaults
-// (restartPolicy, dnsPolicy, ...) and gets another value.
+// tpl must be the template as stored, with the API server's defaults
+// (restartPolicy, dnsPolicy, ...; see admit), as kube-controller-manager
+// reads it: the template as written hashes to another value.
 func podTemplateHash(tpl *corev1.PodTemplateSpec, collisionCount *int32) string {
 	h := fnv.New32a()
 	_, _ = fmt.Fprintf(h, "%v", dump.ForHash(*tpl))

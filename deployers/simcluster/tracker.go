@@ -283,6 +283,7 @@ func (t *tracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns
 		return err
 	}
 	live.GetObjectKind().SetGroupVersionKind(gvk)
+	beforeManager(gvk, obj)
 	out, err := mgr.Update(live, obj, managerName(o.FieldManager))
 	if err != nil {
 		return err
@@ -345,10 +346,11 @@ func (t *tracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns 
 // merged runs the field manager for an update of the stored object, old,
 // to obj and stamps the metadata.
 func (t *tracker) merged(gvr schema.GroupVersionResource, obj runtime.Object, ns, manager string) (out, old runtime.Object, err error) {
-	_, mgr, err := t.managerFor(obj)
+	gvk, mgr, err := t.managerFor(obj)
 	if err != nil {
 		return nil, nil, err
 	}
+	beforeManager(gvk, obj)
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		return nil, nil, err
@@ -494,7 +496,7 @@ func managerName(m string) string {
 	return m
 }
 
-// nopDefaulter defaults nothing: the simulated cluster does no defaulting.
+// nopDefaulter defaults nothing: stamp defaults what an apply merged (admit).
 type nopDefaulter struct{}
 
 // Default does nothing.
@@ -530,6 +532,10 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	m.SetUID(o.GetUID())
 	m.SetCreationTimestamp(o.GetCreationTimestamp())
 	allocate(t.ids, t.cluster, old, obj)
+	// Defaulting comes before the comparison, as decoding (which defaults)
+	// comes before the registry's: writing a manifest again without the
+	// defaults is no change.
+	admit(obj)
 	gen := o.GetGeneration()
 	if rule, ok := t.generationRule(obj); ok && gen > 0 && rule.changed(old, obj) {
 		gen++
@@ -544,7 +550,6 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		}
 	}
 	m.SetGeneration(gen)
-	admit(obj)
 	stampManagedFields(m, o.GetManagedFields(), now)
 	return nil
 }
