@@ -12,7 +12,7 @@ import (
 // admit does to an object being stored what a real API server's
 // conversion and defaulting do where deployed charts and readiness checks
 // notice: a Secret's stringData is merged into data (stringData wins) and
-// dropped; a Namespace gets the label kubernetes.io/metadata.name, the
+// dropped, and its type is Opaque when unset; a Namespace gets the label kubernetes.io/metadata.name, the
 // finalizer "kubernetes" in spec.finalizers and phase Active; the workload
 // kinds (Deployment, StatefulSet, DaemonSet, ReplicaSet,
 // ReplicationController, Job, CronJob, Pod) get the API server's defaults,
@@ -23,6 +23,9 @@ func admit(obj runtime.Object) {
 	switch o := obj.(type) {
 	case *corev1.Secret:
 		mergeStringData(o)
+		if o.Type == "" {
+			o.Type = corev1.SecretTypeOpaque
+		}
 	case *corev1.Namespace:
 		defaultNamespace(o)
 	case *appsv1.Deployment:
@@ -92,7 +95,7 @@ var typedKinds = map[schema.GroupVersionKind]struct {
 	new     func() runtime.Object
 	decoded bool
 }{
-	corev1.SchemeGroupVersion.WithKind("Secret"):                {func() runtime.Object { return &corev1.Secret{} }, false},
+	corev1.SchemeGroupVersion.WithKind("Secret"):                {func() runtime.Object { return &corev1.Secret{} }, true},
 	corev1.SchemeGroupVersion.WithKind("Namespace"):             {func() runtime.Object { return &corev1.Namespace{} }, false},
 	appsv1.SchemeGroupVersion.WithKind("Deployment"):            {func() runtime.Object { return &appsv1.Deployment{} }, true},
 	appsv1.SchemeGroupVersion.WithKind("StatefulSet"):           {func() runtime.Object { return &appsv1.StatefulSet{} }, true},

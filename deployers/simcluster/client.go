@@ -131,7 +131,7 @@ func (cc *clusterClient) Patch(ctx context.Context, obj client.Object, patch cli
 		return err
 	}
 	if err := cc.c.inner.Patch(ctx, obj, patch, opts...); err != nil {
-		return err
+		return cc.undecodablePatch(ctx, gvk, obj, patch, err)
 	}
 	return cc.c.afterWrite(ctx, gvk, obj.GetNamespace(), obj.GetName())
 }

@@ -253,7 +253,13 @@ var builtinRESTMapper = sync.OnceValue(func() meta.RESTMapper { return builtinMa
 // parses the OpenAPI models of the built-in kinds): client-go's models, and
 // deduced types for anything else, as the fake client uses by default.
 var converter = sync.OnceValue(func() managedfields.TypeConverter {
-	return multiConverter{applyconfigurations.NewTypeConverter(clientgoscheme.Scheme), managedfields.NewDeducedTypeConverter()}
+	return multiConverter{builtinConverter(), managedfields.NewDeducedTypeConverter()}
+})
+
+// builtinConverter is the type converter of the built-in kinds, from their
+// OpenAPI schemas.
+var builtinConverter = sync.OnceValue(func() managedfields.TypeConverter {
+	return applyconfigurations.NewTypeConverter(clientgoscheme.Scheme)
 })
 
 // reader is Options.Landscape as a reader, nil when there is none.
