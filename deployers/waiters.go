@@ -73,14 +73,22 @@ func (f *Framework) deploy(ctx context.Context, c *call, op func() (deployer.Res
 }
 
 // wake schedules every item that waits on cluster, but self, at its next
-// poll after now, in the order of their names.
+// poll after now, in the order of their names. An item whose job has
+// finished since (interrupted, say) waits no more: Landscaper's deployers
+// do not requeue a finished item (pkg/deployer/lib/controller.go).
 func (f *Framework) wake(ctx context.Context, cluster string, self types.NamespacedName, now time.Time) {
-	f.loadWaiters(ctx)
+	f.loadWaiters(ctx, self)
 	var keys []types.NamespacedName
 	for key, w := range f.waiters {
-		if w.cluster == cluster && key != self {
-			keys = append(keys, key)
+		if w.cluster != cluster || key == self {
+			continue
 		}
+		di := &lsv1alpha1.DeployItem{}
+		if err := f.Client.Get(ctx, key, di); err != nil || di.Status.JobID == di.Status.JobIDFinished {
+			delete(f.waiters, key)
+			continue
+		}
+		keys = append(keys, key)
 	}
 	slices.SortFunc(keys, func(a, b types.NamespacedName) int {
 		return strings.Compare(a.String(), b.String())
@@ -116,8 +124,11 @@ func (f *Framework) wokenAt(c call, now time.Time) (time.Time, bool) {
 
 // loadWaiters notes, once per process, the unfinished items of the restored
 // simulation that wait on a simulated cluster: called last, as far as the
-// status tells, at their last error or else when they were picked up.
-func (f *Framework) loadWaiters(ctx context.Context) {
+// status tells, at their last error or else when they were picked up. Self,
+// the item being called, is not one of them: whether it waits is decided
+// when its call ends (see next); noted here, a write of another item would
+// wake it after it finished, for a poll Landscaper does not make.
+func (f *Framework) loadWaiters(ctx context.Context, self types.NamespacedName) {
 	if f.waitersLoaded {
 		return
 	}
@@ -132,7 +143,8 @@ func (f *Framework) loadWaiters(ctx context.Context) {
 			!needsTarget(di) || f.deployerFor(di.Spec.Type) == nil {
 			continue
 		}
-		if _, noted := f.waiters[client.ObjectKeyFromObject(di)]; noted {
+		key := client.ObjectKeyFromObject(di)
+		if _, noted := f.waiters[key]; noted || key == self {
 			continue
 		}
 		target, err := f.target(ctx, di)
