@@ -60,12 +60,21 @@ func isComponentDir(fsys fs.FS, dir string) bool {
 }
 
 // isComponentFile tells whether the file name is component-cli's
-// resources.yaml next to a component-descriptor.yaml: documents of
-// resources (type, name, input or access) that lscli reads as part of the
-// component version (source.ComponentCLIFolder), not landscape objects.
-// The descriptor's own documents are skipped as component documents.
+// resources.yaml or sources.yaml: next to a component-descriptor.yaml, or,
+// without one, with documents of elements (type, name, input or access)
+// only, as in projects that write the descriptor in their build script.
+// lscli reads them as part of the component version
+// (source.ComponentCLIFolder), not as landscape objects. The descriptor's
+// own documents are skipped as component documents.
 func isComponentFile(fsys fs.FS, name string) bool {
-	return path.Base(name) == source.ResourcesFile && isFile(fsys, path.Join(path.Dir(name), source.DescriptorFile))
+	if base := path.Base(name); base != source.ResourcesFile && base != source.SourcesFile {
+		return false
+	}
+	if isFile(fsys, path.Join(path.Dir(name), source.DescriptorFile)) {
+		return true
+	}
+	data, err := fs.ReadFile(fsys, name)
+	return err == nil && source.IsComponentCLIFile(name, data)
 }
 
 func isFile(fsys fs.FS, name string) bool {

@@ -41,6 +41,9 @@ func (ld *load) readFile(f file) []docResult {
 		return []docResult{{at: location{file: f.display}, msgs: []string{f.problem}}}
 	}
 	data := f.data
+	if data == nil && isComponentFile(f.fsys, f.name) {
+		return nil // part of a component-cli folder, as the descriptor is
+	}
 	if data == nil {
 		var err error
 		if data, err = fs.ReadFile(f.fsys, f.name); err != nil {

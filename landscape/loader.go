@@ -271,7 +271,7 @@ func walk(dir file) []file {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
-		case !d.IsDir() && isYAMLFile(name) && d.Name() != source.ConfigFileName && !isComponentFile(dir.fsys, name):
+		case !d.IsDir() && isYAMLFile(name) && d.Name() != source.ConfigFileName:
 			files = append(files, dir.child(name))
 		}
 		return nil

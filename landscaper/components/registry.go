@@ -220,8 +220,12 @@ func (r *Registry) findMapped(s *search, repo Repo, key source.Key) (*source.Ver
 		if err != nil || v != nil {
 			return v, r.annotate(err)
 		}
-		return nil, fmt.Errorf("%s maps components[%q] to %s, which does not hold %s (it holds: %s%s)",
-			r.configFile(), k, p, key, strings.Join(x.held(), "; "), failedNote(x.failed))
+		held := "it holds: " + strings.Join(x.held(), "; ")
+		if len(x.held()) == 0 {
+			held = "it holds no component version"
+		}
+		return nil, fmt.Errorf("%s maps components[%q] to %s, which does not hold %s (%s%s)",
+			r.configFile(), k, p, key, held, failedNote(x.failed))
 	}
 	for _, k := range r.repoKeys(repo) {
 		r.consult(k)

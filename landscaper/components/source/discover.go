@@ -87,7 +87,7 @@ func (f *Found) dir(root Root, p string, componentDirs map[string]bool) error {
 	switch {
 	case path.Base(p) == blobsDir && p != ".":
 		return fs.SkipDir
-	case isFile(root.FS, path.Join(p, DescriptorFile)) && isFile(root.FS, path.Join(p, ResourcesFile)):
+	case isFile(root.FS, path.Join(p, DescriptorFile)) && (isFile(root.FS, path.Join(p, ResourcesFile)) || isFile(root.FS, path.Join(p, SourcesFile))):
 		f.Sources = append(f.Sources, ComponentCLIFolder(root, p))
 		f.constructorsIn(root, p)
 		componentDirs[p] = true
@@ -105,8 +105,24 @@ func (f *Found) dir(root Root, p string, componentDirs map[string]bool) error {
 		return fs.SkipDir
 	case isBlueprintDir(root.FS, p):
 		return fs.SkipDir
+	default:
+		f.componentCLIWithoutDescriptor(root, p)
 	}
 	return nil
+}
+
+// componentCLIWithoutDescriptor adds a source that fails with what to do
+// when the folder p has component-cli's resources.yaml or sources.yaml but
+// no base descriptor, as the .landscaper folders of projects that create it
+// in their build script (`component-cli component-archive create`).
+func (f *Found) componentCLIWithoutDescriptor(root Root, p string) {
+	for _, name := range []string{ResourcesFile, SourcesFile} {
+		data, err := fs.ReadFile(root.FS, path.Join(p, name))
+		if err == nil && IsComponentCLIFile(name, data) {
+			f.Sources = append(f.Sources, &missingDescriptor{root: root, dir: p, file: name})
+			return
+		}
+	}
 }
 
 // constructorsIn adds the component constructor and descriptor files
@@ -126,7 +142,7 @@ func (f *Found) constructorsIn(root Root, p string) {
 	for _, e := range entries {
 		name := path.Join(p, e.Name())
 		lower := strings.ToLower(e.Name())
-		if !e.Type().IsRegular() || e.Name() == DescriptorFile || e.Name() == ResourcesFile ||
+		if !e.Type().IsRegular() || e.Name() == DescriptorFile || e.Name() == ResourcesFile || e.Name() == SourcesFile ||
 			!(strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".yml")) {
 			continue
 		}
