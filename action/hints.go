@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/lscli/lscli/deployers/realcluster"
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/template"
@@ -106,6 +107,13 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 		}
 	}
 	for i := range dis.Items {
+		h, err := pickupHint(ctx, c, &dis.Items[i])
+		if err != nil {
+			return nil, err
+		}
+		if h != "" {
+			hints = append(hints, h)
+		}
 		if h := namespaceHint(&dis.Items[i]); h != "" {
 			hints = append(hints, h)
 		}
@@ -187,6 +195,47 @@ func templateHint(inst *lsv1alpha1.Installation) string {
 		return ""
 	}
 	return fmt.Sprintf("Installation %s/%s: %s: %s", inst.Namespace, inst.Name, m[0], template.FormerFunc(m[1]))
+}
+
+// pickupHint says, for a deploy item that failed because no deployer picked
+// it up in time, when the reason is its Target: a Target whose
+// spec.secretRef names a Secret or key that does not exist cannot be
+// resolved, and Landscaper's deployer library resolves the Target before it
+// looks at the item (pkg/deployer/lib/utils.go,
+// checkTargetResponsibilityAndResolve), so no deployer ever picks it up.
+// That error is only in the deployer's log; the item shows just the pickup
+// timeout. It is empty for other items.
+func pickupHint(ctx context.Context, c *fakecluster.Cluster, di *lsv1alpha1.DeployItem) (string, error) {
+	le := di.Status.LastError
+	if le == nil || le.Reason != lsv1alpha1.PickupTimeoutReason || di.Spec.Target == nil {
+		return "", nil
+	}
+	ns := di.Spec.Target.Namespace
+	if ns == "" {
+		ns = di.Namespace
+	}
+	target := &lsv1alpha1.Target{}
+	err := c.Get(ctx, types.NamespacedName{Namespace: ns, Name: di.Spec.Target.Name}, target)
+	if apierrors.IsNotFound(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("get target of deploy item %s/%s: %w", di.Namespace, di.Name, err)
+	}
+	ref := target.Spec.SecretRef
+	if ref == nil {
+		return "", nil
+	}
+	if _, err := realcluster.TargetContent(ctx, target, c); err != nil {
+		what := "the Secret " + ref.Name
+		if ref.Key != "" {
+			what += " with the key " + ref.Key
+		}
+		return fmt.Sprintf("DeployItem %s/%s: no deployer picked it up because none could resolve its Target %s/%s: %v. "+
+			"Create %s (spec.secretRef): Landscaper's deployers resolve the Target before they pick an item up",
+			di.Namespace, di.Name, target.Namespace, target.Name, err, what), nil
+	}
+	return "", nil
 }
 
 // namespaceNotFound is the API server's error for an object whose namespace
