@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
@@ -72,6 +74,13 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 	if h := templateHint(inst); h != "" {
 		hints = append(hints, h)
 	}
+	h, err := configMapKeyHint(ctx, c, inst)
+	if err != nil {
+		return nil, err
+	}
+	if h != "" {
+		hints = append(hints, h)
+	}
 	subs := &lsv1alpha1.InstallationList{}
 	if err := c.List(ctx, subs, fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}); err != nil {
 		return nil, fmt.Errorf("list subinstallations of %s/%s: %w", inst.Namespace, inst.Name, err)
@@ -84,7 +93,7 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 		hints = append(hints, h...)
 	}
 	exec := &lsv1alpha1.Execution{}
-	err := c.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}, exec)
+	err = c.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}, exec)
 	if apierrors.IsNotFound(err) {
 		return hints, nil
 	}
@@ -195,6 +204,46 @@ func templateHint(inst *lsv1alpha1.Installation) string {
 		return ""
 	}
 	return fmt.Sprintf("Installation %s/%s: %s: %s", inst.Namespace, inst.Name, m[0], template.FormerFunc(m[1]))
+}
+
+// configMapKeyMissing is Landscaper's error for a configMapRef import whose
+// key is not in the ConfigMap (controller-utils/pkg/landscaper/references.go,
+// ResolveConfigMapReference).
+var configMapKeyMissing = regexp.MustCompile(`^key '([^']*)' in configmap '([^'/]*)/([^']*)' does not exist$`)
+
+// configMapKeyHint says, for an installation whose import failed because a
+// key is missing from a ConfigMap that has it in data but also has
+// binaryData, that Landscaper then reads the keys of binaryData only (its
+// binaryData lookup replaces the data one): the key is there to a reader of
+// the ConfigMap, not to Landscaper. It is empty otherwise.
+func configMapKeyHint(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) (string, error) {
+	le := inst.Status.LastError
+	if le == nil {
+		return "", nil
+	}
+	m := configMapKeyMissing.FindStringSubmatch(le.Message)
+	if m == nil {
+		return "", nil
+	}
+	cm := &corev1.ConfigMap{}
+	err := c.Get(ctx, types.NamespacedName{Namespace: m[2], Name: m[3]}, cm)
+	if apierrors.IsNotFound(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("get configmap of installation %s/%s: %w", inst.Namespace, inst.Name, err)
+	}
+	if _, inData := cm.Data[m[1]]; !inData || len(cm.BinaryData) == 0 {
+		return "", nil
+	}
+	binary := make([]string, 0, len(cm.BinaryData))
+	for k := range cm.BinaryData {
+		binary = append(binary, k)
+	}
+	sort.Strings(binary)
+	return fmt.Sprintf("Installation %s/%s: ConfigMap %s/%s has the key %s in data, but it has binaryData too, and "+
+		"Landscaper then reads the keys of binaryData only: move the keys of binaryData (%s) to data, or all keys to binaryData",
+		inst.Namespace, inst.Name, cm.Namespace, cm.Name, m[1], strings.Join(binary, ", ")), nil
 }
 
 // pickupHint says, for a deploy item that failed because no deployer picked
