@@ -2,6 +2,8 @@ package action
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 
@@ -98,6 +100,7 @@ func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
 	if m := a.cfg.Deployers.Modes[manifest.Type]; m == "" || m == deployers.ModeReal {
 		r.ExportReaders = exportReaders
 	}
+	r.FakeExports = fakeExports(a.cfg.Deployers)
 	// Charts matter only to the real helm deployer (the default).
 	if m := a.cfg.Deployers.Modes[helm.Type]; m == "" || m == deployers.ModeReal {
 		r.ChartCheck = checkChart(a.cfg, reg)
@@ -109,6 +112,42 @@ func (a *Render) Run(ctx context.Context) (*RenderResult, error) {
 	out := &RenderResult{Result: res, Loaded: ls}
 	out.Notes = reg.UnconsultedNotes()
 	return out, nil
+}
+
+// fakeExports returns what tells the dry run the exports of an item that a
+// reconcile fakes: its type's mode is fake, or it has none and lscli has no
+// real deployer for it (the mock's own deployer is real). The first fake
+// rule that selects the item gives them, as in a reconcile; a rule that
+// fails the item, hangs it or keeps it from being picked up gives none, and
+// neither does an item no rule selects.
+func fakeExports(s DeployerSettings) func(item *lsv1alpha1.DeployItem) (any, string, bool) {
+	real := RealDeployers(nil, nil, nil)
+	return func(item *lsv1alpha1.DeployItem) (any, string, bool) {
+		typ := item.Spec.Type
+		mode, chosen := s.Modes[typ]
+		if !chosen {
+			if _, ok := real[typ]; ok {
+				return nil, "", false
+			}
+			mode = deployers.ModeFake
+		}
+		if mode != deployers.ModeFake || typ == deployers.MockType {
+			return nil, "", false
+		}
+		i := s.Rules.Index(item)
+		if i < 0 {
+			return nil, "", false
+		}
+		rule := s.Rules[i]
+		if rule.NeverPickedUp || rule.Reconcile.Fail != "" || rule.Reconcile.Hang || rule.Exports == nil {
+			return nil, "", false
+		}
+		var v any
+		if err := json.Unmarshal(rule.Exports, &v); err != nil || v == nil {
+			return nil, "", false
+		}
+		return v, fmt.Sprintf("fake.rules[%d]", i), true
+	}
 }
 
 // readExportRules reads the --exports file: a map from pattern to exports.

@@ -118,12 +118,20 @@ func checkMock(c RuleConfig) error {
 
 // Find returns the first rule that selects di, or nil.
 func (rs Rules) Find(di *lsv1alpha1.DeployItem) *Rule {
-	for i := range rs {
-		if rs[i].matches(di) {
-			return &rs[i]
-		}
+	if i := rs.Index(di); i >= 0 {
+		return &rs[i]
 	}
 	return nil
+}
+
+// Index returns the index of the first rule that selects di, or -1.
+func (rs Rules) Index(di *lsv1alpha1.DeployItem) int {
+	for i := range rs {
+		if rs[i].matches(di) {
+			return i
+		}
+	}
+	return -1
 }
 
 func (r *Rule) matches(di *lsv1alpha1.DeployItem) bool {

@@ -137,7 +137,7 @@ func TestExportRules(t *testing.T) {
 		if tt.config != "" {
 			di.Configuration = &runtimeRaw{Raw: []byte(tt.config)}
 		}
-		got, from, err := r.itemExports(tt.path, di)
+		got, from, err := r.itemExports("default", tt.path, di)
 		if err != nil || from != tt.from || toString(got) != toString(tt.want) {
 			t.Errorf("%s/%s: exports %v from %q (%v), want %v from %q", tt.path, tt.item, got, from, err, tt.want, tt.from)
 		}

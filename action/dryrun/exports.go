@@ -71,12 +71,22 @@ func CheckRules(rules []ExportRule) error {
 }
 
 // itemExports returns the exports to assume for the deploy item di of the
-// installation at instPath.
-func (r *Render) itemExports(instPath string, di lsv1alpha1.DeployItemTemplate) (any, string, error) {
+// installation at instPath in namespace.
+func (r *Render) itemExports(namespace, instPath string, di lsv1alpha1.DeployItemTemplate) (any, string, error) {
 	p := instPath + "/" + di.Name
 	for _, rule := range r.Exports {
 		if ok, _ := path.Match(rule.Pattern, p); ok {
 			return rule.Exports, "rule " + rule.Pattern, nil
+		}
+	}
+	if r.FakeExports != nil {
+		// As the execution controller creates it: the blueprint's name is
+		// a label, the object's name is generated from it.
+		item := &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Name: di.Name, Namespace: namespace,
+			Labels: map[string]string{lsv1alpha1.ExecutionManagedNameLabel: di.Name}}}
+		item.Spec.Type, item.Spec.Configuration = di.Type, di.Configuration
+		if v, from, ok := r.FakeExports(item); ok {
+			return v, from, nil
 		}
 	}
 	if di.Configuration == nil {
@@ -114,7 +124,7 @@ func (w *walker) execute(ctx context.Context, inst *lsv1alpha1.Installation, ins
 	out := make([]DeployItem, 0, len(items))
 	exports := map[string]any{}
 	for _, di := range items {
-		v, from, err := w.r.itemExports(instPath, di)
+		v, from, err := w.r.itemExports(inst.Namespace, instPath, di)
 		if err != nil {
 			return nil, fmt.Errorf("installation %s/%s: %w", inst.Namespace, inst.Name, err)
 		}

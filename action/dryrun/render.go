@@ -45,6 +45,11 @@ type Render struct {
 	// will have from its configuration alone, where its deployer's exports
 	// need nothing a deploy makes (see ExportReader).
 	ExportReaders map[lsv1alpha1.DeployItemType]ExportReader
+	// FakeExports, when set, tells the exports that the fake deployer of a
+	// reconcile gives item (a fake rule's), and where they come from; false
+	// when item's type is not faked or no rule gives it exports. It comes
+	// after Exports, before ExportReaders.
+	FakeExports func(item *lsv1alpha1.DeployItem) (exports any, from string, ok bool)
 	// Seed derives generated names and job IDs.
 	// Defaults to reconcile.DefaultSeed.
 	Seed uint64
