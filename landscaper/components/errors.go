@@ -22,7 +22,14 @@ type NotFoundError struct {
 // Error says what is missing and what to do.
 func (e *NotFoundError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "component %s (%s) is in no local source: lscli reads no registry", e.Key, e.Repo)
+	fmt.Fprintf(&b, "component %s (%s) is in no local source", e.Key, e.Repo)
+	if strings.Contains(e.Key.String(), "${") || strings.Contains(e.Repo.String(), "${") {
+		// An Installation from a template (hack/installation-template.yaml
+		// and envsubst), read as it is: no mapping would help.
+		b.WriteString(": the reference holds ${...} variables, which envsubst or a script fills in and lscli does not: fill them in first")
+		return b.String()
+	}
+	b.WriteString(": lscli reads no registry")
 	switch {
 	case len(e.Searched) > 0:
 		fmt.Fprintf(&b, ". Searched: %s", strings.Join(e.Searched, "; "))

@@ -503,3 +503,19 @@ func TestChartKeyWithoutVersion(t *testing.T) {
 		t.Fatalf("a digest is not a version: %+v %v", c, err)
 	}
 }
+
+// TestNotFoundTemplateVariables: a reference that still holds ${...}
+// variables (an Installation from an envsubst template, read as it is)
+// says to fill them in, not to map a repository named "${...}".
+func TestNotFoundTemplateVariables(t *testing.T) {
+	err := &NotFoundError{Key: source.Key{Name: "${COMPONENT_NAME}", Version: "${VERSION}"}, Repo: Repo{Kind: RepoOCI, Key: "${REPO}"}}
+	msg := err.Error()
+	if !strings.Contains(msg, "the reference holds ${...} variables, which envsubst or a script fills in and lscli does not: fill them in first") ||
+		strings.Contains(msg, "components:") {
+		t.Errorf("got %q", msg)
+	}
+	err.Key.Name = "example.com/app"
+	if msg := err.Error(); !strings.Contains(msg, "fill them in first") {
+		t.Errorf("a variable in the repository only: got %q", msg)
+	}
+}
