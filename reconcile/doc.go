@@ -19,6 +19,10 @@
 // wrapping the error that caused it. LastError and UpdatedError make the
 // status.lastError of an object from it with Landscaper's rules, and
 // SetDeployItemError keeps a deploy item's firstError and lastErrors.
+// An error whose text in a status is not its Error() text (lscli's words
+// for render and validate, Landscaper's in the status) is a StatusTexter;
+// Wrap, Error and LastError use its StatusText wherever it sits in the
+// chain (see StatusText), so no controller has to translate it.
 // Fatal (and TerminalError) marks an error that ends a flow: the
 // installation and execution controllers go to Failed on it; the deployer
 // framework decides by codes instead (IsUnrecoverable).

@@ -56,7 +56,8 @@ func sameError(a, b *lsv1alpha1.Error) bool {
 // for a nil err). Operation, reason and message come from the outermost
 // Error in err's chain and the codes from all of them (CollectCodes), as
 // Landscaper's TryUpdateLsError does. An err without an Error gets what
-// Landscaper's call site would wrap it with: its text is the message,
+// Landscaper's call site would wrap it with: its status text (see
+// StatusText) is the message,
 // operation is op, and the reason is that of a terminal error, else reason.
 func LastError(old *lsv1alpha1.Error, err error, op, reason string, now time.Time) *lsv1alpha1.Error {
 	if err == nil {
@@ -67,7 +68,7 @@ func LastError(old *lsv1alpha1.Error, err error, op, reason string, now time.Tim
 	if errors.As(err, &e) {
 		operation, reason, message = e.Operation, e.Reason, e.Message
 	} else {
-		operation, message = op, err.Error()
+		operation, message = op, StatusText(err)
 		if t := AsTerminal(err); t != nil && t.Reason != "" {
 			reason = t.Reason
 		}

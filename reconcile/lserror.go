@@ -37,12 +37,14 @@ func WrapError(err error, operation, reason, message string, codes ...lsv1alpha1
 }
 
 // Wrap wraps err with operation and reason, with err's text as the message,
-// as Landscaper does at nearly every call site. A nil err stays nil.
+// as Landscaper does at nearly every call site: its status text (see
+// StatusText), which is Landscaper's where lscli's error words it its own
+// way. A nil err stays nil.
 func Wrap(err error, operation, reason string, codes ...lsv1alpha1.ErrorCode) error {
 	if err == nil {
 		return nil
 	}
-	return WrapError(err, operation, reason, err.Error(), codes...)
+	return WrapError(err, operation, reason, StatusText(err), codes...)
 }
 
 // Build returns err unchanged when it already holds an Error, and otherwise
@@ -57,12 +59,13 @@ func Build(err error, operation, reason string) error {
 }
 
 // Error returns "Op: <op> - Reason: <reason> - Message: <message>"; the
-// wrapped error's text is appended to the message unless it already ends
-// with it.
+// wrapped error's status text (see StatusText) is appended to the message
+// unless it already ends with it. Like Landscaper's, the text is all in the
+// words of the objects' status.
 func (e *Error) Error() string {
 	msg := e.Message
 	if e.err != nil {
-		inner := e.err.Error()
+		inner := StatusText(e.err)
 		switch {
 		case msg == "":
 			msg = inner

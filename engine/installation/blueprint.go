@@ -16,10 +16,10 @@ import (
 // from the component version or cfg.Blueprints (see
 // dataflow.InstallationBlueprint). Inline blueprints are parsed once per
 // content, component blueprints once per registry. Errors are terminal and
-// say what was looked for, in the words of the installation's status (see
-// dataflow.ForStatus).
+// say what was looked for; the installation's status gets Landscaper's
+// words for them (see dataflow.InstallationError).
 func (c *Controller) blueprintFor(ctx context.Context, inst *lsv1alpha1.Installation) (*blueprint.Blueprint, *components.Tree, error) {
 	bp, tree, err := dataflow.InstallationBlueprint(ctx, c.cfg.Cluster, inst,
 		dataflow.Sources{Blueprints: c.cfg.Blueprints, Components: c.cfg.Components, Cache: &c.blueprints})
-	return bp, tree, dataflow.ForStatus(err)
+	return bp, tree, err
 }

@@ -23,7 +23,7 @@ const opComplete = "handlePhaseCompleting"
 // trigger are recorded when the job finishes (see Controller.finishing).
 func (c *Controller) complete(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
 	cl := c.cfg.Cluster
-	if err := dataflow.ForStatus(dataflow.CleanupContext(ctx, cl, inst)); err != nil {
+	if err := dataflow.CleanupContext(ctx, cl, inst); err != nil {
 		return "", reconcile.Wrap(err, opComplete, "CleanupContext")
 	}
 	bp, _, imps, err := c.prerequisites(ctx, inst, true)
@@ -38,11 +38,10 @@ func (c *Controller) complete(ctx context.Context, inst *lsv1alpha1.Installation
 			lsv1alpha1.ErrorForInfoOnly))
 	}
 	exps, err := dataflow.ConstructExports(ctx, cl, inst, bp, imps)
-	err = dataflow.ForStatus(err)
 	if err != nil {
 		return "", reconcile.Fatal(reconcile.Wrap(err, opComplete, "ConstructExports"))
 	}
-	if err := dataflow.ForStatus(dataflow.WriteExports(ctx, cl, inst, exps)); err != nil {
+	if err := dataflow.WriteExports(ctx, cl, inst, exps); err != nil {
 		c.writeFailed(inst, err)
 		return "", reconcile.Fatal(reconcile.Wrap(err, opComplete, "CreateOrUpdateExports"))
 	}

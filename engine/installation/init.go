@@ -35,7 +35,7 @@ const (
 // predecessor is a normal error; every other error is fatal.
 func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
 	cl := c.cfg.Cluster
-	if err := dataflow.ForStatus(dataflow.CleanupExports(ctx, cl, inst)); err != nil {
+	if err := dataflow.CleanupExports(ctx, cl, inst); err != nil {
 		return "", reconcile.Fatal(reconcile.Wrap(err, opInit, "CleanupExports"))
 	}
 	bp, tree, imps, err := c.prerequisites(ctx, inst, false)
@@ -55,7 +55,7 @@ func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (l
 // dataflow.ImportLoadError). With waitFatal (Completing), an unfinished
 // predecessor is fatal too.
 func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Installation, waitFatal bool) (*blueprint.Blueprint, *components.Tree, *dataflow.Imports, error) {
-	if err := dataflow.ForStatus(dataflow.CheckContext(ctx, c.cfg.Cluster, inst)); err != nil {
+	if err := dataflow.CheckContext(ctx, c.cfg.Cluster, inst); err != nil {
 		reason := "CalculateContext"
 		if dataflow.IsRegistriesError(err) {
 			reason = "SetupRegistries"
@@ -75,7 +75,6 @@ func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Install
 		return nil, nil, nil, err
 	}
 	imps, err := dataflow.ResolveImports(ctx, c.cfg.Cluster, inst, bp, tree)
-	err = dataflow.ForStatus(err)
 	if importExecutionsFailed(err) {
 		c.importExecutionsFailed(inst, err)
 	}
@@ -138,12 +137,11 @@ func importExecutionsFailed(err error) bool {
 // the deploy items and ensure the execution.
 func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, imps *dataflow.Imports) error {
 	cl := c.cfg.Cluster
-	if err := dataflow.ForStatus(dataflow.WriteImports(ctx, cl, inst, imps)); err != nil {
+	if err := dataflow.WriteImports(ctx, cl, inst, imps); err != nil {
 		c.writeFailed(inst, err)
 		return reconcile.Wrap(err, opCreate, "CreateOrUpdateImports")
 	}
 	subs, err := dataflow.RenderSubinstallations(ctx, cl, inst, bp, imps)
-	err = dataflow.ForStatus(err)
 	// Templates in an import cycle: Landscaper's controller deletes the
 	// orphans, then creates and updates nothing, and goes on.
 	var cycle *dataflow.CycleError
@@ -158,7 +156,6 @@ func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Inst
 	c.setCondition(inst, lsv1alpha1.EnsureSubInstallationsCondition, lsv1alpha1.ConditionTrue,
 		"InstallationsInstalled", "All Installations are successfully installed")
 	templates, err := dataflow.RenderDeployItems(ctx, cl, inst, bp, imps)
-	err = dataflow.ForStatus(err)
 	var itemErr *dataflow.DeployItemError
 	switch {
 	case err == nil:

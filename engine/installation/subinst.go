@@ -55,7 +55,7 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 		}
 		spec, err := dataflow.SubinstallationSpec(inst, bp, tree, tmpl, c.cfg.Blueprints)
 		if err != nil {
-			return dataflow.ForStatus(err)
+			return err
 		}
 		sub, err := c.applySubinstallation(ctx, inst, tmpl, spec, existing[tmpl.Name])
 		if err != nil {

@@ -7,6 +7,8 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/lscli/lscli/reconcile"
 )
 
 // deployBlueprint is a blueprint importing targets whose deploy execution
@@ -149,7 +151,7 @@ func TestDeployExecutionState(t *testing.T) {
 }
 
 // A Spiff deploy execution that does not evaluate: render and validate get
-// lscli's one-line message, the status (ForStatus) Landscaper's, Spiff's
+// lscli's one-line message, the status (reconcile.StatusText) Landscaper's, Spiff's
 // message and the template input (imports, values and state hidden), with
 // the "state" binding an earlier GoTemplate execution set.
 func TestRenderDeployItemsSpiffError(t *testing.T) {
@@ -163,16 +165,16 @@ func TestRenderDeployItemsSpiffError(t *testing.T) {
 	if err == nil || err.Error() != wantLscli {
 		t.Fatalf("err = %v, want %s", err, wantLscli)
 	}
-	got := ForStatus(err).Error()
+	got := reconcile.StatusText(err)
 	want := "unresolved nodes:\n" +
 		"\t(( imports.x ))\tin template\tdeployItems.[0].config.x\t(deployItems.name:a.config.x)\t*'imports.x' not found\n" +
 		"template input:\n"
 	if !strings.HasPrefix(got, want) {
-		t.Fatalf("ForStatus =\n%s\nwant it to start with\n%s", got, want)
+		t.Fatalf("StatusText =\n%s\nwant it to start with\n%s", got, want)
 	}
 	for _, line := range []string{"\n\tcd: null\n", "\n\timports: {}\n", "\n\tstate: {}\n"} {
 		if !strings.Contains(got, line) {
-			t.Errorf("ForStatus =\n%s\nwant the line %q", got, line)
+			t.Errorf("StatusText =\n%s\nwant the line %q", got, line)
 		}
 	}
 }

@@ -45,7 +45,9 @@ func failWith(inst *lsv1alpha1.Installation, reason string, err error) error {
 // the installation first ("installation NS/NAME: ..."), as lscli's render
 // and validate print it, where one error may be about any installation of
 // a tree; Landscaper's controller writes the message without the name into
-// the installation's own status (see ForStatus).
+// the installation's own status: it is a reconcile.StatusTexter, so
+// wherever the installation controller returns it, however wrapped, its
+// status gets StatusText.
 type InstallationError struct {
 	// Installation is "<namespace>/<name>".
 	Installation string
@@ -64,8 +66,9 @@ func (e *InstallationError) Error() string {
 // Unwrap returns the error the message is about, or nil.
 func (e *InstallationError) Unwrap() error { return e.err }
 
-// status is the message as the installation's status shows it.
-func (e *InstallationError) status() string {
+// StatusText is the message as the installation's status shows it:
+// Landscaper's when set, else Message (see reconcile.StatusText).
+func (e *InstallationError) StatusText() string {
 	if e.Landscaper != "" {
 		return e.Landscaper
 	}
@@ -77,39 +80,6 @@ func (e *InstallationError) status() string {
 func about(inst *lsv1alpha1.Installation, err error, format string, args ...any) *InstallationError {
 	return &InstallationError{Installation: instName(inst), Message: fmt.Errorf(format, args...).Error(), err: err}
 }
-
-// ForStatus returns err with the text the installation controller records
-// in the installation's status (lastError, conditions, events): each
-// InstallationError in its chain without the installation's name and with
-// Landscaper's message instead of lscli's advice. The returned error wraps
-// err, so errors.As finds everything err holds. An err without an
-// InstallationError (or nil) is returned as it is.
-func ForStatus(err error) error {
-	if err == nil {
-		return nil
-	}
-	text := err.Error()
-	found := false
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		if ie, ok := e.(*InstallationError); ok {
-			text = strings.ReplaceAll(text, ie.Error(), ie.status())
-			found = true
-		}
-	}
-	if !found {
-		return err
-	}
-	return &statusError{text: text, err: err}
-}
-
-// statusError is an error with the text ForStatus gave it.
-type statusError struct {
-	text string
-	err  error
-}
-
-func (e *statusError) Error() string { return e.text }
-func (e *statusError) Unwrap() error { return e.err }
 
 // failTemplate is failWrap for an error of a template engine, unless the
 // engine panicked: that is lscli's failure, not the installation's, so the

@@ -11,7 +11,10 @@ import (
 	"github.com/lscli/lscli/reconcile"
 )
 
-func TestForStatus(t *testing.T) {
+// The status text of an error about an installation is without the
+// installation's name and with Landscaper's message, however it is
+// wrapped.
+func TestInstallationErrorStatusText(t *testing.T) {
 	inst := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "a"}}
 	cause := errors.New("boom")
 	inner := failWrap(inst, ReasonTemplatingFailed, cause, "exportExecution %q", "x")
@@ -29,15 +32,8 @@ func TestForStatus(t *testing.T) {
 		if got := c.err.Error(); got != c.full {
 			t.Errorf("Error() = %q, want %q", got, c.full)
 		}
-		st := ForStatus(c.err)
-		if got := st.Error(); got != c.want {
-			t.Errorf("ForStatus = %q, want %q", got, c.want)
+		if got := reconcile.StatusText(c.err); got != c.want {
+			t.Errorf("reconcile.StatusText = %q, want %q", got, c.want)
 		}
-		if !errors.Is(st, c.err) || reconcile.IsTerminal(st) != reconcile.IsTerminal(c.err) {
-			t.Errorf("ForStatus(%q) does not wrap the error", c.full)
-		}
-	}
-	if ForStatus(nil) != nil {
-		t.Error("ForStatus(nil) != nil")
 	}
 }

@@ -120,8 +120,8 @@ func (ru *runner) fail(ex lsv1alpha1.TemplateExecutor, err error) error {
 }
 
 // failLandscaper is fail for an error that Landscaper words as lsErr: the
-// installation's status shows lsErr's text alone (see ForStatus), render
-// and validate lscli's err.
+// installation's status shows lsErr's text alone (see
+// InstallationError.StatusText), render and validate lscli's err.
 func (ru *runner) failLandscaper(ex lsv1alpha1.TemplateExecutor, err, lsErr error) error {
 	ie := about(ru.inst, err, "%s %q: %w", ru.kind, ex.Name, err)
 	ie.Landscaper = lsErr.Error()
