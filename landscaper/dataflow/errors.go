@@ -81,6 +81,31 @@ func about(inst *lsv1alpha1.Installation, err error, format string, args ...any)
 	return &InstallationError{Installation: instName(inst), Message: fmt.Errorf(format, args...).Error(), err: err}
 }
 
+// statusPrefixError is an error before whose status text Landscaper puts
+// words of its own (a step that wraps everything an inner one returns),
+// which lscli's text (render, validate) does without.
+type statusPrefixError struct {
+	prefix string
+	err    error
+}
+
+// withStatusPrefix returns err with prefix before its status text (see
+// reconcile.StatusText); a nil err stays nil.
+func withStatusPrefix(err error, prefix string) error {
+	if err == nil {
+		return nil
+	}
+	return &statusPrefixError{prefix: prefix, err: err}
+}
+
+func (e *statusPrefixError) Error() string { return e.err.Error() }
+
+// Unwrap returns the error.
+func (e *statusPrefixError) Unwrap() error { return e.err }
+
+// StatusText is the prefix and the error's status text.
+func (e *statusPrefixError) StatusText() string { return e.prefix + reconcile.StatusText(e.err) }
+
 // failTemplate is failWrap for an error of a template engine, unless the
 // engine panicked: that is lscli's failure, not the installation's, so the
 // error is the *crash.Error, which now names the installation and the

@@ -56,19 +56,29 @@ func newRunner(c fakecluster.Client, inst *lsv1alpha1.Installation, bp *blueprin
 		values: values, kind: kind, prefix: prefix, c: c}, nil
 }
 
-// run renders ex and decodes its output into out. A stateful execution's
-// new state is stored as soon as it has rendered, before its output is
+// run renders ex and decodes its output into out (see render and
+// decode).
+func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out any) error {
+	output, err := ru.render(ctx, ex)
+	if err != nil {
+		return err
+	}
+	return ru.decode(ex, output, out)
+}
+
+// render renders ex and returns its output. A stateful execution's new
+// state is stored as soon as it has rendered, before its output is
 // decoded, as Landscaper's templaters store it: it is kept when the output,
 // a later execution or the rest of the job fails, and a later execution of
 // the same name in the same job reads it.
-func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out any) error {
+func (ru *runner) render(ctx context.Context, ex lsv1alpha1.TemplateExecutor) ([]byte, error) {
 	env := template.EnvironmentFrom(ctx)
 	req := template.Request{Execution: ex, Values: ru.values, Stateful: ru.prefix != "", CheckNoValue: ru.kind != kindImport,
 		Now: env.Now(), Seed: env.SeedFor(ru.inst.Namespace, ru.inst.Name, ru.inst.Status.JobID, ru.kind, ex.Name), Limits: env.Limits}
 	if req.Stateful {
 		st, err := loadState(ctx, ru.c, ru.inst, ru.prefix, ex.Name)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		req.State = st
 	}
@@ -89,29 +99,42 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 	}
 	if err != nil {
 		if lsErr := ru.noValue(req, err); lsErr != nil {
-			return ru.failLandscaper(ex, err, lsErr)
+			return nil, ru.failLandscaper(ex, err, lsErr)
 		}
 		if lsErr := ru.goError(req, err); lsErr != nil {
-			return ru.failLandscaper(ex, err, lsErr)
+			return nil, ru.failLandscaper(ex, err, lsErr)
 		}
 		if lsErr := ru.spiffError(err); lsErr != nil {
-			return ru.failLandscaper(ex, err, lsErr)
+			return nil, ru.failLandscaper(ex, err, lsErr)
 		}
-		return ru.fail(ex, err)
+		return nil, ru.fail(ex, err)
 	}
 	if req.Stateful && res.State != nil {
 		if err := storeState(ctx, ru.c, ru.inst, ru.prefix, ex.Name, res.State); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if err := template.DecodeYAML(res.Output, out); err != nil {
-		err = explainOutput(ru.kind, res.Output, out, err)
-		if lsErr := ru.decodeError(ex, res.Output); lsErr != nil {
-			return ru.failLandscaper(ex, err, lsErr)
-		}
-		return ru.fail(ex, err)
+	return res.Output, nil
+}
+
+// decode decodes output, what ex rendered, into out. An error says what
+// is wrong in the blueprint's terms (see explainOutput); the status gets
+// Landscaper's message (see failOutput).
+func (ru *runner) decode(ex lsv1alpha1.TemplateExecutor, output []byte, out any) error {
+	if err := template.DecodeYAML(output, out); err != nil {
+		return ru.failOutput(ex, output, explainOutput(ru.kind, output, out, err))
 	}
 	return nil
+}
+
+// failOutput is the terminal error err about output, what ex rendered,
+// which does not decode: the status shows Landscaper's message for it
+// (see decodeError) where Landscaper's templater rejects output too.
+func (ru *runner) failOutput(ex lsv1alpha1.TemplateExecutor, output []byte, err error) error {
+	if lsErr := ru.decodeError(ex, output); lsErr != nil {
+		return ru.failLandscaper(ex, err, lsErr)
+	}
+	return ru.fail(ex, err)
 }
 
 // fail is a terminal error naming the installation and the execution.
@@ -196,30 +219,51 @@ type stateTemplateResult struct {
 	State json.RawMessage `json:"state"`
 }
 
-// decodeError returns Landscaper's error for the output of a GoTemplate
-// execution that does not decode, nil where Landscaper words it in terms
-// of its own types. Landscaper decodes a stateful execution's output for
-// its state first (storeState in gotemplate.go), which fails on YAML that
-// does not parse and on an output that is not a mapping ("unable to store
-// state: ..."); an import execution has no state, and its output that does
-// not parse is "error while decoding templated execution: ...".
+// decodeError returns Landscaper's error for out, the output of ex that
+// lscli cannot decode, nil when Landscaper's templater would decode it.
+// Landscaper's GoTemplate templater decodes a stateful execution's output
+// for its state first (storeState in gotemplate.go), which fails on YAML
+// that does not parse and on an output that is not a mapping ("unable to
+// store state: ..."). Then both templaters decode the output into the type
+// of its kind (see landscaperOutput), with a message that names
+// Landscaper's Go types; the GoTemplate templater puts "error while
+// decoding templated execution: " before it, except for an export
+// execution, and the import constructor its own words before an import
+// execution's.
 func (ru *runner) decodeError(ex lsv1alpha1.TemplateExecutor, out []byte) error {
-	if ex.Type != lsv1alpha1.GOTemplateType {
+	goTemplate := ex.Type == lsv1alpha1.GOTemplateType
+	if goTemplate && ru.prefix != "" {
+		if err := yaml.Unmarshal(out, &stateTemplateResult{}); err != nil {
+			msg := strings.ReplaceAll(err.Error(), "dataflow.stateTemplateResult", "gotemplate.StateTemplateResult")
+			return errors.New("unable to store state: " + msg)
+		}
+	}
+	err := yaml.Unmarshal(out, landscaperOutput(ru.kind))
+	if err == nil {
 		return nil
 	}
-	if ru.prefix != "" {
-		err := yaml.Unmarshal(out, &stateTemplateResult{})
-		if err == nil {
-			return nil
-		}
-		msg := strings.ReplaceAll(err.Error(), "dataflow.stateTemplateResult", "gotemplate.StateTemplateResult")
-		return errors.New("unable to store state: " + msg)
+	msg := err.Error()
+	if goTemplate && ru.kind != kindExport {
+		msg = "error while decoding templated execution: " + msg
 	}
-	var v any
-	if err := yaml.Unmarshal(out, &v); err != nil && ru.kind == kindImport && strings.HasPrefix(err.Error(), "error converting YAML to JSON: ") {
-		return errors.New("RenderImportExecutions - unable to template executions: error while decoding templated execution: " + err.Error())
+	if ru.kind == kindImport {
+		msg = "RenderImportExecutions - unable to template executions: " + msg
 	}
-	return nil
+	return errors.New(msg)
+}
+
+// landscaperOutput returns a pointer to a new value of the type
+// Landscaper's templaters decode the output of an execution of kind into.
+func landscaperOutput(kind string) any {
+	switch kind {
+	case kindImport:
+		return &template.ImportExecutorOutput{}
+	case kindSubinst:
+		return &template.SubinstallationExecutorOutput{}
+	case kindExport:
+		return &template.ExportExecutorOutput{}
+	}
+	return &template.DeployExecutorOutput{}
 }
 
 // sourcePos finds the line and column in a GoTemplate error, as

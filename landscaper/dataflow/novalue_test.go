@@ -65,10 +65,15 @@ func TestWithSource(t *testing.T) {
 }
 
 // decodeError words an output that does not decode as Landscaper's
-// GoTemplate templater does, where it can: the state decoding of stateful
-// executions, the YAML of import executions.
+// templaters do: the state decoding of stateful GoTemplate executions, then
+// the output decoded into Landscaper's types, with the GoTemplate
+// templater's words before it (not for exports) and the import
+// constructor's before an import execution's. An output Landscaper
+// decodes has none.
 func TestDecodeError(t *testing.T) {
 	goEx := lsv1alpha1.TemplateExecutor{Name: "x", Type: lsv1alpha1.GOTemplateType}
+	spiffEx := lsv1alpha1.TemplateExecutor{Name: "x", Type: lsv1alpha1.SpiffTemplateType}
+	const unmarshal = "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal "
 	tests := []struct {
 		kind, prefix, out, want string
 		ex                      lsv1alpha1.TemplateExecutor
@@ -77,11 +82,22 @@ func TestDecodeError(t *testing.T) {
 			want: "unable to store state: error converting YAML to JSON: yaml: line 1: did not find expected node content"},
 		{kind: kindExport, prefix: statePrefixExport, out: "x", ex: goEx,
 			want: "unable to store state: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type gotemplate.StateTemplateResult"},
-		{kind: kindDeploy, prefix: statePrefixDeploy, out: "deployItems: 1", ex: goEx},
+		{kind: kindDeploy, prefix: statePrefixDeploy, out: "deployItems: 1", ex: goEx,
+			want: "error while decoding templated execution: " + unmarshal + "number into Go struct field DeployExecutorOutput.deployItems of type []template.DeployItemSpecification"},
+		{kind: kindDeploy, prefix: statePrefixDeploy, out: "deployItems: []", ex: goEx},
 		{kind: kindImport, out: "a: [", ex: goEx,
 			want: "RenderImportExecutions - unable to template executions: error while decoding templated execution: error converting YAML to JSON: yaml: line 1: did not find expected node content"},
-		{kind: kindImport, out: "[]", ex: goEx},
-		{kind: kindDeploy, prefix: statePrefixDeploy, out: "a: [", ex: lsv1alpha1.TemplateExecutor{Name: "x", Type: lsv1alpha1.SpiffTemplateType}},
+		{kind: kindImport, out: "[]", ex: goEx,
+			want: "RenderImportExecutions - unable to template executions: error while decoding templated execution: " + unmarshal + "array into Go value of type template.ImportExecutorOutput"},
+		{kind: kindExport, prefix: statePrefixExport, out: "exports: 1", ex: goEx,
+			want: unmarshal + "number into Go struct field ExportExecutorOutput.exports of type map[string]interface {}"},
+		{kind: kindDeploy, prefix: statePrefixDeploy, out: "- a", ex: spiffEx,
+			want: unmarshal + "array into Go value of type template.DeployExecutorOutput"},
+		{kind: kindSubinst, prefix: statePrefixDeploy, out: "- a", ex: spiffEx,
+			want: unmarshal + "array into Go value of type template.helperStruct"},
+		{kind: kindSubinst, prefix: statePrefixDeploy, out: "subinstallations: [{name: [a]}]", ex: goEx,
+			want: "error while decoding templated execution: error unmarshaling JSON: while decoding JSON: unable to decode installation template 0: unable to decode to internal type: json: cannot unmarshal array into Go struct field InstallationTemplate.name of type string"},
+		{kind: kindSubinst, prefix: statePrefixDeploy, out: "subinstallations: [{name: a}]", ex: spiffEx},
 	}
 	for _, tt := range tests {
 		ru := &runner{kind: tt.kind, prefix: tt.prefix}

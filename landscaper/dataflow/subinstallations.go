@@ -27,25 +27,11 @@ import (
 // (a *CycleError, which comes with the templates). Every failure is a
 // terminal error naming the templates involved.
 func RenderSubinstallations(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) ([]*lsv1alpha1.InstallationTemplate, error) {
-	var tmpls []*lsv1alpha1.InstallationTemplate
-	if len(bp.Info.SubinstallationExecutions) > 0 {
-		ru, err := newRunner(c, inst, bp, imps, kindSubinst, statePrefixDeploy)
-		if err != nil {
-			return nil, err
-		}
-		for _, ex := range bp.Info.SubinstallationExecutions {
-			var out struct {
-				Subinstallations []json.RawMessage `json:"subinstallations"`
-			}
-			if err := ru.run(ctx, ex, &out); err != nil {
-				return nil, err
-			}
-			decoded, err := decodeTemplates(out.Subinstallations)
-			if err != nil {
-				return nil, ru.fail(ex, err)
-			}
-			tmpls = append(tmpls, decoded...)
-		}
+	tmpls, err := renderSubinstallationExecutions(ctx, c, inst, bp, imps)
+	if err != nil {
+		// Landscaper's subinstallation step (getInstallationTemplates)
+		// says so before every error of the executions (sic).
+		return nil, withStatusPrefix(err, "unable to template subinstllations: ")
 	}
 	fromBlueprint, err := blueprintSubinstallations(inst, bp)
 	if err != nil {
@@ -62,6 +48,37 @@ func RenderSubinstallations(ctx context.Context, c fakecluster.Client, inst *lsv
 	}
 	if cycle := templateCycle(tmpls); cycle != "" {
 		return tmpls, &CycleError{err: fail(inst, ReasonSubinstallations, "subinstallations: %s", cycle)}
+	}
+	return tmpls, nil
+}
+
+// renderSubinstallationExecutions returns the subinstallation templates
+// the subinstallationExecutions of bp render, in their order.
+func renderSubinstallationExecutions(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, imps *Imports) ([]*lsv1alpha1.InstallationTemplate, error) {
+	if len(bp.Info.SubinstallationExecutions) == 0 {
+		return nil, nil
+	}
+	ru, err := newRunner(c, inst, bp, imps, kindSubinst, statePrefixDeploy)
+	if err != nil {
+		return nil, err
+	}
+	var tmpls []*lsv1alpha1.InstallationTemplate
+	for _, ex := range bp.Info.SubinstallationExecutions {
+		output, err := ru.render(ctx, ex)
+		if err != nil {
+			return nil, err
+		}
+		var out struct {
+			Subinstallations []json.RawMessage `json:"subinstallations"`
+		}
+		if err := ru.decode(ex, output, &out); err != nil {
+			return nil, err
+		}
+		decoded, err := decodeTemplates(out.Subinstallations)
+		if err != nil {
+			return nil, ru.failOutput(ex, output, err)
+		}
+		tmpls = append(tmpls, decoded...)
 	}
 	return tmpls, nil
 }
