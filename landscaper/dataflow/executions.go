@@ -203,6 +203,11 @@ func (ru *runner) goError(req template.Request, err error) error {
 		return nil
 	}
 	msg := te.Go.Message
+	if te.Go.Included != "" {
+		// An included file that does not parse: its source follows its
+		// error, before the including template's.
+		msg = msg[:te.Go.IncludedAt] + withSource(msg[te.Go.IncludedAt:], te.Go.Included)
+	}
 	if te.Go.Parse {
 		msg = withSource(msg, te.Go.Source)
 	}

@@ -29,10 +29,11 @@ type Error struct {
 	// template named "template"), before the template input it appends;
 	// Err has it on one line. "" for other errors.
 	Spiff string
-	// Go, for a GoTemplate template that failed to parse or to execute, is
-	// what Landscaper's GoTemplate templater gets from text/template; nil
-	// for other errors, for errors in included files (Landscaper words
-	// their reading and parsing otherwise) and for lscli's limits.
+	// Go, for a GoTemplate template that failed to parse or to execute
+	// (also in a file it includes), is what Landscaper's GoTemplate
+	// templater gets from text/template; nil for other errors, for an
+	// included file that cannot be read or is included too deeply
+	// (Landscaper words those otherwise) and for lscli's limits.
 	Go *GoMessage
 	// source is the text Line refers to, for Snippet.
 	source string
@@ -143,7 +144,7 @@ func newGoError(err error, name, text string, fsys fs.FS) error {
 	if m := undefinedFunc.FindStringSubmatch(rest); m != nil && formerFuncs[m[1]] != "" {
 		rest += "; " + formerFuncs[m[1]]
 	}
-	out := &Error{File: file, Line: line, Column: col, Err: &causedError{msg: rest, cause: err}, source: text, Go: goMessage(err, name, text)}
+	out := &Error{File: file, Line: line, Column: col, Err: &causedError{msg: rest, cause: err}, source: text, Go: goMessage(err, name, text, fsys)}
 	if file == inlineName {
 		out.File = ""
 	} else if file != name && fsys != nil {
@@ -188,13 +189,20 @@ func checkNoValue(out []byte) error {
 // gets it.
 type GoMessage struct {
 	// Message is text/template's message, the template named "execution"
-	// as Landscaper names every GoTemplate template it parses.
+	// as Landscaper names every GoTemplate template it parses, included
+	// files too.
 	Message string
 	// Parse is true for an error of parsing the template, false for one of
 	// executing it.
 	Parse bool
 	// Source is the text of the execution's template.
 	Source string
+	// Included, when a file the template includes does not parse, is the
+	// text of that file, and IncludedAt where its parse error starts in
+	// Message: Landscaper's include builds that error with the file's
+	// source before the including template's error wraps it.
+	Included   string
+	IncludedAt int
 }
 
 // landscaperGoName is the name Landscaper's GoTemplate templater gives
@@ -202,13 +210,26 @@ type GoMessage struct {
 // pkg/landscaper/installations/executions/template/gotemplate).
 const landscaperGoName = "execution"
 
+// includeCall is how text/template's message of an include that failed
+// goes on, before the included file's error.
+const includeCall = "error calling include: "
+
+// templatePos finds the template names of text/template's messages
+// ("template: NAME:LINE").
+var templatePos = regexp.MustCompile(`template: ([^:\n]+):[0-9]+`)
+
+// parseErrorStart is the start of text/template's parse error, which has
+// a line and no column.
+var parseErrorStart = regexp.MustCompile(`^template: ([^:\n]+):[0-9]+: `)
+
 // goMessage returns err, text/template's error for the template name of
 // text, as Landscaper's GoTemplate templater gets it, or nil when
-// Landscaper's error would not be the same: an error of an included file
-// or of one of lscli's functions that watch the limits.
-func goMessage(err error, name, text string) *GoMessage {
+// Landscaper's error would not be the same: an included file that cannot
+// be read or is included too deeply, or one of lscli's functions that
+// watch the limits. fsys has the files the template includes.
+func goMessage(err error, name, text string, fsys fs.FS) *GoMessage {
 	msg := err.Error()
-	if strings.Contains(msg, "error calling include:") || strings.Contains(msg, stepFunc) || strings.Contains(msg, outputFunc) {
+	if strings.Contains(msg, stepFunc) || strings.Contains(msg, outputFunc) {
 		return nil
 	}
 	var le *limits.Error
@@ -223,8 +244,35 @@ func goMessage(err error, name, text string) *GoMessage {
 	if errors.As(err, &worded) {
 		msg = strings.Replace(msg, worded.Error(), worded.LandscaperMessage(), 1)
 	}
-	msg = strings.ReplaceAll(msg, "template: "+name+":", "template: "+landscaperGoName+":")
-	msg = strings.ReplaceAll(msg, `executing "`+name+`"`, `executing "`+landscaperGoName+`"`)
+	gm := &GoMessage{Source: text}
+	// Every file is a template of its own name in lscli, and "execution"
+	// in Landscaper: rename the files the message names, the template and
+	// the included ones (not the templates they define).
+	names := []string{name}
+	if i := strings.LastIndex(msg, includeCall); i >= 0 {
+		inner := msg[i+len(includeCall):]
+		if !strings.HasPrefix(inner, "template: ") {
+			return nil
+		}
+		if m := parseErrorStart.FindStringSubmatch(inner); m != nil && fsys != nil {
+			data, err := fs.ReadFile(fsys, m[1])
+			if err != nil {
+				return nil
+			}
+			gm.Included = string(data)
+		}
+		for _, m := range templatePos.FindAllStringSubmatch(msg, -1) {
+			names = append(names, m[1])
+		}
+	}
+	for _, n := range names {
+		msg = strings.ReplaceAll(msg, "template: "+n+":", "template: "+landscaperGoName+":")
+		msg = strings.ReplaceAll(msg, `executing "`+n+`"`, `executing "`+landscaperGoName+`"`)
+	}
+	if gm.Included != "" {
+		gm.IncludedAt = strings.LastIndex(msg, includeCall) + len(includeCall)
+	}
 	var ee gotmpl.ExecError
-	return &GoMessage{Message: msg, Parse: !errors.As(err, &ee), Source: text}
+	gm.Message, gm.Parse = msg, !errors.As(err, &ee)
+	return gm
 }

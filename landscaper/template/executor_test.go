@@ -13,12 +13,13 @@ import (
 
 // blueprintFiles are the files the test executions read.
 var blueprintFiles = fstest.MapFS{
-	"templates/deploy.yaml":   {Data: []byte("name: {{ .imports.name }}\n")},
-	"templates/labels.tpl":    {Data: []byte("app: {{ . }}")},
-	"templates/recursive.tpl": {Data: []byte(`{{ include "templates/recursive.tpl" . }}`)},
-	"templates/broken.tpl":    {Data: []byte("x: {{ .a.b.c }}")},
-	"config/banner.txt":       {Data: []byte("hello\n")},
-	"spiff/deploy.yaml":       {Data: []byte("value: (( imports.name \"-x\" ))\n")},
+	"templates/deploy.yaml":    {Data: []byte("name: {{ .imports.name }}\n")},
+	"templates/labels.tpl":     {Data: []byte("app: {{ . }}")},
+	"templates/recursive.tpl":  {Data: []byte(`{{ include "templates/recursive.tpl" . }}`)},
+	"templates/broken.tpl":     {Data: []byte("x: {{ .a.b.c }}")},
+	"templates/unparsable.tpl": {Data: []byte("a: 1\nb: {{ .x }\n")},
+	"config/banner.txt":        {Data: []byte("hello\n")},
+	"spiff/deploy.yaml":        {Data: []byte("value: (( imports.name \"-x\" ))\n")},
 }
 
 // goExec is a GoTemplate execution of text.
@@ -37,7 +38,7 @@ func TestExecuteGoTemplate(t *testing.T) {
 		{name: "missing key is zero", text: `x: {{ .imports.nope | default "d" }}`, want: "x: d"},
 		{name: "include", text: `x: {{ include "templates/labels.tpl" "web" }}`, want: "x: app: web"},
 		{name: "readFile", text: `x: {{ readFile "/config/banner.txt" | toString | trim }}`, want: "x: hello"},
-		{name: "readDir", text: `x: {{ range readDir "templates" }}{{ .Name }} {{ end }}`, want: "x: broken.tpl deploy.yaml labels.tpl recursive.tpl "},
+		{name: "readDir", text: `x: {{ range readDir "templates" }}{{ .Name }} {{ end }}`, want: "x: broken.tpl deploy.yaml labels.tpl recursive.tpl unparsable.tpl "},
 		{name: "toYaml", text: `x: {{ dict "a" 1 | toYaml }}`, want: "x: a: 1"},
 		{name: "fromYaml", text: `x: {{ (fromYaml "a: [1, 2]").a | len }}`, want: "x: 2"},
 		{name: "parseOCIRef", text: `x: {{ index (parseOCIRef "r.io/app:1.2") 1 }} {{ ociRefRepo "r.io/app:1.2" }} {{ ociRefVersion "r.io/app@sha256:6637a0a2e3d0d93e3ee1c2e8e0d2fd5ae0b31ab7e0a8a8d4f5c9b7c9c2e5f2d1" }}`,
@@ -141,6 +142,9 @@ func TestGoTemplateErrors(t *testing.T) {
 		// parse says whether it is a parse error; noGo wants none.
 		goMsg       string
 		parse, noGo bool
+		// included is the source of an included file that does not
+		// parse (Error.Go.Included).
+		included string
 	}{
 		{name: "parse", text: "a: 1\nb: {{ .x }\n", want: "line 2: unexpected \"}\" in operand",
 			goMsg: `template: execution:2: unexpected "}" in operand`, parse: true},
@@ -151,7 +155,13 @@ func TestGoTemplateErrors(t *testing.T) {
 			goMsg: `template: execution:1:21: executing "t" at <.x.y.z>: nil pointer evaluating interface {}.y`},
 		{name: "no value", text: "a: 1\nb: {{ .x }}", want: `output line 2, column 4: the template rendered <no value>, so a value it reads does not exist: "b: <no value>"`, noGo: true},
 		{name: "in included file", text: `a: {{ include "templates/broken.tpl" . }}`,
-			want: "templates/broken.tpl line 1, column 8: at <.a.b.c>: nil pointer evaluating interface {}.b", noGo: true},
+			want: "templates/broken.tpl line 1, column 8: at <.a.b.c>: nil pointer evaluating interface {}.b",
+			goMsg: `template: execution:1:6: executing "execution" at <include "templates/broken.tpl" .>: error calling include: ` +
+				`template: execution:1:8: executing "execution" at <.a.b.c>: nil pointer evaluating interface {}.b`},
+		{name: "included file does not parse", text: `a: {{ include "templates/unparsable.tpl" . }}`,
+			want: "templates/unparsable.tpl line 2: unexpected \"}\" in operand", included: "a: 1\nb: {{ .x }\n",
+			goMsg: `template: execution:1:6: executing "execution" at <include "templates/unparsable.tpl" .>: error calling include: ` +
+				`template: execution:2: unexpected "}" in operand`},
 		{name: "include missing", text: `a: {{ include "nope.tpl" . }}`, want: `error calling include: include "nope.tpl": open nope.tpl: file does not exist`, noGo: true},
 		{name: "include recursion", text: `a: {{ include "templates/recursive.tpl" . }}`, want: "included within itself more than 100 times", noGo: true},
 		{name: "cluster function without its arguments", text: `a: {{ getServiceAccountKubeconfig }}`, want: "templating function getServiceAccountToken expects 4 arguments"},
@@ -178,6 +188,9 @@ func TestGoTemplateErrors(t *testing.T) {
 				t.Errorf("Go = nil, want %q", tt.goMsg)
 			case tt.goMsg != "" && (te.Go.Message != tt.goMsg || te.Go.Parse != tt.parse || te.Go.Source != tt.text):
 				t.Errorf("Go = %+v, want %q (parse %v) with the template", te.Go, tt.goMsg, tt.parse)
+			case tt.goMsg != "" && (te.Go.Included != tt.included ||
+				tt.included != "" && !strings.HasPrefix(te.Go.Message[te.Go.IncludedAt:], "template: execution:2: ")):
+				t.Errorf("Go = %+v, want the included source %q and where its error starts", te.Go, tt.included)
 			}
 		})
 	}
