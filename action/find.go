@@ -19,6 +19,8 @@ var KindAliases = map[string]string{
 	"target": "Target", "targets": "Target", "tgt": "Target", "tg": "Target",
 	"dataobject": "DataObject", "dataobjects": "DataObject", "dobj": "DataObject", "do": "DataObject",
 	"context": "Context", "contexts": "Context", "ctx": "Context",
+	"componentversionoverwrites": "ComponentVersionOverwrites", "componentversionoverwrite": "ComponentVersionOverwrites",
+	"compveroverwrite": "ComponentVersionOverwrites", "cvo": "ComponentVersionOverwrites",
 	"targetsync": "TargetSync", "targetsyncs": "TargetSync", "tgs": "TargetSync",
 	"secret": "Secret", "secrets": "Secret", "configmap": "ConfigMap", "configmaps": "ConfigMap", "cm": "ConfigMap",
 }

@@ -139,8 +139,11 @@ func outcomes(a action.Assessment) string {
 			}
 		}
 		name := kind + "s"
-		if kind == "Installation" {
+		switch {
+		case kind == "Installation":
 			name = "root installations"
+		case strings.HasSuffix(kind, "s"): // ComponentVersionOverwrites
+			name = kind
 		}
 		groups = append(groups, name+": "+strings.Join(parts, ", "))
 	}

@@ -22,6 +22,7 @@ type kindInfo struct {
 
 // kinds are the kinds a landscape file may hold, sorted by group and kind.
 var kinds = []kindInfo{
+	{gvk: lsv1alpha1.SchemeGroupVersion.WithKind("ComponentVersionOverwrites")},
 	{gvk: lsv1alpha1.SchemeGroupVersion.WithKind("Context")},
 	{gvk: lsv1alpha1.SchemeGroupVersion.WithKind("DataObject")},
 	{gvk: lsv1alpha1.SchemeGroupVersion.WithKind("DeployItem"), validate: validateDeployItem},

@@ -370,7 +370,7 @@ func TestKinds(t *testing.T) {
 		got = append(got, gvk.GroupVersion().String()+" "+gvk.Kind)
 	}
 	want := []string{
-		"landscaper.gardener.cloud/v1alpha1 Context", "landscaper.gardener.cloud/v1alpha1 DataObject",
+		"landscaper.gardener.cloud/v1alpha1 ComponentVersionOverwrites", "landscaper.gardener.cloud/v1alpha1 Context", "landscaper.gardener.cloud/v1alpha1 DataObject",
 		"landscaper.gardener.cloud/v1alpha1 DeployItem", "landscaper.gardener.cloud/v1alpha1 Execution",
 		"landscaper.gardener.cloud/v1alpha1 Installation", "landscaper.gardener.cloud/v1alpha1 Target", "landscaper.gardener.cloud/v1alpha1 TargetSync",
 		"v1 ConfigMap", "v1 Secret",

@@ -97,9 +97,9 @@ func TestLoadProblems(t *testing.T) {
 		}, "---\n")},
 		want: []string{
 			`a.yaml: document 1: object "a": apiVersion and kind are missing (known: landscaper.gardener.cloud/v1alpha1 ` +
-				`Context, DataObject, DeployItem, Execution, Installation, Target, TargetSync; v1 ConfigMap, Secret)`,
+				`ComponentVersionOverwrites, Context, DataObject, DeployItem, Execution, Installation, Target, TargetSync; v1 ConfigMap, Secret)`,
 			`a.yaml: document 2: object "b": kind is missing (known in landscaper.gardener.cloud/v1alpha1: ` +
-				`landscaper.gardener.cloud/v1alpha1 Context, DataObject, DeployItem, Execution, Installation, Target, TargetSync; v1 ConfigMap, Secret)`,
+				`landscaper.gardener.cloud/v1alpha1 ComponentVersionOverwrites, Context, DataObject, DeployItem, Execution, Installation, Target, TargetSync; v1 ConfigMap, Secret)`,
 			`a.yaml: document 3: Installation "c": apiVersion is missing (want landscaper.gardener.cloud/v1alpha1 for kind Installation)`,
 			`a.yaml: document 4: Installation "d": unknown apiVersion "landscaper.gardener.cloud/v1" for kind Installation ` +
 				`(want landscaper.gardener.cloud/v1alpha1)`,
@@ -107,7 +107,7 @@ func TestLoadProblems(t *testing.T) {
 			`a.yaml: document 6: Blueprint: unknown kind "Blueprint": a Blueprint is not an API object: ` +
 				`put it into an Installation's spec.blueprint.inline.filesystem as the file blueprint.yaml`,
 			`a.yaml: document 7: Deployment "f": unknown kind "Deployment" (known: landscaper.gardener.cloud/v1alpha1 ` +
-				`Context, DataObject, DeployItem, Execution, Installation, Target, TargetSync; v1 ConfigMap, Secret): ` +
+				`ComponentVersionOverwrites, Context, DataObject, DeployItem, Execution, Installation, Target, TargetSync; v1 ConfigMap, Secret): ` +
 				`lscli applies only these; keep other manifests out of the folders it reads, or name the files to apply`,
 			`a.yaml: document 8: List: unknown kind "List": a List is not supported: write its items as separate documents, separated by ---`,
 			`a.yaml: document 9: kind: got a list, want a string`,

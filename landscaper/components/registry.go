@@ -111,6 +111,10 @@ type Request struct {
 	// Fallback is looked at last, when no other source holds the version;
 	// nil for none.
 	Fallback source.Source
+	// Overwrites are applied to the component references that Resolve
+	// follows (not to Repo, Name and Version: the caller applies them
+	// there, see Overwrites).
+	Overwrites Overwrites
 }
 
 // Lookup finds a component version. In order: the installation's inline

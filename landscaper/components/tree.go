@@ -23,17 +23,19 @@ type Tree struct {
 
 	reg              *Registry
 	inline, fallback source.Source
+	overwrites       Overwrites
 }
 
 // Resolve finds the component version req names and, in the same
-// repository context, every version it references, transitively. A
-// reference that cannot be resolved is an error, as in Landscaper.
+// repository context, every version it references, transitively, each
+// reference with req's overwrites applied. A reference that cannot be
+// resolved is an error, as in Landscaper.
 func (r *Registry) Resolve(req Request) (*Tree, error) {
 	root, err := r.Lookup(req)
 	if err != nil {
 		return nil, err
 	}
-	t := &Tree{Root: root, Repo: req.Repo, reg: r, inline: req.Inline, fallback: req.Fallback}
+	t := &Tree{Root: root, Repo: req.Repo, reg: r, inline: req.Inline, fallback: req.Fallback, overwrites: req.Overwrites}
 	seen := map[source.Key]bool{}
 	if err := t.collect(root, seen); err != nil {
 		return nil, err
@@ -49,7 +51,7 @@ func (t *Tree) collect(v *source.Version, seen map[source.Key]bool) error {
 	seen[v.Key()] = true
 	t.List = append(t.List, v)
 	for _, ref := range v.Descriptor.ComponentReferences {
-		next, err := t.lookup(ref.ComponentName, ref.Version)
+		next, err := t.lookup(t.replace(ref))
 		if err != nil {
 			return fmt.Errorf("unable to resolve component reference %s with component name %s and version %s: %w",
 				ref.Name, ref.ComponentName, ref.Version, err)
@@ -61,9 +63,16 @@ func (t *Tree) collect(v *source.Version, seen map[source.Key]bool) error {
 	return nil
 }
 
-// lookup finds a version in the tree's repository context.
-func (t *Tree) lookup(name, version string) (*source.Version, error) {
-	return t.reg.Lookup(Request{Repo: t.Repo, Name: name, Version: version, Inline: t.inline, Fallback: t.fallback})
+// lookup finds the version ref names.
+func (t *Tree) lookup(ref Ref) (*source.Version, error) {
+	return t.reg.Lookup(Request{Repo: ref.Repo, Name: ref.Name, Version: ref.Version, Inline: t.inline, Fallback: t.fallback})
+}
+
+// replace returns the version a component reference leads to in the
+// tree's repository context, with the tree's overwrites applied.
+func (t *Tree) replace(ref cdv2.ComponentReference) Ref {
+	r, _ := t.overwrites.Apply(Ref{Repo: t.Repo, Name: ref.ComponentName, Version: ref.Version})
+	return r
 }
 
 // Find returns the version name:version of the tree, or nil.
@@ -77,13 +86,30 @@ func (t *Tree) Find(name, version string) *source.Version {
 }
 
 // Referenced returns the version that v's component reference named
-// refName leads to (Landscaper matches the reference's name only).
+// refName leads to (Landscaper matches the reference's name only), with
+// the tree's overwrites applied.
 func (t *Tree) Referenced(v *source.Version, refName string) (*source.Version, *cdv2.ComponentReference, error) {
+	return t.referenced(v, refName, true)
+}
+
+// referenced is Referenced; without replace, the overwrites are not
+// applied, and a version the tree does not hold because of them is looked
+// up in the tree's repository context.
+func (t *Tree) referenced(v *source.Version, refName string, replace bool) (*source.Version, *cdv2.ComponentReference, error) {
 	for i, ref := range v.Descriptor.ComponentReferences {
 		if ref.Name != refName {
 			continue
 		}
-		next := t.Find(ref.ComponentName, ref.Version)
+		var next *source.Version
+		switch {
+		case replace:
+			r := t.replace(ref)
+			next = t.Find(r.Name, r.Version)
+		case len(t.overwrites) == 0:
+			next = t.Find(ref.ComponentName, ref.Version)
+		default:
+			next, _ = t.lookup(Ref{Repo: t.Repo, Name: ref.ComponentName, Version: ref.Version})
+		}
 		if next == nil {
 			return nil, nil, fmt.Errorf("component %s cannot be found", refName)
 		}
@@ -91,6 +117,9 @@ func (t *Tree) Referenced(v *source.Version, refName string) (*source.Version, *
 	}
 	return nil, nil, fmt.Errorf("component reference %s cannot be found", refName)
 }
+
+// HasOverwrites reports whether the tree was resolved with overwrites.
+func (t *Tree) HasOverwrites() bool { return len(t.overwrites) > 0 }
 
 // Schema returns the schema templates see the tree in: the blueprint's
 // ocmSchemaVersion annotation (may be ""), else the root's schema.

@@ -78,14 +78,26 @@ func (u *URI) References() (refs []string, resource string, err error) {
 }
 
 // Follow follows u from v: it returns the version u leads to and the
-// resource it names (the zero resource when u ends at a component).
+// resource it names (the zero resource when u ends at a component). The
+// tree's overwrites apply to each component reference.
 func (t *Tree) Follow(v *source.Version, u *URI) (*source.Version, cdv2.Resource, error) {
+	return t.follow(v, u, true)
+}
+
+// FollowAsWritten is Follow without the tree's overwrites, as Landscaper
+// finds the resource of a subinstallation's cd:// blueprint reference.
+func (t *Tree) FollowAsWritten(v *source.Version, u *URI) (*source.Version, cdv2.Resource, error) {
+	return t.follow(v, u, false)
+}
+
+// follow is Follow, with or without the tree's overwrites.
+func (t *Tree) follow(v *source.Version, u *URI, replace bool) (*source.Version, cdv2.Resource, error) {
 	refs, resource, err := u.References()
 	if err != nil {
 		return nil, cdv2.Resource{}, err
 	}
 	for _, name := range refs {
-		if v, _, err = t.Referenced(v, name); err != nil {
+		if v, _, err = t.referenced(v, name, replace); err != nil {
 			return nil, cdv2.Resource{}, err
 		}
 	}

@@ -24,7 +24,7 @@ const (
 	ReasonRepositoryContextMissing = "RepositoryContextMissing"
 	ReasonContextNotFound          = "ContextNotFound"
 	ReasonSetupRegistries          = "SetupRegistries"
-	ReasonComponentOverwrites      = "ComponentVersionOverwritesUnsupported"
+	ReasonComponentOverwrites      = "GetComponentVersionOverwrites"
 	ocmSchemaVersionAnnotation     = "ocmSchemaVersion"
 )
 
@@ -119,24 +119,38 @@ func ResolveComponents(ctx context.Context, r fakecluster.Reader, inst *lsv1alph
 func componentRequest(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, reg *components.Registry) (components.Request, error) {
 	def := inst.Spec.ComponentDescriptor
 	fallback := &clusterInline{ctx: ctx, r: r, ns: inst.Namespace, local: reg.LocalRoot()}
+	lsCtx, err := landscaperContext(ctx, r, inst)
 	if def.Inline != nil {
+		// The references of an inline descriptor follow the Context's
+		// overwrites; a missing Context is CheckContext's to report.
+		var ow components.Overwrites
+		if err == nil {
+			ow, err = overwrites(ctx, inst, lsCtx, r.Get)
+		}
+		if err != nil && !isContextNotFound(err) {
+			return components.Request{}, err
+		}
 		cd := def.Inline.DeepCopy()
 		return components.Request{Repo: cd.GetEffectiveRepositoryContext(), Name: cd.GetName(), Version: cd.GetVersion(),
-			Inline: source.Inline(cd, reg.LocalRoot()), Fallback: fallback}, nil
+			Inline: source.Inline(cd, reg.LocalRoot()), Fallback: fallback, Overwrites: ow}, nil
 	}
-	lsCtx, err := landscaperContext(ctx, r, inst)
 	if err != nil {
 		return components.Request{}, err
 	}
-	repo := def.Reference.RepositoryContext
-	if repo == nil {
-		repo = lsCtx.RepositoryContext
+	ow, err := overwrites(ctx, inst, lsCtx, r.Get)
+	if err != nil {
+		return components.Request{}, err
 	}
-	if repo == nil && lsCtx.OCMConfig == nil {
+	ref := components.Ref{Repo: def.Reference.RepositoryContext, Name: def.Reference.ComponentName, Version: def.Reference.Version}
+	if ref.Repo == nil {
+		ref.Repo = lsCtx.RepositoryContext
+	}
+	ref, _ = ow.Apply(ref)
+	if ref.Repo == nil && lsCtx.OCMConfig == nil {
 		return components.Request{}, fail(inst, ReasonRepositoryContextMissing,
 			"spec.componentDescriptor.ref has no repositoryContext and Context %q has none: set one of them", lsCtx.Name)
 	}
-	return components.Request{Repo: repo, Name: def.Reference.ComponentName, Version: def.Reference.Version, Fallback: fallback}, nil
+	return components.Request{Repo: ref.Repo, Name: ref.Name, Version: ref.Version, Fallback: fallback, Overwrites: ow}, nil
 }
 
 // CheckContext reads the Context inst names, as Landscaper's controller does
@@ -219,7 +233,15 @@ func IsRegistriesError(err error) bool {
 // CalculateContext).
 func IsContextError(err error) bool {
 	t := reconcile.AsTerminal(err)
-	return t != nil && (t.Reason == ReasonContextNotFound || t.Reason == ReasonRepositoryContextMissing)
+	return t != nil && (t.Reason == ReasonContextNotFound || t.Reason == ReasonRepositoryContextMissing ||
+		t.Reason == ReasonComponentOverwrites)
+}
+
+// isContextNotFound reports whether err says that an installation's
+// Context does not exist.
+func isContextNotFound(err error) bool {
+	t := reconcile.AsTerminal(err)
+	return t != nil && t.Reason == ReasonContextNotFound
 }
 
 // landscaperContext reads the Context inst names (spec.context, default
@@ -243,11 +265,31 @@ func readContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Ins
 		}
 		return nil, fmt.Errorf("get Context %s: %w", name, err)
 	}
-	if lsCtx.ComponentVersionOverwritesReference != "" {
-		return nil, reconcile.TerminalErrorf(ReasonComponentOverwrites, "installation %s: Context %q names ComponentVersionOverwrites %q, which lscli does not support",
-			instName(inst), name, lsCtx.ComponentVersionOverwritesReference)
+	if _, err := overwrites(ctx, inst, lsCtx, get); err != nil {
+		return nil, err
 	}
 	return lsCtx, nil
+}
+
+// overwrites reads the ComponentVersionOverwrites lsCtx names, in inst's
+// namespace, with get; nil when it names none. One that does not exist is
+// a terminal error, as Landscaper reads it with the Context
+// (GetExternalContext).
+func overwrites(ctx context.Context, inst *lsv1alpha1.Installation, lsCtx *lsv1alpha1.Context,
+	get func(context.Context, types.NamespacedName, fakecluster.Object) error) (components.Overwrites, error) {
+	name := lsCtx.ComponentVersionOverwritesReference
+	if name == "" {
+		return nil, nil
+	}
+	cvo := &lsv1alpha1.ComponentVersionOverwrites{}
+	if err := get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: name}, cvo); err != nil {
+		if isNotFound(err) {
+			return nil, fail(inst, ReasonComponentOverwrites, "context '%s' references ComponentVersionOverwrites resource '%s', which cannot be found: add it to the landscape in namespace %s",
+				lsCtx.Name, name, inst.Namespace)
+		}
+		return nil, fmt.Errorf("get ComponentVersionOverwrites %s: %w", name, err)
+	}
+	return components.Overwrites(cvo.Overwrites), nil
 }
 
 // effectiveRef returns inst's component descriptor reference with the

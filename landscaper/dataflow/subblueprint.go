@@ -73,12 +73,18 @@ func cdReference(parent *lsv1alpha1.Installation, tree *components.Tree, ref str
 	if tree == nil {
 		return nil, nil, errors.New("no component descriptor defined to resolve the blueprint ref")
 	}
-	target, res, err := tree.Follow(tree.Root, uri)
+	// The resource is looked up as the references are written, the
+	// component with the Context's overwrites applied.
+	_, res, err := tree.FollowAsWritten(tree.Root, uri)
 	if err != nil {
 		return nil, nil, fmt.Errorf("unable to resolve blueprint ref in component descriptor %s: %w", tree.Root.Key().Name, err)
 	}
 	if res.Name == "" {
 		return nil, nil, fmt.Errorf("expected a resource from the component descriptor %s", tree.Root.Key().Name)
+	}
+	target, _, err := tree.Follow(tree.Root, uri)
+	if err != nil {
+		return nil, nil, fmt.Errorf("unable to resolve component of blueprint ref in component descriptor %s: %w", tree.Root.Key().Name, err)
 	}
 	bp := &lsv1alpha1.BlueprintDefinition{Reference: &lsv1alpha1.RemoteBlueprintReference{ResourceName: res.Name}}
 	refs, _, _ := uri.References()
@@ -89,8 +95,23 @@ func cdReference(parent *lsv1alpha1.Installation, tree *components.Tree, ref str
 	if nested := nestedInline(parent, target.Key().Name, target.Key().Version); nested != nil {
 		return bp, &lsv1alpha1.ComponentDescriptorDefinition{Inline: nested}, nil
 	}
+	// The child references the component as the last reference names it,
+	// without overwrites: its own resolution applies them.
+	last := lastReference(tree, refs)
 	return bp, &lsv1alpha1.ComponentDescriptorDefinition{Reference: &lsv1alpha1.ComponentDescriptorReference{
-		RepositoryContext: tree.Repo.DeepCopy(), ComponentName: target.Key().Name, Version: target.Key().Version}}, nil
+		RepositoryContext: tree.Repo.DeepCopy(), ComponentName: last.ComponentName, Version: last.Version}}, nil
+}
+
+// lastReference returns the component reference that the last of refs, a
+// path of reference names that tree.Follow has followed from the root,
+// names.
+func lastReference(tree *components.Tree, refs []string) *cdv2.ComponentReference {
+	v := tree.Root
+	var last *cdv2.ComponentReference
+	for _, name := range refs {
+		v, last, _ = tree.Referenced(v, name)
+	}
+	return last
 }
 
 // nestedInline returns the descriptor name:version that the parent's inline
