@@ -10,6 +10,7 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/components"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // Exports are an installation's constructed exports.
@@ -140,33 +141,43 @@ func validateExports(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tre
 			delete(exports, name)
 			continue
 		}
-		if err := checkExport(def, exports[name], sch); err != nil {
-			return fail(inst, ReasonExportInvalid, "export %q: %v", name, err)
+		if landscaper, err := checkExport(def, exports[name], sch); err != nil {
+			e := about(inst, nil, "export %q: %v", name, err)
+			if landscaper != "" {
+				// pkg/landscaper/installations/exports/constructor.go
+				e.Landscaper = fmt.Sprintf("(inst: %s).internalExports: %s", inst.Name, landscaper)
+			}
+			return reconcile.TerminalWithCodes(e, ReasonExportInvalid)
 		}
 	}
 	return nil
 }
 
-// checkExport checks one export value against its definition.
-func checkExport(def lsv1alpha1.ExportDefinition, val any, sch *schemas) error {
+// checkExport checks one export value against its definition. landscaper
+// is Landscaper's words for the error, when it has the same error.
+func checkExport(def lsv1alpha1.ExportDefinition, val any, sch *schemas) (landscaper string, err error) {
 	switch def.Type {
 	case lsv1alpha1.ExportTypeData:
 		if def.Schema == nil {
-			return fmt.Errorf("the blueprint defines no schema for it")
+			return fmt.Sprintf("schema for data export %q must not be empty", def.Name), fmt.Errorf("the blueprint defines no schema for it")
 		}
 		if err := sch.validate(def.Schema.RawMessage, val); errors.Is(err, errRefused) {
-			return fmt.Errorf("the schema of blueprint %s cannot be used: %w", sch.blueprintName(), err)
+			return "", fmt.Errorf("the schema of blueprint %s cannot be used: %w", sch.blueprintName(), err)
 		} else if err != nil {
-			return fmt.Errorf("does not match the blueprint's schema: %w", err)
+			return landscaperSchemaText("exported data does not satisfy the configured schema", err),
+				fmt.Errorf("does not match the blueprint's schema: %w", err)
 		}
 	case lsv1alpha1.ExportTypeTarget:
 		m, _ := val.(map[string]any)
-		typ, _ := m["type"].(string)
+		typ, isString := m["type"].(string)
 		if typ != def.TargetType {
-			return fmt.Errorf("target type is %q, the blueprint wants %q", typ, def.TargetType)
+			if isString {
+				landscaper = fmt.Sprintf("exported target type is %s but expected %s", typ, def.TargetType)
+			}
+			return landscaper, fmt.Errorf("target type is %q, the blueprint wants %q", typ, def.TargetType)
 		}
 	default:
-		return fmt.Errorf("the blueprint gives it the unknown type %q (allowed: data, target)", def.Type)
+		return "", fmt.Errorf("the blueprint gives it the unknown type %q (allowed: data, target)", def.Type)
 	}
-	return nil
+	return "", nil
 }

@@ -76,7 +76,7 @@ func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.
 	}
 	c := &constructor{inst: inst, ld: ld, loaded: vals, mapped: mapped,
 		schemas: newSchemas(bp, tree), values: map[string]any{}}
-	if err := c.construct(bp.Info.Imports, ""); err != nil {
+	if err := c.construct(bp.Info.Imports); err != nil {
 		return nil, err
 	}
 	imps := &Imports{Values: c.values, Hash: hash, defs: bp.Info.Imports,

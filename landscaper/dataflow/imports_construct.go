@@ -3,14 +3,18 @@ package dataflow
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
 	"github.com/lscli/lscli/internal/crash"
 	"github.com/lscli/lscli/landscaper/template"
 	"github.com/lscli/lscli/landscaper/template/spiff"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // constructor combines the loaded imports, the results of the data
@@ -24,11 +28,11 @@ type constructor struct {
 	values  map[string]any
 }
 
-// construct handles defs; parent names the import whose conditional imports
-// defs are ("" at the top).
-func (c *constructor) construct(defs lsv1alpha1.ImportDefinitionList, parent string) error {
+// construct handles defs; parents names the imports whose conditional
+// imports defs are, outermost first (none at the top).
+func (c *constructor) construct(defs lsv1alpha1.ImportDefinitionList, parents ...string) error {
 	for _, def := range defs {
-		ok, err := c.one(def, parent)
+		ok, err := c.one(def, parents)
 		if err != nil {
 			return err
 		}
@@ -39,7 +43,7 @@ func (c *constructor) construct(defs lsv1alpha1.ImportDefinitionList, parent str
 		// data imports only: those of a target import are never read (and
 		// WriteImports then misses a required one).
 		if def.Type == lsv1alpha1.ImportTypeData && len(def.ConditionalImports) > 0 {
-			if err := c.construct(def.ConditionalImports, def.Name); err != nil {
+			if err := c.construct(def.ConditionalImports, append(slices.Clone(parents), def.Name)...); err != nil {
 				return err
 			}
 		}
@@ -49,16 +53,16 @@ func (c *constructor) construct(defs lsv1alpha1.ImportDefinitionList, parent str
 
 // one sets the value of def and checks it. ok is false for an optional
 // import that is not set.
-func (c *constructor) one(def lsv1alpha1.ImportDefinition, parent string) (ok bool, err error) {
+func (c *constructor) one(def lsv1alpha1.ImportDefinition, parents []string) (ok bool, err error) {
 	switch def.Type {
 	case lsv1alpha1.ImportTypeData:
-		return c.data(def, parent)
+		return c.data(def, parents)
 	case lsv1alpha1.ImportTypeTarget:
-		return c.target(def, parent, c.ld.targets[def.Name] != nil)
+		return c.target(def, parents, c.ld.targets[def.Name] != nil)
 	case lsv1alpha1.ImportTypeTargetList:
-		return c.target(def, parent, c.ld.lists[def.Name] != nil)
+		return c.target(def, parents, c.ld.lists[def.Name] != nil)
 	case lsv1alpha1.ImportTypeTargetMap:
-		return c.target(def, parent, c.ld.maps[def.Name] != nil)
+		return c.target(def, parents, c.ld.maps[def.Name] != nil)
 	}
 	return false, fail(c.inst, ReasonImportInvalid, "blueprint import %q has unknown type %q (allowed: data, target, targetList, targetMap)",
 		def.Name, def.Type)
@@ -66,14 +70,14 @@ func (c *constructor) one(def lsv1alpha1.ImportDefinition, parent string) (ok bo
 
 // data sets a data import from a mapping, a DataObject or its default and
 // validates it against its schema.
-func (c *constructor) data(def lsv1alpha1.ImportDefinition, parent string) (bool, error) {
+func (c *constructor) data(def lsv1alpha1.ImportDefinition, parents []string) (bool, error) {
 	val, ok := c.mapped[def.Name]
 	if !ok {
 		val, ok = c.ld.data[def.Name]
 	}
 	if !ok {
 		if required(def) {
-			return false, c.missing(def, parent)
+			return false, c.missing(def, parents)
 		}
 		if len(def.Default.Value.RawMessage) == 0 {
 			return false, nil
@@ -84,10 +88,14 @@ func (c *constructor) data(def lsv1alpha1.ImportDefinition, parent string) (bool
 		}
 	}
 	if def.Schema == nil {
-		return false, importError(ImportReasonSchema, fail(c.inst, ReasonImportInvalid, "blueprint data import %q has no schema", def.Name))
+		e := about(c.inst, nil, "blueprint data import %q has no schema", def.Name)
+		e.Landscaper = c.importPath(def, parents) + ": no schema defined: schema is nil"
+		return false, importError(ImportReasonSchema, reconcile.TerminalWithCodes(e, ReasonImportInvalid))
 	}
 	if err := c.schemas.validate(def.Schema.RawMessage, val); err != nil {
-		return false, importError(ImportReasonSchema, fail(c.inst, ReasonImportInvalid, "%s", c.schemas.describeSchemaError(fmt.Sprintf("import %q", def.Name), err)))
+		e := about(c.inst, nil, "%s", c.schemas.describeSchemaError(fmt.Sprintf("import %q", def.Name), err))
+		e.Landscaper = landscaperSchemaText(c.importPath(def, parents)+": imported datatype does not have the expected schema", err)
+		return false, importError(ImportReasonSchema, reconcile.TerminalWithCodes(e, ReasonImportInvalid))
 	}
 	c.values[def.Name] = val
 	return true, nil
@@ -95,27 +103,32 @@ func (c *constructor) data(def lsv1alpha1.ImportDefinition, parent string) (bool
 
 // target sets a target import (present says whether spec.imports.targets
 // has it, of the right kind) and checks the type of its targets.
-func (c *constructor) target(def lsv1alpha1.ImportDefinition, parent string, present bool) (bool, error) {
+func (c *constructor) target(def lsv1alpha1.ImportDefinition, parents []string, present bool) (bool, error) {
 	if !present {
 		if required(def) {
-			return false, c.missing(def, parent)
+			return false, c.missing(def, parents)
 		}
 		return false, nil
 	}
 	val := c.loaded[def.Name]
 	if err := checkTargetTypes(def, val); err != nil {
-		return false, importError(ImportReasonSchema, fail(c.inst, ReasonImportInvalid, "import %q: %v", def.Name, err))
+		e := about(c.inst, nil, "import %q: %v", def.Name, err)
+		var tt *targetTypeError
+		if errors.As(err, &tt) && tt.landscaper != "" {
+			e.Landscaper = c.importPath(def, parents) + ": " + tt.landscaper
+		}
+		return false, importError(ImportReasonSchema, reconcile.TerminalWithCodes(e, ReasonImportInvalid))
 	}
 	c.values[def.Name] = val
 	return true, nil
 }
 
 // missing is the error of a required import that spec.imports lacks.
-func (c *constructor) missing(def lsv1alpha1.ImportDefinition, parent string) error {
+func (c *constructor) missing(def lsv1alpha1.ImportDefinition, parents []string) error {
 	where := "spec.imports." + map[bool]string{true: "data", false: "targets"}[def.Type == lsv1alpha1.ImportTypeData]
 	cond := ""
-	if parent != "" {
-		cond = fmt.Sprintf(" (a conditional import of %q)", parent)
+	if len(parents) > 0 {
+		cond = fmt.Sprintf(" (a conditional import of %q)", parents[len(parents)-1])
 	}
 	hint := ""
 	if def.Type == lsv1alpha1.ImportTypeData {
@@ -160,20 +173,43 @@ func required(def lsv1alpha1.ImportDefinition) bool {
 	return def.Required == nil || *def.Required
 }
 
+// targetTypeError is an imported target of the wrong type.
+type targetTypeError struct {
+	msg string
+	// landscaper is Landscaper's words for it (without the import's
+	// path), "" where Landscaper's error is another (a target without a
+	// type).
+	landscaper string
+}
+
+func (e *targetTypeError) Error() string { return e.msg }
+
 // checkTargetTypes checks spec.type of the imported target(s).
 func checkTargetTypes(def lsv1alpha1.ImportDefinition, val any) error {
-	check := func(where string, t any) error {
+	// check checks one target; where says which one in lscli's words,
+	// element in Landscaper's ("" for a single target).
+	check := func(where, element string, t any) error {
 		m, _ := t.(map[string]any)
 		spec, _ := m["spec"].(map[string]any)
-		if typ, _ := spec["type"].(string); typ != def.TargetType {
-			return fmt.Errorf("%starget type is %q, the blueprint wants %q", where, typ, def.TargetType)
+		typ, isString := spec["type"].(string)
+		if typ == def.TargetType {
+			return nil
 		}
-		return nil
+		e := &targetTypeError{msg: fmt.Sprintf("%starget type is %q, the blueprint wants %q", where, typ, def.TargetType)}
+		if isString {
+			// pkg/landscaper/installations/imports/constructor.go
+			if element == "" {
+				e.landscaper = fmt.Sprintf("imported target type is %s but expected %s", typ, def.TargetType)
+			} else {
+				e.landscaper = fmt.Sprintf("type of the element at position %s is %s but expected %s", element, typ, def.TargetType)
+			}
+		}
+		return e
 	}
 	switch v := val.(type) {
 	case []any:
 		for i, t := range v {
-			if err := check(fmt.Sprintf("element %d: ", i), t); err != nil {
+			if err := check(fmt.Sprintf("element %d: ", i), fmt.Sprintf("%d of the imported targetlist", i), t); err != nil {
 				return err
 			}
 		}
@@ -181,24 +217,30 @@ func checkTargetTypes(def lsv1alpha1.ImportDefinition, val any) error {
 		if def.Type == lsv1alpha1.ImportTypeTargetMap {
 			return checkMapTypes(v, check)
 		}
-		return check("", v)
+		return check("", "", v)
 	}
 	return nil
 }
 
 // checkMapTypes checks the elements of a target map in key order.
-func checkMapTypes(m map[string]any, check func(string, any) error) error {
+func checkMapTypes(m map[string]any, check func(string, string, any) error) error {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if err := check(fmt.Sprintf("key %q: ", k), m[k]); err != nil {
+		if err := check(fmt.Sprintf("key %q: ", k), k+" of the imported targetmap", m[k]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// importPath is Landscaper's field path of import def: the installation's
+// name, the imports def is a conditional import of, and def's name.
+func (c *constructor) importPath(def lsv1alpha1.ImportDefinition, parents []string) string {
+	return strings.Join(append(append([]string{c.inst.Name}, parents...), def.Name), ".")
 }
 
 // importDataMappings renders spec.importDataMappings with Spiff; the

@@ -1,7 +1,10 @@
 package dataflow
 
 import (
+	"errors"
 	"testing"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 )
 
 // sources are the objects the import tests read.
@@ -221,4 +224,34 @@ importExecutions:
 	bad := installation(t, c, "bad", "imports: {data: [{name: num, dataRef: three}]}", bp)
 	_, err := resolveImports(c, bad)
 	checkErr(t, err, `importExecution "second": import validation failed: num is 3, at most 2 is allowed`, true)
+}
+
+// TestTargetTypeLandscaperText checks Landscaper's words for a target, an
+// element of a target list and one of a target map of the wrong type, and
+// that a target without a type has none (Landscaper's error is another).
+func TestTargetTypeLandscaperText(t *testing.T) {
+	target := func(typ any) map[string]any {
+		return map[string]any{"spec": map[string]any{"type": typ}}
+	}
+	ok, bad := target("want"), target("other")
+	cases := []struct {
+		typ  lsv1alpha1.ImportType
+		val  any
+		want string
+	}{
+		{lsv1alpha1.ImportTypeTarget, bad, "imported target type is other but expected want"},
+		{lsv1alpha1.ImportTypeTargetList, []any{ok, bad}, "type of the element at position 1 of the imported targetlist is other but expected want"},
+		{lsv1alpha1.ImportTypeTargetMap, map[string]any{"a": ok, "b": bad}, "type of the element at position b of the imported targetmap is other but expected want"},
+		{lsv1alpha1.ImportTypeTarget, map[string]any{"spec": map[string]any{}}, ""},
+	}
+	for _, tc := range cases {
+		err := checkTargetTypes(lsv1alpha1.ImportDefinition{FieldValueDefinition: lsv1alpha1.FieldValueDefinition{Name: "x", TargetType: "want"}, Type: tc.typ}, tc.val)
+		var tt *targetTypeError
+		if !errors.As(err, &tt) {
+			t.Fatalf("%s %v: got %v, want a targetTypeError", tc.typ, tc.val, err)
+		}
+		if tt.landscaper != tc.want {
+			t.Errorf("%s: Landscaper's text %q, want %q", tc.typ, tt.landscaper, tc.want)
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/xeipuuv/gojsonschema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/lscli/lscli/internal/memo"
 	"github.com/lscli/lscli/landscaper/blueprint"
@@ -62,11 +63,47 @@ func (s *schemas) validate(schema []byte, value any) error {
 	if res.Valid() {
 		return nil
 	}
-	var msgs []string
-	for _, e := range res.Errors() {
-		msgs = append(msgs, fmt.Sprintf("%s: %s", e.Field(), e.Description()))
+	return &schemaViolation{errs: res.Errors()}
+}
+
+// schemaViolation is a value that does not satisfy its schema: the
+// validator's errors, in its order.
+type schemaViolation struct {
+	errs []gojsonschema.ResultError
+}
+
+// Error lists the errors as lscli words them: "<field>: <description>",
+// joined with "; ".
+func (e *schemaViolation) Error() string {
+	msgs := make([]string, len(e.errs))
+	for i, re := range e.errs {
+		msgs[i] = fmt.Sprintf("%s: %s", re.Field(), re.Description())
 	}
-	return fmt.Errorf("%s", strings.Join(msgs, "; "))
+	return strings.Join(msgs, "; ")
+}
+
+// landscaper lists the errors as Landscaper's validator does
+// (pkg/landscaper/jsonschema/validate.go): a field.Invalid per error, with
+// the value, aggregated (duplicates dropped, two or more in brackets).
+func (e *schemaViolation) landscaper() string {
+	var all field.ErrorList
+	for _, re := range e.errs {
+		all = append(all, field.Invalid(field.NewPath(re.Field()), re.Value(), re.Description()))
+	}
+	return all.ToAggregate().Error()
+}
+
+// landscaperSchemaText is Landscaper's text of err, an error of validate
+// for a value, after prefix (the path and Landscaper's words before the
+// validator's errors), or "" when err is not a violation of the schema
+// (a schema lscli cannot compile or use, where Landscaper's error is not
+// the same).
+func landscaperSchemaText(prefix string, err error) string {
+	var v *schemaViolation
+	if !errors.As(err, &v) {
+		return ""
+	}
+	return prefix + ": " + v.landscaper()
 }
 
 // compile resolves and compiles schema. A schema without references
