@@ -189,3 +189,56 @@ func TestGoGetResourceNotFoundLandscaperMessage(t *testing.T) {
 		}
 	}
 }
+
+// The errors of the component functions that Landscaper's GoTemplate
+// functions word otherwise (pkg/landscaper/installations/executions
+// /template/gotemplate/funcs.go and helper.go): Landscaper's message has
+// Landscaper's words, lscli's keeps its own.
+func TestGoComponentFuncsLandscaperMessage(t *testing.T) {
+	c := leafComponents(t, nil)
+	cd, _, err := c.Bindings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, text string
+		none       bool // without a component descriptor
+		want       string
+	}{
+		{"getResource without cd", `{{ getResource "name" "x" }}`, true, "Unable to search for a resource as no ComponentDescriptor is defined."},
+		{"getResources without cd", `{{ getResources "name" "x" }}`, true, "Unable to search for a resource as no ComponentDescriptor is defined."},
+		{"getComponent without cd", `{{ getComponent "name" "x" }}`, true, "Unable to search for a component as no ComponentDescriptor is defined."},
+		{"one argument", `{{ getResource "name" }}`, false, "at least 2 arguments are expected"},
+		{"cd and one argument", `{{ getResource .cd }}`, false, "at least 2 arguments are expected"},
+		{"odd pairs", `{{ getComponent .cd "name" }}`, false, "odd number of key value pairs"},
+		{"key not a string", `{{ getResources 1 "x" }}`, false, "expect argument 0 to be a string"},
+		{"value not a string", `{{ getResource .cd "name" 1 }}`, false, "expect argument 1 to be a string"},
+		{"no component reference", `{{ getComponent .cd "name" "nope" }}`, false, "NotFound"},
+		{"getRepositoryContext nil", `{{ getRepositoryContext .nothing }}`, false, "Unable to get effective component descriptor as no ComponentDescriptor is defined."},
+		{"getRepositoryContext not a map", `{{ getRepositoryContext "x" }}`, false, "invalid component descriptor"},
+		{"getResourceKey no argument", `{{ getResourceKey }}`, false, "unable to provide key for empty relative artifact reference"},
+		{"getResourceKey two arguments", `{{ getResourceKey "a" "b" }}`, false, "this function requires 1 argument, but 2 were provided"},
+		{"getResourceKey without cd", `{{ getResourceKey 1 }}`, true, "unable to use this function without ocm component version"},
+		{"getResourceKey not a string", `{{ getResourceKey 1 }}`, false, "unable to assert the first argument as string"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ex := &Executor{Components: c}
+			if tc.none {
+				ex.Components = nil
+			}
+			_, err := ex.Execute(Request{Execution: goExec("x: " + tc.text), Values: map[string]any{"cd": cd}})
+			var te *Error
+			if !errors.As(err, &te) || te.Go == nil {
+				t.Fatalf("err = %v, want an *Error with Landscaper's message", err)
+			}
+			if strings.Contains(err.Error(), tc.want) {
+				t.Errorf("lscli's message %q has Landscaper's words", err)
+			}
+			name := strings.Fields(strings.Trim(tc.text, "{} "))[0]
+			if want := "error calling " + name + ": " + tc.want; !strings.HasSuffix(te.Go.Message, want) {
+				t.Errorf("Landscaper's message = %q, want it to end in %q", te.Go.Message, want)
+			}
+		})
+	}
+}

@@ -84,19 +84,19 @@ func runFuncs(cur func() *goRun) gotmpl.FuncMap {
 		// getResourceGoFunc and friends); Spiff's getResource does not.
 		"getResource": func(args ...any) (map[string]any, error) {
 			if err := cur().components().RequireRoot(); err != nil {
-				return nil, err
+				return nil, funcs.Worded(err, "Unable to search for a resource as no ComponentDescriptor is defined.")
 			}
 			return cur().components().Resource(args...)
 		},
 		"getResources": func(args ...any) ([]map[string]any, error) {
 			if err := cur().components().RequireRoot(); err != nil {
-				return nil, err
+				return nil, funcs.Worded(err, "Unable to search for a resource as no ComponentDescriptor is defined.")
 			}
 			return cur().components().Resources(args...)
 		},
 		"getComponent": func(args ...any) (map[string]any, error) {
 			if err := cur().components().RequireRoot(); err != nil {
-				return nil, err
+				return nil, funcs.Worded(err, "Unable to search for a component as no ComponentDescriptor is defined.")
 			}
 			return cur().components().Component(args...)
 		},

@@ -173,9 +173,15 @@ func mapHint(version string) string {
 
 // selectorArgs splits the arguments of getResource and friends: an optional
 // component descriptor (a map) first, then name/value pairs of an identity.
+// The errors of the count and the types of the pairs carry the words of
+// Landscaper's GoTemplate functions (ResolveResources and
+// ResolveComponents in pkg/landscaper/installations/executions/template
+// /helper.go, which count before they read a component descriptor given as
+// the first argument).
 func (c *Components) selectorArgs(args []any) (*cdv2.ComponentDescriptor, selector.DefaultSelector, error) {
+	n := len(args)
 	cd := c.Root
-	if len(args) > 0 {
+	if n > 0 {
 		if m, ok := args[0].(map[string]any); ok {
 			decoded, err := decodeMap(m)
 			if err != nil {
@@ -188,14 +194,23 @@ func (c *Components) selectorArgs(args []any) (*cdv2.ComponentDescriptor, select
 		return nil, nil, c.noRoot()
 	}
 	if len(args) == 0 || len(args)%2 != 0 {
-		return nil, nil, fmt.Errorf("want name/value pairs of an identity, e.g. \"name\" \"my-resource\", got %d arguments", len(args))
+		landscaper := "odd number of key value pairs"
+		if n < 2 {
+			landscaper = "at least 2 arguments are expected"
+		}
+		return nil, nil, Worded(fmt.Errorf("want name/value pairs of an identity, e.g. \"name\" \"my-resource\", got %d arguments", len(args)), landscaper)
 	}
 	sel := selector.DefaultSelector{}
 	for i := 0; i < len(args); i += 2 {
 		k, ok1 := args[i].(string)
 		v, ok2 := args[i+1].(string)
 		if !ok1 || !ok2 {
-			return nil, nil, fmt.Errorf("identity arguments must be strings, got %T and %T", args[i], args[i+1])
+			bad := i
+			if ok1 {
+				bad = i + 1
+			}
+			return nil, nil, Worded(fmt.Errorf("identity arguments must be strings, got %T and %T", args[i], args[i+1]),
+				fmt.Sprintf("expect argument %d to be a string", bad))
 		}
 		sel[k] = v
 	}

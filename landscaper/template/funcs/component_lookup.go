@@ -9,13 +9,31 @@ import (
 )
 
 // landscaperWorded is an error of a template function that Landscaper's
-// function words otherwise, e.g. with the bare error it panics with.
-type landscaperWorded struct{ msg, landscaper string }
+// GoTemplate function words otherwise, e.g. with the bare error it panics
+// with. Only the GoTemplate message uses Landscaper's words (see
+// template.GoMessage): the same functions serve Spiff, whose Landscaper
+// functions word their errors otherwise again.
+type landscaperWorded struct {
+	err        error
+	landscaper string
+}
 
-func (e *landscaperWorded) Error() string { return e.msg }
+func (e *landscaperWorded) Error() string { return e.err.Error() }
+
+// Unwrap returns lscli's error.
+func (e *landscaperWorded) Unwrap() error { return e.err }
 
 // LandscaperMessage is Landscaper's message for the error.
 func (e *landscaperWorded) LandscaperMessage() string { return e.landscaper }
+
+// Worded returns err, which Landscaper's GoTemplate function words as
+// landscaper; a nil err stays nil.
+func Worded(err error, landscaper string) error {
+	if err == nil {
+		return nil
+	}
+	return &landscaperWorded{err: err, landscaper: landscaper}
+}
 
 // Resources implements getResources: the resources of the component
 // descriptor (the optional first argument, else Root) whose identity matches
@@ -27,8 +45,8 @@ func (c *Components) Resources(args ...any) ([]map[string]any, error) {
 	}
 	res, err := cd.GetResourcesBySelector(sel)
 	if err != nil {
-		return nil, &landscaperWorded{msg: fmt.Sprintf("no resource of component %s:%s matches %s", cd.GetName(), cd.GetVersion(), describeSelector(sel)),
-			landscaper: cdv2.ErrNotFound.Error()}
+		return nil, Worded(fmt.Errorf("no resource of component %s:%s matches %s", cd.GetName(), cd.GetVersion(), describeSelector(sel)),
+			err.Error())
 	}
 	out := make([]map[string]any, 0, len(res))
 	for _, r := range res {
@@ -59,7 +77,8 @@ func (c *Components) Component(args ...any) (map[string]any, error) {
 	}
 	refs, err := cd.GetComponentReferences(sel)
 	if err != nil {
-		return nil, fmt.Errorf("no component reference of %s:%s matches %s", cd.GetName(), cd.GetVersion(), describeSelector(sel))
+		return nil, Worded(fmt.Errorf("no component reference of %s:%s matches %s", cd.GetName(), cd.GetVersion(), describeSelector(sel)),
+			err.Error())
 	}
 	ref := refs[0]
 	target, ok := c.find(ref.ComponentName, ref.Version)
@@ -89,7 +108,12 @@ func (c *Components) find(name, version string) (cdv2.ComponentDescriptor, bool)
 func RepositoryContext(arg any) (map[string]any, error) {
 	m, ok := arg.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("getRepositoryContext: want a component descriptor, got %T", arg)
+		// getEffectiveRepositoryContextGoFunc
+		landscaper := "invalid component descriptor"
+		if arg == nil {
+			landscaper = "Unable to get effective component descriptor as no ComponentDescriptor is defined."
+		}
+		return nil, Worded(fmt.Errorf("getRepositoryContext: want a component descriptor, got %T", arg), landscaper)
 	}
 	cd, err := decodeMap(m)
 	if err != nil {

@@ -34,15 +34,22 @@ type globalResourceIdentity struct {
 // against Root and the inline components, and returns the base64 encoded
 // YAML of the resource's global identity, as Landscaper does.
 func (c *Components) ResourceKey(args ...any) (string, error) {
-	if len(args) != 1 {
-		return "", fmt.Errorf("getResourceKey takes one argument, a resource reference; got %d", len(args))
+	// Landscaper's getResourceKeyGoFunc checks the arguments in this order,
+	// in words of its own.
+	switch {
+	case len(args) == 0:
+		return "", Worded(fmt.Errorf("getResourceKey takes one argument, a resource reference; got %d", len(args)),
+			"unable to provide key for empty relative artifact reference")
+	case len(args) > 1:
+		return "", Worded(fmt.Errorf("getResourceKey takes one argument, a resource reference; got %d", len(args)),
+			fmt.Sprintf("this function requires 1 argument, but %v were provided", len(args)))
+	case c == nil || c.Root == nil:
+		return "", Worded(c.noRoot(), "unable to use this function without ocm component version")
 	}
 	s, ok := args[0].(string)
 	if !ok {
-		return "", fmt.Errorf("getResourceKey: the resource reference must be a string, got %T", args[0])
-	}
-	if c.Root == nil {
-		return "", c.noRoot()
+		return "", Worded(fmt.Errorf("getResourceKey: the resource reference must be a string, got %T", args[0]),
+			"unable to assert the first argument as string")
 	}
 	ref, err := parseResourceReference(s)
 	if err != nil {
