@@ -261,7 +261,10 @@ func readContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Ins
 	lsCtx := &lsv1alpha1.Context{}
 	if err := get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: name}, lsCtx); err != nil {
 		if isNotFound(err) {
-			return nil, fail(inst, ReasonContextNotFound, "Context %q not found in namespace %s: add it to the landscape", name, inst.Namespace)
+			e := about(inst, nil, "Context %q not found in namespace %s: add it to the landscape", name, inst.Namespace)
+			// GetExternalContext in pkg/landscaper/installations/context.go
+			e.Landscaper = "Op: Context - Reason: GetContext - Message: " + err.Error()
+			return nil, reconcile.TerminalWithCodes(e, ReasonContextNotFound)
 		}
 		return nil, fmt.Errorf("get Context %s: %w", name, err)
 	}
