@@ -32,8 +32,8 @@ type Error struct {
 	// Go, for a GoTemplate template that failed to parse or to execute
 	// (also in a file it includes), is what Landscaper's GoTemplate
 	// templater gets from text/template; nil for other errors, for an
-	// included file that cannot be read or is included too deeply
-	// (Landscaper words those otherwise) and for lscli's limits.
+	// included file that cannot be read for another reason than that it
+	// does not exist, and for lscli's limits.
 	Go *GoMessage
 	// source is the text Line refers to, for Snippet.
 	source string
@@ -225,8 +225,10 @@ var parseErrorStart = regexp.MustCompile(`^template: ([^:\n]+):[0-9]+: `)
 // goMessage returns err, text/template's error for the template name of
 // text, as Landscaper's GoTemplate templater gets it, or nil when
 // Landscaper's error would not be the same: an included file that cannot
-// be read or is included too deeply, or one of lscli's functions that
-// watch the limits. fsys has the files the template includes.
+// be read for another reason than that it does not exist, or one of
+// lscli's functions that watch the limits. A function's error that
+// Landscaper words otherwise (LandscaperMessage, e.g. include's) has
+// Landscaper's words. fsys has the files the template includes.
 func goMessage(err error, name, text string, fsys fs.FS) *GoMessage {
 	msg := err.Error()
 	if strings.Contains(msg, stepFunc) || strings.Contains(msg, outputFunc) {
@@ -241,8 +243,10 @@ func goMessage(err error, name, text string, fsys fs.FS) *GoMessage {
 		error
 		LandscaperMessage() string
 	}
+	landscaperWords := ""
 	if errors.As(err, &worded) {
-		msg = strings.Replace(msg, worded.Error(), worded.LandscaperMessage(), 1)
+		landscaperWords = worded.LandscaperMessage()
+		msg = strings.Replace(msg, worded.Error(), landscaperWords, 1)
 	}
 	gm := &GoMessage{Source: text}
 	// Every file is a template of its own name in lscli, and "execution"
@@ -250,8 +254,10 @@ func goMessage(err error, name, text string, fsys fs.FS) *GoMessage {
 	// the included ones (not the templates they define).
 	names := []string{name}
 	if i := strings.LastIndex(msg, includeCall); i >= 0 {
+		// The included file's error, or include's own in Landscaper's
+		// words (a file that cannot be read or is included too deeply).
 		inner := msg[i+len(includeCall):]
-		if !strings.HasPrefix(inner, "template: ") {
+		if !strings.HasPrefix(inner, "template: ") && (landscaperWords == "" || inner != landscaperWords) {
 			return nil
 		}
 		if m := parseErrorStart.FindStringSubmatch(inner); m != nil && fsys != nil {

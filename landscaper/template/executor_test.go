@@ -145,6 +145,9 @@ func TestGoTemplateErrors(t *testing.T) {
 		// included is the source of an included file that does not
 		// parse (Error.Go.Included).
 		included string
+		// goSuffix is the end of Landscaper's message, when goMsg is not
+		// checked whole.
+		goSuffix string
 	}{
 		{name: "parse", text: "a: 1\nb: {{ .x }\n", want: "line 2: unexpected \"}\" in operand",
 			goMsg: `template: execution:2: unexpected "}" in operand`, parse: true},
@@ -162,8 +165,12 @@ func TestGoTemplateErrors(t *testing.T) {
 			want: "templates/unparsable.tpl line 2: unexpected \"}\" in operand", included: "a: 1\nb: {{ .x }\n",
 			goMsg: `template: execution:1:6: executing "execution" at <include "templates/unparsable.tpl" .>: error calling include: ` +
 				`template: execution:2: unexpected "}" in operand`},
-		{name: "include missing", text: `a: {{ include "nope.tpl" . }}`, want: `error calling include: include "nope.tpl": open nope.tpl: file does not exist`, noGo: true},
-		{name: "include recursion", text: `a: {{ include "templates/recursive.tpl" . }}`, want: "included within itself more than 100 times", noGo: true},
+		{name: "include missing", text: `a: {{ include "nope.tpl" . }}`, want: `error calling include: include "nope.tpl": open nope.tpl: file does not exist`,
+			goMsg: `template: execution:1:6: executing "execution" at <include "nope.tpl" .>: error calling include: unable to read include file "nope.tpl": file does not exist`},
+		{name: "include in a missing directory", text: `a: {{ include "nope/x.tpl" . }}`, want: `error calling include: include "nope/x.tpl": open nope/x.tpl: file does not exist`,
+			goMsg: `template: execution:1:6: executing "execution" at <include "nope/x.tpl" .>: error calling include: unable to read include file "nope/x.tpl":  /nope: file does not exist`},
+		{name: "include recursion", text: `a: {{ include "templates/recursive.tpl" . }}`, want: "included within itself more than 100 times",
+			goSuffix: `error calling include: rendering template has a nested reference name: templates/recursive.tpl: unable to execute template`},
 		{name: "cluster function without its arguments", text: `a: {{ getServiceAccountKubeconfig }}`, want: "templating function getServiceAccountToken expects 4 arguments"},
 		{name: "cluster function without clusters", text: `a: {{ getServiceAccountKubeconfig "sa" "default" 3600 (dict "spec" (dict "config" (dict "kubeconfig" "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://c.example'}}]\ncontexts: [{name: c, context: {cluster: c}}]\ncurrent-context: c\n"))) }}`, want: "the function asks the cluster behind the target, and a dry run has no clusters"},
 	}
@@ -184,6 +191,8 @@ func TestGoTemplateErrors(t *testing.T) {
 			switch {
 			case tt.noGo && te.Go != nil:
 				t.Errorf("Go = %+v, want none", te.Go)
+			case tt.goSuffix != "" && (te.Go == nil || !strings.HasSuffix(te.Go.Message, tt.goSuffix)):
+				t.Errorf("Go = %+v, want a message ending in %q", te.Go, tt.goSuffix)
 			case tt.goMsg != "" && te.Go == nil:
 				t.Errorf("Go = nil, want %q", tt.goMsg)
 			case tt.goMsg != "" && (te.Go.Message != tt.goMsg || te.Go.Parse != tt.parse || te.Go.Source != tt.text):

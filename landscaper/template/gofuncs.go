@@ -75,8 +75,18 @@ func (r *goRun) components() *funcs.Components {
 // and its component descriptors. cur returns the execution.
 func runFuncs(cur func() *goRun) gotmpl.FuncMap {
 	return gotmpl.FuncMap{
-		"include":        func(p string, b any) (string, error) { return cur().include(p, b) },
-		"readFile":       func(p string) ([]byte, error) { return cur().e.readFile(p) },
+		"include": func(p string, b any) (string, error) { return cur().include(p, b) },
+		// readFile's error is Landscaper's file system's, which its function
+		// panics with.
+		"readFile": func(p string) ([]byte, error) {
+			data, err := cur().e.readFile(p)
+			if err != nil {
+				if text := vfsError(cur().e.FS, p, err); text != "" {
+					err = funcs.Worded(err, text)
+				}
+			}
+			return data, err
+		},
 		"readDir":        func(p string) ([]fs.FileInfo, error) { return cur().readDir(p) },
 		"getResourceKey": func(args ...any) (string, error) { return cur().components().ResourceKey(args...) },
 		// getResource, getResources and getComponent need the installation's

@@ -2,9 +2,12 @@ package template
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	gotmpl "text/template"
 	"time"
@@ -161,14 +164,47 @@ func (r *goRun) execute(name, text string, data any) ([]byte, error) {
 func (r *goRun) include(p string, binding any) (string, error) {
 	name := blueprint.FilePath(p)
 	if r.included[p] > maxIncludeDepth {
-		return "", fmt.Errorf("include %q: included within itself more than %d times", p, maxIncludeDepth)
+		return "", funcs.Worded(fmt.Errorf("include %q: included within itself more than %d times", p, maxIncludeDepth),
+			fmt.Sprintf("rendering template has a nested reference name: %s: unable to execute template", p))
 	}
 	data, err := r.e.readFile(name)
 	if err != nil {
-		return "", fmt.Errorf("include %q: %w", p, err)
+		err = fmt.Errorf("include %q: %w", p, err)
+		if text := vfsError(r.e.FS, p, err); text != "" {
+			err = funcs.Worded(err, fmt.Sprintf("unable to read include file %q: %s", p, text))
+		}
+		return "", err
 	}
 	r.included[p]++
 	defer func() { r.included[p]-- }()
 	out, err := r.execute(name, string(data), binding)
 	return string(out), err
+}
+
+// vfsError is the error Landscaper's blueprint file system (mandelsoft/vfs's
+// memoryfs, read-only) gives for opening p, a file that fsys (nil: no
+// files) cannot read with error err: "file does not exist", or, for a
+// directory on the way that does not exist or is a file, that directory's
+// path error (" /<dir>: file does not exist", " /<dir>: is no directory",
+// with vfs's empty operation). It is "" for other errors.
+func vfsError(fsys fs.FS, p string, err error) string {
+	elems := strings.Split(blueprint.FilePath(p), "/")
+	for i := 1; i < len(elems); i++ {
+		dir := strings.Join(elems[:i], "/")
+		var info fs.FileInfo
+		statErr := fs.ErrNotExist
+		if fsys != nil {
+			info, statErr = fs.Stat(fsys, dir)
+		}
+		switch {
+		case statErr != nil:
+			return " /" + dir + ": file does not exist"
+		case !info.IsDir():
+			return " /" + dir + ": is no directory"
+		}
+	}
+	if fsys == nil || errors.Is(err, fs.ErrNotExist) {
+		return "file does not exist"
+	}
+	return ""
 }
