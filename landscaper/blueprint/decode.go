@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/gardener/landscaper/apis/core"
 	coreinstall "github.com/gardener/landscaper/apis/core/install"
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -35,4 +36,15 @@ func DecodeFile(data []byte, into runtime.Object) error {
 		return err
 	}
 	return nil
+}
+
+// TemplateFileError is the error Landscaper gives decoding data, a
+// subinstallation file of a blueprint (GetSubinstallations in
+// pkg/utils/blueprints/blueprint.go), straight into its internal
+// InstallationTemplate, or nil when data decodes so. Its text differs from
+// DecodeFile's for another kind: the versioned object is converted into
+// the internal template ("converting (v1alpha1.Installation) to
+// (core.InstallationTemplate): unknown conversion").
+func TemplateFileError(data []byte) error {
+	return apiDecoder.DecodeVersioned(data, &core.InstallationTemplate{})
 }

@@ -3,10 +3,14 @@ package dataflow
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 
+	"github.com/gardener/landscaper/apis/core"
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/gardener/landscaper/apis/core/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
@@ -125,9 +129,22 @@ func (e *TemplatesInvalidError) Error() string { return e.err.Error() }
 // Unwrap returns the terminal error.
 func (e *TemplatesInvalidError) Unwrap() error { return e.err }
 
-// blueprintSubinstallations reads the blueprint's subinstallations.
+// blueprintSubinstallations reads the blueprint's subinstallations. lscli's
+// error names the first entry that cannot be read; Landscaper's
+// (GetSubinstallations in pkg/utils/blueprints/blueprint.go, which
+// getInstallationTemplates wraps) lists the field errors of all entries,
+// also the checks of the templates that could be read.
 func blueprintSubinstallations(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint) ([]*lsv1alpha1.InstallationTemplate, error) {
-	out := make([]*lsv1alpha1.InstallationTemplate, 0, len(bp.Info.Subinstallations))
+	const prefix = "unable to get default subinstallation templates: "
+	var (
+		out   = make([]*lsv1alpha1.InstallationTemplate, 0, len(bp.Info.Subinstallations))
+		first *InstallationError // lscli's error
+		// lsErrs are Landscaper's field errors; known is false when lscli
+		// cannot say Landscaper's error for an entry.
+		lsErrs field.ErrorList
+		known  = true
+		path   = field.NewPath("subinstallations")
+	)
 	for i, st := range bp.Info.Subinstallations {
 		// An inline template wins over a file, as in Landscaper's
 		// GetSubinstallations.
@@ -135,32 +152,74 @@ func blueprintSubinstallations(inst *lsv1alpha1.Installation, bp *blueprint.Blue
 		case st.InstallationTemplate != nil:
 			out = append(out, st.InstallationTemplate.DeepCopy())
 		case st.File != "":
-			t, err := readTemplateFile(bp.FS, st.File)
+			t, lsErr, err := readTemplateFile(bp.FS, st.File, path.Index(i))
 			if err != nil {
-				return nil, fail(inst, ReasonBlueprintInvalid, "blueprint subinstallations[%d]: file %s: %v", i, st.File, err)
+				if first == nil {
+					first = about(inst, nil, "blueprint subinstallations[%d]: file %s: %v", i, st.File, err)
+				}
+				if lsErr == nil {
+					known = false
+				} else {
+					lsErrs = append(lsErrs, lsErr)
+				}
+				continue
 			}
+			lsErrs = append(lsErrs, checkTemplate(path.Index(i), t)...)
 			out = append(out, t)
 		default:
-			return nil, fail(inst, ReasonBlueprintInvalid, "blueprint subinstallations[%d] is neither a file nor an inline template", i)
+			// Landscaper returns at once, without the errors before.
+			if first == nil {
+				first = about(inst, nil, "blueprint subinstallations[%d] is neither a file nor an inline template", i)
+			}
+			first.Landscaper = prefix + fmt.Sprintf("neither a inline installation template nor a file is defined in index %d", i)
+			return nil, reconcile.TerminalWithCodes(first, ReasonBlueprintInvalid)
 		}
 	}
-	return out, nil
+	if first == nil {
+		return out, nil
+	}
+	if known {
+		first.Landscaper = prefix + lsErrs.ToAggregate().Error()
+	}
+	return nil, reconcile.TerminalWithCodes(first, ReasonBlueprintInvalid)
 }
 
 // readTemplateFile reads an InstallationTemplate from a blueprint file.
-func readTemplateFile(fsys fs.FS, name string) (*lsv1alpha1.InstallationTemplate, error) {
-	if fsys == nil {
-		return nil, fs.ErrNotExist
+// lsErr is Landscaper's field error for a file that cannot be read, at
+// path (the entry), or nil when lscli cannot say it.
+func readTemplateFile(fsys fs.FS, name string, path *field.Path) (t *lsv1alpha1.InstallationTemplate, lsErr *field.Error, err error) {
+	var data []byte
+	err = fs.ErrNotExist
+	if fsys != nil {
+		data, err = fs.ReadFile(fsys, blueprint.FilePath(name))
 	}
-	data, err := fs.ReadFile(fsys, blueprint.FilePath(name))
 	if err != nil {
-		return nil, fmt.Errorf("no such file in the blueprint")
+		if errors.Is(err, fs.ErrNotExist) {
+			lsErr = field.NotFound(path.Child("file"), name)
+		}
+		return nil, lsErr, fmt.Errorf("no such file in the blueprint")
 	}
-	t := &lsv1alpha1.InstallationTemplate{}
+	t = &lsv1alpha1.InstallationTemplate{}
 	if err := blueprint.DecodeFile(data, t); err != nil {
-		return nil, fmt.Errorf("not an InstallationTemplate: %w", err)
+		if lsDecodeErr := blueprint.TemplateFileError(data); lsDecodeErr != nil {
+			lsErr = field.Invalid(path.Child("file"), name, "unable to decode installation template: "+lsDecodeErr.Error())
+		}
+		return nil, lsErr, fmt.Errorf("not an InstallationTemplate: %w", err)
 	}
-	return t, nil
+	return t, nil, nil
+}
+
+// checkTemplate is Landscaper's check of a template read from a file
+// (validation.ValidateInstallationTemplate) at path. Its errors are part of
+// Landscaper's message when another entry cannot be read; a template that
+// fails only these checks fails them later, with all templates (see
+// validateTemplates).
+func checkTemplate(path *field.Path, t *lsv1alpha1.InstallationTemplate) field.ErrorList {
+	core := &core.InstallationTemplate{}
+	if err := lsv1alpha1.Convert_v1alpha1_InstallationTemplate_To_core_InstallationTemplate(t, core, nil); err != nil {
+		return field.ErrorList{field.InternalError(path, err)}
+	}
+	return validation.ValidateInstallationTemplate(path, core)
 }
 
 // dropUnsetOptionalImports removes the data imports of templates that refer
