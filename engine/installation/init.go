@@ -62,6 +62,13 @@ func (c *Controller) prerequisites(ctx context.Context, inst *lsv1alpha1.Install
 		}
 		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", reason))
 	}
+	cond, err := dataflow.ComponentOverwrite(ctx, c.cfg.Cluster, inst)
+	if err != nil {
+		return nil, nil, nil, reconcile.Fatal(reconcile.Wrap(err, "InitPrerequisites", "CalculateContext"))
+	}
+	if cond != nil {
+		c.setCondition(inst, lsv1alpha1.ComponentReferenceOverwriteCondition, cond.Status, cond.Reason, cond.Message)
+	}
 	bp, tree, err := c.blueprintFor(ctx, inst)
 	switch {
 	case dataflow.IsContextError(err):

@@ -287,8 +287,12 @@ func overwrites(ctx context.Context, inst *lsv1alpha1.Installation, lsCtx *lsv1a
 	cvo := &lsv1alpha1.ComponentVersionOverwrites{}
 	if err := get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: name}, cvo); err != nil {
 		if isNotFound(err) {
-			return nil, fail(inst, ReasonComponentOverwrites, "context '%s' references ComponentVersionOverwrites resource '%s', which cannot be found: add it to the landscape in namespace %s",
-				lsCtx.Name, name, inst.Namespace)
+			const msg = "context '%s' references ComponentVersionOverwrites resource '%s', which cannot be found: "
+			e := about(inst, nil, msg+"add it to the landscape in namespace %s", lsCtx.Name, name, inst.Namespace)
+			// GetExternalContext in pkg/landscaper/installations/context.go
+			e.Landscaper = "Op: ComponentVersionOverwrites - Reason: GetComponentVersionOverwrites - Message: " +
+				fmt.Sprintf(msg, lsCtx.Name, name) + err.Error()
+			return nil, reconcile.TerminalWithCodes(e, ReasonComponentOverwrites)
 		}
 		return nil, fmt.Errorf("get ComponentVersionOverwrites %s: %w", name, err)
 	}
