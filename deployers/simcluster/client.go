@@ -110,6 +110,7 @@ func (cc *clusterClient) Update(ctx context.Context, obj client.Object, opts ...
 	if err := cc.c.scope(ctx, gvk, obj, false); err != nil {
 		return err
 	}
+	cc.c.keepDeletion(ctx, gvk, obj)
 	if err := cc.c.inner.Update(ctx, obj, opts...); err != nil {
 		return undecodable(gvk, err)
 	}
@@ -354,4 +355,23 @@ func (cc *clusterClient) ServerVersion() (*version.Info, error) {
 		v = KubernetesVersion
 	}
 	return &version.Info{GitVersion: v, Platform: "linux/amd64"}, nil
+}
+
+// keepDeletion copies the deletionTimestamp and deletionGracePeriodSeconds
+// of the stored object into obj, as the API server does on update ("an
+// update can never remove/change a deletion timestamp"): an update of an
+// object that is being deleted, sent without them, is no error. The caller
+// holds the lock.
+func (c *Cluster) keepDeletion(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object) {
+	stored := &unstructured.Unstructured{}
+	stored.SetGroupVersionKind(gvk)
+	if err := c.inner.Get(ctx, client.ObjectKeyFromObject(obj), stored); err != nil {
+		return // the update reports a missing object
+	}
+	if ts := stored.GetDeletionTimestamp(); ts != nil {
+		obj.SetDeletionTimestamp(ts)
+		if obj.GetDeletionGracePeriodSeconds() == nil {
+			obj.SetDeletionGracePeriodSeconds(stored.GetDeletionGracePeriodSeconds())
+		}
+	}
 }
