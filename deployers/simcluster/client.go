@@ -111,6 +111,9 @@ func (cc *clusterClient) Update(ctx context.Context, obj client.Object, opts ...
 		return err
 	}
 	cc.c.keepDeletion(ctx, gvk, obj)
+	if err := cc.c.keepNamespaceFinalizer(ctx, gvk, obj); err != nil {
+		return err
+	}
 	if err := cc.c.inner.Update(ctx, obj, opts...); err != nil {
 		return undecodable(gvk, err)
 	}
@@ -205,6 +208,9 @@ func (cc *clusterClient) Delete(ctx context.Context, obj client.Object, opts ...
 	}
 	if err := checkDelete(gvk.Kind, obj.GetName()); err != nil {
 		return err
+	}
+	if gvk.GroupKind() == (schema.GroupKind{Kind: "Namespace"}) {
+		return cc.c.deleteNamespace(ctx, obj, opts...)
 	}
 	if err := cc.c.inner.Delete(ctx, obj, opts...); err != nil {
 		return err

@@ -218,6 +218,9 @@ func (c *Cluster) scope(ctx context.Context, gvk schema.GroupVersionKind, obj me
 		if err != nil {
 			return err
 		}
+		if err := c.forbidTerminating(ctx, gvk, ns, obj.GetName()); err != nil {
+			return err
+		}
 	}
 	return validateMeta(gvk.GroupKind(), obj, create)
 }
@@ -225,6 +228,9 @@ func (c *Cluster) scope(ctx context.Context, gvk schema.GroupVersionKind, obj me
 // afterWrite lets the cluster react to a written object: the fake
 // controllers look at it; a CRD may change the served kinds.
 func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, ns, name string) error {
+	if err := c.finishNamespace(ctx, ns); err != nil {
+		return err
+	}
 	if err := c.control(ctx, objectRef{gvk: gvk, namespace: ns, name: name}); err != nil {
 		return err
 	}
@@ -248,7 +254,7 @@ func (c *Cluster) afterDelete(ctx context.Context, gvk schema.GroupVersionKind, 
 	case schema.GroupKind{Kind: "Namespace"}:
 		return c.emptyNamespace(ctx, name)
 	}
-	return nil
+	return c.finishNamespace(ctx, ns)
 }
 
 // emptyNamespace deletes the objects in ns, as the namespace controller does.

@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -45,4 +46,56 @@ func TestUpdateKeepsDeletionTimestamp(t *testing.T) {
 	if err := f.c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "c"}, &corev1.ConfigMap{}); !apierrors.IsNotFound(err) {
 		t.Errorf("object after its last finalizer went: %v, want NotFound", err)
 	}
+}
+
+// TestNamespaceTerminatesWhileContentHasFinalizers: a deleted Namespace
+// whose objects are held by finalizers stays, Terminating, until the last
+// of them is gone, as with the namespace controller; new objects in it are
+// forbidden, as the NamespaceLifecycle admission forbids them.
+func TestNamespaceTerminatesWhileContentHasFinalizers(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.create(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"app"}}`,
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"held","namespace":"app","finalizers":["example.com/keep"]}}`,
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"free","namespace":"app"}}`)
+	if err := f.c.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}}); err != nil {
+		t.Fatal(err)
+	}
+	ns := f.get("v1", "Namespace", "", "app")
+	if ns.GetDeletionTimestamp() == nil {
+		t.Errorf("namespace has no deletionTimestamp")
+	}
+	if phase, _, _ := unstructuredString(ns.Object, "status", "phase"); phase != "Terminating" {
+		t.Errorf("namespace phase = %q, want Terminating", phase)
+	}
+	if err := f.c.Get(ctx, client.ObjectKey{Namespace: "app", Name: "free"}, &corev1.ConfigMap{}); !apierrors.IsNotFound(err) {
+		t.Errorf("ConfigMap free: %v, want NotFound", err)
+	}
+	held := f.get("v1", "ConfigMap", "app", "held")
+	if held.GetDeletionTimestamp() == nil {
+		t.Errorf("ConfigMap held has no deletionTimestamp")
+	}
+	err := f.c.Create(ctx, obj(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"new","namespace":"app"}}`))
+	want := `configmaps "new" is forbidden: unable to create new content in namespace app because it is being terminated`
+	if !apierrors.IsForbidden(err) || err.Error() != want {
+		t.Errorf("create in a terminating namespace: %v, want Forbidden %q", err, want)
+	}
+	// A label on the namespace does not end its termination.
+	ns.SetLabels(map[string]string{"a": "b"})
+	ns.SetFinalizers(nil)
+	if err := f.c.Update(ctx, ns); err != nil {
+		t.Fatal(err)
+	}
+	f.get("v1", "Namespace", "", "app")
+	held.SetFinalizers(nil)
+	if err := f.c.Update(ctx, held); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.Get(ctx, client.ObjectKey{Name: "app"}, &corev1.Namespace{}); !apierrors.IsNotFound(err) {
+		t.Errorf("namespace after its last object went: %v, want NotFound", err)
+	}
+}
+
+func unstructuredString(m map[string]any, path ...string) (string, bool, error) {
+	return unstructured.NestedString(m, path...)
 }
