@@ -71,13 +71,15 @@
 // A simulated cluster does not run workloads: Deployments get no ReplicaSets
 // or Pods, Jobs no Pods. Names (by the rule of their kind, on create) and
 // labels are validated as kube-apiserver validates them. There is no
-// admission (but for the immortal namespaces), validation against OpenAPI
+// admission (but for the immortal namespaces and new objects in a
+// terminating one), validation against OpenAPI
 // schemas, defaulting beyond the
 // above, conversion between versions of a kind, garbage collection through
 // owner references, finalizers other controllers would remove (a finalizer
 // stays until a client removes it), watch, or discovery beyond the
 // RESTMapper and ServerVersion. No controller creates default
 // ServiceAccounts, kube-root-ca.crt ConfigMaps or system RBAC. A CRD that
-// fails (a rule) never serves its kinds. Namespaces do not go through
-// Terminating. Seeds apply to new clusters only.
+// fails (a rule) never serves its kinds. A deleted Namespace stays
+// Terminating only while objects in it are held by finalizers (namespaces.go).
+// Seeds apply to new clusters only.
 package simcluster
