@@ -41,6 +41,11 @@ type Run struct {
 	// Idle, when set, says why the action found nothing to do: it changed
 	// nothing and ran nothing (e.g. an interrupt of a finished job).
 	Idle string
+	// Explanations, when not nil, has lscli's own texts of the errors that
+	// failed objects in the run and that their status has in Landscaper's
+	// words (see reconcile.Explain); the report shows them. Nil when there
+	// are none.
+	Explanations *reconcile.Explanations
 }
 
 // ExitCode is the exit code the result stands for: ExitOK when every root
@@ -92,6 +97,9 @@ func runAndSave(ctx context.Context, ss *session, roots []landscape.ObjectRef, o
 	}
 	run := &Run{Run: res, Assessment: assessment, Objects: objs,
 		Scheduled: ss.engine.Scheduled(), FakedTypes: ss.framework.FakedTypes(), TargetSyncs: syncs.Items}
+	if x := ss.engine.Explanations(); x.Len() > 0 {
+		run.Explanations = x
+	}
 	if ss.cfg.StoredObjects {
 		// The simulation is saved and nothing reads it any more: its
 		// memory, and the copies, go before the file is read back, so

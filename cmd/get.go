@@ -215,7 +215,7 @@ func (f *factory) printGot(s *settings, objs []fakecluster.Object, single bool, 
 		_, err = io.WriteString(f.streams.Out, table)
 		return err
 	case "tree":
-		return f.printObjects(s, objs)
+		return f.printObjects(s, objs, nil)
 	}
 	return invalidPrint(output.PrintWith(objs, s.Output, output.PrintOptions{Single: single, NoHeaders: gf.noHeaders, SortBy: gf.sortBy}, f.streams.Out))
 }

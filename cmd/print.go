@@ -9,6 +9,7 @@ import (
 	"github.com/lscli/lscli/cmd/iostreams"
 	"github.com/lscli/lscli/cmd/output"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/reconcile"
 	"github.com/lscli/lscli/state"
 )
 
@@ -22,8 +23,10 @@ func (f *factory) styles(s *settings) (output.Styles, error) {
 }
 
 // printObjects prints objs (narrowed to -n when given) as -o asks: the tree
-// (tree, wide) or one of kubectl's formats.
-func (f *factory) printObjects(s *settings, objs []fakecluster.Object) error {
+// (tree, wide) or one of kubectl's formats. explain, when not nil, has
+// lscli's texts of the errors of a run, which the tree shows under the
+// lastErrors they explain (see output.TreeOptions.Explain).
+func (f *factory) printObjects(s *settings, objs []fakecluster.Object, explain *reconcile.Explanations) error {
 	objs = action.InNamespace(objs, s.Namespace)
 	if s.Output != "tree" && s.Output != "wide" {
 		return output.Print(objs, s.Output, false, f.streams.Out)
@@ -32,7 +35,11 @@ func (f *factory) printObjects(s *settings, objs []fakecluster.Object) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(f.streams.Out, output.Tree(objs, st, output.TreeOptions{Wide: s.Output == "wide"}))
+	opts := output.TreeOptions{Wide: s.Output == "wide"}
+	if explain != nil {
+		opts.Explain = explain.Lookup
+	}
+	_, err = io.WriteString(f.streams.Out, output.Tree(objs, st, opts))
 	return err
 }
 

@@ -40,7 +40,7 @@ func (f *factory) report(s *settings, run *action.Run) error {
 // json prints them.
 func (f *factory) printRun(s *settings, run *action.Run) error {
 	if run.Stored == nil {
-		return f.printObjects(s, run.Objects)
+		return f.printObjects(s, run.Objects, run.Explanations)
 	}
 	stored := run.Stored
 	if s.Namespace != "" {

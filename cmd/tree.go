@@ -51,5 +51,5 @@ func (f *factory) treeRun(ctx context.Context, s *settings, args []string) error
 	}
 	// tree changes nothing: a template that fails while it prints is
 	// invalid input (exit 2), as for get.
-	return invalidPrint(f.printObjects(s, objs))
+	return invalidPrint(f.printObjects(s, objs, nil))
 }

@@ -25,6 +25,9 @@ type Engine struct {
 	loop     *reconcile.Loop
 	timeline timeline
 	scratch  []state.Event // the entries of one change, reused
+	// explained has lscli's texts of the errors whose status is in
+	// Landscaper's words (see reconcile.Explain).
+	explained reconcile.Explanations
 }
 
 // New returns an engine over cfg.Cluster with the installation, execution and
@@ -89,14 +92,21 @@ func (e *Engine) Scheduled() []reconcile.Timer {
 }
 
 // Run runs the controllers until nothing is left to do or a bound of opts is
-// reached (see reconcile.Loop.Run).
+// reached (see reconcile.Loop.Run). The run records its explanations (see
+// Explanations).
 //
 // Templates rendered during the run see the virtual clock and the seed (see
 // template.Environment), within cfg.Limits, and reach cfg.Clusters.
 func (e *Engine) Run(ctx context.Context, opts reconcile.RunOptions) (reconcile.RunResult, error) {
 	ctx = template.WithEnvironment(ctx, template.Environment{Clock: e.cfg.Clock.Now, Seed: e.cfg.IDs.Seed(), Limits: e.cfg.Limits, Clusters: e.cfg.Clusters})
+	ctx = reconcile.WithExplanations(ctx, &e.explained)
 	return e.loop.Run(ctx, opts)
 }
+
+// Explanations returns lscli's own texts of the errors that failed steps of
+// the engine's runs where the objects' status has Landscaper's words for
+// them (see reconcile.Explain). They are not part of the state.
+func (e *Engine) Explanations() *reconcile.Explanations { return &e.explained }
 
 // onChange records a cluster change in the timeline and wakes the controllers
 // that watch it: the object's own controllers and its controlling owner's.

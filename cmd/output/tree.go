@@ -23,6 +23,12 @@ type TreeOptions struct {
 	// shows full job IDs instead of their first 8 characters.
 	// Defaults to false.
 	Wide bool
+	// Explain, when set, returns lscli's own text of a node's lastError
+	// message in its job, "" for none (a run's report passes
+	// reconcile.Explanations.Lookup): the status has Landscaper's words,
+	// lscli's name the object and often say what to do. A node with one has
+	// a line `lscli: <text>` after its last error.
+	Explain func(kind string, key types.NamespacedName, jobID, message string) string
 }
 
 // Tree draws the Installations, Executions and DeployItems among objs as
@@ -45,7 +51,8 @@ type TreeOptions struct {
 // markers: "(running)" when the object has not finished its job
 // (jobID != jobIDFinished), "(outdated)" when its jobID differs from its
 // root's, "(deleting)" when it has a deletionTimestamp. A node with a
-// status.lastError has a second line `Last error: <message>`.
+// status.lastError has a second line `Last error: <message>`, and, with
+// opts.Explain, a third one with lscli's text of it.
 //
 // Tree returns NoInstallations when there is nothing to draw. The result
 // ends with a newline and no line has trailing spaces.

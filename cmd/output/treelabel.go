@@ -5,13 +5,15 @@ import (
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // shortJobID is how many characters of a job ID the default tree shows.
 const shortJobID = 8
 
 // label is the text of one tree node: the headline and, when the object has
-// a last error, a second line with it; a deploy item whose job a timeout
+// a last error, a second line with it (and one with lscli's text of it, see
+// TreeOptions.Explain); a deploy item whose job a timeout
 // ended shows the first error of the job as well, which says why.
 func (d *drawer) label(n *node, rootJobID string) string {
 	st := d.st
@@ -39,6 +41,12 @@ func (d *drawer) label(n *node, rootJobID string) string {
 	}
 	if s.lastError != nil {
 		b.WriteString("\n" + st.Red("Last error:") + " " + s.lastError.Message)
+		if d.opts.Explain != nil {
+			key := types.NamespacedName{Namespace: n.namespace, Name: n.name}
+			if text := d.opts.Explain(n.kind, key, s.jobID, s.lastError.Message); text != "" {
+				b.WriteString("\n" + st.Red("lscli:") + " " + text)
+			}
+		}
 	}
 	if e := s.maskedCause(); e != nil {
 		b.WriteString("\n" + st.Red("First error:") + " " + e.Message)

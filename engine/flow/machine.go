@@ -3,8 +3,10 @@ package flow
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/reconcile"
@@ -112,10 +114,13 @@ func (m *Machine[T, P]) write(ctx context.Context, obj T, phase P) error {
 	return nil
 }
 
-// fail records err and decides what follows, see Handle.
+// fail records err and decides what follows, see Handle. Where the
+// lastError has Landscaper's words for err, the run's report gets lscli's
+// (reconcile.Explain).
 func (m *Machine[T, P]) fail(ctx context.Context, obj T, err error) error {
 	st := m.Status(obj)
 	fatal := st.Fail(err, m.Failed, m.DeleteFailed, m.Clock.Now())
+	reconcile.Explain(ctx, kindOf(obj), types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}, *st.JobID, *st.LastError, err)
 	if uerr := m.finishAndWrite(ctx, obj, *st.Phase); uerr != nil || fatal {
 		return uerr
 	}
@@ -123,4 +128,9 @@ func (m *Machine[T, P]) fail(ctx context.Context, obj T, err error) error {
 		return nil
 	}
 	return err
+}
+
+// kindOf is the kind of obj, the name of its type (e.g. Installation).
+func kindOf(obj fakecluster.Object) string {
+	return reflect.TypeOf(obj).Elem().Name()
 }
