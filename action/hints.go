@@ -17,6 +17,7 @@ import (
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/template"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // The timeout messages of Landscaper's readiness checks and exporter
@@ -68,10 +69,11 @@ func timeoutHint(di *lsv1alpha1.DeployItem) string {
 }
 
 // hintsIn returns the timeout hints of the failed deploy items in the tree
-// of inst, subinstallations first.
-func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) ([]string, error) {
+// of inst, subinstallations first. explained has lscli's texts of the run's
+// errors (may be nil), which the report shows.
+func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, explained *reconcile.Explanations) ([]string, error) {
 	var hints []string
-	if h := templateHint(inst); h != "" {
+	if h := templateHint(inst, explained); h != "" {
 		hints = append(hints, h)
 	}
 	h, err := configMapKeyHint(ctx, c, inst)
@@ -86,7 +88,7 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 		return nil, fmt.Errorf("list subinstallations of %s/%s: %w", inst.Namespace, inst.Name, err)
 	}
 	for i := range subs.Items {
-		h, err := hintsIn(ctx, c, &subs.Items[i])
+		h, err := hintsIn(ctx, c, &subs.Items[i], explained)
 		if err != nil {
 			return nil, err
 		}
@@ -185,8 +187,11 @@ var outputYAMLLine = regexp.MustCompile(`error converting YAML to JSON: yaml: li
 // to call instead, for one whose template rendered an output that is not
 // YAML, how to see the lines, and for one whose getResource found nothing,
 // where to see what: the lastError is Landscaper's, which says none of it.
-// It is empty otherwise.
-func templateHint(inst *lsv1alpha1.Installation) string {
+// It is empty otherwise. Where explained (may be nil) has lscli's text of
+// the lastError, which the report shows and which names the function's
+// replacement, and the component and what getResource looked for, only
+// the hint for an output that is not YAML is left.
+func templateHint(inst *lsv1alpha1.Installation, explained *reconcile.Explanations) string {
 	le := inst.Status.LastError
 	if le == nil {
 		return ""
@@ -194,6 +199,10 @@ func templateHint(inst *lsv1alpha1.Installation) string {
 	if m := outputYAMLLine.FindStringSubmatch(le.Message); m != nil {
 		return fmt.Sprintf("Installation %s/%s: a template's rendered output is not valid YAML at line %s (%s): "+
 			"'lscli render' shows the lines around it", inst.Namespace, inst.Name, m[1], m[2])
+	}
+	key := types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}
+	if explained.Lookup("Installation", key, inst.Status.JobID, le.Message) != "" {
+		return ""
 	}
 	if m := resourceNotFound.FindStringSubmatch(le.Message); m != nil {
 		return fmt.Sprintf("Installation %s/%s: %s found no resource (\"NotFound\" is Landscaper's message): "+

@@ -1,11 +1,15 @@
 package action
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/reconcile"
 )
 
 func failedItem(phase lsv1alpha1.DeployItemPhase, msg string) *lsv1alpha1.DeployItem {
@@ -147,14 +151,14 @@ func TestTemplateHintFormerFunc(t *testing.T) {
 	inst := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Namespace: "garden", Name: "dns"},
 		Status: lsv1alpha1.InstallationStatus{LastError: &lsv1alpha1.Error{Reason: "Template",
 			Message: `Op: RenderDeployItemTemplates - Reason: Template - Message: unable to template executions: template: execution:23: function "resolve" not defined` + "\ntemplate source:\n..."}}}
-	got := templateHint(inst)
+	got := templateHint(inst, nil)
 	for _, w := range []string{`Installation garden/dns: function "resolve" not defined: Landscaper removed the function resolve in v0.109.0`, `getResourceContent "cd://resources/<name>"`} {
 		if !strings.Contains(got, w) {
 			t.Errorf("hint = %q, want it to contain %q", got, w)
 		}
 	}
 	inst.Status.LastError.Message = `template: execution:3: function "nosuch" not defined`
-	if h := templateHint(inst); h != "" {
+	if h := templateHint(inst, nil); h != "" {
 		t.Errorf("unknown function: hint = %q, want none", h)
 	}
 }
@@ -164,7 +168,7 @@ func TestTemplateHintOutputYAML(t *testing.T) {
 		Status: lsv1alpha1.InstallationStatus{LastError: &lsv1alpha1.Error{Reason: "Template",
 			Message: `Op: RenderDeployItemTemplates - Reason: Template - Message: unable to template executions: unable to store state: error converting YAML to JSON: yaml: line 104: could not find expected ':'`}}}
 	want := "Installation garden/aws: a template's rendered output is not valid YAML at line 104 (could not find expected ':'): 'lscli render' shows the lines around it"
-	if got := templateHint(inst); got != want {
+	if got := templateHint(inst, nil); got != want {
 		t.Errorf("hint = %q, want %q", got, want)
 	}
 }
@@ -174,7 +178,39 @@ func TestTemplateHintResourceNotFound(t *testing.T) {
 		Status: lsv1alpha1.InstallationStatus{LastError: &lsv1alpha1.Error{Reason: "Template",
 			Message: `Message: unable to template executions: template: execution:29:26: executing "execution" at <getResource .cd "name" "alpine">: error calling getResource: NotFound` + "\ntemplate source:\n..."}}}
 	want := `Installation garden/aws: getResource .cd "name" "alpine" found no resource ("NotFound" is Landscaper's message): 'lscli render' names the component and what was looked for`
-	if got := templateHint(inst); got != want {
+	if got := templateHint(inst, nil); got != want {
 		t.Errorf("hint = %q, want %q", got, want)
 	}
 }
+
+// Where the run has lscli's text of the installation's lastError (which the
+// report shows), the hints that only re-derive it from Landscaper's words
+// give way to it: a removed function, getResource's NotFound. The hint for
+// an output that is not YAML says more (where to see the lines) and stays.
+func TestTemplateHintGivesWayToExplanation(t *testing.T) {
+	for _, msg := range []string{
+		`Op: RenderDeployItemTemplates - Reason: Template - Message: unable to template executions: template: execution:23: function "resolve" not defined`,
+		`Message: unable to template executions: template: execution:29:26: executing "execution" at <getResource .cd "name" "alpine">: error calling getResource: NotFound`,
+		`Op: RenderDeployItemTemplates - Reason: Template - Message: unable to template executions: unable to store state: error converting YAML to JSON: yaml: line 104: could not find expected ':'`,
+	} {
+		inst := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Namespace: "garden", Name: "aws"},
+			Status: lsv1alpha1.InstallationStatus{JobID: "job1", LastError: &lsv1alpha1.Error{Reason: "Template", Message: msg}}}
+		if templateHint(inst, nil) == "" {
+			t.Fatalf("no hint without an explanation for %q", msg)
+		}
+		var x reconcile.Explanations
+		ctx := reconcile.WithExplanations(context.Background(), &x)
+		err := &explained{long: "installation garden/aws: lscli's words, with advice", short: msg}
+		reconcile.Explain(ctx, "Installation", types.NamespacedName{Namespace: "garden", Name: "aws"}, "job1", inst.Status.LastError, err)
+		got := templateHint(inst, &x)
+		if keep := strings.Contains(msg, "YAML"); (got != "") != keep {
+			t.Errorf("hint with an explanation for %q = %q, want one: %v", msg, got, keep)
+		}
+	}
+}
+
+// explained is an error whose status text is Landscaper's words.
+type explained struct{ long, short string }
+
+func (e *explained) Error() string      { return e.long }
+func (e *explained) StatusText() string { return e.short }

@@ -25,11 +25,16 @@ type Pending struct {
 	Timers []reconcile.Timer
 	// Rules are the fake deployer's rules.
 	Rules deployers.Rules
+	// Explained has lscli's texts of the run's errors whose status is in
+	// Landscaper's words (see reconcile.Explain); may be nil. Hints that
+	// would only say the same give way to them.
+	Explained *reconcile.Explanations
 }
 
 // pending is the pending work of the session's simulation.
 func (ss *session) pending() Pending {
-	return Pending{Now: ss.engine.Config().Clock.Now(), Timers: ss.engine.Timers(), Rules: ss.cfg.Deployers.Rules}
+	return Pending{Now: ss.engine.Config().Clock.Now(), Timers: ss.engine.Timers(), Rules: ss.cfg.Deployers.Rules,
+		Explained: ss.engine.Explanations()}
 }
 
 // deadline returns the earliest timer of controller for key that will act

@@ -28,7 +28,7 @@ func (f *factory) styles(s *settings) (output.Styles, error) {
 // lastErrors they explain (see output.TreeOptions.Explain).
 func (f *factory) printObjects(s *settings, objs []fakecluster.Object, explain *reconcile.Explanations) error {
 	objs = action.InNamespace(objs, s.Namespace)
-	if s.Output != "tree" && s.Output != "wide" {
+	if !treeOutput(s) {
 		return output.Print(objs, s.Output, false, f.streams.Out)
 	}
 	st, err := f.styles(s)
@@ -42,6 +42,9 @@ func (f *factory) printObjects(s *settings, objs []fakecluster.Object, explain *
 	_, err = io.WriteString(f.streams.Out, output.Tree(objs, st, opts))
 	return err
 }
+
+// treeOutput reports whether -o asks for the tree (tree, wide).
+func treeOutput(s *settings) bool { return s.Output == "tree" || s.Output == "wide" }
 
 // status prints a progress or summary line to ErrOut.
 func (f *factory) status(format string, args ...any) {

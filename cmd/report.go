@@ -26,7 +26,13 @@ func (f *factory) report(s *settings, run *action.Run) error {
 	if run.Idle != "" {
 		f.status("note: %s; nothing changed and nothing ran", run.Idle)
 	} else {
-		f.summarize(run.Run, run.Assessment)
+		var explained []reconcile.Explanation
+		if !treeOutput(s) {
+			explained = slices.DeleteFunc(run.Explanations.All(), func(e reconcile.Explanation) bool {
+				return s.Namespace != "" && e.Key.Namespace != s.Namespace
+			})
+		}
+		f.summarize(run.Run, run.Assessment, explained)
 		f.notes(run)
 	}
 	if printErr != nil {
@@ -82,10 +88,15 @@ func (f *factory) notes(run *action.Run) {
 }
 
 // summarize tells on ErrOut how the run went and, when it stopped early,
-// what is unfinished and why.
-func (f *factory) summarize(res reconcile.RunResult, a action.Assessment) {
+// what is unfinished and why. explained are lscli's texts of errors whose
+// status has Landscaper's words, for a report without the tree, which
+// would show them under the errors (see output.TreeOptions.Explain).
+func (f *factory) summarize(res reconcile.RunResult, a action.Assessment, explained []reconcile.Explanation) {
 	elapsed := res.End.Sub(res.Start)
 	f.status("%s, virtual time +%s (now %s), %s", plural(res.Steps, "step"), elapsed, res.End.Format("2006-01-02T15:04:05Z07:00"), outcomes(a))
+	for _, e := range explained {
+		f.status("lscli: %s", e.Text)
+	}
 	for _, r := range a.Roots {
 		if r.Phase != "DeleteFailed" {
 			continue

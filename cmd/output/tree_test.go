@@ -8,6 +8,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/cmd/iostreams"
 	"github.com/lscli/lscli/fakecluster"
@@ -238,5 +239,39 @@ func BenchmarkTree(b *testing.B) {
 				Tree(objs, bc.st, TreeOptions{})
 			}
 		})
+	}
+}
+
+// With Explain, a node whose lastError has lscli's text shows it in a line
+// after the last error, indented like it; other nodes and a tree without
+// Explain are as they were.
+func TestTreeExplain(t *testing.T) {
+	root := inst("default", "root", lsv1alpha1.InstallationPhases.Failed, "job1", "job1")
+	sub := subInst(root, "sub", lsv1alpha1.InstallationPhases.Failed, "job1", "job1")
+	root.Status.LastError = lastError("Landscaper's words")
+	sub.Status.LastError = lastError("Landscaper's words for sub")
+	objs := []fakecluster.Object{root, sub}
+	var asked []string
+	opts := TreeOptions{Explain: func(kind string, key types.NamespacedName, jobID, message string) string {
+		asked = append(asked, fmt.Sprintf("%s %s %s %s", kind, key, jobID, message))
+		if key.Name == "sub" {
+			return "installation default/sub: lscli's words"
+		}
+		return ""
+	}}
+	got := Tree(objs, plainStyles(), opts)
+	want := "Installation default/root  Failed  job job1\n" +
+		"Last error: Landscaper's words\n" +
+		"└── Installation default/sub  Failed  job job1\n" +
+		"    Last error: Landscaper's words for sub\n" +
+		"    lscli: installation default/sub: lscli's words\n"
+	if got != want {
+		t.Fatalf("tree:\n%s\nwant:\n%s", got, want)
+	}
+	if w := []string{"Installation default/root job1 Landscaper's words", "Installation default/sub job1 Landscaper's words for sub"}; !slices.Equal(asked, w) {
+		t.Errorf("Explain asked %q, want %q", asked, w)
+	}
+	if plain := Tree(objs, plainStyles(), TreeOptions{}); strings.Contains(plain, "lscli:") {
+		t.Errorf("tree without Explain:\n%s", plain)
 	}
 }
