@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscape"
@@ -91,15 +92,17 @@ func runAndSave(ctx context.Context, ss *session, roots []landscape.ObjectRef, o
 		a, b := syncs.Items[i], syncs.Items[j]
 		return a.Namespace < b.Namespace || a.Namespace == b.Namespace && a.Name < b.Name
 	})
+	explained, err := currentExplanations(ctx, ss.cluster(), ss.engine.Explanations())
+	if err != nil {
+		return nil, err
+	}
 	objs, err := ss.save()
 	if err != nil {
 		return nil, fmt.Errorf("save state: %w", err)
 	}
 	run := &Run{Run: res, Assessment: assessment, Objects: objs,
-		Scheduled: ss.engine.Scheduled(), FakedTypes: ss.framework.FakedTypes(), TargetSyncs: syncs.Items}
-	if x := ss.engine.Explanations(); x.Len() > 0 {
-		run.Explanations = x
-	}
+		Scheduled: ss.engine.Scheduled(), FakedTypes: ss.framework.FakedTypes(), TargetSyncs: syncs.Items,
+		Explanations: explained}
 	if ss.cfg.StoredObjects {
 		// The simulation is saved and nothing reads it any more: its
 		// memory, and the copies, go before the file is read back, so
@@ -112,4 +115,47 @@ func runAndSave(ctx context.Context, ss *session, roots []landscape.ObjectRef, o
 		}
 	}
 	return run, nil
+}
+
+// currentExplanations drops from x the explanations of lastErrors that are
+// no longer there (the object went on, or is gone), and returns x, or nil
+// when none is left.
+func currentExplanations(ctx context.Context, c *fakecluster.Cluster, x *reconcile.Explanations) (*reconcile.Explanations, error) {
+	if x.Len() == 0 {
+		return nil, nil
+	}
+	var err error
+	x.Retain(func(e reconcile.Explanation) bool {
+		var obj fakecluster.Object
+		switch e.Kind {
+		case "Installation":
+			obj = &lsv1alpha1.Installation{}
+		case "Execution":
+			obj = &lsv1alpha1.Execution{}
+		default:
+			return false
+		}
+		if gerr := c.Get(ctx, e.Key, obj); gerr != nil {
+			if !apierrors.IsNotFound(gerr) && err == nil {
+				err = fmt.Errorf("get %s %s: %w", e.Kind, e.Key, gerr)
+			}
+			return false
+		}
+		var jobID string
+		var le *lsv1alpha1.Error
+		switch o := obj.(type) {
+		case *lsv1alpha1.Installation:
+			jobID, le = o.Status.JobID, o.Status.LastError
+		case *lsv1alpha1.Execution:
+			jobID, le = o.Status.JobID, o.Status.LastError
+		}
+		return le != nil && jobID == e.JobID && le.Message == e.Message
+	})
+	if err != nil {
+		return nil, err
+	}
+	if x.Len() == 0 {
+		return nil, nil
+	}
+	return x, nil
 }

@@ -105,6 +105,18 @@ func (x *Explanations) Len() int {
 	return len(x.byObject)
 }
 
+// Retain drops the explanations keep says no to (a nil x has none).
+func (x *Explanations) Retain(keep func(Explanation) bool) {
+	if x == nil {
+		return
+	}
+	for k, e := range x.byObject {
+		if !keep(e) {
+			delete(x.byObject, k)
+		}
+	}
+}
+
 // All returns the explanations, sorted by kind, namespace and name.
 func (x *Explanations) All() []Explanation {
 	if x == nil {

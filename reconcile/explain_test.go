@@ -105,3 +105,20 @@ func TestExplainPlainErrorAllocatesNothing(t *testing.T) {
 		t.Fatalf("Explain allocates %v times, want 0", n)
 	}
 }
+
+// Retain keeps the explanations keep says yes to.
+func TestExplanationsRetain(t *testing.T) {
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	var x Explanations
+	ctx := WithExplanations(context.Background(), &x)
+	for _, name := range []string{"a", "b"} {
+		err := &worded{"installation default/" + name + ": with advice", "short"}
+		Explain(ctx, "Installation", types.NamespacedName{Namespace: "default", Name: name}, "job1", LastError(nil, err, "Init", "Init", now), err)
+	}
+	x.Retain(func(e Explanation) bool { return e.Key.Name == "b" })
+	if got := x.All(); len(got) != 1 || got[0].Key.Name != "b" {
+		t.Fatalf("All = %+v, want only b", got)
+	}
+	var none *Explanations
+	none.Retain(func(Explanation) bool { return false })
+}
