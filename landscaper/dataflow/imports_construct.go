@@ -134,10 +134,12 @@ func (c *constructor) missing(def lsv1alpha1.ImportDefinition, parents []string)
 	if def.Type == lsv1alpha1.ImportTypeData {
 		hint = " and no importDataMappings entry produces it"
 	}
-	// Landscaper's words first (imports/constructor.go), then where lscli
-	// looked.
-	return importError(ImportReasonNotFound, fail(c.inst, ReasonImportInvalid, "blueprint defines import %q of type %s, which is not satisfied%s: %s has no import of that name%s",
-		def.Name, def.Type, cond, where, hint))
+	// Landscaper's words (imports/constructor.go), in lscli's text followed
+	// by where lscli looked.
+	const landscaper = "blueprint defines import %q of type %s, which is not satisfied"
+	e := about(c.inst, nil, landscaper+"%s: %s has no import of that name%s", def.Name, def.Type, cond, where, hint)
+	e.Landscaper = fmt.Sprintf(landscaper, def.Name, def.Type)
+	return importError(ImportReasonNotFound, reconcile.TerminalWithCodes(e, ReasonImportInvalid))
 }
 
 // Reasons of Landscaper's import constructor (pkg/landscaper/installations
