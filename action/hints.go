@@ -146,23 +146,12 @@ var unservedKind = regexp.MustCompile(`unable to get api resources for (\S+): th
 // is gardener-apiserver's) serves it, a simulated cluster serves only the
 // built-in kinds and the CRDs it was given. It is empty for other items.
 func unservedKindHint(di *lsv1alpha1.DeployItem) string {
-	if di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed {
-		return ""
-	}
-	var m []string
-	for _, e := range []*lsv1alpha1.Error{di.Status.LastError, di.Status.FirstError} {
-		if e != nil && m == nil {
-			m = unservedKind.FindStringSubmatch(e.Message)
-		}
-	}
+	m := failedItemMatch(di, unservedKind)
 	if m == nil {
 		return ""
 	}
 	what := m[1] + m[2]
-	target := "its Target"
-	if t := di.Spec.Target; t != nil {
-		target = fmt.Sprintf("Target %s/%s", t.Namespace, t.Name)
-	}
+	target := itemTarget(di)
 	return fmt.Sprintf("DeployItem %s/%s: its target cluster (%s) does not serve %s: a real cluster serves it once "+
 		"its CustomResourceDefinition is installed or its API server runs; if that cluster is simulated, seed a "+
 		"CustomResourceDefinition for each kind of it the item applies (simulatedCluster.seeds in the config file, "+
@@ -306,22 +295,11 @@ var namespaceNotFound = regexp.MustCompile(`namespaces "([^"]+)" not found`)
 // platform team's), a new simulated cluster has only the system namespaces.
 // It is empty for other items.
 func namespaceHint(di *lsv1alpha1.DeployItem) string {
-	if di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed {
-		return ""
-	}
-	var m []string
-	for _, e := range []*lsv1alpha1.Error{di.Status.LastError, di.Status.FirstError} {
-		if e != nil && m == nil {
-			m = namespaceNotFound.FindStringSubmatch(e.Message)
-		}
-	}
+	m := failedItemMatch(di, namespaceNotFound)
 	if m == nil {
 		return ""
 	}
-	target := "its Target"
-	if t := di.Spec.Target; t != nil {
-		target = fmt.Sprintf("Target %s/%s", t.Namespace, t.Name)
-	}
+	target := itemTarget(di)
 	return fmt.Sprintf("DeployItem %s/%s: namespace %q is not on its target cluster (%s): a real cluster may have it; "+
 		"if it should be there before the item runs, seed it (simulatedCluster.seeds in the config file, see "+
 		"docs/deployers.md), else create it in the item (helm: createNamespace: true) or in an item it depends on",
@@ -361,4 +339,30 @@ func fakedExportsHint(inst *lsv1alpha1.Installation, di *lsv1alpha1.DeployItem) 
 		"deployer would write in a fake rule of the config file, e.g. fake: {rules: [{match: {type: %s, name: %s}, "+
 		"exports: {...}}]} (docs/deployers.md)", inst.Namespace, inst.Name, di.Namespace, di.Name, name, di.Spec.Type,
 		di.Spec.Type, name)
+}
+
+// failedItemMatch returns re's submatches in the lastError or else the
+// firstError message of di when di has failed, nil otherwise.
+func failedItemMatch(di *lsv1alpha1.DeployItem, re *regexp.Regexp) []string {
+	if di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed {
+		return nil
+	}
+	for _, e := range []*lsv1alpha1.Error{di.Status.LastError, di.Status.FirstError} {
+		if e == nil {
+			continue
+		}
+		if m := re.FindStringSubmatch(e.Message); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// itemTarget names di's Target for a hint: "Target NS/NAME", or "its
+// Target" for an item without one.
+func itemTarget(di *lsv1alpha1.DeployItem) string {
+	if t := di.Spec.Target; t != nil {
+		return fmt.Sprintf("Target %s/%s", t.Namespace, t.Name)
+	}
+	return "its Target"
 }
