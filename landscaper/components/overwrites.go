@@ -2,7 +2,6 @@ package components
 
 import (
 	"encoding/json"
-	"reflect"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
@@ -89,22 +88,26 @@ func sameRepo(a, b *cdv2.UnstructuredTypedObject) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	if a.GetType() != b.GetType() {
-		return false
-	}
-	return reflect.DeepEqual(repoJSON(a), repoJSON(b))
+	return a.GetType() == b.GetType() && RepoText(a) == RepoText(b)
 }
 
-// repoJSON is a repository context decoded from its JSON, nil when it
-// cannot be encoded.
-func repoJSON(u *cdv2.UnstructuredTypedObject) any {
+// RepoText is a repository context's JSON as Landscaper reads it from the
+// API server, which stores it with its keys sorted; "" for none.
+func RepoText(u *cdv2.UnstructuredTypedObject) string {
+	if u == nil {
+		return ""
+	}
 	raw, err := u.GetRaw()
 	if err != nil {
-		return nil
+		return ""
 	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil
+		return string(raw)
 	}
-	return v
+	sorted, err := json.Marshal(v)
+	if err != nil {
+		return string(raw)
+	}
+	return string(sorted)
 }

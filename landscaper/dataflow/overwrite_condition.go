@@ -76,7 +76,7 @@ func componentRef(def *lsv1alpha1.ComponentDescriptorDefinition) (components.Ref
 // context, the component name and the version each, saying what was
 // overwritten by what.
 func referenceDiff(old, replaced components.Ref) string {
-	oldRepo, newRepo := repoText(old.Repo), repoText(replaced.Repo)
+	oldRepo, newRepo := components.RepoText(old.Repo), components.RepoText(replaced.Repo)
 	repo, name, version := oldRepo != newRepo, old.Name != replaced.Name, old.Version != replaced.Version
 	if !repo && !name && !version {
 		return "Component reference has not been overwritten."
@@ -107,25 +107,4 @@ func repositoryContextDiff(old, replaced *cdv2.UnstructuredTypedObject, oldRaw, 
 		}
 	}
 	return oldRaw + " -> " + newRaw
-}
-
-// repoText is a repository context's JSON as Landscaper reads it from the
-// API server, which stores it with its keys sorted; "" for none.
-func repoText(u *cdv2.UnstructuredTypedObject) string {
-	if u == nil {
-		return ""
-	}
-	raw, err := u.GetRaw()
-	if err != nil {
-		return ""
-	}
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return string(raw)
-	}
-	sorted, err := json.Marshal(v)
-	if err != nil {
-		return string(raw)
-	}
-	return string(sorted)
 }
