@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -206,5 +207,27 @@ func TestKubeconfigErrors(t *testing.T) {
 	_, err := (&funcs.Clusters{}).ServiceAccountKubeconfig(false, "sidecar", "ls-system", 3600, target)
 	if !errors.Is(err, funcs.ErrNoCluster) {
 		t.Errorf("without clusters: %v", err)
+	}
+}
+
+// TestKubeconfigTargetContentYAML: a Target whose resolved content is YAML
+// (a secretRef's Secret holding `kubeconfig: |`). Landscaper's shoot client
+// decodes it as YAML (#1257), its token client as JSON only.
+func TestKubeconfigTargetContentYAML(t *testing.T) {
+	cl := newSimulated(t)
+	gardenKubeconfig := strings.ReplaceAll(saTargetKubeconfig, "https://main.example:6443", "https://garden.example")
+	yamlContent := func(kubeconfig string) funcs.TargetResolver {
+		return func(*lsv1alpha1.Target) ([]byte, error) {
+			return []byte("kubeconfig: |\n  " + strings.ReplaceAll(strings.TrimSpace(kubeconfig), "\n", "\n  ") + "\n"), nil
+		}
+	}
+	cl.Resolve = yamlContent(gardenKubeconfig)
+	if _, err := cl.ShootAdminKubeconfig(false, "app", "garden-dev", 1800, kubeconfigTarget(gardenKubeconfig)); err != nil {
+		t.Errorf("shoot client, YAML content: %v", err)
+	}
+	cl.Resolve = yamlContent(saTargetKubeconfig)
+	_, err := cl.ServiceAccountKubeconfig(false, "sidecar", "ls-system", 3600, kubeconfigTarget(saTargetKubeconfig))
+	if err == nil || !strings.Contains(err.Error(), "token client: failed to unmarshal target config: ") {
+		t.Errorf("token client, YAML content: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"sigs.k8s.io/yaml"
 )
 
 // TargetResolver returns the content of a Target: its spec.config, or what
@@ -95,7 +96,13 @@ func resolveKubeconfig(prefix string, resolve TargetResolver, target *lsv1alpha1
 		return nil, fmt.Errorf("%s: could not resolve target: %w", prefix, err)
 	}
 	cfg := &targettypes.KubernetesClusterTargetConfig{}
-	if err := json.Unmarshal(content, cfg); err != nil {
+	decode := json.Unmarshal
+	if prefix == "shoot client" {
+		// pkg/utils/clusters/shoot_client.go decodes YAML (#1257); the
+		// token client and the oidc kubeconfig builder decode JSON only.
+		decode = func(data []byte, v any) error { return yaml.Unmarshal(data, v) }
+	}
+	if err := decode(content, cfg); err != nil {
 		return nil, fmt.Errorf("%s: failed to unmarshal target config: %w", prefix, err)
 	}
 	if cfg.Kubeconfig.StrVal == nil {
