@@ -2,15 +2,18 @@ package execution
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
-	corev1 "k8s.io/api/core/v1"
+	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/yaml"
+
+	"github.com/lscli/lscli/deployers/realcluster"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/reconcile"
@@ -54,30 +57,25 @@ func (c *Controller) shootClusterName(ctx context.Context, exec *lsv1alpha1.Exec
 	return name, nil
 }
 
-// kubeconfigOf returns the kubeconfig of a kubernetes-cluster Target: from
-// its configuration, or from the Secret its secretRef names.
+// kubeconfigOf returns the kubeconfig of a kubernetes-cluster Target as
+// Landscaper's SecretRefResolver.GetKubeconfigFromTarget reads it: the
+// content of its configuration or of the Secret its secretRef names (the
+// whole Secret as a map without key), decoded as YAML. The texts are
+// Landscaper's, also its %w of a nil error when there is no kubeconfig.
 func kubeconfigOf(ctx context.Context, r fakecluster.Reader, t *lsv1alpha1.Target) ([]byte, error) {
-	var content []byte
-	switch {
-	case t.Spec.Configuration != nil:
-		content = t.Spec.Configuration.RawMessage
-	case t.Spec.SecretRef != nil:
-		s := &corev1.Secret{}
-		if err := r.Get(ctx, types.NamespacedName{Namespace: t.Namespace, Name: t.Spec.SecretRef.Name}, s); err != nil {
-			return nil, fmt.Errorf("target resolver: failed to resolve target")
-		}
-		content = s.Data[t.Spec.SecretRef.Key]
+	const prefix = "target resolver: "
+	content, err := realcluster.TargetContent(ctx, t, r)
+	if err != nil && t.Spec.SecretRef != nil {
+		return nil, errors.New(prefix + "failed to resolve target")
 	}
-	var cfg struct {
-		Kubeconfig *string `json:"kubeconfig"`
+	var cfg targettypes.KubernetesClusterTargetConfig
+	if err := yaml.Unmarshal(content, &cfg); err != nil {
+		return nil, fmt.Errorf(prefix+"failed to unmarshal target config: %w", err)
 	}
-	if err := json.Unmarshal(content, &cfg); err != nil {
-		return nil, fmt.Errorf("target resolver: failed to unmarshal target config: %w", err)
+	if cfg.Kubeconfig.StrVal == nil {
+		return nil, errors.New(prefix + "target config contains no kubeconfig: %!w(<nil>)")
 	}
-	if cfg.Kubeconfig == nil {
-		return nil, fmt.Errorf("target resolver: target config contains no kubeconfig")
-	}
-	return []byte(*cfg.Kubeconfig), nil
+	return []byte(*cfg.Kubeconfig.StrVal), nil
 }
 
 // shootNameFromKubeconfig returns the first DNS label after "https://api."
