@@ -3,6 +3,7 @@ package funcs
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -106,7 +107,8 @@ func resolveKubeconfig(prefix string, resolve TargetResolver, target *lsv1alpha1
 		return nil, fmt.Errorf("%s: failed to unmarshal target config: %w", prefix, err)
 	}
 	if cfg.Kubeconfig.StrVal == nil {
-		return nil, fmt.Errorf("%s: target config contains no kubeconfig", prefix)
+		// Landscaper wraps its nil error here: its text ends with "%!w(<nil>)".
+		return nil, errors.New(prefix + ": target config contains no kubeconfig: %!w(<nil>)")
 	}
 	return []byte(*cfg.Kubeconfig.StrVal), nil
 }
