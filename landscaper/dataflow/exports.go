@@ -103,20 +103,25 @@ func mergeTop(a, b map[string]any) map[string]any {
 	return a
 }
 
-// assign maps the values to the installation's spec.exports.
+// assign maps the values to the installation's spec.exports. An export
+// without a value has Landscaper's text (its field path) in the status.
 func (e *Exports) assign(inst *lsv1alpha1.Installation) error {
 	for _, d := range inst.Spec.Exports.Data {
 		v, ok := e.Values[d.Name]
 		if !ok {
-			return fail(inst, ReasonExportInvalid, "data export %q has no value: neither the blueprint's exportExecutions nor "+
+			e := about(inst, nil, "data export %q has no value: neither the blueprint's exportExecutions nor "+
 				"exportDataMappings produce %q", d.Name, d.Name)
+			e.Landscaper = fmt.Sprintf("(inst: %s).internalExports.exports.data.%s: data export is not defined", inst.Name, d.Name)
+			return reconcile.TerminalWithCodes(e, ReasonExportInvalid)
 		}
 		e.Data = append(e.Data, DataExport{Name: d.Name, DataRef: d.DataRef, Value: v})
 	}
 	for _, t := range inst.Spec.Exports.Targets {
 		v, ok := e.Values[t.Name]
 		if !ok {
-			return fail(inst, ReasonExportInvalid, "target export %q has no value: the blueprint's exportExecutions do not produce %q", t.Name, t.Name)
+			e := about(inst, nil, "target export %q has no value: the blueprint's exportExecutions do not produce %q", t.Name, t.Name)
+			e.Landscaper = fmt.Sprintf("(inst: %s).internalExports.exports.targets.%s: target export is not defined", inst.Name, t.Name)
+			return reconcile.TerminalWithCodes(e, ReasonExportInvalid)
 		}
 		tmpl, err := toGeneric[lsv1alpha1.TargetTemplate](v)
 		if err != nil {
