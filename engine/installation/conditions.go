@@ -46,11 +46,8 @@ func (c *Controller) importExecutionsFailed(inst *lsv1alpha1.Installation, err e
 func (c *Controller) deployItemsFailed(inst *lsv1alpha1.Installation, err error) {
 	msg := msgTemplatingFailed
 	var item *dataflow.DeployItemError
-	switch {
-	case errors.As(err, &item) && item.Item != "":
-		msg = fmt.Sprintf("invalid deployitem specification %q: %s", item.Item, item.Problem)
-	case errors.As(err, &item):
-		msg = "error validating deployitem templates: " + item.Problem
+	if errors.As(err, &item) {
+		msg = item.LandscaperText()
 	}
 	c.setCondition(inst, lsv1alpha1.ReconcileExecutionCondition, lsv1alpha1.ConditionFalse, reasonTemplatingFailed, msg)
 }

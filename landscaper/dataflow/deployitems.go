@@ -10,6 +10,7 @@ import (
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // deployItemSpec is one deploy item as a deployExecution renders it. Keys
@@ -66,63 +67,80 @@ func RenderDeployItems(ctx context.Context, c fakecluster.Client, inst *lsv1alph
 			Configuration: s.Config, DependsOn: s.DependsOn, Timeout: s.Timeout,
 			UpdateOnChangeOnly: s.UpdateOnChangeOnly, OnDelete: s.OnDelete})
 	}
-	if msg := validateDeployItems(list); msg != "" {
-		return nil, failWith(inst, ReasonTemplatingFailed, &DeployItemError{Problem: msg})
+	if msg, landscaper := validateDeployItems(list); msg != "" {
+		return nil, failDeployItem(inst, &DeployItemError{Problem: msg, Landscaper: landscaper})
 	}
 	return list, nil
 }
 
-// resolveTarget maps a rendered target reference to the Target object.
+// resolveTarget maps a rendered target reference to the Target object, in
+// Landscaper's order: index (a targetList import), key (a targetMap
+// import), import, else the name.
 func resolveTarget(inst *lsv1alpha1.Installation, imps *Imports, s deployItemSpec) (*lsv1alpha1.ObjectReference, error) {
 	ref := s.Target
 	if ref == nil {
 		return nil, nil
 	}
 	var t *lsv1alpha1.Target
-	var problem string
+	var problem, landscaper string
 	switch {
-	case ref.Import == "" && ref.Name == "":
-		problem = "target names neither import nor name"
-	case ref.Import == "":
-		return &lsv1alpha1.ObjectReference{Name: ref.Name, Namespace: inst.Namespace}, nil
 	case ref.Index != nil:
-		t, problem = listTarget(imps, ref)
+		t, problem, landscaper = listTarget(imps, ref)
 	case ref.Key != nil:
-		t, problem = mapTarget(imps, ref)
-	default:
+		t, problem, landscaper = mapTarget(imps, ref)
+	case ref.Import != "":
 		if t = imps.targets[ref.Import]; t == nil {
 			problem = fmt.Sprintf("target import %q is not a target import of the installation%s", ref.Import, knownImports(imps))
+			landscaper = fmt.Sprintf("target import %q not found", ref.Import)
 		}
+	case ref.Name == "":
+		problem, landscaper = "target names neither import nor name", "empty target reference"
+	default:
+		return &lsv1alpha1.ObjectReference{Name: ref.Name, Namespace: inst.Namespace}, nil
 	}
 	if problem != "" {
-		return nil, failWith(inst, ReasonTemplatingFailed, &DeployItemError{Item: s.Name, Problem: problem})
+		return nil, failDeployItem(inst, &DeployItemError{Item: s.Name, Problem: problem, Landscaper: landscaper})
 	}
 	return &lsv1alpha1.ObjectReference{Name: t.Name, Namespace: t.Namespace}, nil
 }
 
-// listTarget finds element index of a targetList import.
-func listTarget(imps *Imports, ref *targetRef) (*lsv1alpha1.Target, string) {
-	list, ok := imps.lists[ref.Import]
-	if !ok {
-		return nil, fmt.Sprintf("targetList import %q is not a targetList import of the installation%s", ref.Import, knownImports(imps))
-	}
-	if *ref.Index < 0 || *ref.Index >= len(list) {
-		return nil, fmt.Sprintf("index %d is out of range: targetList import %q has %d targets", *ref.Index, ref.Import, len(list))
-	}
-	return list[*ref.Index], ""
+// failDeployItem is the terminal error of a rendered deploy item that
+// Landscaper refuses: lscli's text, and Landscaper's in the status.
+func failDeployItem(inst *lsv1alpha1.Installation, de *DeployItemError) error {
+	e := about(inst, de, "%w", de)
+	e.Landscaper = de.LandscaperText()
+	return reconcile.TerminalWithCodes(e, ReasonTemplatingFailed)
 }
 
-// mapTarget finds key of a targetMap import.
-func mapTarget(imps *Imports, ref *targetRef) (*lsv1alpha1.Target, string) {
+// listTarget finds element index of a targetList import; the problem in
+// lscli's words and in Landscaper's.
+func listTarget(imps *Imports, ref *targetRef) (*lsv1alpha1.Target, string, string) {
+	list, ok := imps.lists[ref.Import]
+	if !ok {
+		return nil, fmt.Sprintf("targetList import %q is not a targetList import of the installation%s", ref.Import, knownImports(imps)),
+			fmt.Sprintf("targetlist import %q not found", ref.Import)
+	}
+	if *ref.Index < 0 || *ref.Index >= len(list) {
+		return nil, fmt.Sprintf("index %d is out of range: targetList import %q has %d targets", *ref.Index, ref.Import, len(list)),
+			fmt.Sprintf("index %d out of bounds", *ref.Index)
+	}
+	return list[*ref.Index], "", ""
+}
+
+// mapTarget finds key of a targetMap import; the problem in lscli's words
+// and in Landscaper's.
+func mapTarget(imps *Imports, ref *targetRef) (*lsv1alpha1.Target, string, string) {
 	m, ok := imps.maps[ref.Import]
 	if !ok {
-		return nil, fmt.Sprintf("targetMap import %q is not a targetMap import of the installation%s", ref.Import, knownImports(imps))
+		return nil, fmt.Sprintf("targetMap import %q is not a targetMap import of the installation%s", ref.Import, knownImports(imps)),
+			fmt.Sprintf("targetmap import %q not found", ref.Import)
 	}
 	t, ok := m[*ref.Key]
 	if !ok {
-		return nil, fmt.Sprintf("key %q is not in targetMap import %q", *ref.Key, ref.Import)
+		return nil, fmt.Sprintf("key %q is not in targetMap import %q", *ref.Key, ref.Import),
+			fmt.Sprintf("key %q not found in targetmap import %q", *ref.Key, ref.Import)
 	}
-	return t, ""
+	return t, "", ""
 }
 
 // knownImports lists the target imports, for messages.

@@ -18,21 +18,24 @@ import (
 // dependsOn naming existing items without cycles. It returns Landscaper's
 // message ("error validating deployitem templates: " and its field errors
 // as an aggregate error prints them), each error with lscli's advice in
-// parentheses, or "" when the items are valid. (Whether a name makes a
+// parentheses, and Landscaper's message without the advice, or "" when the
+// items are valid. (Whether a name makes a
 // valid object name only the API server checks, when the execution creates
 // the item.)
-func validateDeployItems(list lsv1alpha1.DeployItemTemplateList) string {
+func validateDeployItems(list lsv1alpha1.DeployItemTemplateList) (msg, landscaper string) {
 	coreList := make(core.DeployItemTemplateList, len(list))
 	for i := range list {
 		if err := lsv1alpha1.Convert_v1alpha1_DeployItemTemplate_To_core_DeployItemTemplate(&list[i], &coreList[i], nil); err != nil {
-			return fmt.Sprintf("cannot convert deploy item %d to Landscaper's internal version: %v", i, err)
+			msg := fmt.Sprintf("cannot convert deploy item %d to Landscaper's internal version: %v", i, err)
+			return msg, msg
 		}
 	}
 	errs := validation.ValidateDeployItemTemplateList(field.NewPath("deployExecutions"), coreList)
 	if msg := aggregate(errs, deployItemHint(list)); msg != "" {
-		return "error validating deployitem templates: " + msg
+		const prefix = "error validating deployitem templates: "
+		return prefix + msg, prefix + aggregate(errs, func(*field.Error) string { return "" })
 	}
-	return ""
+	return "", ""
 }
 
 // deployItemHint gives lscli's advice for an error of Landscaper's

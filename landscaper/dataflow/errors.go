@@ -185,6 +185,24 @@ func (e ImportExecutionErrors) Error() string { return strings.Join(e, ", ") }
 type DeployItemError struct {
 	Item    string
 	Problem string
+	// Landscaper is Landscaper's words for the problem, where lscli's
+	// Problem words it its own way (with advice).
+	Landscaper string
+}
+
+// LandscaperText is Landscaper's message for the error, as its
+// RenderDeployItemTemplates writes it into the status: "invalid
+// deployitem specification NAME: ..." for an item, the validation's
+// "error validating deployitem templates: ..." for the list.
+func (e *DeployItemError) LandscaperText() string {
+	problem := e.Landscaper
+	if problem == "" {
+		problem = e.Problem
+	}
+	if e.Item == "" {
+		return problem
+	}
+	return fmt.Sprintf("invalid deployitem specification %q: %s", e.Item, problem)
 }
 
 // Error is the problem, prefixed with the item when there is one.

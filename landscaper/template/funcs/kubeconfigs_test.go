@@ -232,7 +232,9 @@ func TestKubeconfigTargetContentYAML(t *testing.T) {
 	}
 	// A target config without kubeconfig (an oidcConfig): Landscaper's
 	// text ends with its %w of a nil error.
-	cl.Resolve = func(*lsv1alpha1.Target) ([]byte, error) { return []byte(`{"oidcConfig": {"server": "https://x"}}`), nil }
+	cl.Resolve = func(*lsv1alpha1.Target) ([]byte, error) {
+		return []byte(`{"oidcConfig": {"server": "https://x"}}`), nil
+	}
 	_, err = cl.ServiceAccountKubeconfig(false, "sidecar", "ls-system", 3600, kubeconfigTarget(saTargetKubeconfig))
 	if want := "token client: target config contains no kubeconfig: %!w(<nil>)"; err == nil || err.Error() != want {
 		t.Errorf("no kubeconfig: %v, want %q", err, want)
