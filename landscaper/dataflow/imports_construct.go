@@ -254,6 +254,17 @@ func importDataMappings(ctx context.Context, inst *lsv1alpha1.Installation, vals
 	return renderMappings(ctx, inst, "importDataMappings", inst.Spec.ImportDataMappings, vals, ReasonImportInvalid)
 }
 
+// mappingPath is the start of Landscaper's message for an entry k of a
+// data mapping that Spiff cannot evaluate: "unable to template import
+// mapping template <installation>.<k>", or "... export mapping template
+// (inst: <installation>).internalExports.<k>".
+func mappingPath(inst *lsv1alpha1.Installation, field, k string) string {
+	if field == "exportDataMappings" {
+		return fmt.Sprintf("unable to template export mapping template (inst: %s).internalExports.%s", inst.Name, k)
+	}
+	return fmt.Sprintf("unable to template import mapping template %s.%s", inst.Name, k)
+}
+
 // renderMappings renders each entry of a data mapping with Spiff.
 func renderMappings(ctx context.Context, inst *lsv1alpha1.Installation, field string, mappings map[string]lsv1alpha1.AnyJSON, vals map[string]any, reason string) (map[string]any, error) {
 	out := make(map[string]any, len(mappings))
@@ -268,7 +279,14 @@ func renderMappings(ctx context.Context, inst *lsv1alpha1.Installation, field st
 			return nil, failTemplate(inst, reason, err, "spec.%s[%q]", field, k)
 		}
 		if err != nil {
-			return nil, fail(inst, reason, "spec.%s[%q]: %s", field, k, tidy(err))
+			e := about(inst, nil, "spec.%s[%q]: %s", field, k, tidy(err))
+			var ev *spiff.EvalError
+			if errors.As(err, &ev) {
+				// Landscaper's import and export constructors: Spiff's
+				// message, the template named after the key.
+				e.Landscaper = mappingPath(inst, field, k) + ": " + ev.Error()
+			}
+			return nil, reconcile.TerminalWithCodes(e, reason)
 		}
 		out[k] = v
 	}
