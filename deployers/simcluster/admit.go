@@ -2,8 +2,13 @@ package simcluster
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -18,7 +23,10 @@ import (
 // ReplicationController, Job, CronJob, Pod) get the API server's defaults,
 // their pod templates included (defaults.go): spec.replicas 1 when unset
 // (charts leave it out when an autoscaler owns it), imagePullPolicy,
-// restartPolicy and so on.
+// restartPolicy and so on; Services, PersistentVolumeClaims,
+// PersistentVolumes, NetworkPolicies, IngressClasses, StorageClasses,
+// HorizontalPodAutoscalers (v2), role bindings and CRDs get theirs
+// (defaults_kinds.go).
 func admit(obj runtime.Object) {
 	switch o := obj.(type) {
 	case *corev1.Secret:
@@ -44,6 +52,26 @@ func admit(obj runtime.Object) {
 		defaultCronJob(o)
 	case *corev1.Pod:
 		defaultPod(o)
+	case *corev1.Service:
+		defaultService(o)
+	case *corev1.PersistentVolumeClaim:
+		defaultPVC(o)
+	case *corev1.PersistentVolume:
+		defaultPV(o)
+	case *networkingv1.NetworkPolicy:
+		defaultNetworkPolicy(o)
+	case *networkingv1.IngressClass:
+		defaultIngressClass(o)
+	case *storagev1.StorageClass:
+		defaultStorageClass(o)
+	case *autoscalingv2.HorizontalPodAutoscaler:
+		defaultHPA(o)
+	case *rbacv1.RoleBinding:
+		defaultBinding(&o.RoleRef, o.Subjects)
+	case *rbacv1.ClusterRoleBinding:
+		defaultBinding(&o.RoleRef, o.Subjects)
+	case *apiextensionsv1.CustomResourceDefinition:
+		defaultCRD(o)
 	case *unstructured.Unstructured:
 		admitUnstructured(o)
 	}
@@ -95,16 +123,26 @@ var typedKinds = map[schema.GroupVersionKind]struct {
 	new     func() runtime.Object
 	decoded bool
 }{
-	corev1.SchemeGroupVersion.WithKind("Secret"):                {func() runtime.Object { return &corev1.Secret{} }, true},
-	corev1.SchemeGroupVersion.WithKind("Namespace"):             {func() runtime.Object { return &corev1.Namespace{} }, false},
-	appsv1.SchemeGroupVersion.WithKind("Deployment"):            {func() runtime.Object { return &appsv1.Deployment{} }, true},
-	appsv1.SchemeGroupVersion.WithKind("StatefulSet"):           {func() runtime.Object { return &appsv1.StatefulSet{} }, true},
-	appsv1.SchemeGroupVersion.WithKind("DaemonSet"):             {func() runtime.Object { return &appsv1.DaemonSet{} }, true},
-	appsv1.SchemeGroupVersion.WithKind("ReplicaSet"):            {func() runtime.Object { return &appsv1.ReplicaSet{} }, true},
-	corev1.SchemeGroupVersion.WithKind("ReplicationController"): {func() runtime.Object { return &corev1.ReplicationController{} }, true},
-	batchv1.SchemeGroupVersion.WithKind("Job"):                  {func() runtime.Object { return &batchv1.Job{} }, true},
-	batchv1.SchemeGroupVersion.WithKind("CronJob"):              {func() runtime.Object { return &batchv1.CronJob{} }, true},
-	corev1.SchemeGroupVersion.WithKind("Pod"):                   {func() runtime.Object { return &corev1.Pod{} }, true},
+	corev1.SchemeGroupVersion.WithKind("Secret"):                            {func() runtime.Object { return &corev1.Secret{} }, true},
+	corev1.SchemeGroupVersion.WithKind("Namespace"):                         {func() runtime.Object { return &corev1.Namespace{} }, false},
+	appsv1.SchemeGroupVersion.WithKind("Deployment"):                        {func() runtime.Object { return &appsv1.Deployment{} }, true},
+	appsv1.SchemeGroupVersion.WithKind("StatefulSet"):                       {func() runtime.Object { return &appsv1.StatefulSet{} }, true},
+	appsv1.SchemeGroupVersion.WithKind("DaemonSet"):                         {func() runtime.Object { return &appsv1.DaemonSet{} }, true},
+	appsv1.SchemeGroupVersion.WithKind("ReplicaSet"):                        {func() runtime.Object { return &appsv1.ReplicaSet{} }, true},
+	corev1.SchemeGroupVersion.WithKind("ReplicationController"):             {func() runtime.Object { return &corev1.ReplicationController{} }, true},
+	batchv1.SchemeGroupVersion.WithKind("Job"):                              {func() runtime.Object { return &batchv1.Job{} }, true},
+	batchv1.SchemeGroupVersion.WithKind("CronJob"):                          {func() runtime.Object { return &batchv1.CronJob{} }, true},
+	corev1.SchemeGroupVersion.WithKind("Pod"):                               {func() runtime.Object { return &corev1.Pod{} }, true},
+	corev1.SchemeGroupVersion.WithKind("Service"):                           {func() runtime.Object { return &corev1.Service{} }, true},
+	corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaim"):             {func() runtime.Object { return &corev1.PersistentVolumeClaim{} }, true},
+	corev1.SchemeGroupVersion.WithKind("PersistentVolume"):                  {func() runtime.Object { return &corev1.PersistentVolume{} }, true},
+	networkingv1.SchemeGroupVersion.WithKind("NetworkPolicy"):               {func() runtime.Object { return &networkingv1.NetworkPolicy{} }, true},
+	networkingv1.SchemeGroupVersion.WithKind("IngressClass"):                {func() runtime.Object { return &networkingv1.IngressClass{} }, true},
+	storagev1.SchemeGroupVersion.WithKind("StorageClass"):                   {func() runtime.Object { return &storagev1.StorageClass{} }, true},
+	autoscalingv2.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"):    {func() runtime.Object { return &autoscalingv2.HorizontalPodAutoscaler{} }, true},
+	rbacv1.SchemeGroupVersion.WithKind("RoleBinding"):                       {func() runtime.Object { return &rbacv1.RoleBinding{} }, true},
+	rbacv1.SchemeGroupVersion.WithKind("ClusterRoleBinding"):                {func() runtime.Object { return &rbacv1.ClusterRoleBinding{} }, true},
+	apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition"): {func() runtime.Object { return &apiextensionsv1.CustomResourceDefinition{} }, true},
 }
 
 // beforeManager admits obj, of kind gvk, when kube-apiserver changes it

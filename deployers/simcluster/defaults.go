@@ -129,8 +129,9 @@ func defaultReplicationController(rc *corev1.ReplicationController) {
 	defaultPodTemplate(rc.Spec.Template)
 }
 
-// defaultJob defaults a Job as SetObjectDefaults_Job (not what the Job
-// registry adds on create: the selector and the controller-uid labels).
+// defaultJob defaults a Job as SetObjectDefaults_Job. A Job without labels
+// gets its template's map, shared as on a real server: the labels the Job
+// registry adds to the template (generateJobSelector) are the Job's too.
 func defaultJob(j *batchv1.Job) {
 	defaultJobSpec(&j.Spec)
 	if labels := j.Spec.Template.Labels; labels != nil && len(j.Labels) == 0 {

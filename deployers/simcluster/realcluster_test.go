@@ -3,13 +3,14 @@ package simcluster
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/internal/testcluster"
@@ -138,19 +139,213 @@ metadata: {name: p, namespace: NS}
 spec:` + strings.ReplaceAll(podSpecWithEverything, "\n      ", "\n  "),
 }
 
-// TestRealClusterDefaults creates each of defaultsManifests on a real
-// kube-apiserver and on a simulated cluster and compares the specs stored:
-// the simulated cluster defaults as kube-apiserver does. The pod-template
-// hash of the Deployment's stored template, which names its ReplicaSet, is
-// then the one kube-controller-manager computes (the test cluster runs no
-// controller-manager; ComputeHash hashes the template as stored).
+// otherDefaultsManifests are the other kinds whose stored form the
+// simulated cluster defaults (keys are KIND or KIND/VARIANT; NS is the
+// namespace, also in the names of cluster-scoped objects).
+var otherDefaultsManifests = map[string]string{
+	"Service": `apiVersion: v1
+kind: Service
+metadata: {name: svc, namespace: NS}
+spec:
+  selector: {app: web}
+  ports: [{name: http, port: 80}, {name: dns, port: 53, protocol: UDP, targetPort: 5353}]
+`,
+	"Service/ClientIP": `apiVersion: v1
+kind: Service
+metadata: {name: sticky, namespace: NS}
+spec: {sessionAffinity: ClientIP, externalIPs: [192.0.2.1], selector: {app: web}, ports: [{port: 80, targetPort: http}]}
+`,
+	"Service/NodePort": `apiVersion: v1
+kind: Service
+metadata: {name: np, namespace: NS}
+spec:
+  type: NodePort
+  selector: {app: web}
+  ports: [{name: http, port: 80}, {name: https, port: 443}, {name: alt, port: 80, protocol: UDP}]
+`,
+	"Service/LoadBalancer": `apiVersion: v1
+kind: Service
+metadata: {name: lb, namespace: NS}
+spec: {type: LoadBalancer, externalTrafficPolicy: Local, selector: {app: web}, ports: [{port: 443}]}
+`,
+	"Service/LoadBalancerNoNodePorts": `apiVersion: v1
+kind: Service
+metadata: {name: lbn, namespace: NS}
+spec: {type: LoadBalancer, allocateLoadBalancerNodePorts: false, selector: {app: web}, ports: [{port: 443}]}
+`,
+	"Service/Headless": `apiVersion: v1
+kind: Service
+metadata: {name: headless, namespace: NS}
+spec: {clusterIP: None, selector: {app: web}, ports: [{port: 80}]}
+`,
+	"Service/HeadlessNoSelector": `apiVersion: v1
+kind: Service
+metadata: {name: headless-ns, namespace: NS}
+spec: {clusterIP: None, ports: [{port: 80}]}
+`,
+	"Service/ExternalName": `apiVersion: v1
+kind: Service
+metadata: {name: ext, namespace: NS}
+spec: {type: ExternalName, externalName: example.com, ports: [{port: 443}]}
+`,
+	"Job/Labelled": `apiVersion: batch/v1
+kind: Job
+metadata: {name: jl, namespace: NS, labels: {team: a}}
+spec:
+  template:
+    metadata: {labels: {app: jl}}
+    spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}
+`,
+	"Job/SameLabels": `apiVersion: batch/v1
+kind: Job
+metadata: {name: js, namespace: NS, labels: {app: js}}
+spec:
+  template:
+    metadata: {labels: {app: js}}
+    spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}
+`,
+	"Job/TemplateLabels": `apiVersion: batch/v1
+kind: Job
+metadata: {name: jt, namespace: NS}
+spec:
+  completions: 3
+  template:
+    metadata: {labels: {app: jt}}
+    spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}
+`,
+	"Job/Unlabelled": `apiVersion: batch/v1
+kind: Job
+metadata: {name: ju, namespace: NS}
+spec:
+  parallelism: 2
+  template:
+    spec: {restartPolicy: OnFailure, containers: [{name: c, image: busybox}]}
+`,
+	"Job/ManualSelector": `apiVersion: batch/v1
+kind: Job
+metadata: {name: jm, namespace: NS}
+spec:
+  manualSelector: true
+  selector: {matchLabels: {app: jm}}
+  template:
+    metadata: {labels: {app: jm}}
+    spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}
+`,
+	"PersistentVolumeClaim": `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: NS}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1.5Gi}}}
+`,
+	"PersistentVolume": `apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-NS}
+spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /data}}
+`,
+	"NetworkPolicy": `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: np, namespace: NS}
+spec:
+  podSelector: {}
+  ingress: [{ports: [{port: 80}]}]
+  egress: [{ports: [{port: 53, protocol: UDP}, {port: 443}]}]
+`,
+	"NetworkPolicy/IngressOnly": `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: deny, namespace: NS}
+spec: {podSelector: {}}
+`,
+	"Ingress": `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: web, namespace: NS}
+spec:
+  rules:
+  - host: web.example
+    http:
+      paths: [{path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}]
+`,
+	"IngressClass": `apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata: {name: ic-NS}
+spec: {controller: example.com/ingress, parameters: {kind: Params, name: p}}
+`,
+	"StorageClass": `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: sc-NS}
+provisioner: example.com/disk
+`,
+	"HorizontalPodAutoscaler": `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: NS}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 5
+  behavior: {scaleDown: {stabilizationWindowSeconds: 60}}
+`,
+	"HorizontalPodAutoscaler/Metrics": `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: mem, namespace: NS}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 5
+  metrics: [{type: Resource, resource: {name: memory, target: {type: Utilization, averageUtilization: 70}}}]
+`,
+	"PodDisruptionBudget": `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web, namespace: NS}
+spec: {minAvailable: 1, selector: {matchLabels: {app: web}}}
+`,
+	"RoleBinding": `apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: rb, namespace: NS}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: r}
+subjects: [{kind: ServiceAccount, name: sa, namespace: NS}, {kind: User, name: alice}, {kind: Group, name: devs}]
+`,
+	"ClusterRoleBinding": `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: crb-NS}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
+subjects: [{kind: User, name: bob}]
+`,
+	"ServiceAccount": `apiVersion: v1
+kind: ServiceAccount
+metadata: {name: sa, namespace: NS}
+`,
+	"CustomResourceDefinition": `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.NS.example.com}
+spec:
+  group: NS.example.com
+  scope: Namespaced
+  names: {kind: Gadget, plural: gadgets}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`,
+}
+
+// TestRealClusterDefaults creates each of defaultsManifests and
+// otherDefaultsManifests on a real kube-apiserver and on a simulated
+// cluster and compares what they store (all but metadata, less the
+// status, and the labels): the simulated cluster defaults as
+// kube-apiserver does. What a real server allocates at random (a Service's
+// cluster IP and node ports, the uid a Job's selector names) is compared
+// by shape. The pod-template hash of the Deployment's stored template,
+// which names its ReplicaSet, is then the one kube-controller-manager
+// computes (the test cluster runs no controller-manager; ComputeHash
+// hashes the template as stored).
 func TestRealClusterDefaults(t *testing.T) {
 	tc := testcluster.Get(t)
 	ctx := context.Background()
 	ns := tc.Namespace(t)
 	f := newFixture(t)
-	for kind, manifest := range defaultsManifests {
-		t.Run(kind, func(t *testing.T) {
+	all := maps.Clone(defaultsManifests)
+	maps.Copy(all, otherDefaultsManifests)
+	for name, manifest := range all {
+		t.Run(name, func(t *testing.T) {
 			sim, real := obj(t, strings.ReplaceAll(manifest, "NS", "default")), obj(t, strings.ReplaceAll(manifest, "NS", ns))
 			if err := f.c.Create(ctx, sim); err != nil {
 				t.Fatalf("simulated cluster: %v", err)
@@ -158,18 +353,18 @@ func TestRealClusterDefaults(t *testing.T) {
 			if err := tc.Client.Create(ctx, real); err != nil {
 				t.Fatalf("real cluster: %v", err)
 			}
-			gotSim, gotReal := typedOf(t, kind), typedOf(t, kind)
+			gotSim, gotReal := typedOf(t, sim), typedOf(t, real)
 			if err := f.c.Get(ctx, client.ObjectKeyFromObject(sim), gotSim); err != nil {
 				t.Fatal(err)
 			}
 			if err := tc.Client.Get(ctx, client.ObjectKeyFromObject(real), gotReal); err != nil {
 				t.Fatal(err)
 			}
-			if s, r := storedSpec(t, gotSim), storedSpec(t, gotReal); s != r {
-				t.Errorf("stored spec\nsimulated: %s\nreal:      %s", s, r)
+			if s, r := storedSpec(t, gotSim, "default"), storedSpec(t, gotReal, ns); s != r {
+				t.Errorf("stored object\nsimulated: %s\nreal:      %s", s, r)
 			}
-			if s, r := gotSim.GetLabels(), gotReal.GetLabels(); !equalLabels(s, r) {
-				t.Errorf("stored labels: simulated %v, real %v", s, r)
+			if s, r := labelsOf(gotSim), labelsOf(gotReal); s != r {
+				t.Errorf("stored labels: simulated %s, real %s", s, r)
 			}
 			if d, ok := gotReal.(*appsv1.Deployment); ok {
 				if s, r := podTemplateHash(&gotSim.(*appsv1.Deployment).Spec.Template, nil), podTemplateHash(&d.Spec.Template, nil); s != r {
@@ -180,39 +375,40 @@ func TestRealClusterDefaults(t *testing.T) {
 	}
 }
 
-// typedOf returns a new object of the built-in kind.
-func typedOf(t *testing.T, kind string) client.Object {
-	switch kind {
-	case "Deployment":
-		return &appsv1.Deployment{}
-	case "StatefulSet":
-		return &appsv1.StatefulSet{}
-	case "DaemonSet":
-		return &appsv1.DaemonSet{}
-	case "ReplicaSet":
-		return &appsv1.ReplicaSet{}
-	case "ReplicationController":
-		return &corev1.ReplicationController{}
-	case "Job":
-		return &batchv1.Job{}
-	case "CronJob":
-		return &batchv1.CronJob{}
-	case "Pod":
-		return &corev1.Pod{}
+// typedOf returns a new object of the built-in kind of u.
+func typedOf(t *testing.T, u *unstructured.Unstructured) client.Object {
+	o, err := builtin().New(u.GroupVersionKind())
+	if err != nil {
+		t.Fatalf("no type for %s: %v", u.GroupVersionKind(), err)
 	}
-	t.Fatalf("no type for kind %s", kind)
-	return nil
+	return o.(client.Object)
 }
 
-// storedSpec is the JSON of o's spec, less what the Job registry adds on
-// create (selector, the template's controller-uid labels), which the
-// simulated cluster does not.
-func storedSpec(t *testing.T, o client.Object) string {
+// storedSpec is the JSON of o but its metadata and status, with what a
+// real server allocates at random made a shape: the uid (in a Job's
+// selector and labels) "UID", cluster IPs "IP", node ports 1; ns, the
+// namespace, is "default".
+func storedSpec(t *testing.T, o client.Object, ns string) string {
 	t.Helper()
-	if j, ok := o.(*batchv1.Job); ok {
-		j = j.DeepCopy()
-		j.Spec.Selector, j.Spec.Template.Labels = nil, nil
-		o = j
+	if s, ok := o.(*corev1.Service); ok {
+		s = s.DeepCopy()
+		if ip := s.Spec.ClusterIP; ip != "" && ip != corev1.ClusterIPNone {
+			s.Spec.ClusterIP = "IP"
+		}
+		for i, ip := range s.Spec.ClusterIPs {
+			if ip != corev1.ClusterIPNone {
+				s.Spec.ClusterIPs[i] = "IP"
+			}
+		}
+		for i := range s.Spec.Ports {
+			if s.Spec.Ports[i].NodePort != 0 {
+				s.Spec.Ports[i].NodePort = 1
+			}
+		}
+		if s.Spec.HealthCheckNodePort != 0 {
+			s.Spec.HealthCheckNodePort = 1
+		}
+		o = s
 	}
 	raw, err := json.Marshal(o)
 	if err != nil {
@@ -222,30 +418,30 @@ func storedSpec(t *testing.T, o client.Object) string {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}
-	return string(m["spec"])
+	delete(m, "metadata")
+	delete(m, "status")
+	raw, err = json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return normalized(string(raw), o, ns)
 }
 
-// equalLabels compares labels, less the Job registry's.
-func equalLabels(a, b map[string]string) bool {
-	drop := func(m map[string]string) map[string]string {
-		out := map[string]string{}
-		for k, v := range m {
-			if !strings.Contains(k, "controller-uid") && !strings.HasSuffix(k, "job-name") {
-				out[k] = v
-			}
-		}
-		return out
+// normalized is s with o's uid "UID" and ns, a namespace, "default".
+func normalized(s string, o client.Object, ns string) string {
+	if uid := string(o.GetUID()); uid != "" {
+		s = strings.ReplaceAll(s, uid, "UID")
 	}
-	x, y := drop(a), drop(b)
-	if len(x) != len(y) {
-		return false
+	if ns == "" || ns == "default" {
+		return s
 	}
-	for k, v := range x {
-		if y[k] != v {
-			return false
-		}
-	}
-	return true
+	return strings.ReplaceAll(s, ns, "default")
+}
+
+// labelsOf is o's labels as JSON (sorted), normalized.
+func labelsOf(o client.Object) string {
+	raw, _ := json.Marshal(o.GetLabels())
+	return normalized(string(raw), o, "")
 }
 
 // TestRealClusterReplicaSetName ties the ReplicaSet name in

@@ -531,11 +531,11 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	}
 	m.SetUID(o.GetUID())
 	m.SetCreationTimestamp(o.GetCreationTimestamp())
-	allocate(t.ids, t.cluster, old, obj)
 	// Defaulting comes before the comparison, as decoding (which defaults)
 	// comes before the registry's: writing a manifest again without the
 	// defaults is no change.
 	admit(obj)
+	allocate(t.ids, t.cluster, old, obj)
 	gen := o.GetGeneration()
 	if rule, ok := t.generationRule(obj); ok && gen > 0 && rule.changed(old, obj) {
 		gen++
