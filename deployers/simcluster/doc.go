@@ -41,8 +41,11 @@
 //     change (generation.go), none for ConfigMaps, Secrets and the like.
 //   - What the API server's conversion and defaulting do where charts
 //     notice (admit.go): Secret stringData merged into data, Namespace
-//     labels and phase, spec.replicas of workloads defaulted to 1; cluster
-//     IPs of Services.
+//     labels and phase, kube-apiserver's defaults of the workload kinds
+//     (defaults.go), Services, volumes, NetworkPolicies, StorageClasses,
+//     HPAs, role bindings and CRDs (defaults_kinds.go); what the Service
+//     and Job registries allocate (apiserver.go): IP families, cluster IPs
+//     and node ports derived from the name, a Job's generated selector.
 //   - Kubernetes' legacy service-account token controller (tokens.go).
 //   - TokenRequests of ServiceAccounts and Gardener's AdminKubeconfigRequests
 //     of Shoots, the token and adminkubeconfig subresources, answered
