@@ -57,10 +57,10 @@ func generateJobSelector(j *batchv1.Job) {
 		t.Labels = map[string]string{}
 	}
 	uid := string(j.UID)
-	for k, v := range map[string]string{legacyJobNameLabel: j.Name, jobNameLabel: j.Name,
-		legacyControllerUIDLabel: uid, controllerUIDLabel: uid} {
-		if _, ok := t.Labels[k]; !ok {
-			t.Labels[k] = v
+	for _, kv := range [...][2]string{{legacyJobNameLabel, j.Name}, {jobNameLabel, j.Name},
+		{legacyControllerUIDLabel, uid}, {controllerUIDLabel, uid}} {
+		if _, ok := t.Labels[kv[0]]; !ok {
+			t.Labels[kv[0]] = kv[1]
 		}
 	}
 	if j.Spec.Selector == nil {
@@ -101,7 +101,11 @@ func allocateService(src ids.Source, cluster string, old, s *corev1.Service) {
 		patchAllocatedValues(old, s)
 	}
 	normalizeClusterIPs(old, s)
-	if spec.Type != corev1.ServiceTypeExternalName {
+	if spec.Type == corev1.ServiceTypeExternalName {
+		// A real server may store it, from the time it was another type,
+		// but drops it when it reads an ExternalName Service.
+		spec.InternalTrafficPolicy = nil
+	} else {
 		initIPFamilies(old, s)
 		if len(spec.ClusterIPs) == 0 || spec.ClusterIPs[0] == "" {
 			n := int(src.Uint(254*254, "clusterIP", cluster, s.Namespace, s.Name)) + 1

@@ -221,7 +221,9 @@ func defaultBinding(ref *rbacv1.RoleRef, subjects []rbacv1.Subject) {
 
 // defaultCRD is SetObjectDefaults_CustomResourceDefinition: the singular
 // and list kind names, conversion strategy None, a conversion webhook's
-// service port 443, and the storage version in status.storedVersions.
+// service port 443. (It also puts the storage version in
+// status.storedVersions, which the CRD registry resets and sets again and
+// the creator does not own; the fake controller sets it, fillCRD.)
 func defaultCRD(c *apiextensionsv1.CustomResourceDefinition) {
 	n := &c.Spec.Names
 	if n.Singular == "" {
@@ -235,13 +237,5 @@ func defaultCRD(c *apiextensionsv1.CustomResourceDefinition) {
 	}
 	if w := c.Spec.Conversion.Webhook; w != nil && w.ClientConfig != nil && w.ClientConfig.Service != nil {
 		setIfNil(&w.ClientConfig.Service.Port, 443)
-	}
-	if len(c.Status.StoredVersions) == 0 {
-		for _, v := range c.Spec.Versions {
-			if v.Storage {
-				c.Status.StoredVersions = append(c.Status.StoredVersions, v.Name)
-				break
-			}
-		}
 	}
 }

@@ -211,3 +211,33 @@ func TestRewriteWithoutDefaultsIsNoChange(t *testing.T) {
 		})
 	}
 }
+
+// TestServiceTypeChange: what a Service's new type does not have is
+// dropped, what it needs is allocated (TestRealClusterServiceUpdates
+// compares the same with a real kube-apiserver).
+func TestServiceTypeChange(t *testing.T) {
+	f := newFixture(t)
+	f.create(nodePortServiceManifest)
+	patch := func(p string) *unstructured.Unstructured {
+		t.Helper()
+		if err := f.c.Patch(context.Background(), obj(t, nodePortServiceManifest), client.RawPatch(types.MergePatchType, []byte(p))); err != nil {
+			t.Fatal(err)
+		}
+		return f.get("v1", "Service", "default", "np")
+	}
+	s := patch(`{"spec":{"type":"ClusterIP"}}`)
+	if got := fieldAt(s, "spec.ports"); strings.Contains(got, "nodePort") || fieldAt(s, "spec.externalTrafficPolicy") != "" {
+		t.Errorf("NodePort -> ClusterIP: ports %s, externalTrafficPolicy %q, want no node ports and no policy", got, fieldAt(s, "spec.externalTrafficPolicy"))
+	}
+	ip := fieldAt(s, "spec.clusterIP")
+	s = patch(`{"spec":{"type":"ExternalName","externalName":"example.com"}}`)
+	for _, path := range []string{"spec.clusterIP", "spec.clusterIPs", "spec.ipFamilies", "spec.ipFamilyPolicy", "spec.internalTrafficPolicy"} {
+		if got := fieldAt(s, path); got != "" {
+			t.Errorf("ClusterIP -> ExternalName: %s = %s, want none", path, got)
+		}
+	}
+	s = patch(`{"spec":{"type":"LoadBalancer","externalName":null}}`)
+	if fieldAt(s, "spec.clusterIP") != ip || !strings.Contains(fieldAt(s, "spec.ports"), "nodePort") || fieldAt(s, "spec.ipFamilyPolicy") != "SingleStack" {
+		t.Errorf("ExternalName -> LoadBalancer: spec %v, want cluster IP %s again, node ports, IP family policy", s.Object["spec"], ip)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/internal/testcluster"
@@ -481,24 +482,111 @@ func TestRealClusterManagedFieldsOfDefaults(t *testing.T) {
 	ctx := context.Background()
 	ns := tc.Namespace(t)
 	f := newFixture(t)
-	fields := func(c client.Client, ns string) string {
+	fields := func(c client.Client, manifest string) string {
 		t.Helper()
-		u := obj(t, strings.ReplaceAll(deploymentManifest, "namespace: default", "namespace: "+ns))
+		u := obj(t, manifest)
 		if err := c.Create(ctx, u, client.FieldOwner("test")); err != nil {
 			t.Fatal(err)
 		}
-		d := &appsv1.Deployment{}
+		d := typedOf(t, u)
 		if err := c.Get(ctx, client.ObjectKeyFromObject(u), d); err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range d.ManagedFields {
+		for _, e := range d.GetManagedFields() {
 			if e.Manager == "test" {
 				return string(e.FieldsV1.Raw)
 			}
 		}
 		return "none"
 	}
-	if s, r := fields(f.c, "default"), fields(tc.Client, ns); s != r {
-		t.Errorf("managed fields of the creator\nsimulated: %s\nreal:      %s", s, r)
+	manifests := map[string]string{"Deployment": deploymentManifest}
+	for _, k := range []string{"Service/NodePort", "Service/LoadBalancer", "Service/HeadlessNoSelector", "Job/TemplateLabels",
+		"PersistentVolumeClaim", "NetworkPolicy", "HorizontalPodAutoscaler", "StorageClass", "CustomResourceDefinition"} {
+		manifests[k] = strings.ReplaceAll(otherDefaultsManifests[k], "NS", "default")
+	}
+	for name, manifest := range manifests {
+		t.Run(name, func(t *testing.T) {
+			real := strings.ReplaceAll(strings.ReplaceAll(manifest, "namespace: default", "namespace: "+ns), "default.example.com", ns+".example.com")
+			real = strings.ReplaceAll(real, "sc-default", "sc-"+ns)
+			if s, r := fields(f.c, manifest), strings.ReplaceAll(fields(tc.Client, real), ns, "default"); s != r {
+				t.Errorf("managed fields of the creator\nsimulated: %s\nreal:      %s", s, r)
+			}
+		})
+	}
+}
+
+// TestRealClusterServiceUpdates changes a Service's type back and forth on
+// a real kube-apiserver and on a simulated cluster and compares the
+// Services stored after each write (allocations by shape): what a type
+// no longer has is dropped, what it needs is allocated, and an update that
+// leaves out what was allocated keeps it (the same cluster IP and node
+// ports).
+func TestRealClusterServiceUpdates(t *testing.T) {
+	tc := testcluster.Get(t)
+	ctx := context.Background()
+	ns := tc.Namespace(t)
+	f := newFixture(t)
+	manifest := func(ns, spec string) *unstructured.Unstructured {
+		return obj(t, "apiVersion: v1\nkind: Service\nmetadata: {name: svc, namespace: "+ns+"}\nspec: "+spec+"\n")
+	}
+	const nodePort = `{type: NodePort, selector: {app: web}, ports: [{name: http, port: 80}, {name: https, port: 443}]}`
+	steps := []struct {
+		name  string
+		write func(c client.Client, ns string) error
+	}{
+		{"create NodePort", func(c client.Client, ns string) error { return c.Create(ctx, manifest(ns, nodePort)) }},
+		{"patch to ClusterIP", func(c client.Client, ns string) error {
+			return c.Patch(ctx, manifest(ns, nodePort), client.RawPatch(types.MergePatchType, []byte(`{"spec":{"type":"ClusterIP"}}`)))
+		}},
+		{"patch to LoadBalancer, Local", func(c client.Client, ns string) error {
+			return c.Patch(ctx, manifest(ns, nodePort), client.RawPatch(types.MergePatchType,
+				[]byte(`{"spec":{"type":"LoadBalancer","externalTrafficPolicy":"Local"}}`)))
+		}},
+		{"update without allocations", func(c client.Client, ns string) error {
+			cur := &corev1.Service{}
+			if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "svc"}, cur); err != nil {
+				return err
+			}
+			u := manifest(ns, `{type: LoadBalancer, externalTrafficPolicy: Local, selector: {app: web}, ports: [{name: http, port: 80}, {name: https, port: 443}]}`)
+			u.SetResourceVersion(cur.ResourceVersion)
+			return c.Update(ctx, u)
+		}},
+		{"patch to ExternalName", func(c client.Client, ns string) error {
+			return c.Patch(ctx, manifest(ns, nodePort), client.RawPatch(types.MergePatchType,
+				[]byte(`{"spec":{"type":"ExternalName","externalName":"example.com"}}`)))
+		}},
+		{"patch to ClusterIP again", func(c client.Client, ns string) error {
+			return c.Patch(ctx, manifest(ns, nodePort), client.RawPatch(types.MergePatchType,
+				[]byte(`{"spec":{"type":"ClusterIP","externalName":null}}`)))
+		}},
+	}
+	get := func(c client.Client, ns string) *corev1.Service {
+		s := &corev1.Service{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "svc"}, s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for _, step := range steps {
+		prevSim, prevReal := (*corev1.Service)(nil), (*corev1.Service)(nil)
+		if step.name == "update without allocations" {
+			prevSim, prevReal = get(f.c, "default"), get(tc.Client, ns)
+		}
+		if err := step.write(f.c, "default"); err != nil {
+			t.Fatalf("%s: simulated cluster: %v", step.name, err)
+		}
+		if err := step.write(tc.Client, ns); err != nil {
+			t.Fatalf("%s: real cluster: %v", step.name, err)
+		}
+		gotSim, gotReal := get(f.c, "default"), get(tc.Client, ns)
+		if s, r := storedSpec(t, gotSim, "default"), storedSpec(t, gotReal, ns); s != r {
+			t.Errorf("%s: stored Service\nsimulated: %s\nreal:      %s", step.name, s, r)
+		}
+		if prevSim != nil {
+			js := func(s *corev1.Service) string { raw, _ := json.Marshal(s.Spec); return string(raw) }
+			if js(prevSim) != js(gotSim) || js(prevReal) != js(gotReal) {
+				t.Errorf("%s: allocations changed\nsimulated: %s -> %s\nreal:      %s -> %s", step.name, js(prevSim), js(gotSim), js(prevReal), js(gotReal))
+			}
+		}
 	}
 }
