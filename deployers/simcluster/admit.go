@@ -1,12 +1,15 @@
 package simcluster
 
 import (
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -25,8 +28,9 @@ import (
 // (charts leave it out when an autoscaler owns it), imagePullPolicy,
 // restartPolicy and so on; Services, PersistentVolumeClaims,
 // PersistentVolumes, NetworkPolicies, IngressClasses, StorageClasses,
-// HorizontalPodAutoscalers (v2), role bindings and CRDs get theirs
-// (defaults_kinds.go).
+// HorizontalPodAutoscalers (v2), role bindings, CRDs, webhook
+// configurations, PriorityClasses, Endpoints, EndpointSlices,
+// ResourceQuotas and LimitRanges get theirs (defaults_kinds.go).
 func admit(obj runtime.Object) {
 	switch o := obj.(type) {
 	case *corev1.Secret:
@@ -72,6 +76,22 @@ func admit(obj runtime.Object) {
 		defaultBinding(&o.RoleRef, o.Subjects)
 	case *apiextensionsv1.CustomResourceDefinition:
 		defaultCRD(o)
+	case *admissionregistrationv1.ValidatingWebhookConfiguration:
+		defaultValidatingWebhooks(o)
+	case *admissionregistrationv1.MutatingWebhookConfiguration:
+		defaultMutatingWebhooks(o)
+	case *schedulingv1.PriorityClass:
+		setIfNil(&o.PreemptionPolicy, corev1.PreemptLowerPriority)
+	case *corev1.Endpoints:
+		defaultEndpoints(o)
+	case *discoveryv1.EndpointSlice:
+		defaultEndpointSlice(o)
+	case *corev1.ResourceQuota:
+		roundUp(o.Spec.Hard)
+		roundUp(o.Status.Hard)
+		roundUp(o.Status.Used)
+	case *corev1.LimitRange:
+		defaultLimitRange(o)
 	case *unstructured.Unstructured:
 		admitUnstructured(o)
 	}
@@ -143,6 +163,17 @@ var typedKinds = map[schema.GroupVersionKind]struct {
 	rbacv1.SchemeGroupVersion.WithKind("RoleBinding"):                       {func() runtime.Object { return &rbacv1.RoleBinding{} }, true},
 	rbacv1.SchemeGroupVersion.WithKind("ClusterRoleBinding"):                {func() runtime.Object { return &rbacv1.ClusterRoleBinding{} }, true},
 	apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition"): {func() runtime.Object { return &apiextensionsv1.CustomResourceDefinition{} }, true},
+	admissionregistrationv1.SchemeGroupVersion.WithKind("ValidatingWebhookConfiguration"): {func() runtime.Object {
+		return &admissionregistrationv1.ValidatingWebhookConfiguration{}
+	}, true},
+	admissionregistrationv1.SchemeGroupVersion.WithKind("MutatingWebhookConfiguration"): {func() runtime.Object {
+		return &admissionregistrationv1.MutatingWebhookConfiguration{}
+	}, true},
+	schedulingv1.SchemeGroupVersion.WithKind("PriorityClass"): {func() runtime.Object { return &schedulingv1.PriorityClass{} }, true},
+	corev1.SchemeGroupVersion.WithKind("Endpoints"):           {func() runtime.Object { return &corev1.Endpoints{} }, true},
+	discoveryv1.SchemeGroupVersion.WithKind("EndpointSlice"):  {func() runtime.Object { return &discoveryv1.EndpointSlice{} }, true},
+	corev1.SchemeGroupVersion.WithKind("ResourceQuota"):       {func() runtime.Object { return &corev1.ResourceQuota{} }, true},
+	corev1.SchemeGroupVersion.WithKind("LimitRange"):          {func() runtime.Object { return &corev1.LimitRange{} }, true},
 }
 
 // beforeManager admits obj, of kind gvk, when kube-apiserver changes it

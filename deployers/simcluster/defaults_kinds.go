@@ -3,20 +3,24 @@ package simcluster
 import (
 	"strings"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 )
 
 // This file sets what kube-apiserver's defaulting sets on the kinds other
 // than the workloads (SetObjectDefaults_* of k8s.io/kubernetes
-// pkg/apis/core/v1, networking/v1, storage/v1, autoscaling/v2, rbac/v1 and
-// of apiextensions-apiserver's v1). What a Service's and a Job's registry add
+// pkg/apis/core/v1, networking/v1, storage/v1, autoscaling/v2, rbac/v1,
+// admissionregistration/v1, scheduling/v1, discovery/v1 and of
+// apiextensions-apiserver's v1). What a Service's and a Job's registry add
 // when they are stored (cluster IPs, node ports, IP families, the Job's
 // selector) is in apiserver.go.
 
@@ -237,5 +241,89 @@ func defaultCRD(c *apiextensionsv1.CustomResourceDefinition) {
 	}
 	if w := c.Spec.Conversion.Webhook; w != nil && w.ClientConfig != nil && w.ClientConfig.Service != nil {
 		setIfNil(&w.ClientConfig.Service.Port, 443)
+	}
+}
+
+// defaultWebhook is SetDefaults_ValidatingWebhook (and, with the
+// reinvocation policy, SetDefaults_MutatingWebhook) with its service's
+// port and its rules' scope: failure policy Fail, match policy
+// Equivalent, empty namespace and object selectors, a 10 s timeout.
+func defaultWebhook(failure **admissionregistrationv1.FailurePolicyType, match **admissionregistrationv1.MatchPolicyType,
+	nsSel, objSel **metav1.LabelSelector, timeout **int32, cfg *admissionregistrationv1.WebhookClientConfig,
+	rules []admissionregistrationv1.RuleWithOperations) {
+	setIfNil(failure, admissionregistrationv1.Fail)
+	setIfNil(match, admissionregistrationv1.Equivalent)
+	setIfNil(nsSel, metav1.LabelSelector{})
+	setIfNil(objSel, metav1.LabelSelector{})
+	setIfNil(timeout, 10)
+	if cfg.Service != nil {
+		setIfNil(&cfg.Service.Port, 443)
+	}
+	for i := range rules {
+		setIfNil(&rules[i].Scope, admissionregistrationv1.AllScopes)
+	}
+}
+
+// defaultValidatingWebhooks is SetObjectDefaults_ValidatingWebhookConfiguration.
+func defaultValidatingWebhooks(c *admissionregistrationv1.ValidatingWebhookConfiguration) {
+	for i := range c.Webhooks {
+		w := &c.Webhooks[i]
+		defaultWebhook(&w.FailurePolicy, &w.MatchPolicy, &w.NamespaceSelector, &w.ObjectSelector, &w.TimeoutSeconds, &w.ClientConfig, w.Rules)
+	}
+}
+
+// defaultMutatingWebhooks is SetObjectDefaults_MutatingWebhookConfiguration.
+func defaultMutatingWebhooks(c *admissionregistrationv1.MutatingWebhookConfiguration) {
+	for i := range c.Webhooks {
+		w := &c.Webhooks[i]
+		defaultWebhook(&w.FailurePolicy, &w.MatchPolicy, &w.NamespaceSelector, &w.ObjectSelector, &w.TimeoutSeconds, &w.ClientConfig, w.Rules)
+		setIfNil(&w.ReinvocationPolicy, admissionregistrationv1.NeverReinvocationPolicy)
+	}
+}
+
+// defaultEndpoints is SetObjectDefaults_Endpoints: ports' protocol TCP.
+func defaultEndpoints(e *corev1.Endpoints) {
+	for i := range e.Subsets {
+		for j := range e.Subsets[i].Ports {
+			if p := &e.Subsets[i].Ports[j]; p.Protocol == "" {
+				p.Protocol = corev1.ProtocolTCP
+			}
+		}
+	}
+}
+
+// defaultEndpointSlice is SetObjectDefaults_EndpointSlice: ports' name ""
+// and protocol TCP.
+func defaultEndpointSlice(e *discoveryv1.EndpointSlice) {
+	for i := range e.Ports {
+		setIfNil(&e.Ports[i].Name, "")
+		setIfNil(&e.Ports[i].Protocol, corev1.ProtocolTCP)
+	}
+}
+
+// defaultLimitRange is SetObjectDefaults_LimitRange: a Container limit's
+// default is its max where unset, its default request its default, else
+// its min; quantities rounded up.
+func defaultLimitRange(l *corev1.LimitRange) {
+	for i := range l.Spec.Limits {
+		it := &l.Spec.Limits[i]
+		if it.Type == corev1.LimitTypeContainer {
+			if it.Default == nil {
+				it.Default = corev1.ResourceList{}
+			}
+			if it.DefaultRequest == nil {
+				it.DefaultRequest = corev1.ResourceList{}
+			}
+			for _, from := range []struct{ src, dst corev1.ResourceList }{{it.Max, it.Default}, {it.Default, it.DefaultRequest}, {it.Min, it.DefaultRequest}} {
+				for k, v := range from.src {
+					if _, ok := from.dst[k]; !ok {
+						from.dst[k] = v.DeepCopy()
+					}
+				}
+			}
+		}
+		for _, l := range []corev1.ResourceList{it.Max, it.Min, it.Default, it.DefaultRequest, it.MaxLimitRequestRatio} {
+			roundUp(l)
+		}
 	}
 }

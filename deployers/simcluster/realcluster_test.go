@@ -141,8 +141,10 @@ spec:` + strings.ReplaceAll(podSpecWithEverything, "\n      ", "\n  "),
 }
 
 // otherDefaultsManifests are the other kinds whose stored form the
-// simulated cluster defaults (keys are KIND or KIND/VARIANT; NS is the
-// namespace, also in the names of cluster-scoped objects).
+// simulated cluster defaults, and some that a real server does not default
+// (keys are KIND or KIND/VARIANT; NS is the namespace, also in the names of
+// cluster-scoped objects). The webhooks match no resource the test
+// creates, so that the real server never calls them.
 var otherDefaultsManifests = map[string]string{
 	"Service": `apiVersion: v1
 kind: Service
@@ -312,6 +314,56 @@ subjects: [{kind: User, name: bob}]
 kind: ServiceAccount
 metadata: {name: sa, namespace: NS}
 `,
+	"ValidatingWebhookConfiguration": `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: vwc-NS}
+webhooks:
+- name: validate.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  clientConfig: {service: {name: hook, namespace: NS, path: /validate}}
+  rules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}]
+`,
+	"MutatingWebhookConfiguration": `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: mwc-NS}
+webhooks:
+- name: mutate.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  clientConfig: {url: "https://hook.example.com/mutate"}
+  rules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [gizmos], scope: Namespaced}]
+`,
+	"PriorityClass": `apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: pc-NS}
+value: 1000
+`,
+	"Endpoints": `apiVersion: v1
+kind: Endpoints
+metadata: {name: ext, namespace: NS}
+subsets: [{addresses: [{ip: 192.0.2.10}], ports: [{port: 5432}]}]
+`,
+	"EndpointSlice": `apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: {name: ext, namespace: NS}
+addressType: IPv4
+endpoints: [{addresses: [192.0.2.10]}]
+ports: [{port: 5432}]
+`,
+	"ResourceQuota": `apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q, namespace: NS}
+spec: {hard: {cpu: "0.0001", pods: "10"}}
+`,
+	"LimitRange": `apiVersion: v1
+kind: LimitRange
+metadata: {name: lr, namespace: NS}
+spec:
+  limits:
+  - {type: Container, max: {cpu: "2", memory: 1Gi}, min: {cpu: 10m}, default: {memory: 512Mi}}
+  - {type: Pod, max: {cpu: "4"}}
+`,
 	"CustomResourceDefinition": `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: gadgets.NS.example.com}
@@ -347,6 +399,10 @@ func TestRealClusterDefaults(t *testing.T) {
 	maps.Copy(all, otherDefaultsManifests)
 	for name, manifest := range all {
 		t.Run(name, func(t *testing.T) {
+			ns := ns
+			if name == "LimitRange" { // its admission would change the Pods of the other manifests
+				ns = tc.Namespace(t)
+			}
 			sim, real := obj(t, strings.ReplaceAll(manifest, "NS", "default")), obj(t, strings.ReplaceAll(manifest, "NS", ns))
 			if err := f.c.Create(ctx, sim); err != nil {
 				t.Fatalf("simulated cluster: %v", err)
