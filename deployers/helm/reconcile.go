@@ -127,10 +127,15 @@ func (d *Deployer) deploy(ctx context.Context, it *item, tpl *templated, old *he
 	return nil, stop, err
 }
 
-// joinEncode encodes status and joins an encoding error to err.
+// joinEncode encodes status and joins an encoding error to err. Without
+// one, err stays as it is: a joined error hides err's codes (such as the
+// applier's ERR_UNAUTHORIZED) from reconcile.CollectCodes.
 func joinEncode(status *helmv1alpha1.ProviderStatus, err error) (*runtime.RawExtension, error) {
 	raw, eerr := encodeStatus(status)
-	return raw, errors.Join(err, eerr)
+	if eerr != nil {
+		err = errors.Join(err, eerr)
+	}
+	return raw, err
 }
 
 // apply deploys the chart as a helm release or as plain manifests and

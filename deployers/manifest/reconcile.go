@@ -81,8 +81,13 @@ func (r *reconcileRun) apply(ctx context.Context) (deployer.Result, error) {
 	}
 	res, err := apply.Apply(ctx, r.applyOptions())
 	if err != nil {
+		// Joined only with an encoding error: a joined error hides the
+		// apply error's codes (ERR_UNAUTHORIZED) from reconcile.CollectCodes.
 		status, serr := encodeStatus(res.ManagedResources)
-		return deployer.Result{ProviderStatus: status}, errors.Join(err, serr)
+		if serr != nil {
+			err = errors.Join(err, serr)
+		}
+		return deployer.Result{ProviderStatus: status}, err
 	}
 	if !res.Orphans.Done {
 		return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Init, RequeueAfter: timeout.Poll(deletion.PollInterval, left)}, nil

@@ -5,12 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/reconcile"
@@ -106,6 +111,9 @@ func (it *item) setScope(c client.Client, crdScopes map[schema.GroupKind]bool) e
 		it.namespaced = namespaced
 		return nil
 	}
+	if apierrors.IsUnauthorized(err) {
+		return unauthorized(c, gvk, err)
+	}
 	namespaced, ok := crdScopes[gvk.GroupKind()]
 	if !ok {
 		return unknownKind(c, gvk)
@@ -134,6 +142,31 @@ func unknownKind(c client.Client, gvk schema.GroupVersionKind) error {
 	}
 	err := fmt.Errorf("unable to get apiresource for %s", gvk)
 	return reconcile.WrapError(err, "GetApiResource", "GetApiResource", err.Error())
+}
+
+// restConfigured is a client that tells its REST configuration (a real
+// cluster's does).
+type restConfigured interface {
+	RESTConfig() *rest.Config
+}
+
+// unauthorized is Landscaper's error when the discovery refuses the
+// Target's credentials (401): code ERR_UNAUTHORIZED, which fails the item
+// at once (GetApiResourceForType, since Landscaper #1259). Unlike other
+// discovery errors, it is not hidden by a CRD of the same set. The text is
+// that of the discovery request Landscaper makes, which decodes the
+// apiserver's Status ("Unauthorized"); the RESTMapper's error (cause)
+// words it otherwise, so the request is made again when the client can.
+func unauthorized(c client.Client, gvk schema.GroupVersionKind, cause error) error {
+	if rc, ok := c.(restConfigured); ok {
+		if dc, derr := discovery.NewDiscoveryClientForConfig(rc.RESTConfig()); derr == nil {
+			if _, derr = dc.ServerResourcesForGroupVersion(gvk.GroupVersion().String()); apierrors.IsUnauthorized(derr) {
+				cause = derr
+			}
+		}
+	}
+	err := fmt.Errorf("unable to get api resources for %s: %w", gvk.GroupVersion(), cause)
+	return reconcile.WrapError(err, "GetApiResource", "GetApiResourceList", err.Error(), lsv1alpha1.ErrorUnauthorized)
 }
 
 // crdScope reads the group, kind and scope a CRD manifest defines.
