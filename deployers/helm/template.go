@@ -52,7 +52,8 @@ type templated struct {
 // false it renders the templates too, in a call that deploys. Its errors are
 // Landscaper's TemplateChart errors, wrapped as Reconcile/Template: a chart
 // that cannot be loaded is retried, bad values and a chart that does not
-// render fail the item (ERR_CONFIGURATION_PROBLEM).
+// render fail the item (ERR_CONFIGURATION_PROBLEM), with helm's error as
+// the message.
 func (d *Deployer) template(ctx context.Context, it *item) (*templated, error) {
 	ch, err := d.chartOf(ctx, it)
 	if err != nil {
@@ -69,13 +70,11 @@ func (d *Deployer) template(ctx context.Context, it *item) (*templated, error) {
 	opts := chartutil.ReleaseOptions{Name: it.cfg.Name, Namespace: it.cfg.Namespace, IsInstall: true}
 	render, err := chartutil.ToRenderValuesWithSchemaValidation(ch, vals, opts, caps, true)
 	if err != nil {
-		err = fmt.Errorf("unable to compute the values of chart %s: %w", ch.Name(), err)
 		return nil, templateError(configError(err, "PrepareHelmValues"))
 	}
 	tpl := &templated{chart: ch, values: vals, caps: caps, render: render}
 	if !helmDeployment(it.cfg) && deployer.Deploys(it.req.Item) {
 		if tpl.files, err = engine.Render(ch, render); err != nil {
-			err = fmt.Errorf("unable to render chart %s: %w", ch.Name(), err)
 			return nil, templateError(configError(err, "RenderHelmValues"))
 		}
 	}
