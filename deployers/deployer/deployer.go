@@ -230,6 +230,19 @@ func Deploys(item *lsv1alpha1.DeployItem) bool {
 	return item.Status.Phase != lsv1alpha1.DeployItemPhases.Progressing || item.Status.LastError != nil
 }
 
+// WaitsForOrphans reports whether a Reconcile call of a deployer with
+// Traits.ProgressingOnError on item goes on waiting for the orphaned objects
+// of an apply to go: phase Init after a call without error, later than the
+// job's start (status.transitionTimes.initTime). The manifest deployer, and
+// the helm deployer with helmDeployment: false, end a call in Init only
+// while orphans are being deleted, which Landscaper's applier waits for
+// inside its one call.
+func WaitsForOrphans(item *lsv1alpha1.DeployItem, now time.Time) bool {
+	tt := item.Status.TransitionTimes
+	return item.Status.Phase == lsv1alpha1.DeployItemPhases.Init && item.Status.LastError == nil &&
+		tt != nil && tt.InitTime != nil && now.After(tt.InitTime.Time)
+}
+
 // DeletePolls reports whether a Delete call of a deployer with
 // Traits.ProgressingOnError on item only goes on with a deletion that an
 // earlier call started and that is waiting for objects to go (phase

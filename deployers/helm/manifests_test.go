@@ -3,6 +3,8 @@ package helm
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // TestManifestMode deploys the test chart with helmDeployment: false:
@@ -130,5 +133,41 @@ func markPodReady(t *testing.T, c client.Client, ns, name string) {
 	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
 	if err := c.Status().Update(ctx, pod); err != nil {
 		t.Fatalf("update status of Pod %s/%s: %v", ns, name, err)
+	}
+}
+
+// TestManifestModeOrphansTimeout: with helmDeployment: false, an object the
+// chart no longer renders that a finalizer holds fails the item at the
+// progressing timeout with the error of Landscaper's applier, which waits
+// for it inside the call of the apply (ApplyObjects /
+// cleanupOrphanedResourcesInGroups, "deployer: delete resources").
+func TestManifestModeOrphansTimeout(t *testing.T) {
+	ctx := context.Background()
+	c := newTestCluster()
+	d := New(Options{Clusters: fixedCluster(c)})
+	cfg := func(values map[string]any) map[string]any {
+		return config(t, map[string]any{"helmDeployment": false, "namespace": "apps", "createNamespace": true, "values": values})
+	}
+	item := deployItem(t, cfg(nil), lsv1alpha1.DeployItemPhases.Init, epoch)
+	res := reconcileOnce(t, d, item, epoch)
+	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Progressing)
+	w := kubetest.Get(t, c, "demo.lscli.io/v1", "Widget", "apps", "demo-demo")
+	w.SetFinalizers([]string{"example.com/hold"})
+	if err := c.Update(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+
+	start := epoch.Add(time.Minute)
+	next := deployItem(t, cfg(map[string]any{"widget": map[string]any{"enabled": false}}), lsv1alpha1.DeployItemPhases.Init, start)
+	next.Spec.Timeout = &lsv1alpha1.Duration{Duration: 2 * time.Second}
+	next.Status.ProviderStatus = res.ProviderStatus
+	wantPhase(t, reconcileOnce(t, d, next, start), lsv1alpha1.DeployItemPhases.Init)
+	wantPhase(t, reconcileOnce(t, d, next, start.Add(time.Second)), lsv1alpha1.DeployItemPhases.Init)
+	_, err := d.Reconcile(ctx, request(next, start.Add(2*time.Second)))
+	var e *reconcile.Error
+	want := `unable to cleanup orphaned resources: timeout during processing deletiongroup: Op: StandardTimeoutChecker.TimeoutExceeded - Reason: ProgressingTimeout - Message: timeout at: "deployer: delete resources"`
+	if !errors.As(err, &e) || e.Operation != "ApplyObjects" || e.Reason != "cleanupOrphanedResourcesInGroups" || e.Message != want ||
+		!reflect.DeepEqual(reconcile.CollectCodes(err), []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}) {
+		t.Fatalf("err = %v (codes %v), want ApplyObjects / cleanupOrphanedResourcesInGroups / %s, ERR_TIMEOUT", err, reconcile.CollectCodes(err), want)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/exports"
+	"github.com/lscli/lscli/deployers/manifest/apply"
 	"github.com/lscli/lscli/deployers/manifest/deletion"
 	"github.com/lscli/lscli/deployers/readiness"
 	"github.com/lscli/lscli/deployers/timeout"
@@ -43,8 +44,10 @@ import (
 func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deployer.Result, error) {
 	// A call that only looks stands for Landscaper's waits inside its one
 	// call, which end in their own errors at the deadline (see check).
+	// So does a call that goes on waiting for the orphans of an apply
+	// (helmDeployment: false).
 	checkpoint := checkpointStartReconcile
-	if !deployer.Deploys(req.Item) {
+	if !deployer.Deploys(req.Item) || deployer.WaitsForOrphans(req.Item, req.Now) {
 		checkpoint = ""
 	}
 	it, err := d.prepare(ctx, req, checkpoint)
@@ -100,6 +103,9 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 // action fails as helm's does when its timeout passes.
 func (d *Deployer) deploy(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus, resume bool) (*helmv1alpha1.ProviderStatus, *deployer.Result, error) {
 	left, err := timeout.Check(it.req.Item, it.req.Now, checkpointStartApply)
+	if deployer.WaitsForOrphans(it.req.Item, it.req.Now) {
+		left, err = apply.OrphansTimeout(it.req.Item, it.req.Now)
+	}
 	expired := false
 	if err != nil {
 		if !resume {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	manifestv1alpha2 "github.com/gardener/landscaper/apis/deployer/manifest/v1alpha2"
@@ -42,7 +43,7 @@ type reconcileRun struct {
 // providerStatus. While orphans held by
 // finalizers are not gone the phase stays Init and the call repeats after a
 // second (Landscaper waits inside its call, and writes the status only
-// afterwards).
+// afterwards); at spec.timeout the item fails with the error of that wait.
 // Later calls (phase Progressing) only look: while an object is not ready or
 // an export cannot be read, the result is Progressing and the framework calls
 // again after 5 seconds of virtual time. At spec.timeout (default 10m, from
@@ -72,7 +73,13 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 
 // apply applies the manifests, then goes on waiting (see wait).
 func (r *reconcileRun) apply(ctx context.Context) (deployer.Result, error) {
-	left, err := timeout.Check(r.req.Item, r.req.Now, CheckpointStartReconcile)
+	// A call that goes on waiting for orphans stands for Landscaper's wait
+	// inside the call of the apply, which ends in its own error.
+	check := func() (time.Duration, error) { return timeout.Check(r.req.Item, r.req.Now, CheckpointStartReconcile) }
+	if deployer.WaitsForOrphans(r.req.Item, r.req.Now) {
+		check = func() (time.Duration, error) { return apply.OrphansTimeout(r.req.Item, r.req.Now) }
+	}
+	left, err := check()
 	if err != nil {
 		return deployer.Result{}, err
 	}

@@ -137,3 +137,21 @@ func TestFallbackQuirkDeletesTakenOverObject(t *testing.T) {
 		t.Errorf("Landscaper deletes the taken-over object; it still exists")
 	}
 }
+
+// TestOrphansTimeout: an orphan whose finalizer stays fails the item at the
+// progressing timeout as Landscaper's applier does: its deletion group's
+// wait ends with the "deployer: delete resources" checkpoint, which
+// cleanupOrphanedResourcesInGroups wraps (ApplyObjects).
+func TestOrphansTimeout(t *testing.T) {
+	h := newHarness(t, nil, header+"manifests:"+configMap("a", "manage")+configMap("held", "manage"))
+	wantTrace(t, h.job(false, 3), "0s Succeeded")
+	held := kubetest.Get(t, h.cluster, "v1", "ConfigMap", "ns", "held")
+	held.SetFinalizers([]string{"example.com/hold"})
+	if err := h.cluster.Update(context.Background(), held); err != nil {
+		t.Fatal(err)
+	}
+	h.setConfig(header + "manifests:" + configMap("a", "manage"))
+	h.item.Spec.Timeout = mustDuration(t, "3s")
+	wantTrace(t, h.job(false, 10), "0s Init\n1s Init\n2s Init\n3s  error: unable to cleanup orphaned resources: timeout during processing deletiongroup: "+
+		"Op: StandardTimeoutChecker.TimeoutExceeded - Reason: ProgressingTimeout - Message: timeout at: \"deployer: delete resources\" [ApplyObjects cleanupOrphanedResourcesInGroups [ERR_TIMEOUT]]")
+}

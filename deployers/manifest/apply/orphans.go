@@ -2,11 +2,16 @@ package apply
 
 import (
 	"context"
+	"fmt"
+	"time"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/lscli/lscli/deployers/manifest/deletion"
+	"github.com/lscli/lscli/deployers/timeout"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // cleanupOrphans deletes the objects of the previous inventory that are not
@@ -48,4 +53,20 @@ func Contains(list managedresource.ManagedResourceStatusList, ref corev1.ObjectR
 		}
 	}
 	return false
+}
+
+// OrphansTimeout checks the progressing timeout of item at now while the
+// orphans of an earlier apply are still being deleted
+// (deployer.WaitsForOrphans), and returns the time left. Past the deadline
+// the error is Landscaper's: its applier waits for them inside the call of
+// the apply, and its deletion group's timeout check ("deployer: delete
+// resources") ends the wait, wrapped by cleanupOrphanedResourcesInGroups
+// (operation ApplyObjects, ERR_TIMEOUT).
+func OrphansTimeout(item *lsv1alpha1.DeployItem, now time.Time) (time.Duration, error) {
+	left, err := timeout.Check(item, now, deletion.Checkpoint)
+	if err != nil {
+		err = fmt.Errorf("unable to cleanup orphaned resources: timeout during processing deletiongroup: %w", err)
+		return 0, reconcile.WrapError(err, "ApplyObjects", "cleanupOrphanedResourcesInGroups", err.Error())
+	}
+	return left, nil
 }
