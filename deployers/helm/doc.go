@@ -64,7 +64,8 @@
 // providerStatus.managedResources lists the release's Pods, Deployments,
 // ReplicaSets, StatefulSets, DaemonSets and ReplicationControllers, the kinds
 // the default readiness check has rules for, which it reads without failing
-// on missing objects.
+// on missing objects; as in Landscaper, objects inside a List document are
+// not listed, so not checked.
 //
 // # helmDeployment: false: rendered manifests
 //

@@ -10,41 +10,48 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/lscli/lscli/deployers/readiness"
 )
 
-// readinessKinds are the kinds Landscaper's default readiness check has
-// rules for; a helm release reports only objects of these kinds as managed.
-var readinessKinds = map[string]bool{"Pod": true, "Deployment": true, "ReplicaSet": true,
-	"StatefulSet": true, "DaemonSet": true, "ReplicationController": true}
-
 // managedResources lists the objects of a release manifest that
-// providerStatus.managedResources shows for a helm release: Lists expanded,
-// namespaces defaulted to the release namespace, only readinessKinds.
+// providerStatus.managedResources shows for a helm release, as Landscaper's
+// GetManagedResourcesStatus does: each document whose group and kind the
+// default readiness check has rules for (readiness.HasRules), its namespace
+// defaulted to the release namespace. A List is of kind List, so it is left
+// out with its items; a kind Deployment of another group than apps is no
+// Deployment.
 func managedResources(manifest, namespace string) (managedresource.ManagedResourceStatusList, error) {
-	objs, err := decodeObjects(manifest)
+	docs, err := decodeDocuments(manifest)
 	if err != nil {
 		return nil, fmt.Errorf("decode helm release manifest: %w", err)
 	}
 	list := managedresource.ManagedResourceStatusList{}
-	for _, u := range objs {
-		if !readinessKinds[u.GetKind()] {
+	for _, doc := range docs {
+		if !readiness.HasRules(doc) {
 			continue
 		}
-		ns := u.GetNamespace()
-		if ns == "" {
-			ns = namespace
+		objs, err := expandList(doc)
+		if err != nil {
+			return nil, fmt.Errorf("decode helm release manifest: %w", err)
 		}
-		list = append(list, managedresource.ManagedResourceStatus{
-			Resource: corev1.ObjectReference{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(),
-				Namespace: ns, Name: u.GetName()},
-		})
+		for _, u := range objs {
+			ns := u.GetNamespace()
+			if ns == "" {
+				ns = namespace
+			}
+			list = append(list, managedresource.ManagedResourceStatus{
+				Resource: corev1.ObjectReference{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(),
+					Namespace: ns, Name: u.GetName()},
+			})
+		}
 	}
 	return list, nil
 }
 
-// decodeObjects decodes a multi-document manifest into objects (numbers as
-// int64), expanding Lists and skipping empty documents.
-func decodeObjects(manifest string) ([]*unstructured.Unstructured, error) {
+// decodeDocuments decodes a multi-document manifest into one object per
+// document (numbers as int64), skipping empty documents.
+func decodeDocuments(manifest string) ([]*unstructured.Unstructured, error) {
 	dec := utilyaml.NewYAMLOrJSONDecoder(strings.NewReader(manifest), 4096)
 	var out []*unstructured.Unstructured
 	for {
@@ -55,10 +62,8 @@ func decodeObjects(manifest string) ([]*unstructured.Unstructured, error) {
 			}
 			return nil, err
 		}
-		objs, err := expandList(u)
-		if err != nil {
-			return nil, err
+		if len(u.Object) > 0 {
+			out = append(out, u)
 		}
-		out = append(out, objs...)
 	}
 }
