@@ -47,7 +47,7 @@ func Expand(manifests []managedresource.Manifest) ([]managedresource.Manifest, e
 		}
 		list := &metav1.List{}
 		if err := json.Unmarshal(m.Manifest.Raw, list); err != nil {
-			return nil, fmt.Errorf("unable to expand managed resource manifests: %w", err)
+			return nil, fmt.Errorf("unable to expand managed resource manifests: unable to expand manifest: %w", err)
 		}
 		if list.Items == nil {
 			out = append(out, m)
