@@ -3,7 +3,6 @@ package helm
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	helminstall "github.com/gardener/landscaper/apis/deployer/helm/install"
@@ -74,41 +73,73 @@ func chartValues(cfg *helmv1alpha1.ProviderConfiguration) (map[string]any, error
 	return vals, nil
 }
 
-// actionFlags are the helmDeploymentConfig arguments of one helm action.
-type actionFlags struct {
+// installConfiguration are the helmDeploymentConfig arguments of helm
+// install, decoded as Landscaper's real helm deployer decodes them; the type
+// names are Landscaper's, so that a decoding error reads the same. timeout
+// is decoded but not used, as in Landscaper: helm's waits last as long as the
+// progressing timeout leaves.
+type installConfiguration struct {
 	Atomic               bool                 `json:"atomic,omitempty"`
 	Force                bool                 `json:"force,omitempty"`
 	SkipSchemaValidation bool                 `json:"skipSchemaValidation,omitempty"`
 	TakeOwnership        bool                 `json:"takeOwnership,omitempty"`
-	Wait                 bool                 `json:"wait,omitempty"`
 	Timeout              *lsv1alpha1.Duration `json:"timeout,omitempty"`
+	Wait                 bool                 `json:"wait,omitempty"`
 }
 
-// flagsFor decodes the arguments of one action (install, upgrade or
-// uninstall) from helmDeploymentConfig; validation has already rejected
-// unknown names. A value of the wrong type is an error without a code, as
-// Landscaper's newInstallConfiguration returns it when the action runs: the
-// item is retried until its progressing timeout, and only the action that
-// runs decodes its part.
-func flagsFor(args map[string]lsv1alpha1.AnyJSON) (actionFlags, error) {
-	var f actionFlags
+// upgradeConfiguration are the arguments of helm upgrade (see
+// installConfiguration).
+type upgradeConfiguration installConfiguration
+
+// uninstallConfiguration are the arguments of helm uninstall: Landscaper
+// reads only wait (timeout is valid, and ignored).
+type uninstallConfiguration struct {
+	Wait bool `json:"wait,omitempty"`
+}
+
+// decodeArgs decodes the arguments of one action into conf. A value of the
+// wrong type is an error without a code, as Landscaper's
+// new<Action>Configuration returns it when the action runs (operation op,
+// reason UnmarshalConfig, the decoder's text): the item is retried until its
+// progressing timeout, and only the action that runs decodes its part.
+// Validation has already rejected unknown names.
+func decodeArgs(args map[string]lsv1alpha1.AnyJSON, op string, conf any) error {
 	if len(args) == 0 {
-		return f, nil
+		return nil
 	}
 	raw, err := json.Marshal(args)
-	if err == nil {
-		err = json.Unmarshal(raw, &f)
-	}
 	if err != nil {
-		return f, reconcile.NewError("NewInstallConfiguration", "UnmarshalConfig", fmt.Sprintf("invalid helmDeploymentConfig: %v", err))
+		return reconcile.NewError(op, "MarshalConfig", err.Error())
 	}
-	return f, nil
+	if err := json.Unmarshal(raw, conf); err != nil {
+		return reconcile.NewError(op, "UnmarshalConfig", err.Error())
+	}
+	return nil
 }
 
-// timeoutOf is the flag's timeout, or def when it sets none.
-func (f actionFlags) timeoutOf(def time.Duration) time.Duration {
-	if f.Timeout != nil && f.Timeout.Duration > 0 {
-		return f.Timeout.Duration
+// installFlags decodes helmDeploymentConfig.install of cfg.
+func installFlags(cfg *helmv1alpha1.HelmDeploymentConfiguration) (installConfiguration, error) {
+	var conf installConfiguration
+	if cfg == nil {
+		return conf, nil
 	}
-	return def
+	return conf, decodeArgs(cfg.Install, "NewInstallConfiguration", &conf)
+}
+
+// upgradeFlags decodes helmDeploymentConfig.upgrade of cfg.
+func upgradeFlags(cfg *helmv1alpha1.HelmDeploymentConfiguration) (upgradeConfiguration, error) {
+	var conf upgradeConfiguration
+	if cfg == nil {
+		return conf, nil
+	}
+	return conf, decodeArgs(cfg.Upgrade, "NewUpgradeConfiguration", &conf)
+}
+
+// uninstallFlags decodes helmDeploymentConfig.uninstall of cfg.
+func uninstallFlags(cfg *helmv1alpha1.HelmDeploymentConfiguration) (uninstallConfiguration, error) {
+	var conf uninstallConfiguration
+	if cfg == nil {
+		return conf, nil
+	}
+	return conf, decodeArgs(cfg.Uninstall, "NewUninstallConfiguration", &conf)
 }

@@ -42,7 +42,9 @@
 // (keeping MaxHistory revisions; like helm, an upgrade without values reuses
 // the last ones), and uninstalls it on Delete (without history; CRDs of
 // crds/ stay). createNamespace and helmDeploymentConfig (atomic, force,
-// skipSchemaValidation, takeOwnership, wait, timeout) are passed on. helm
+// skipSchemaValidation, takeOwnership, wait) are passed on; its timeout is
+// ignored, as in Landscaper: helm's own waits last as long as the
+// progressing timeout leaves. helm
 // talks to the cluster through a kube.Interface over the controller-runtime
 // client:
 //

@@ -183,18 +183,15 @@ func actionError(err error, op, reason, verb string, infoOnly ...string) error {
 // install runs helm install.
 func (r *releaser) install(ctx context.Context, pc *helmv1alpha1.ProviderConfiguration, ch *chart.Chart,
 	vals map[string]any, timeout time.Duration) (*release.Release, error) {
-	var flags actionFlags
-	var err error
-	if pc.HelmDeploymentConfig != nil {
-		if flags, err = flagsFor(pc.HelmDeploymentConfig.Install); err != nil {
-			return nil, err
-		}
+	flags, err := installFlags(pc.HelmDeploymentConfig)
+	if err != nil {
+		return nil, err
 	}
 	in := action.NewInstall(r.cfg)
 	in.ReleaseName, in.Namespace, in.CreateNamespace = r.name, r.namespace, pc.CreateNamespace
 	in.Atomic, in.Force, in.Wait = flags.Atomic, flags.Force, flags.Wait
 	in.SkipSchemaValidation, in.TakeOwnership = flags.SkipSchemaValidation, flags.TakeOwnership
-	in.Timeout = flags.timeoutOf(timeout)
+	in.Timeout = timeout
 	rel, err := in.RunWithContext(ctx, ch, vals)
 	if err != nil {
 		return nil, installError(err)
@@ -205,18 +202,15 @@ func (r *releaser) install(ctx context.Context, pc *helmv1alpha1.ProviderConfigu
 // upgrade runs helm upgrade, keeping MaxHistory revisions.
 func (r *releaser) upgrade(ctx context.Context, pc *helmv1alpha1.ProviderConfiguration, ch *chart.Chart,
 	vals map[string]any, timeout time.Duration) (*release.Release, error) {
-	var flags actionFlags
-	var err error
-	if pc.HelmDeploymentConfig != nil {
-		if flags, err = flagsFor(pc.HelmDeploymentConfig.Upgrade); err != nil {
-			return nil, err
-		}
+	flags, err := upgradeFlags(pc.HelmDeploymentConfig)
+	if err != nil {
+		return nil, err
 	}
 	up := action.NewUpgrade(r.cfg)
 	up.Namespace, up.MaxHistory = r.namespace, MaxHistory
 	up.Atomic, up.Force, up.Wait = flags.Atomic, flags.Force, flags.Wait
 	up.SkipSchemaValidation, up.TakeOwnership = flags.SkipSchemaValidation, flags.TakeOwnership
-	up.Timeout = flags.timeoutOf(timeout)
+	up.Timeout = timeout
 	rel, err := up.RunWithContext(ctx, r.name, ch, vals)
 	if err != nil {
 		return nil, upgradeError(err)
@@ -240,16 +234,13 @@ func (r *releaser) unblock() {
 // (paused() true, no error), and resume goes on with it.
 func (r *releaser) uninstall(pc *helmv1alpha1.ProviderConfiguration, timeout time.Duration, resume, expired bool) error {
 	r.resume(resume, expired, false)
-	var flags actionFlags
-	var err error
-	if pc.HelmDeploymentConfig != nil {
-		if flags, err = flagsFor(pc.HelmDeploymentConfig.Uninstall); err != nil {
-			return err
-		}
+	flags, err := uninstallFlags(pc.HelmDeploymentConfig)
+	if err != nil {
+		return err
 	}
 	un := action.NewUninstall(r.cfg)
 	un.KeepHistory, un.IgnoreNotFound = false, true
-	un.Wait, un.Timeout = flags.Wait, flags.timeoutOf(timeout)
+	un.Wait, un.Timeout = flags.Wait, timeout
 	_, err = un.Run(r.name)
 	if r.paused() {
 		return nil
