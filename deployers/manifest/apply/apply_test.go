@@ -50,7 +50,7 @@ func TestApplyOrder(t *testing.T) {
 		{name: "namespaced object without namespace fails",
 			manifests:  []managedresource.Manifest{m("", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: nons}"), m("", cm("b", ""))},
 			wantWrites: "create ConfigMap ns/b", wantInventory: " ConfigMap ns/b",
-			wantErr: "unable to get object ConfigMap nons: an empty namespace may not be set when a resource name is provided"},
+			wantErr: "unable to get object: an empty namespace may not be set when a resource name is provided"},
 		{name: "default namespace", defaultNS: "release",
 			manifests:  []managedresource.Manifest{m("", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: nons}"), m("", roleYAML)},
 			wantWrites: "create ClusterRole r|create ConfigMap release/nons", wantInventory: " ClusterRole r\n ConfigMap release/nons"},

@@ -202,8 +202,9 @@ func (it *item) decode(defaultNamespace string) (*unstructured.Unstructured, err
 	case obj.GetNamespace() == "" && defaultNamespace != "":
 		obj.SetNamespace(defaultNamespace)
 	case obj.GetNamespace() == "":
-		return nil, fmt.Errorf("unable to get object %s %s: an empty namespace may not be set when a resource name is provided",
-			obj.GetKind(), obj.GetName())
+		// Landscaper's applier reads the object first, and the client refuses
+		// the key (applyObject: "unable to get object: ...").
+		return nil, fmt.Errorf("unable to get object: an empty namespace may not be set when a resource name is provided")
 	}
 	return obj, nil
 }

@@ -29,7 +29,7 @@ func applyItem(ctx context.Context, opts Options, it *item) (*managedresource.Ma
 	live.SetGroupVersionKind(obj.GroupVersionKind())
 	if err := opts.Client.Get(ctx, key, live); err != nil {
 		if !apierrors.IsNotFound(err) {
-			return nil, nil, fmt.Errorf("unable to get object %s %s: %w", obj.GetKind(), key, err)
+			return nil, nil, fmt.Errorf("unable to get object: %w", err)
 		}
 		return create(ctx, opts, it, obj)
 	}
