@@ -2,15 +2,15 @@ package apply
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
+	"dario.cat/mergo"
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/lscli/lscli/deployers/manifest/deletion"
 )
 
 // Patch is a patchAfterDeployment hook of an applied object.
@@ -22,7 +22,7 @@ type Patch struct {
 }
 
 // PatchAfterDeployment runs the hooks in order: it reads each object, merges
-// the patch into it (mergo with override, see deletion.MergePatch) and
+// the patch into it (mergo with override, as deletion.MergePatch) and
 // updates it. It stops at the first error.
 func PatchAfterDeployment(ctx context.Context, c client.Client, patches []Patch) error {
 	for _, p := range patches {
@@ -31,9 +31,13 @@ func PatchAfterDeployment(ctx context.Context, c client.Client, patches []Patch)
 		obj.SetKind(p.Object.Kind)
 		key := client.ObjectKey{Namespace: p.Object.Namespace, Name: p.Object.Name}
 		if err := c.Get(ctx, key, obj); err != nil {
-			return fmt.Errorf("unable to get resource %s %s to patch: %w", p.Object.Kind, key, err)
+			return err // as Landscaper returns it
 		}
-		if err := deletion.MergePatch(obj.Object, p.Patch.Raw); err != nil {
+		var patch map[string]any
+		if err := json.Unmarshal(p.Patch.Raw, &patch); err != nil {
+			return fmt.Errorf("error while decoding patch: %w", err)
+		}
+		if err := mergo.Merge(&obj.Object, patch, mergo.WithOverride); err != nil {
 			return fmt.Errorf("unable to patch changes for resource %s: %w", key, err)
 		}
 		if err := c.Update(ctx, obj); err != nil {

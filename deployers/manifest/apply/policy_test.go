@@ -123,3 +123,21 @@ func managed(policy managedresource.ManifestPolicy, name string) managedresource
 	return managedresource.ManagedResourceStatus{Policy: policy,
 		Resource: corev1.ObjectReference{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: name}}
 }
+
+// TestPatchAfterDeploymentErrors: the errors are Landscaper's
+// (ManifestApplier.PatchAfterDeployment): the client's own when the object
+// is gone, "error while decoding patch" for a patch that is no object.
+func TestPatchAfterDeploymentErrors(t *testing.T) {
+	c := kubetest.NewClient(kubetest.Objects(cm("there", "")))
+	ref := func(name string) corev1.ObjectReference {
+		return corev1.ObjectReference{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: name}
+	}
+	err := apply.PatchAfterDeployment(context.Background(), c, []apply.Patch{{Object: ref("gone"), Patch: &runtime.RawExtension{Raw: []byte(`{}`)}}})
+	if want := `configmaps "gone" not found`; err == nil || err.Error() != want {
+		t.Errorf("object gone: err = %v, want %s", err, want)
+	}
+	err = apply.PatchAfterDeployment(context.Background(), c, []apply.Patch{{Object: ref("there"), Patch: &runtime.RawExtension{Raw: []byte(`[1]`)}}})
+	if want := "error while decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}"; err == nil || err.Error() != want {
+		t.Errorf("bad patch: err = %v, want %s", err, want)
+	}
+}
