@@ -48,22 +48,31 @@ func PrepareForDelete(ctx context.Context, c client.Client, mr *managedresource.
 	}
 	obj := objectFor(mr.Resource)
 	key := client.ObjectKeyFromObject(obj)
+	// The messages are Landscaper's (AnnotateAndPatchBeforeDelete), which
+	// name the object by its group version kind and name.
 	if err := c.Get(ctx, key, obj); err != nil {
 		if apierrors.IsNotFound(err) {
 			return true, nil
 		}
-		return false, fmt.Errorf("unable to get resource with before-delete annotations %s %s: %w", obj.GroupVersionKind(), key, err)
+		return false, fmt.Errorf("unable to get resource with before-delete annotations %s %s: %w", obj.GroupVersionKind(), obj.GetName(), err)
 	}
 	if mr.AnnotateBeforeDelete != nil {
 		obj.SetAnnotations(MergeAnnotations(obj.GetAnnotations(), mr.AnnotateBeforeDelete))
 	}
 	if mr.PatchBeforeDelete != nil {
-		if err := MergePatch(obj.Object, mr.PatchBeforeDelete.Raw); err != nil {
-			return false, fmt.Errorf("unable to merge changes before delete for resource %s: %w", key, err)
+		var patch map[string]any
+		if err := json.Unmarshal(mr.PatchBeforeDelete.Raw, &patch); err != nil {
+			return false, fmt.Errorf("error while decoding patch: %w", err)
+		}
+		if err := mergo.Merge(&obj.Object, patch, mergo.WithOverride); err != nil {
+			return false, fmt.Errorf("unable to merge changes changes before delete for resource %s: %w", key, err)
 		}
 	}
 	if err := c.Update(ctx, obj); err != nil {
-		return false, fmt.Errorf("unable to update resource with before-delete annotations %s %s: %w", obj.GroupVersionKind(), key, err)
+		if apierrors.IsConflict(err) {
+			return false, fmt.Errorf("unable to update resource with before-delete annotations due to a conflict %s %s: %w", obj.GroupVersionKind(), obj.GetName(), err)
+		}
+		return false, fmt.Errorf("unable to update resource with before-delete annotations %s %s: %w", obj.GroupVersionKind(), obj.GetName(), err)
 	}
 	return false, nil
 }

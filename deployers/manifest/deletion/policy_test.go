@@ -112,3 +112,14 @@ func equalAny(a, b map[string]any) bool {
 	}
 	return true
 }
+
+// TestPrepareForDeleteBadPatch: a patchBeforeDelete that is no object fails
+// with Landscaper's text (AnnotateAndPatchBeforeDelete).
+func TestPrepareForDeleteBadPatch(t *testing.T) {
+	c := kubetest.NewClient(kubetest.Objects("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: ns}"))
+	mr := &managedresource.ManagedResourceStatus{Resource: cmRef("a"), PatchBeforeDelete: &runtime.RawExtension{Raw: []byte(`[1]`)}}
+	_, err := deletion.PrepareForDelete(context.Background(), c, mr)
+	if want := "error while decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+}
