@@ -2,7 +2,6 @@ package apply
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"dario.cat/mergo"
@@ -11,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/deployers/manifest/deletion"
 )
 
 // Patch is a patchAfterDeployment hook of an applied object.
@@ -22,7 +23,7 @@ type Patch struct {
 }
 
 // PatchAfterDeployment runs the hooks in order: it reads each object, merges
-// the patch into it (mergo with override, as deletion.MergePatch) and
+// the patch into it (deletion.DecodePatch, then mergo with override) and
 // updates it. It stops at the first error.
 func PatchAfterDeployment(ctx context.Context, c client.Client, patches []Patch) error {
 	for _, p := range patches {
@@ -33,9 +34,9 @@ func PatchAfterDeployment(ctx context.Context, c client.Client, patches []Patch)
 		if err := c.Get(ctx, key, obj); err != nil {
 			return err // as Landscaper returns it
 		}
-		var patch map[string]any
-		if err := json.Unmarshal(p.Patch.Raw, &patch); err != nil {
-			return fmt.Errorf("error while decoding patch: %w", err)
+		patch, err := deletion.DecodePatch(p.Patch.Raw)
+		if err != nil {
+			return err
 		}
 		if err := mergo.Merge(&obj.Object, patch, mergo.WithOverride); err != nil {
 			return fmt.Errorf("unable to patch changes for resource %s: %w", key, err)

@@ -60,9 +60,9 @@ func PrepareForDelete(ctx context.Context, c client.Client, mr *managedresource.
 		obj.SetAnnotations(MergeAnnotations(obj.GetAnnotations(), mr.AnnotateBeforeDelete))
 	}
 	if mr.PatchBeforeDelete != nil {
-		var patch map[string]any
-		if err := json.Unmarshal(mr.PatchBeforeDelete.Raw, &patch); err != nil {
-			return false, fmt.Errorf("error while decoding patch: %w", err)
+		patch, err := DecodePatch(mr.PatchBeforeDelete.Raw)
+		if err != nil {
+			return false, err
 		}
 		if err := mergo.Merge(&obj.Object, patch, mergo.WithOverride); err != nil {
 			return false, fmt.Errorf("unable to merge changes changes before delete for resource %s: %w", key, err)
@@ -90,14 +90,15 @@ func MergeAnnotations(annotations, add map[string]string) map[string]string {
 	return out
 }
 
-// MergePatch merges the JSON object patch into obj as Landscaper's hooks do
-// (mergo with override: nested maps are merged, other values replaced when
-// the patch's value is not empty). Numbers are decoded as int64 where they
-// are integers.
-func MergePatch(obj map[string]any, patch []byte) error {
+// DecodePatch decodes the JSON object of a patch hook (patchBeforeDelete,
+// patchAfterDeployment), with Landscaper's error for one that is no object.
+// Numbers are decoded as int64 where they are integers. Landscaper's hooks
+// merge it into the object with mergo and override: nested maps are merged,
+// other values replaced when the patch's value is not empty.
+func DecodePatch(raw []byte) (map[string]any, error) {
 	var p map[string]any
-	if err := json.Unmarshal(patch, &p); err != nil {
-		return fmt.Errorf("error while decoding patch: %w", err)
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, fmt.Errorf("error while decoding patch: %w", err)
 	}
-	return mergo.Merge(&obj, p, mergo.WithOverride)
+	return p, nil
 }
