@@ -171,3 +171,44 @@ func TestManifestModeOrphansTimeout(t *testing.T) {
 		t.Fatalf("err = %v (codes %v), want ApplyObjects / cleanupOrphanedResourcesInGroups / %s, ERR_TIMEOUT", err, reconcile.CollectCodes(err), want)
 	}
 }
+
+// TestManifestModeOrphansWait: while an object the chart no longer renders
+// is held by a finalizer the item stays Init with the previous inventory,
+// so that the next call still knows it; once it is gone the item goes on
+// with the new inventory.
+func TestManifestModeOrphansWait(t *testing.T) {
+	ctx := context.Background()
+	c := newTestCluster()
+	d := New(Options{Clusters: fixedCluster(c)})
+	cfg := func(values map[string]any) map[string]any {
+		return config(t, map[string]any{"helmDeployment": false, "namespace": "apps", "createNamespace": true, "values": values})
+	}
+	res := reconcileOnce(t, d, deployItem(t, cfg(nil), lsv1alpha1.DeployItemPhases.Init, epoch), epoch)
+	w := kubetest.Get(t, c, "demo.lscli.io/v1", "Widget", "apps", "demo-demo")
+	w.SetFinalizers([]string{"example.com/hold"})
+	if err := c.Update(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	start := epoch.Add(time.Minute)
+	next := deployItem(t, cfg(map[string]any{"widget": map[string]any{"enabled": false}}), lsv1alpha1.DeployItemPhases.Init, start)
+	next.Status.ProviderStatus = res.ProviderStatus
+	waiting := reconcileOnce(t, d, next, start)
+	wantPhase(t, waiting, lsv1alpha1.DeployItemPhases.Init)
+	if waiting.ProviderStatus != nil {
+		t.Fatalf("provider status while orphans are deleted = %s, want the previous one kept", waiting.ProviderStatus.Raw)
+	}
+	w = kubetest.Get(t, c, "demo.lscli.io/v1", "Widget", "apps", "demo-demo")
+	w.SetFinalizers(nil)
+	if err := c.Update(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	done := reconcileOnce(t, d, next, start.Add(time.Second))
+	if done.Phase == lsv1alpha1.DeployItemPhases.Init || done.ProviderStatus == nil {
+		t.Fatalf("after the orphan went: phase %q, provider status %v; want the apply done with the new inventory", done.Phase, done.ProviderStatus)
+	}
+	for _, mr := range decodeManaged(t, done.ProviderStatus.Raw) {
+		if mr.Resource.Kind == "Widget" {
+			t.Errorf("the new inventory still has the Widget")
+		}
+	}
+}

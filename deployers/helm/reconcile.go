@@ -103,8 +103,13 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 // action fails as helm's does when its timeout passes.
 func (d *Deployer) deploy(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus, resume bool) (*helmv1alpha1.ProviderStatus, *deployer.Result, error) {
 	left, err := timeout.Check(it.req.Item, it.req.Now, checkpointStartApply)
+	// While orphans are being deleted, the deadline ends the wait with the
+	// applier's error; the apply is repeated all the same, for the new
+	// inventory that Landscaper writes with it.
+	var orphansTimeout error
 	if deployer.WaitsForOrphans(it.req.Item, it.req.Now) {
-		left, err = apply.OrphansTimeout(it.req.Item, it.req.Now)
+		left, orphansTimeout = apply.OrphansTimeout(it.req.Item, it.req.Now)
+		err = nil
 	}
 	expired := false
 	if err != nil {
@@ -118,17 +123,21 @@ func (d *Deployer) deploy(ctx context.Context, it *item, tpl *templated, old *he
 		raw, err := encodeStatus(old)
 		return nil, &deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Progressing, ProviderStatus: raw}, err
 	}
+	if orphansTimeout != nil {
+		err = orphansTimeout
+	}
 	if err == nil {
 		return status, nil, nil
+	}
+	if errors.Is(err, errOrphansPending) {
+		// The previous inventory stays, so that the next call still knows
+		// the orphans; Landscaper writes the status only after its wait.
+		return nil, &deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Init,
+			RequeueAfter: timeout.Poll(deletion.PollInterval, left)}, nil
 	}
 	stop := &deployer.Result{}
 	if status != nil {
 		stop.ProviderStatus, err = joinEncode(status, err)
-	}
-	if errors.Is(err, errOrphansPending) {
-		stop.Phase = lsv1alpha1.DeployItemPhases.Init
-		stop.RequeueAfter = timeout.Poll(deletion.PollInterval, left)
-		return nil, stop, nil
 	}
 	return nil, stop, err
 }

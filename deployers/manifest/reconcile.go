@@ -74,19 +74,23 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 // apply applies the manifests, then goes on waiting (see wait).
 func (r *reconcileRun) apply(ctx context.Context) (deployer.Result, error) {
 	// A call that goes on waiting for orphans stands for Landscaper's wait
-	// inside the call of the apply, which ends in its own error.
-	check := func() (time.Duration, error) { return timeout.Check(r.req.Item, r.req.Now, CheckpointStartReconcile) }
+	// inside the call of the apply, which ends in its own error at the
+	// deadline; the apply is repeated all the same, for the new inventory
+	// that Landscaper writes with that error.
+	var left time.Duration
+	var err, orphansTimeout error
 	if deployer.WaitsForOrphans(r.req.Item, r.req.Now) {
-		check = func() (time.Duration, error) { return apply.OrphansTimeout(r.req.Item, r.req.Now) }
-	}
-	left, err := check()
-	if err != nil {
+		left, orphansTimeout = apply.OrphansTimeout(r.req.Item, r.req.Now)
+	} else if left, err = timeout.Check(r.req.Item, r.req.Now, CheckpointStartReconcile); err != nil {
 		return deployer.Result{}, err
 	}
 	if r.client, err = r.d.target(ctx, r.req); err != nil {
 		return deployer.Result{}, err
 	}
 	res, err := apply.Apply(ctx, r.applyOptions())
+	if orphansTimeout != nil {
+		err = orphansTimeout
+	}
 	if err != nil {
 		// Joined only with an encoding error: a joined error hides the
 		// apply error's codes (ERR_UNAUTHORIZED) from reconcile.CollectCodes.
