@@ -8,6 +8,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/version"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -103,10 +104,16 @@ func (d *Deployer) capabilities(c client.Client) (*chartutil.Capabilities, error
 	}
 	if sv, ok := c.(ServerVersioner); ok {
 		info, err := sv.ServerVersion()
-		if err != nil {
+		switch {
+		case apierrors.IsUnauthorized(err):
+			// Landscaper's template step asks the cluster nothing; the
+			// refused credentials fail the deploy step, as there
+			// (ERR_UNAUTHORIZED from the applier with helmDeployment: false).
+		case err != nil:
 			return nil, fmt.Errorf("get the Kubernetes version of the target: %w", err)
+		default:
+			v = info.GitVersion
 		}
-		v = info.GitVersion
 	}
 	kv, err := chartutil.ParseKubeVersion(v)
 	if err != nil {

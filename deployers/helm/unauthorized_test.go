@@ -1,0 +1,47 @@
+package helm
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/lscli/lscli/deployers/realcluster"
+	"github.com/lscli/lscli/internal/testcluster"
+	"github.com/lscli/lscli/reconcile"
+)
+
+// TestRealClusterUnauthorizedManifests: with helmDeployment: false, a
+// Target whose credentials the cluster refuses fails the item at once with
+// the applier's ERR_UNAUTHORIZED, as in Landscaper, whose template step does
+// not ask the cluster anything.
+func TestRealClusterUnauthorizedManifests(t *testing.T) {
+	tc := testcluster.Get(t)
+	kc := clientcmdapi.NewConfig()
+	kc.Clusters["c"] = &clientcmdapi.Cluster{Server: tc.Config.Host, CertificateAuthorityData: tc.Config.CAData}
+	kc.AuthInfos["u"] = &clientcmdapi.AuthInfo{Token: "revoked"}
+	kc.Contexts["c"] = &clientcmdapi.Context{Cluster: "c", AuthInfo: "u"}
+	kc.CurrentContext = "c"
+	kubeconfig, err := clientcmd.Write(*kc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := &lsv1alpha1.Target{Spec: lsv1alpha1.TargetSpec{Type: realcluster.TargetType}}
+	tg.Name, tg.Namespace = "real", "example"
+	tg.Spec.Configuration = &lsv1alpha1.AnyJSON{RawMessage: []byte(`{"kubeconfig": ` + jsonString(string(kubeconfig)) + `}`)}
+
+	d := New(Options{Clusters: realcluster.New(realcluster.Options{})})
+	item := deployItem(t, config(t, map[string]any{"helmDeployment": false, "namespace": "apps"}), lsv1alpha1.DeployItemPhases.Init, epoch)
+	req := request(item, epoch)
+	req.Target = tg
+	_, err = d.Reconcile(context.Background(), req)
+	var e *reconcile.Error
+	if !errors.As(err, &e) || e.Operation != "GetApiResource" || e.Reason != "GetApiResourceList" ||
+		!reflect.DeepEqual(reconcile.CollectCodes(err), []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorUnauthorized}) {
+		t.Fatalf("err = %v (codes %v), want GetApiResource / GetApiResourceList, ERR_UNAUTHORIZED", err, reconcile.CollectCodes(err))
+	}
+}
