@@ -6,6 +6,8 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/lscli/lscli/fakecluster"
 )
 
@@ -37,8 +39,10 @@ func (a *Interrupt) Run(ctx context.Context) (*Run, error) {
 	return operate(ctx, a.cfg, a.RunOptions, op)
 }
 
-// notRunning says why obj has no job to interrupt, or "" when it has one.
-func notRunning(obj fakecluster.Object) string {
+// notRunning says why obj has no job to interrupt, or "" when it has one or
+// the interrupt would still fail a deploy item below it (see
+// interruptReaches).
+func notRunning(objs []fakecluster.Object, obj fakecluster.Object) string {
 	var jobID, finished, phase string
 	switch o := obj.(type) {
 	case *lsv1alpha1.Installation:
@@ -52,6 +56,8 @@ func notRunning(obj fakecluster.Object) string {
 	switch {
 	case jobID == "":
 		return name + " has never started a job: there is nothing to interrupt"
+	case interruptReaches(objs, obj):
+		return ""
 	case jobID == finished:
 		return fmt.Sprintf("%s has no running job (job %s finished, phase %s): there is nothing to interrupt", name, short(jobID), orNone(phase))
 	}
@@ -64,4 +70,44 @@ func short(id string) string {
 		return id[:8]
 	}
 	return id
+}
+
+// interruptReaches reports whether the interrupt annotation on obj would
+// fail a deploy item, as it does on a cluster also when obj's job has
+// finished: Landscaper's installation controller passes the annotation on
+// to the execution and the subinstallations whatever their phase, and the
+// execution controller fails every managed item whose jobIDFinished is not
+// the execution's jobID (handleInterruptOperation), such as an item the
+// last job never reached because a dependency failed. The children are
+// found as the engine finds them: subinstallations and the execution
+// (named after the installation) by their controller reference, items by
+// the managed-by label.
+func interruptReaches(objs []fakecluster.Object, obj fakecluster.Object) bool {
+	switch o := obj.(type) {
+	case *lsv1alpha1.Installation:
+		for _, c := range objs {
+			if c.GetNamespace() != o.Namespace || !metav1.IsControlledBy(c, o) {
+				continue
+			}
+			switch child := c.(type) {
+			case *lsv1alpha1.Installation:
+				if interruptReaches(objs, child) {
+					return true
+				}
+			case *lsv1alpha1.Execution:
+				if child.Name == o.Name && interruptReaches(objs, child) {
+					return true
+				}
+			}
+		}
+	case *lsv1alpha1.Execution:
+		for _, c := range objs {
+			di, ok := c.(*lsv1alpha1.DeployItem)
+			if ok && di.Namespace == o.Namespace && di.Labels[lsv1alpha1.ExecutionManagedByLabel] == o.Name &&
+				di.Status.JobIDFinished != o.Status.JobID {
+				return true
+			}
+		}
+	}
+	return false
 }

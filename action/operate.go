@@ -27,9 +27,10 @@ type operation struct {
 	act func(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) error
 	// check may refuse the object before anything changes (invalid input).
 	check func(objs []fakecluster.Object, obj fakecluster.Object) error
-	// idle, when set, may say why there is nothing to do for obj: then
-	// nothing changes and nothing runs, and the result says why (Run.Idle).
-	idle func(obj fakecluster.Object) string
+	// idle, when set, may say why there is nothing to do for obj (one of
+	// objs, the stored objects): then nothing changes and nothing runs, and
+	// the result says why (Run.Idle).
+	idle func(objs []fakecluster.Object, obj fakecluster.Object) string
 	// self reports on the object itself rather than on its root.
 	self bool
 }
@@ -84,7 +85,7 @@ func operate(ctx context.Context, cfg *Configuration, opts RunOptions, ops ...op
 		found = append(found, obj)
 	}
 	if len(ops) == 1 && ops[0].idle != nil {
-		if why := ops[0].idle(found[0]); why != "" {
+		if why := ops[0].idle(objs, found[0]); why != "" {
 			return idleRun(ctx, ss, roots, why)
 		}
 	}
