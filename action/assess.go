@@ -13,6 +13,7 @@ import (
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscape"
+	"github.com/lscli/lscli/landscaper/dataflow"
 )
 
 // Outcome sums up where a root installation ended.
@@ -35,6 +36,8 @@ type RootState struct {
 	Key     types.NamespacedName
 	Phase   string
 	Outcome Outcome
+	// Sub says the object is a subinstallation (one a command deleted).
+	Sub bool
 }
 
 // Unfinished is an object whose job has not finished, and why.
@@ -107,6 +110,15 @@ func (p Pending) AssessObjects(ctx context.Context, c *fakecluster.Cluster, refs
 		}
 		if err != nil {
 			return a, err
+		}
+		if !dataflow.IsRoot(inst) {
+			// A subinstallation a command deleted: only marked, it waits
+			// for a job of its parent.
+			if err := p.assessOther(ctx, c, ref, &a); err != nil {
+				return a, err
+			}
+			a.Roots[len(a.Roots)-1].Sub = true
+			continue
 		}
 		st := RootState{Kind: ref.Kind, Key: key, Phase: string(inst.Status.InstallationPhase), Outcome: rootOutcome(inst)}
 		a.Roots = append(a.Roots, st)

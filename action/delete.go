@@ -36,10 +36,11 @@ func NewDelete(cfg *Configuration) *Delete { return &Delete{cfg: cfg} }
 
 // Run deletes the object as the API server does (finalizers keep it until
 // its controller removes them; owner references take its dependents), runs
-// and reports: on a root installation as before; on any other object on
-// that object itself, which is gone, or Failed, or still waiting. A
-// subinstallation, an unknown kind or --without-uninstall on a kind
-// without an uninstall is invalid input.
+// and reports on the object itself, which is gone, or Failed, or still
+// waiting. A subinstallation is only marked, as on a cluster: only a root
+// starts a job on its first deletion, so it waits for a job of its parent
+// (whose next Init fails on it). An unknown kind or --without-uninstall on
+// a kind without an uninstall is invalid input.
 func (a *Delete) Run(ctx context.Context) (*Run, error) {
 	single := ObjectName{Kind: a.Kind, Name: a.Name, Namespace: a.Namespace}
 	return operateNamed(ctx, a.cfg, a.RunOptions, a.Objects, single, a.operation)
@@ -54,11 +55,12 @@ func (a *Delete) operation(n ObjectName) (operation, error) {
 			return operation{}, Invalidf("unknown kind %q (known: %s)", n.Kind, knownKinds())
 		}
 	}
-	op := operation{kind: kind, name: n.Name, namespace: n.Namespace, act: a.delete, self: kind != "Installation"}
+	// The report is on the object itself: for a root installation that is
+	// its root; a subinstallation is only marked, as on a cluster, and
+	// waits for a job of its parent.
+	op := operation{kind: kind, name: n.Name, namespace: n.Namespace, act: a.delete, self: true}
 	switch kind {
-	case "Installation":
-		op.check = requireRoot("deleted")
-	case "Execution", "DeployItem":
+	case "Installation", "Execution", "DeployItem":
 	default:
 		if a.WithoutUninstall {
 			return operation{}, Invalidf("--without-uninstall applies to Installations, Executions and DeployItems, not to a %s", kind)

@@ -18,10 +18,11 @@ do not uninstall what they deployed. Exit code 0 when it is gone, 3 when it ende
 (retry with 'lscli trigger NAME'), 4 when the run stopped before.
 
 With KIND, delete any object: execution, deployitem, target, dataobject, context, targetsync,
-secret, configmap (or installation: a root). As on an API server, an object with finalizers is
-only marked, until its controller removes them, and objects it owns go with it. A stand-alone
-Execution or DeployItem (no installation or execution controls it) runs its deletion job; one
-that is controlled waits for a job of its owner. The exit codes are those above, for the object
+secret, configmap, installation. As on an API server, an object with finalizers is only marked,
+until its controller removes them, and objects it owns go with it. A stand-alone Execution or
+DeployItem (no installation or execution controls it) runs its deletion job; one that is
+controlled waits for a job of its owner. So does a subinstallation, as in Landscaper: its parent's
+next job fails on it, and the parent's deletion removes it. The exit codes are those above, for the object
 itself; 4 also when it still waits for finalizers.
 
 NAME may also be KIND/NAME, as 'lscli get -o name' prints it, or NAMESPACE/NAME. As with kubectl,

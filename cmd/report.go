@@ -98,7 +98,7 @@ func (f *factory) summarize(res reconcile.RunResult, a action.Assessment, explai
 		f.status("lscli: %s", e.Text)
 	}
 	for _, r := range a.Roots {
-		if r.Phase != "DeleteFailed" {
+		if r.Phase != "DeleteFailed" || r.Sub { // only its root retries a subinstallation
 			continue
 		}
 		if r.Kind == "" || r.Kind == "Installation" {
@@ -126,7 +126,10 @@ func outcomes(a action.Assessment) string {
 	counts := map[string]map[action.Outcome]int{}
 	for _, r := range a.Roots {
 		kind := r.Kind
-		if kind == "" {
+		switch {
+		case r.Sub:
+			kind = "subinstallation"
+		case kind == "":
 			kind = "Installation"
 		}
 		if counts[kind] == nil {
