@@ -209,6 +209,33 @@ func TestExecutionInterrupt(t *testing.T) {
 	}
 }
 
+// TestExecutionInterruptEveryManagedItem checks that an interrupt fails every
+// unfinished item the execution manages, as Landscaper's
+// handleInterruptOperation lists them (by the managed-by label alone), also
+// two that carry the same template name.
+func TestExecutionInterruptEveryManagedItem(t *testing.T) {
+	f := newFixture(t)
+	setupExecution(f, execPhases.Progressing, []diSpec{
+		{name: "a", jobID: job2, finished: job1, phase: lsv1alpha1.DeployItemPhases.Progressing},
+	}, map[string]string{lsv1alpha1.OperationAnnotation: "interrupt"})
+	twin := f.deployItem("a").DeepCopy()
+	twin.ObjectMeta = metav1.ObjectMeta{Name: "x-a-twin", Namespace: testNS, Labels: twin.Labels,
+		Finalizers: []string{lsv1alpha1.LandscaperFinalizer}, OwnerReferences: twin.OwnerReferences}
+	f.Create(twin)
+	if _, err := f.reconcile(New(*f.cfg), "x"); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"x-a", "x-a-twin"} {
+		di := &lsv1alpha1.DeployItem{}
+		if !f.Get(di, name) {
+			t.Fatalf("deploy item %s is gone", name)
+		}
+		if di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed || di.Status.JobIDFinished != job2 {
+			t.Errorf("deploy item %s: phase %s, jobIDFinished %s; want Failed in %s", name, di.Status.Phase, di.Status.JobIDFinished, job2)
+		}
+	}
+}
+
 // TestExecutionDeletion checks the deletion order and delete-without-uninstall.
 func TestExecutionDeletion(t *testing.T) {
 	t.Run("reverse dependsOn order", func(t *testing.T) {

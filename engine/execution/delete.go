@@ -33,13 +33,9 @@ func (c *Controller) interrupt(ctx context.Context, exec *lsv1alpha1.Execution) 
 	if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
 		return err
 	}
-	byTemplate, err := c.deployItems(ctx, exec)
+	items, err := c.managedDeployItems(ctx, exec, false)
 	if err != nil {
 		return err
-	}
-	items := make([]*lsv1alpha1.DeployItem, 0, len(byTemplate))
-	for _, di := range byTemplate {
-		items = append(items, di)
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })
 	now := metav1.NewTime(c.cfg.Clock.Now())

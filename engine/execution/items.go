@@ -24,14 +24,26 @@ func (c *Controller) deployItems(ctx context.Context, exec *lsv1alpha1.Execution
 	return c.listDeployItems(ctx, exec, false)
 }
 
-// listDeployItems is deployItems; view gives the stored items themselves
-// (fakecluster's Select), read-only: copy an item before changing it.
-func (c *Controller) listDeployItems(ctx context.Context, exec *lsv1alpha1.Execution, view bool) (map[string]*lsv1alpha1.DeployItem, error) {
+// managedDeployItems returns every deploy item exec manages (label
+// execution.landscaper.gardener.cloud/managed-by), also several with the
+// same template name, as Landscaper's ListManagedDeployItems without a
+// cache finds them; view gives read-only items (see listDeployItems).
+func (c *Controller) managedDeployItems(ctx context.Context, exec *lsv1alpha1.Execution, view bool) ([]*lsv1alpha1.DeployItem, error) {
 	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: exec.Name})
 	opts := fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel}
 	found, err := fakecluster.Select[*lsv1alpha1.DeployItem](ctx, c.cfg.Cluster, &lsv1alpha1.DeployItemList{}, opts, view)
 	if err != nil {
 		return nil, fmt.Errorf("list deploy items: %w", err)
+	}
+	return found, nil
+}
+
+// listDeployItems is deployItems; view gives the stored items themselves
+// (fakecluster's Select), read-only: copy an item before changing it.
+func (c *Controller) listDeployItems(ctx context.Context, exec *lsv1alpha1.Execution, view bool) (map[string]*lsv1alpha1.DeployItem, error) {
+	found, err := c.managedDeployItems(ctx, exec, view)
+	if err != nil {
+		return nil, err
 	}
 	out := make(map[string]*lsv1alpha1.DeployItem, len(found))
 	for _, di := range found {
