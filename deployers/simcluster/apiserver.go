@@ -20,15 +20,18 @@ import (
 // pkg/registry/core/service/storage and pkg/registry/batch/job do on a
 // single-stack IPv4 cluster: a Service gets its IP family fields, a cluster
 // IP and node ports (see allocateService); a Job its generated selector
-// (see generateJobSelector). old is the stored object, nil on create.
-func allocate(src ids.Source, cluster string, old, obj runtime.Object) {
+// (see generateJobSelector). old is the stored object, nil on create;
+// used, what the cluster's other Services hold (nil: nothing). What a
+// Service asks for that another holds is an error, as kube-apiserver's.
+func allocate(src ids.Source, cluster string, used *allocations, old, obj runtime.Object) error {
 	switch o := obj.(type) {
 	case *corev1.Service:
 		prev, _ := old.(*corev1.Service)
-		allocateService(src, cluster, prev, o)
+		return allocateService(src, cluster, used, prev, o)
 	case *batchv1.Job:
 		generateJobSelector(o)
 	}
+	return nil
 }
 
 // Job labels the Job registry adds to a Job's pod template.
@@ -91,16 +94,24 @@ const (
 // then clusterIPs follows clusterIP, the IP family policy (SingleStack, or
 // RequireDualStack for a headless Service without selector) and families
 // (IPv4) are set, and a cluster IP and node ports are allocated where
-// missing. Cluster IPs (10.96.0.0/16) and node ports (30000-32767) are
-// derived from the Service's name, so every run gets the same; the node
-// ports differ within a Service, not across Services.
-func allocateService(src ids.Source, cluster string, old, s *corev1.Service) {
+// missing. Cluster IPs (10.96.0.0/16) and node ports (30000-32767) start
+// at a value derived from the Service's name and go on to the next one
+// that neither the Service nor another Service of the cluster (used) holds,
+// so every run gets the same and no two Services share one; what the
+// Service asks for that another holds is refused (checkRequested).
+func allocateService(src ids.Source, cluster string, used *allocations, old, s *corev1.Service) error {
 	spec := &s.Spec
 	if old != nil {
 		dropTypeDependentFields(old, s)
 		patchAllocatedValues(old, s)
 	}
 	normalizeClusterIPs(old, s)
+	if err := checkRequested(used, old, s); err != nil {
+		return err
+	}
+	if used == nil {
+		used = &allocations{}
+	}
 	if spec.Type == corev1.ServiceTypeExternalName {
 		// A real server may store it, from the time it was another type,
 		// but drops it when it reads an ExternalName Service.
@@ -108,8 +119,13 @@ func allocateService(src ids.Source, cluster string, old, s *corev1.Service) {
 	} else {
 		initIPFamilies(old, s)
 		if len(spec.ClusterIPs) == 0 || spec.ClusterIPs[0] == "" {
-			n := int(src.Uint(254*254, "clusterIP", cluster, s.Namespace, s.Name)) + 1
-			ip := fmt.Sprintf("10.96.%d.%d", n/254, n%254+1)
+			const count = 254 * 254
+			n := int(src.Uint(count, "clusterIP", cluster, s.Namespace, s.Name))
+			ip := clusterIP(n)
+			for i := 0; used.clusterIPs[ip] && i < count; i++ {
+				n = (n + 1) % count
+				ip = clusterIP(n)
+			}
 			spec.ClusterIP = ip
 			if len(spec.ClusterIPs) == 0 {
 				spec.ClusterIPs = []string{ip}
@@ -118,7 +134,15 @@ func allocateService(src ids.Source, cluster string, old, s *corev1.Service) {
 			}
 		}
 	}
-	allocateNodePorts(src, cluster, s)
+	allocateNodePorts(src, cluster, used, s)
+	return nil
+}
+
+// clusterIP is the n-th cluster IP the simulated cluster allocates, of
+// 10.96.0.0/16 less the addresses whose last byte is 0 or 255.
+func clusterIP(n int) string {
+	n++
+	return fmt.Sprintf("10.96.%d.%d", n/254, n%254+1)
 }
 
 // needsNodePort reports whether s has node ports allocated.
@@ -285,10 +309,10 @@ func familyOf(ip string) corev1.IPFamily {
 
 // allocateNodePorts gives each port of a NodePort Service (and of a
 // LoadBalancer Service that allocates them) without a node port one: that
-// of another port with the same number, else a free one; and a
-// LoadBalancer Service with external traffic policy Local its health check
-// node port.
-func allocateNodePorts(src ids.Source, cluster string, s *corev1.Service) {
+// of another port with the same number, else one free in the Service and
+// in taken (the other Services'); and a LoadBalancer Service with external
+// traffic policy Local its health check node port.
+func allocateNodePorts(src ids.Source, cluster string, taken *allocations, s *corev1.Service) {
 	spec := &s.Spec
 	alloc := spec.Type == corev1.ServiceTypeNodePort ||
 		spec.Type == corev1.ServiceTypeLoadBalancer && spec.AllocateLoadBalancerNodePorts != nil && *spec.AllocateLoadBalancerNodePorts
@@ -302,7 +326,7 @@ func allocateNodePorts(src ids.Source, cluster string, s *corev1.Service) {
 	}
 	next := func(key string) int32 {
 		n := int32(src.Uint(nodePortCount, "nodePort", cluster, s.Namespace, s.Name, key))
-		for used[nodePortBase+n] {
+		for i := 0; (used[nodePortBase+n] || taken.nodePorts[nodePortBase+n]) && i < nodePortCount; i++ {
 			n = (n + 1) % nodePortCount
 		}
 		used[nodePortBase+n] = true

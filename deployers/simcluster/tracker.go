@@ -521,7 +521,13 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		}
 		m.SetDeletionTimestamp(nil)
 		admit(obj)
-		allocate(t.ids, t.cluster, nil, obj)
+		used, err := t.allocatedFor(obj)
+		if err != nil {
+			return err
+		}
+		if err := allocate(t.ids, t.cluster, used, nil, obj); err != nil {
+			return err
+		}
 		stampManagedFields(m, nil, now)
 		return nil
 	}
@@ -535,7 +541,13 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	// comes before the registry's: writing a manifest again without the
 	// defaults is no change.
 	admit(obj)
-	allocate(t.ids, t.cluster, old, obj)
+	used, err := t.allocatedFor(obj)
+	if err != nil {
+		return err
+	}
+	if err := allocate(t.ids, t.cluster, used, old, obj); err != nil {
+		return err
+	}
 	gen := o.GetGeneration()
 	if rule, ok := t.generationRule(obj); ok && gen > 0 && rule.changed(old, obj) {
 		gen++
