@@ -98,6 +98,9 @@ func newCluster(set *Clusters, key string) *Cluster {
 func (c *Cluster) build() {
 	b := fake.NewClientBuilder().WithScheme(c.scheme).WithRESTMapper(c.mapper).
 		WithObjectTracker(c.tracker).WithReturnManagedFields()
+	for _, obj := range builtinStatusObjects() {
+		b = b.WithStatusSubresource(obj)
+	}
 	for _, obj := range c.ownStatusKinds() {
 		b = b.WithStatusSubresource(obj)
 	}

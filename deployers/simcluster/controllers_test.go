@@ -197,16 +197,16 @@ func TestPodPhase(t *testing.T) {
 		name, policy string
 		rule         RuleConfig
 		want         string // phase after the rule's time
-		before       string // phase before it, for a duration
+		before       string // phase before it, for a duration (a new Pod is Pending, as kube-apiserver makes it)
 		kstatus      status.Status
 	}{
 		{"never", "Never", RuleConfig{}, "Succeeded", "", status.CurrentStatus},
-		{"never after 1m", "Never", RuleConfig{Duration: "1m"}, "Succeeded", "", status.CurrentStatus},
+		{"never after 1m", "Never", RuleConfig{Duration: "1m"}, "Succeeded", "Pending", status.CurrentStatus},
 		{"never failing", "Never", RuleConfig{Fail: "exit 1"}, "Failed", "", status.CurrentStatus}, // kstatus: "completed, but not successfully"
 		{"on failure", "OnFailure", RuleConfig{}, "Succeeded", "", status.CurrentStatus},
 		{"on failure failing", "OnFailure", RuleConfig{Fail: "exit 1"}, "Running", "", status.FailedStatus},
 		{"always", "Always", RuleConfig{}, "Running", "", status.CurrentStatus},
-		{"never hanging", "Never", RuleConfig{Hang: true}, "", "", status.InProgressStatus},
+		{"never hanging", "Never", RuleConfig{Hang: true}, "Pending", "", status.InProgressStatus},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.rule.Match = MatchConfig{Kind: "Pod"}

@@ -213,8 +213,9 @@ func (s Seed) selects(ctx context.Context, c *Cluster, landscape fakecluster.Rea
 }
 
 // put creates obj, or updates it when it exists, with the checks and
-// reactions of the cluster's client (see clusterClient). The caller holds
-// the lock.
+// reactions of the cluster's client (see clusterClient). A created object
+// keeps its status, as the controller that a seed stands for left it. The
+// caller holds the lock.
 func (c *Cluster) put(ctx context.Context, obj *unstructured.Unstructured) error {
 	gvk, err := c.kindOf(obj)
 	if err != nil {
@@ -228,7 +229,9 @@ func (c *Cluster) put(ctx context.Context, obj *unstructured.Unstructured) error
 	err = c.inner.Get(ctx, client.ObjectKeyFromObject(obj), live)
 	switch {
 	case apierrors.IsNotFound(err):
+		c.tracker.keepStatus = true
 		err = c.inner.Create(ctx, obj)
+		c.tracker.keepStatus = false
 	case err == nil:
 		obj.SetResourceVersion(live.GetResourceVersion())
 		err = c.inner.Update(ctx, obj)

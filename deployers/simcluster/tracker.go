@@ -49,6 +49,9 @@ type tracker struct {
 	// listSelector, while set, keeps what List returns to the objects it
 	// selects (see selecting).
 	listSelector labels.Selector
+	// keepStatus, while true, makes a create keep the status its object
+	// has (objects seeded as another controller leaves them, see put).
+	keepStatus bool
 	// changes counts the writes that changed what is stored, with those of
 	// the other clusters of its set (see Clusters.Changes); nil: not counted.
 	changes *atomic.Uint64
@@ -283,6 +286,9 @@ func (t *tracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns
 		return err
 	}
 	live.GetObjectKind().SetGroupVersionKind(gvk)
+	if !t.keepStatus && t.hasStatusSubresource(gvk) {
+		clearStatus(obj)
+	}
 	beforeManager(gvk, obj)
 	out, err := mgr.Update(live, obj, managerName(o.FieldManager))
 	if err != nil {
@@ -521,6 +527,7 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		}
 		m.SetDeletionTimestamp(nil)
 		admit(obj)
+		initialStatus(obj)
 		used, err := t.allocatedFor(obj)
 		if err != nil {
 			return err
