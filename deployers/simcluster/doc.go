@@ -45,7 +45,12 @@
 //     (defaults.go), Services, volumes, NetworkPolicies, StorageClasses,
 //     HPAs, role bindings and CRDs (defaults_kinds.go); what the Service
 //     and Job registries allocate (apiserver.go): IP families, cluster IPs
-//     and node ports derived from the name, a Job's generated selector.
+//     and node ports derived from the name and unique in the cluster
+//     (alloc.go: one asked for that another Service holds is refused with
+//     kube-apiserver's error), a Job's generated selector.
+//   - Status as kube-apiserver's strategies treat it for kinds with a
+//     status subresource (status.go): a create drops the client's, an
+//     update or patch of the object keeps the stored one.
 //   - Kubernetes' legacy service-account token controller (tokens.go).
 //   - TokenRequests of ServiceAccounts and Gardener's AdminKubeconfigRequests
 //     of Shoots, the token and adminkubeconfig subresources, answered
