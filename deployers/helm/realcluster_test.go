@@ -76,8 +76,9 @@ func TestRealClusterRelease(t *testing.T) {
 		wantPhase(t, res, lsv1alpha1.DeployItemPhases.Succeeded)
 	}
 	upgrade(map[string]any{"greeting": "bye"}, epoch.Add(time.Minute))
-	if cm := configMap(t, tc.Client, ns, "demo-demo"); cm.Data["greeting"] != "BYE" || cm.Data["extra"] != "" {
-		t.Errorf("after upgrade data = %v, want greeting BYE and no extra", cm.Data)
+	if cm := configMap(t, tc.Client, ns, "demo-demo"); cm.Data["greeting"] != "BYE" || cm.Data["extra"] != "" ||
+		cm.Data["previousGreeting"] != "HELLO" {
+		t.Errorf("after upgrade data = %v, want greeting BYE, no extra and previousGreeting HELLO (lookup)", cm.Data)
 	}
 	upgrade(map[string]any{"greeting": "hi", "widget": map[string]any{"enabled": false}}, epoch.Add(2*time.Minute))
 	wantReleaseHistory(t, tc.Client, ns, "superseded", "superseded", "deployed")
@@ -174,8 +175,8 @@ func TestRealClusterManifests(t *testing.T) {
 		t.Fatalf("update: %v", err)
 	}
 	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Succeeded)
-	if cm := configMap(t, tc.Client, ns, "demo-demo"); cm.Data["extra"] != "" {
-		t.Errorf("after update data = %v, want no extra", cm.Data)
+	if cm := configMap(t, tc.Client, ns, "demo-demo"); cm.Data["extra"] != "" || cm.Data["previousGreeting"] != cm.Data["greeting"] {
+		t.Errorf("after update data = %v, want no extra and previousGreeting (lookup) the greeting", cm.Data)
 	}
 
 	// delete: a real cluster finishes deleting after a while (the Pod needs

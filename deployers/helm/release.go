@@ -49,6 +49,9 @@ func newReleaser(ctx context.Context, c client.Client, real bool, name, namespac
 		KubeClient:   &kubeClient{ctx: ctx, c: c, namespace: namespace, real: real, log: log, hooks: hooks},
 		Capabilities: caps,
 		Log:          log.printf,
+		// lookup in templates reads the target, as with Landscaper's
+		// RESTClientGetter (helm renders with the cluster unless dry-run).
+		RESTClientGetter: restClientGetter{config: lookupConfig(ctx, c), mapper: c.RESTMapper()},
 	}
 	return &releaser{cfg: cfg, name: name, namespace: namespace, log: log, hooks: hooks, real: real}
 }

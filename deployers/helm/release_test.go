@@ -50,8 +50,9 @@ func TestReleaseLifecycle(t *testing.T) {
 		lsv1alpha1.DeployItemPhases.Init, epoch.Add(time.Minute))
 	wantPhase(t, reconcileOnce(t, d, item, epoch.Add(time.Minute)), lsv1alpha1.DeployItemPhases.Succeeded)
 	wantHistory(t, c, "superseded", "deployed")
-	if cm := configMap(t, c, "default", "demo-demo"); cm.Data["greeting"] != "BYE" || cm.Data["extra"] != "x" {
-		t.Errorf("after upgrade data = %v, want greeting BYE and extra x", cm.Data)
+	if cm := configMap(t, c, "default", "demo-demo"); cm.Data["greeting"] != "BYE" || cm.Data["extra"] != "x" ||
+		cm.Data["previousGreeting"] != "HELLO" {
+		t.Errorf("after upgrade data = %v, want greeting BYE, extra x and previousGreeting HELLO (lookup)", cm.Data)
 	}
 
 	// a field the chart no longer renders goes away (values are given: helm

@@ -24,8 +24,8 @@ const notesSuffix = "NOTES.txt"
 // (NOTES.txt, empty documents and documents that are no Kubernetes object
 // left out, hooks kept as plain objects), all with policy manage; with
 // createNamespace, the release Namespace with policy keep. Templates saw the
-// values of the template step; lookup finds nothing, since rendering does
-// not talk to the target. As in Landscaper, whose template step never
+// values of the template step; lookup read the target (see template). As
+// in Landscaper, whose template step never
 // processes the dependencies' conditions and tags (only a real helm install
 // does), every subchart is rendered, also a disabled one.
 func renderManifests(cfg *helmv1alpha1.ProviderConfiguration, tpl *templated) ([]managedresource.Manifest, error) {

@@ -50,7 +50,8 @@ type templated struct {
 // template loads the chart, decodes the values and computes the values the
 // templates see, as Landscaper's template step does for both modes
 // (revision 0, install, schema validation skipped); with helmDeployment:
-// false it renders the templates too, in a call that deploys. Its errors are
+// false it renders the templates too, in a call that deploys, with `lookup`
+// reading the target (lookupConfig), as Landscaper's RenderWithClient. Its errors are
 // Landscaper's TemplateChart errors, wrapped as Reconcile/Template: a chart
 // that cannot be loaded is retried, bad values and a chart that does not
 // render fail the item (ERR_CONFIGURATION_PROBLEM), with helm's error as
@@ -75,7 +76,7 @@ func (d *Deployer) template(ctx context.Context, it *item) (*templated, error) {
 	}
 	tpl := &templated{chart: ch, values: vals, caps: caps, render: render}
 	if !helmDeployment(it.cfg) && deployer.Deploys(it.req.Item) {
-		if tpl.files, err = engine.Render(ch, render); err != nil {
+		if tpl.files, err = engine.RenderWithClient(ch, render, lookupConfig(ctx, it.client)); err != nil {
 			return nil, templateError(configError(err, "RenderHelmValues"))
 		}
 	}

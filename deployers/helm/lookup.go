@@ -1,0 +1,235 @@
+package helm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// RESTConfigurer is implemented by target clients that reach a real API
+// server, such as the clients of deployers/realcluster: chart templates'
+// `lookup` then asks that server, as helm does.
+type RESTConfigurer interface {
+	RESTConfig() *rest.Config
+}
+
+// groupVersionServer is implemented by clients that know which group
+// versions their cluster serves (the simulated cluster's).
+type groupVersionServer interface {
+	ServesGroupVersion(schema.GroupVersion) bool
+}
+
+// lookupConfig is the REST config helm's `lookup` template function reads
+// the target cluster with, in both modes: Landscaper renders with the
+// Target's REST config (engine.RenderWithClient with helmDeployment: false,
+// helm's action with a RESTClientGetter otherwise). A real cluster's client
+// gives its own config; any other client (the simulated cluster's) is
+// served by readTransport, which answers the requests helm's lookup makes
+// (discovery of one group version, get and list) from c.
+func lookupConfig(ctx context.Context, c client.Client) *rest.Config {
+	if r, ok := c.(RESTConfigurer); ok {
+		return r.RESTConfig()
+	}
+	return &rest.Config{Host: "http://target.lscli.invalid", Transport: &readTransport{ctx: ctx, c: c}}
+}
+
+// readTransport serves the read requests of helm's lookup from a
+// controller-runtime client: GET /api/v1 and /apis/GROUP/VERSION (the
+// kinds served, see resources), GET of a resource's collection or of one
+// object, cluster-wide or in a namespace, and GET /api (the core API's
+// versions, without server addresses). Other paths are 404 as on
+// kube-apiserver; other verbs are refused.
+type readTransport struct {
+	ctx context.Context
+	c   client.Client
+}
+
+// RoundTrip answers req.
+func (t *readTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
+	if req.Method != http.MethodGet {
+		return statusResponse(req, metav1.Status{Status: metav1.StatusFailure, Code: http.StatusMethodNotAllowed,
+			Reason: metav1.StatusReasonMethodNotAllowed, Message: "lscli's lookup only reads"})
+	}
+	if strings.Trim(req.URL.Path, "/") == "api" {
+		// helm's lookup of a kind its group version does not have lists
+		// this path (the resource it found is empty).
+		return response(req, http.StatusOK, []byte(`{"kind":"APIVersions","versions":["v1"]}`)), nil
+	}
+	gv, rest, ok := splitAPIPath(req.URL.Path)
+	if !ok {
+		return notFound(req), nil
+	}
+	if len(rest) == 0 {
+		return t.discovery(req, gv)
+	}
+	namespace := ""
+	if len(rest) >= 3 && rest[0] == "namespaces" {
+		namespace, rest = rest[1], rest[2:]
+	}
+	if len(rest) > 2 {
+		return notFound(req), nil
+	}
+	gvk, err := t.c.RESTMapper().KindFor(gv.WithResource(rest[0]))
+	if err != nil || gvk.GroupVersion() != gv {
+		return notFound(req), nil
+	}
+	if len(rest) == 2 {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(gvk)
+		return t.answer(req, t.c.Get(t.ctx, client.ObjectKey{Namespace: namespace, Name: rest[1]}, u), u)
+	}
+	l := &unstructured.UnstructuredList{}
+	l.SetGroupVersionKind(gv.WithKind(gvk.Kind + "List"))
+	var opts []client.ListOption
+	if namespace != "" {
+		opts = append(opts, client.InNamespace(namespace))
+	}
+	return t.answer(req, t.c.List(t.ctx, l, opts...), l)
+}
+
+// answer is obj as JSON, or err as an API status.
+func (t *readTransport) answer(req *http.Request, err error, obj runtime.Unstructured) (*http.Response, error) {
+	if err != nil {
+		if s, ok := err.(interface{ Status() metav1.Status }); ok {
+			return statusResponse(req, s.Status())
+		}
+		return statusResponse(req, metav1.Status{Status: metav1.StatusFailure, Code: http.StatusInternalServerError,
+			Reason: metav1.StatusReasonInternalError, Message: err.Error()})
+	}
+	body, err := json.Marshal(obj.UnstructuredContent())
+	if err != nil {
+		return nil, fmt.Errorf("encode lookup answer: %w", err)
+	}
+	return response(req, http.StatusOK, body), nil
+}
+
+// discovery answers GET of a group version with the resources it serves,
+// 404 when it serves none.
+func (t *readTransport) discovery(req *http.Request, gv schema.GroupVersion) (*http.Response, error) {
+	if s, ok := t.c.(groupVersionServer); ok && !s.ServesGroupVersion(gv) {
+		return notFound(req), nil
+	}
+	res := t.resources(gv)
+	if len(res) == 0 {
+		return notFound(req), nil
+	}
+	list := metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"},
+		GroupVersion: gv.String(), APIResources: res}
+	body, err := json.Marshal(list)
+	if err != nil {
+		return nil, fmt.Errorf("encode discovery of %s: %w", gv, err)
+	}
+	return response(req, http.StatusOK, body), nil
+}
+
+// resources are the resources of gv that the client's mapper maps, by
+// name: the kinds of its scheme and of the CustomResourceDefinitions stored
+// in the cluster.
+func (t *readTransport) resources(gv schema.GroupVersion) []metav1.APIResource {
+	kinds := map[string]bool{}
+	scheme := t.c.Scheme()
+	for kind := range scheme.KnownTypes(gv) {
+		if isMetaKind(kind) {
+			continue
+		}
+		kinds[kind] = true
+	}
+	crds := &unstructured.UnstructuredList{}
+	crds.SetGroupVersionKind(schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinitionList"})
+	if err := t.c.List(t.ctx, crds); err == nil {
+		for _, crd := range crds.Items {
+			if group, _, _ := unstructured.NestedString(crd.Object, "spec", "group"); group != gv.Group {
+				continue
+			}
+			if kind, _, _ := unstructured.NestedString(crd.Object, "spec", "names", "kind"); kind != "" {
+				kinds[kind] = true
+			}
+		}
+	}
+	var out []metav1.APIResource
+	for kind := range kinds {
+		if strings.HasSuffix(kind, "List") || strings.HasSuffix(kind, "Options") {
+			continue
+		}
+		m, err := t.c.RESTMapper().RESTMapping(gv.WithKind(kind).GroupKind(), gv.Version)
+		if err != nil || m.GroupVersionKind.GroupVersion() != gv {
+			continue
+		}
+		out = append(out, metav1.APIResource{Name: m.Resource.Resource, Kind: kind,
+			Namespaced: m.Scope.Name() == meta.RESTScopeNameNamespace,
+			Verbs:      metav1.Verbs{"create", "delete", "get", "list", "patch", "update", "watch"}})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// isMetaKind reports whether kind is one of the kinds every group version
+// of a scheme knows but no API server serves as a resource.
+func isMetaKind(kind string) bool {
+	switch kind {
+	case "WatchEvent", "Status", "APIVersions", "APIGroupList", "APIGroup", "APIResourceList":
+		return true
+	}
+	return false
+}
+
+// splitAPIPath splits /api/v1/REST... and /apis/GROUP/VERSION/REST... into
+// the group version and the rest's segments.
+func splitAPIPath(path string) (schema.GroupVersion, []string, bool) {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case len(segs) >= 2 && segs[0] == "api":
+		return schema.GroupVersion{Version: segs[1]}, segs[2:], true
+	case len(segs) >= 3 && segs[0] == "apis":
+		return schema.GroupVersion{Group: segs[1], Version: segs[2]}, segs[3:], true
+	}
+	return schema.GroupVersion{}, nil, false
+}
+
+// notFound is kube-apiserver's answer to a path it does not serve: a plain
+// 404, which client-go reads as "the server could not find the requested
+// resource".
+func notFound(req *http.Request) *http.Response {
+	r := response(req, http.StatusNotFound, []byte("404 page not found\n"))
+	r.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	return r
+}
+
+// restClientGetter gives helm's actions the REST config of the target
+// (lookupConfig), so that `lookup` in templates reads the cluster as with
+// Landscaper's helm deployer. It has no discovery client (the actions get
+// the capabilities from the template step) and a mapper that helm cannot
+// reset (the kube client keeps its own).
+type restClientGetter struct {
+	config *rest.Config
+	mapper meta.RESTMapper
+}
+
+// ToRESTConfig returns the target's REST config.
+func (g restClientGetter) ToRESTConfig() (*rest.Config, error) { return rest.CopyConfig(g.config), nil }
+
+// ToDiscoveryClient returns none: helm's actions only use it to refresh
+// capabilities they were given.
+func (g restClientGetter) ToDiscoveryClient() (discovery.CachedDiscoveryInterface, error) {
+	return nil, nil
+}
+
+// ToRESTMapper returns the target client's mapper, without helm's Reset.
+func (g restClientGetter) ToRESTMapper() (meta.RESTMapper, error) {
+	return struct{ meta.RESTMapper }{g.mapper}, nil
+}
