@@ -84,6 +84,12 @@
 // ready. Delete deletes all managed objects by deletionGroups, the kept
 // Namespace too, as Landscaper does.
 //
+// # lookup
+//
+// `lookup` in templates reads the target's cluster in both modes, as in
+// Landscaper: a real cluster through its own REST config, the simulated
+// one through a transport that answers helm's reads (see lookupConfig).
+//
 // # Polling and time
 //
 // A job deploys on its first call (phase Init) and then only looks (phase
@@ -96,7 +102,6 @@
 //
 // # Not supported
 //
-// `lookup` in templates finds nothing (rendering does not query the target);
 // .Capabilities.APIVersions are helm's built-in list, not the cluster's;
 // chart repository credentials, continuousReconcile and HELM_DRIVER are
 // ignored; force does not replace objects (server-side apply is forced
