@@ -14,13 +14,111 @@ import (
 
 // allocations are the cluster IPs and node ports (health check node ports
 // included) that the stored Services of a cluster hold, but for the
-// Service being written. They are read from the stored Services at every
-// write of a Service, not kept beside them: what a deleted Service or one
-// whose type no longer needs them held is free at once, and a cluster
-// restored from the state has the allocations of its Services.
+// Service being written. They follow the stored Services: on a cluster
+// whose store only the tracker writes, an index kept at every write
+// (serviceIndex); otherwise read from the stored Services at every write of
+// a Service. What a deleted Service or one whose type no longer needs them
+// held is free at once, and a cluster restored from the state has the
+// allocations of its Services.
 type allocations struct {
-	clusterIPs map[string]bool
-	nodePorts  map[int32]bool
+	// clusterIPs and nodePorts count the Services that hold each value.
+	clusterIPs map[string]int
+	nodePorts  map[int32]int
+	// own is what the Service being written holds itself, not counted as
+	// held by another.
+	own serviceAllocs
+}
+
+// holdsIP reports whether another Service holds the cluster IP ip.
+func (a *allocations) holdsIP(ip string) bool {
+	n := a.clusterIPs[ip]
+	if slices.Contains(a.own.ips, ip) {
+		n--
+	}
+	return n > 0
+}
+
+// holdsPort reports whether another Service holds the node port p.
+func (a *allocations) holdsPort(p int32) bool {
+	n := a.nodePorts[p]
+	if slices.Contains(a.own.ports, p) {
+		n--
+	}
+	return n > 0
+}
+
+// serviceAllocs are the distinct cluster IPs and node ports of one Service.
+type serviceAllocs struct {
+	ips   []string
+	ports []int32
+}
+
+// allocsOf returns the distinct cluster IPs and node ports s holds.
+func allocsOf(s *corev1.Service) serviceAllocs {
+	var a serviceAllocs
+	addIP := func(ip string) {
+		if ip != "" && ip != corev1.ClusterIPNone && !slices.Contains(a.ips, ip) {
+			a.ips = append(a.ips, ip)
+		}
+	}
+	addPort := func(p int32) {
+		if p != 0 && !slices.Contains(a.ports, p) {
+			a.ports = append(a.ports, p)
+		}
+	}
+	for _, ip := range s.Spec.ClusterIPs {
+		addIP(ip)
+	}
+	addIP(s.Spec.ClusterIP)
+	for _, p := range s.Spec.Ports {
+		addPort(p.NodePort)
+	}
+	addPort(s.Spec.HealthCheckNodePort)
+	return a
+}
+
+// add counts (n = 1) or uncounts (n = -1) what a Service holds.
+func (a *allocations) add(s serviceAllocs, n int) {
+	if a.clusterIPs == nil {
+		a.clusterIPs, a.nodePorts = map[string]int{}, map[int32]int{}
+	}
+	for _, ip := range s.ips {
+		if a.clusterIPs[ip] += n; a.clusterIPs[ip] == 0 {
+			delete(a.clusterIPs, ip)
+		}
+	}
+	for _, p := range s.ports {
+		if a.nodePorts[p] += n; a.nodePorts[p] == 0 {
+			delete(a.nodePorts, p)
+		}
+	}
+}
+
+// serviceIndex keeps what every stored Service of a cluster holds, by
+// namespace and name, and the counts of all of them, so that a Service's
+// write does not read every other Service (a cluster of N Services would
+// copy N of them at each write).
+type serviceIndex struct {
+	byName map[string]serviceAllocs
+	all    allocations
+}
+
+// record notes what the Service ns/name holds now (nil: it is gone).
+func (x *serviceIndex) record(ns, name string, s *corev1.Service) {
+	key := ns + "/" + name
+	if prev, ok := x.byName[key]; ok {
+		x.all.add(prev, -1)
+		delete(x.byName, key)
+	}
+	if s == nil {
+		return
+	}
+	a := allocsOf(s)
+	if x.byName == nil {
+		x.byName = map[string]serviceAllocs{}
+	}
+	x.byName[key] = a
+	x.all.add(a, 1)
 }
 
 var servicesResource = schema.GroupVersionResource{Version: "v1", Resource: "services"}
@@ -36,9 +134,15 @@ func (t *tracker) allocatedFor(obj runtime.Object) (*allocations, error) {
 }
 
 // allocated returns the allocations of the stored Services other than the
-// Service ns/name.
+// Service ns/name: from the index where the tracker keeps one, else from a
+// List of the Services.
 func (t *tracker) allocated(ns, name string) (*allocations, error) {
-	a := &allocations{clusterIPs: map[string]bool{}, nodePorts: map[int32]bool{}}
+	if t.index != nil {
+		a := t.services.all
+		a.own = t.services.byName[ns+"/"+name]
+		return &a, nil
+	}
+	a := &allocations{}
 	list, err := t.ObjectTracker.List(servicesResource, corev1.SchemeGroupVersion.WithKind("Service"), "")
 	if err != nil {
 		return nil, fmt.Errorf("list Services for their allocations: %w", err)
@@ -48,25 +152,8 @@ func (t *tracker) allocated(ns, name string) (*allocations, error) {
 		return nil, err
 	}
 	for _, it := range items {
-		s, ok := it.(*corev1.Service)
-		if !ok || s.Namespace == ns && s.Name == name {
-			continue
-		}
-		for _, ip := range s.Spec.ClusterIPs {
-			if ip != "" && ip != corev1.ClusterIPNone {
-				a.clusterIPs[ip] = true
-			}
-		}
-		if ip := s.Spec.ClusterIP; ip != "" && ip != corev1.ClusterIPNone {
-			a.clusterIPs[ip] = true
-		}
-		for _, p := range s.Spec.Ports {
-			if p.NodePort != 0 {
-				a.nodePorts[p.NodePort] = true
-			}
-		}
-		if s.Spec.HealthCheckNodePort != 0 {
-			a.nodePorts[s.Spec.HealthCheckNodePort] = true
+		if s, ok := it.(*corev1.Service); ok && (s.Namespace != ns || s.Name != name) {
+			a.add(allocsOf(s), 1)
 		}
 	}
 	return a, nil
@@ -96,7 +183,7 @@ func checkRequested(used *allocations, old, s *corev1.Service) error {
 	}
 	if spec.Type != corev1.ServiceTypeExternalName {
 		for _, ip := range spec.ClusterIPs {
-			if ip == "" || ip == corev1.ClusterIPNone || !used.clusterIPs[ip] || old != nil && slices.Contains(old.Spec.ClusterIPs, ip) {
+			if ip == "" || ip == corev1.ClusterIPNone || !used.holdsIP(ip) || old != nil && slices.Contains(old.Spec.ClusterIPs, ip) {
 				continue
 			}
 			return invalid(field.NewPath("spec", "clusterIPs"), spec.ClusterIPs, fmt.Sprintf("failed to allocate IP %s: %s", ip, errIPAllocated))
@@ -125,18 +212,18 @@ func checkRequested(used *allocations, old, s *corev1.Service) error {
 			} else {
 				np = p.NodePort
 			}
-			if used.nodePorts[np] {
+			if used.holdsPort(np) {
 				return invalid(field.NewPath("spec", "ports").Index(i).Child("nodePort"), np, errPortAllocated)
 			}
 		}
 	} else if needsNodePort(s) || spec.Type == corev1.ServiceTypeLoadBalancer {
 		for i, p := range spec.Ports {
-			if p.NodePort != 0 && !held[p.NodePort] && used.nodePorts[p.NodePort] {
+			if p.NodePort != 0 && !held[p.NodePort] && used.holdsPort(p.NodePort) {
 				return invalid(field.NewPath("spec", "ports").Index(i).Child("nodePort"), p.NodePort, errPortAllocated)
 			}
 		}
 	}
-	if hc := spec.HealthCheckNodePort; hc != 0 && needsHealthCheckNodePort(s) && used.nodePorts[hc] &&
+	if hc := spec.HealthCheckNodePort; hc != 0 && needsHealthCheckNodePort(s) && used.holdsPort(hc) &&
 		(old == nil || !needsHealthCheckNodePort(old) || old.Spec.HealthCheckNodePort != hc) {
 		return apierrors.NewInternalError(fmt.Errorf("failed to allocate requested HealthCheck NodePort %d: %s", hc, errPortAllocated))
 	}

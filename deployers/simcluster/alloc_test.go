@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	ktypes "k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -109,4 +113,75 @@ func TestRequestedAllocationConflicts(t *testing.T) {
 	if err := f.c.Create(ctx, c); err != nil {
 		t.Errorf("create with a cluster IP freed by a delete: %v", err)
 	}
+}
+
+// TestServiceIndexFollowsEveryWrite: the allocations a cluster keeps in its
+// index of Services are those read from the stored Services, after every
+// kind of write: creates of every type, updates and patches that change the
+// type, server-side applies, deletes, and the deletion of a namespace with
+// its Services.
+func TestServiceIndexFollowsEveryWrite(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	rnd := rand.New(rand.NewPCG(3, 4))
+	f.create("{apiVersion: v1, kind: Namespace, metadata: {name: other}}")
+	namespaces := []string{"default", "other"}
+	types := []string{"ClusterIP", "NodePort", "LoadBalancer", "ExternalName"}
+	svc := func(ns, name, typ string) *unstructured.Unstructured {
+		extra := ""
+		if typ == "ExternalName" {
+			extra = `,"externalName":"example.com"`
+		}
+		return obj(t, fmt.Sprintf(`{"apiVersion":"v1","kind":"Service","metadata":{"name":%q,"namespace":%q},`+
+			`"spec":{"type":%q,"ports":[{"name":"a","port":80},{"name":"b","port":443}]%s}}`, name, ns, typ, extra))
+	}
+	cl := f.clusters.clusters["example/cluster"]
+	if cl == nil || cl.tracker.index == nil {
+		t.Fatal("the fixture's cluster example/cluster has no index")
+	}
+	check := func(step int) {
+		t.Helper()
+		indexed, err := cl.tracker.allocated("", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		index := cl.tracker.index
+		cl.tracker.index = nil
+		listed, err := cl.tracker.allocated("", "")
+		cl.tracker.index = index
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(indexed.clusterIPs, listed.clusterIPs) || !reflect.DeepEqual(indexed.nodePorts, listed.nodePorts) {
+			t.Fatalf("step %d: the index holds %v %v, the stored Services %v %v",
+				step, indexed.clusterIPs, indexed.nodePorts, listed.clusterIPs, listed.nodePorts)
+		}
+	}
+	for step := range 200 {
+		ns, name, typ := namespaces[rnd.IntN(2)], fmt.Sprintf("s%d", rnd.IntN(6)), types[rnd.IntN(len(types))]
+		var err error
+		switch rnd.IntN(4) {
+		case 0:
+			err = f.c.Create(ctx, svc(ns, name, typ))
+		case 1:
+			extra := `,"externalName":null`
+			if typ == "ExternalName" {
+				extra = `,"externalName":"example.com"`
+			}
+			patch := client.RawPatch(ktypes.MergePatchType, []byte(fmt.Sprintf(`{"spec":{"type":%q%s}}`, typ, extra)))
+			err = f.c.Patch(ctx, svc(ns, name, typ), patch)
+		case 2:
+			err = f.c.Patch(ctx, svc(ns, name, typ), client.Apply, client.FieldOwner("test"), client.ForceOwnership)
+		case 3:
+			err = f.c.Delete(ctx, svc(ns, name, typ))
+		}
+		if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsAlreadyExists(err) && !apierrors.IsInvalid(err) {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		check(step)
+	}
+	if err := f.c.Delete(ctx, obj(t, "{apiVersion: v1, kind: Namespace, metadata: {name: other}}")); err != nil {
+		t.Fatal(err)
+	}
+	check(-1)
 }

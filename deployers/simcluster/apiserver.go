@@ -122,7 +122,7 @@ func allocateService(src ids.Source, cluster string, used *allocations, old, s *
 			const count = 254 * 254
 			n := int(src.Uint(count, "clusterIP", cluster, s.Namespace, s.Name))
 			ip := clusterIP(n)
-			for i := 0; used.clusterIPs[ip] && i < count; i++ {
+			for i := 0; used.holdsIP(ip) && i < count; i++ {
 				n = (n + 1) % count
 				ip = clusterIP(n)
 			}
@@ -326,7 +326,7 @@ func allocateNodePorts(src ids.Source, cluster string, taken *allocations, s *co
 	}
 	next := func(key string) int32 {
 		n := int32(src.Uint(nodePortCount, "nodePort", cluster, s.Namespace, s.Name, key))
-		for i := 0; (used[nodePortBase+n] || taken.nodePorts[nodePortBase+n]) && i < nodePortCount; i++ {
+		for i := 0; (used[nodePortBase+n] || taken.holdsPort(nodePortBase+n)) && i < nodePortCount; i++ {
 			n = (n + 1) % nodePortCount
 		}
 		used[nodePortBase+n] = true

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -59,6 +60,9 @@ type tracker struct {
 	// labels copies only the objects it selects; nil for a store whose
 	// objects change beside the tracker (the simulation's own cluster).
 	index labelIndex
+	// services holds what the stored Services hold, kept with index (see
+	// allocated).
+	services serviceIndex
 }
 
 // labelIndex maps resource, namespace and name to an object's labels.
@@ -72,6 +76,10 @@ func (t *tracker) reindex(gvr schema.GroupVersionResource, ns, name string) {
 	}
 	byNS := t.index[gvr]
 	obj, err := t.ObjectTracker.Get(gvr, ns, name)
+	if gvr == servicesResource {
+		svc, _ := obj.(*corev1.Service)
+		t.services.record(ns, name, svc)
+	}
 	if err != nil {
 		delete(byNS[ns], name)
 		return
