@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/lscli/lscli/deployers/realcluster"
 	"github.com/lscli/lscli/internal/testcluster"
@@ -23,15 +21,7 @@ import (
 // template step fails (RenderHelmValues, ERR_CONFIGURATION_PROBLEM).
 func TestRealClusterUnauthorizedManifests(t *testing.T) {
 	tc := testcluster.Get(t)
-	kc := clientcmdapi.NewConfig()
-	kc.Clusters["c"] = &clientcmdapi.Cluster{Server: tc.Config.Host, CertificateAuthorityData: tc.Config.CAData}
-	kc.AuthInfos["u"] = &clientcmdapi.AuthInfo{Token: "revoked"}
-	kc.Contexts["c"] = &clientcmdapi.Context{Cluster: "c", AuthInfo: "u"}
-	kc.CurrentContext = "c"
-	kubeconfig, err := clientcmd.Write(*kc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	kubeconfig := tc.KubeconfigWithToken(t, "revoked")
 	tg := &lsv1alpha1.Target{Spec: lsv1alpha1.TargetSpec{Type: realcluster.TargetType}}
 	tg.Name, tg.Namespace = "real", "example"
 	tg.Spec.Configuration = &lsv1alpha1.AnyJSON{RawMessage: []byte(`{"kubeconfig": ` + jsonString(string(kubeconfig)) + `}`)}
@@ -40,7 +30,7 @@ func TestRealClusterUnauthorizedManifests(t *testing.T) {
 	item := deployItem(t, config(t, map[string]any{"helmDeployment": false, "namespace": "apps"}), lsv1alpha1.DeployItemPhases.Init, epoch)
 	req := request(item, epoch)
 	req.Target = tg
-	_, err = d.Reconcile(context.Background(), req)
+	_, err := d.Reconcile(context.Background(), req)
 	var e *reconcile.Error
 	if !errors.As(err, &e) || e.Operation != "Reconcile" || e.Reason != "Template" ||
 		!strings.Contains(e.Message, "Op: TemplateChart - Reason: RenderHelmValues - Message: template: ") ||

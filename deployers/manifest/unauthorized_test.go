@@ -7,8 +7,6 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/lscli/lscli/deployers/manifest"
 	"github.com/lscli/lscli/deployers/realcluster"
@@ -22,15 +20,7 @@ import (
 // instead of retrying until the item's timeout.
 func TestRealClusterUnauthorized(t *testing.T) {
 	tc := testcluster.Get(t)
-	kc := clientcmdapi.NewConfig()
-	kc.Clusters["c"] = &clientcmdapi.Cluster{Server: tc.Config.Host, CertificateAuthorityData: tc.Config.CAData}
-	kc.AuthInfos["u"] = &clientcmdapi.AuthInfo{Token: "revoked"}
-	kc.Contexts["c"] = &clientcmdapi.Context{Cluster: "c", AuthInfo: "u"}
-	kc.CurrentContext = "c"
-	kubeconfig, err := clientcmd.Write(*kc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	kubeconfig := tc.KubeconfigWithToken(t, "revoked")
 	target := &lsv1alpha1.Target{Spec: lsv1alpha1.TargetSpec{Type: realcluster.TargetType}}
 	target.Name, target.Namespace = "real", "default"
 	raw, err := json.Marshal(map[string]string{"kubeconfig": string(kubeconfig)})

@@ -14,6 +14,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/lscli/lscli/deployers/realcluster"
@@ -116,6 +118,23 @@ func (c *Cluster) Namespace(t testing.TB) string {
 	}
 	t.Cleanup(func() { _ = c.Client.Delete(ctx, ns) })
 	return ns.Name
+}
+
+// KubeconfigWithToken is a kubeconfig for the cluster whose user has the
+// bearer token token, which the cluster does not know: a Target with an
+// expired or revoked token, whose requests the cluster refuses (401).
+func (c *Cluster) KubeconfigWithToken(t testing.TB, token string) []byte {
+	t.Helper()
+	kc := clientcmdapi.NewConfig()
+	kc.Clusters["c"] = &clientcmdapi.Cluster{Server: c.Config.Host, CertificateAuthorityData: c.Config.CAData}
+	kc.AuthInfos["u"] = &clientcmdapi.AuthInfo{Token: token}
+	kc.Contexts["c"] = &clientcmdapi.Context{Cluster: "c", AuthInfo: "u"}
+	kc.CurrentContext = "c"
+	out, err := clientcmd.Write(*kc)
+	if err != nil {
+		t.Fatalf("write a kubeconfig with a token: %v", err)
+	}
+	return out
 }
 
 // required reports whether the test cluster must run: CI is true.
