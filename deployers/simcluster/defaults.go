@@ -435,19 +435,9 @@ func defaultVolume(v *corev1.Volume) {
 			}
 		}
 	}
-	if a := src.AzureDisk; a != nil {
-		setIfNil(&a.CachingMode, corev1.AzureDataDiskCachingReadWrite)
-		setIfNil(&a.FSType, "ext4")
-		setIfNil(&a.ReadOnly, false)
-		setIfNil(&a.Kind, corev1.AzureSharedBlobDisk)
-	}
+	defaultAzureDisk(src.AzureDisk)
 	if s := src.ScaleIO; s != nil {
-		if s.StorageMode == "" {
-			s.StorageMode = "ThinProvisioned"
-		}
-		if s.FSType == "" {
-			s.FSType = "xfs"
-		}
+		defaultScaleIO(&s.StorageMode, &s.FSType)
 	}
 	if e := src.Ephemeral; e != nil && e.VolumeClaimTemplate != nil {
 		defaultClaimSpec(&e.VolumeClaimTemplate.Spec)
@@ -484,5 +474,29 @@ func roundUp(l corev1.ResourceList) {
 func setIfNil[T any](p **T, v T) {
 	if *p == nil {
 		*p = &v
+	}
+}
+
+// defaultAzureDisk defaults an Azure disk volume source (nil: none), of a
+// Pod's volume or a PersistentVolume.
+func defaultAzureDisk(a *corev1.AzureDiskVolumeSource) {
+	if a == nil {
+		return
+	}
+	setIfNil(&a.CachingMode, corev1.AzureDataDiskCachingReadWrite)
+	setIfNil(&a.FSType, "ext4")
+	setIfNil(&a.ReadOnly, false)
+	setIfNil(&a.Kind, corev1.AzureSharedBlobDisk)
+}
+
+// defaultScaleIO defaults the storage mode and file system type of a
+// ScaleIO volume source, of a Pod's volume or a PersistentVolume (two
+// types with the same fields).
+func defaultScaleIO(mode, fsType *string) {
+	if *mode == "" {
+		*mode = "ThinProvisioned"
+	}
+	if *fsType == "" {
+		*fsType = "xfs"
 	}
 }

@@ -113,19 +113,9 @@ func defaultPV(v *corev1.PersistentVolume) {
 	if s := src.ISCSI; s != nil && s.ISCSIInterface == "" {
 		s.ISCSIInterface = "default"
 	}
-	if a := src.AzureDisk; a != nil {
-		setIfNil(&a.CachingMode, corev1.AzureDataDiskCachingReadWrite)
-		setIfNil(&a.FSType, "ext4")
-		setIfNil(&a.ReadOnly, false)
-		setIfNil(&a.Kind, corev1.AzureSharedBlobDisk)
-	}
+	defaultAzureDisk(src.AzureDisk)
 	if s := src.ScaleIO; s != nil {
-		if s.StorageMode == "" {
-			s.StorageMode = "ThinProvisioned"
-		}
-		if s.FSType == "" {
-			s.FSType = "xfs"
-		}
+		defaultScaleIO(&s.StorageMode, &s.FSType)
 	}
 }
 

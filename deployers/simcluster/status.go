@@ -5,11 +5,9 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
-	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -19,32 +17,12 @@ import (
 // them from the API's markers.
 var builtinStatusKinds = sync.OnceValue(func() map[schema.GroupVersionKind]bool {
 	out := map[schema.GroupVersionKind]bool{}
-	for _, cs := range []reflect.Type{reflect.TypeFor[kubernetes.Interface](), reflect.TypeFor[apiextensionsclient.Interface]()} {
-		for i := range cs.NumMethod() {
-			group := cs.Method(i).Type
-			if group.NumIn() != 0 || group.NumOut() != 1 || group.Out(0).Kind() != reflect.Interface {
-				continue
-			}
-			for j := range group.Out(0).NumMethod() {
-				res := group.Out(0).Method(j).Type
-				if res.NumOut() != 1 || res.Out(0).Kind() != reflect.Interface {
-					continue
-				}
-				if _, ok := res.Out(0).MethodByName("UpdateStatus"); !ok {
-					continue
-				}
-				get, ok := res.Out(0).MethodByName("Get")
-				if !ok || get.Type.NumOut() != 2 || get.Type.Out(0).Kind() != reflect.Pointer {
-					continue
-				}
-				obj, ok := reflect.New(get.Type.Out(0).Elem()).Interface().(runtime.Object)
-				if !ok {
-					continue
-				}
-				if gvks, _, err := builtin().ObjectKinds(obj); err == nil && len(gvks) > 0 {
-					out[gvks[0]] = true
-				}
-			}
+	for client := range resourceClients(builtinClientsets()...) {
+		if _, ok := client.MethodByName("UpdateStatus"); !ok {
+			continue
+		}
+		if gvk, ok := kindOfClient(builtin(), client); ok {
+			out[gvk] = true
 		}
 	}
 	return out
