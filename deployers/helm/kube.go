@@ -53,6 +53,10 @@ type kubeClient struct {
 	log *helmLog
 	// hooks is the action's hook state (see hookRun); nil for none.
 	hooks *hookRun
+	// crdsServed, if set, is called when Wait saw CRDs served: helm's
+	// install waits so for the CRDs of the chart's crds/ folder before it
+	// renders the templates (see releaser.readAPIVersions).
+	crdsServed func()
 }
 
 // kubeClient is all of helm's kube client interfaces, also the one helm
@@ -328,11 +332,13 @@ func (k *kubeClient) DeleteWithPropagationPolicy(resources kube.ResourceList, po
 // error, retried by the framework in virtual time.
 func (k *kubeClient) Wait(resources kube.ResourceList, timeout time.Duration) error {
 	k.log.printf("beginning wait for %d resources with timeout of %v", len(resources), timeout)
+	crds := false
 	for _, info := range resources {
 		gk, versions, ok := crdKinds(info.Object)
 		if !ok || len(versions) == 0 {
 			continue
 		}
+		crds = true
 		served := func(context.Context) (bool, error) {
 			_, err := k.c.RESTMapper().RESTMapping(gk, versions[0])
 			return err == nil, nil
@@ -346,6 +352,9 @@ func (k *kubeClient) Wait(resources kube.ResourceList, timeout time.Duration) er
 		if err := realcluster.Poll(k.ctx, timeout, served); err != nil {
 			return fmt.Errorf("wait for CRD %s to be served: %w", info.Name, err)
 		}
+	}
+	if crds && k.crdsServed != nil {
+		k.crdsServed()
 	}
 	return nil
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,8 +38,9 @@ type groupVersionServer interface {
 // Target's REST config (engine.RenderWithClient with helmDeployment: false,
 // helm's action with a RESTClientGetter otherwise). A real cluster's client
 // gives its own config; any other client (the simulated cluster's) is
-// served by readTransport, which answers the requests helm's lookup makes
-// (discovery of one group version, get and list) from c.
+// served by readTransport, which answers the requests helm's lookup and
+// discovery make (the served groups and group versions, get and list)
+// from c.
 func lookupConfig(ctx context.Context, c client.Client) *rest.Config {
 	if r, ok := c.(RESTConfigurer); ok {
 		return r.RESTConfig()
@@ -45,11 +48,12 @@ func lookupConfig(ctx context.Context, c client.Client) *rest.Config {
 	return &rest.Config{Host: "http://target.lscli.invalid", Transport: &readTransport{ctx: ctx, c: c}}
 }
 
-// readTransport serves the read requests of helm's lookup from a
-// controller-runtime client: GET /api/v1 and /apis/GROUP/VERSION (the
-// kinds served, see resources), GET of a resource's collection or of one
-// object, cluster-wide or in a namespace, and GET /api (the core API's
-// versions, without server addresses). Other paths are 404 as on
+// readTransport serves the read requests of helm's lookup and discovery
+// from a controller-runtime client: GET /api/v1 and /apis/GROUP/VERSION
+// (the kinds served, see resources), GET of a resource's collection or of
+// one object, cluster-wide or in a namespace, GET /api (the core API's
+// versions, without server addresses) and GET /apis (the groups served,
+// see groups). Other paths are 404 as on
 // kube-apiserver; other verbs are refused.
 type readTransport struct {
 	ctx context.Context
@@ -69,6 +73,9 @@ func (t *readTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// helm's lookup of a kind its group version does not have lists
 		// this path (the resource it found is empty).
 		return response(req, http.StatusOK, []byte(`{"kind":"APIVersions","versions":["v1"]}`)), nil
+	}
+	if strings.Trim(req.URL.Path, "/") == "apis" {
+		return t.groups(req)
 	}
 	gv, rest, ok := splitAPIPath(req.URL.Path)
 	if !ok {
@@ -137,6 +144,70 @@ func (t *readTransport) discovery(req *http.Request, gv schema.GroupVersion) (*h
 	return response(req, http.StatusOK, body), nil
 }
 
+// groups answers GET /apis with the API groups other than the core one and
+// their versions that discovery serves (see discovery), sorted by name,
+// the first version preferred.
+func (t *readTransport) groups(req *http.Request) (*http.Response, error) {
+	versions := map[string][]string{}
+	for _, gv := range t.groupVersions() {
+		if gv.Group == "" {
+			continue
+		}
+		if s, ok := t.c.(groupVersionServer); ok && !s.ServesGroupVersion(gv) {
+			continue
+		}
+		if len(t.resources(gv)) > 0 {
+			versions[gv.Group] = append(versions[gv.Group], gv.Version)
+		}
+	}
+	list := metav1.APIGroupList{TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}, Groups: []metav1.APIGroup{}}
+	for _, g := range slices.Sorted(maps.Keys(versions)) {
+		vs := versions[g]
+		sort.Strings(vs)
+		group := metav1.APIGroup{Name: g}
+		for _, v := range vs {
+			group.Versions = append(group.Versions, metav1.GroupVersionForDiscovery{GroupVersion: g + "/" + v, Version: v})
+		}
+		group.PreferredVersion = group.Versions[0]
+		list.Groups = append(list.Groups, group)
+	}
+	body, err := json.Marshal(list)
+	if err != nil {
+		return nil, fmt.Errorf("encode discovery of the API groups: %w", err)
+	}
+	return response(req, http.StatusOK, body), nil
+}
+
+// groupVersions are the group versions the client's scheme knows (not the
+// internal ones) and those the stored CustomResourceDefinitions list.
+func (t *readTransport) groupVersions() []schema.GroupVersion {
+	seen := map[schema.GroupVersion]bool{}
+	for gvk := range t.c.Scheme().AllKnownTypes() {
+		if gvk.Version != "" && gvk.Version != runtime.APIVersionInternal {
+			seen[gvk.GroupVersion()] = true
+		}
+	}
+	crds := &unstructured.UnstructuredList{}
+	crds.SetGroupVersionKind(crdListKind)
+	if err := t.c.List(t.ctx, crds); err == nil {
+		for _, crd := range crds.Items {
+			group, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
+			versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
+			for _, v := range versions {
+				if name, _, _ := unstructured.NestedString(v.(map[string]any), "name"); name != "" {
+					seen[schema.GroupVersion{Group: group, Version: name}] = true
+				}
+			}
+		}
+	}
+	return slices.SortedFunc(maps.Keys(seen), func(a, b schema.GroupVersion) int {
+		return strings.Compare(a.String(), b.String())
+	})
+}
+
+// crdListKind is the kind of a list of CustomResourceDefinitions.
+var crdListKind = schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinitionList"}
+
 // resources are the resources of gv that the client's mapper maps, by
 // name: the kinds of its scheme and of the CustomResourceDefinitions stored
 // in the cluster.
@@ -150,7 +221,7 @@ func (t *readTransport) resources(gv schema.GroupVersion) []metav1.APIResource {
 		kinds[kind] = true
 	}
 	crds := &unstructured.UnstructuredList{}
-	crds.SetGroupVersionKind(schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinitionList"})
+	crds.SetGroupVersionKind(crdListKind)
 	if err := t.c.List(t.ctx, crds); err == nil {
 		for _, crd := range crds.Items {
 			if group, _, _ := unstructured.NestedString(crd.Object, "spec", "group"); group != gv.Group {
@@ -179,10 +250,14 @@ func (t *readTransport) resources(gv schema.GroupVersion) []metav1.APIResource {
 }
 
 // isMetaKind reports whether kind is one of the kinds every group version
-// of a scheme knows but no API server serves as a resource.
+// of a scheme knows, or one that client-go's scheme registers but
+// kube-apiserver serves as no resource of its own (a subresource's body,
+// a review, an internal record).
 func isMetaKind(kind string) bool {
 	switch kind {
-	case "WatchEvent", "Status", "APIVersions", "APIGroupList", "APIGroup", "APIResourceList":
+	case "WatchEvent", "Status", "APIVersions", "APIGroupList", "APIGroup", "APIResourceList",
+		"ConversionReview", "RangeAllocation", "SerializedReference", "Scale", "Eviction", "TokenRequest",
+		"DeploymentRollback":
 		return true
 	}
 	return false
@@ -213,8 +288,8 @@ func notFound(req *http.Request) *http.Response {
 // restClientGetter gives helm's actions the REST config of the target
 // (lookupConfig), so that `lookup` in templates reads the cluster as with
 // Landscaper's helm deployer. It has no discovery client (the actions get
-// the capabilities from the template step) and a mapper that helm cannot
-// reset (the kube client keeps its own).
+// the capabilities from the releaser, see readAPIVersions) and a mapper
+// that helm cannot reset (the kube client keeps its own).
 type restClientGetter struct {
 	config *rest.Config
 	mapper meta.RESTMapper

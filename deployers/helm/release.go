@@ -34,26 +34,55 @@ type releaser struct {
 	hooks *hookRun
 	// real says the cluster is a real one, where helm's waits block.
 	real bool
+	// served reads the API versions the cluster serves (see
+	// servedAPIVersions).
+	served func() ([]string, error)
 }
 
 // newReleaser configures helm's actions for the release name in namespace:
 // objects and release records (Secrets, as helm's default driver) go to the
-// cluster c; the templates see caps; records carry the virtual time now.
-// real says c is a real cluster (see kubeClient.real).
+// cluster c; the templates see a copy of caps whose API versions an install
+// or upgrade reads from c (see readAPIVersions); records carry the virtual
+// time now. real says c is a real cluster (see kubeClient.real).
 func newReleaser(ctx context.Context, c client.Client, real bool, name, namespace string, caps *chartutil.Capabilities, now time.Time) *releaser {
 	log := &helmLog{}
 	hooks := &hookRun{}
 	store := storage.Init(&secretStore{ctx: ctx, c: c, namespace: namespace, now: now, hooks: hooks})
+	if caps != nil {
+		caps = caps.Copy()
+	}
+	kc := &kubeClient{ctx: ctx, c: c, namespace: namespace, real: real, log: log, hooks: hooks}
 	cfg := &action.Configuration{
 		Releases:     store,
-		KubeClient:   &kubeClient{ctx: ctx, c: c, namespace: namespace, real: real, log: log, hooks: hooks},
+		KubeClient:   kc,
 		Capabilities: caps,
 		Log:          log.printf,
 		// lookup in templates reads the target, as with Landscaper's
 		// RESTClientGetter (helm renders with the cluster unless dry-run).
 		RESTClientGetter: restClientGetter{config: lookupConfig(ctx, c), mapper: c.RESTMapper()},
 	}
-	return &releaser{cfg: cfg, name: name, namespace: namespace, log: log, hooks: hooks, real: real}
+	r := &releaser{cfg: cfg, name: name, namespace: namespace, log: log, hooks: hooks, real: real,
+		served: func() ([]string, error) { return servedAPIVersions(ctx, c) }}
+	kc.crdsServed = func() { _ = r.readAPIVersions() }
+	return r
+}
+
+// readAPIVersions sets the API versions the action's templates see to
+// those the cluster serves now, as helm's action reads them from the
+// discovery of Landscaper's RESTClientGetter: before an install or upgrade,
+// and again once the CRDs of the chart's crds/ folder are served (helm's
+// install reads them only after it created those; an error there keeps
+// the list read before). An error is helm's.
+func (r *releaser) readAPIVersions() error {
+	if r.cfg.Capabilities == nil {
+		return nil
+	}
+	set, err := r.served()
+	if err != nil {
+		return fmt.Errorf("could not get apiVersions from Kubernetes: %w", err)
+	}
+	r.cfg.Capabilities.APIVersions = set
+	return nil
 }
 
 // waiting returns the last revision of the release when an action left it
@@ -195,6 +224,9 @@ func (r *releaser) install(ctx context.Context, pc *helmv1alpha1.ProviderConfigu
 	in.Atomic, in.Force, in.Wait = flags.Atomic, flags.Force, flags.Wait
 	in.SkipSchemaValidation, in.TakeOwnership = flags.SkipSchemaValidation, flags.TakeOwnership
 	in.Timeout = timeout
+	if err := r.readAPIVersions(); err != nil {
+		return nil, installError(err)
+	}
 	rel, err := in.RunWithContext(ctx, ch, vals)
 	if err != nil {
 		return nil, installError(err)
@@ -214,6 +246,9 @@ func (r *releaser) upgrade(ctx context.Context, pc *helmv1alpha1.ProviderConfigu
 	up.Atomic, up.Force, up.Wait = flags.Atomic, flags.Force, flags.Wait
 	up.SkipSchemaValidation, up.TakeOwnership = flags.SkipSchemaValidation, flags.TakeOwnership
 	up.Timeout = timeout
+	if err := r.readAPIVersions(); err != nil {
+		return nil, upgradeError(err)
+	}
 	rel, err := up.RunWithContext(ctx, r.name, ch, vals)
 	if err != nil {
 		return nil, upgradeError(err)
