@@ -90,6 +90,16 @@
 // Landscaper: a real cluster through its own REST config, the simulated
 // one through a transport that answers helm's reads (see lookupConfig).
 //
+// # .Capabilities.APIVersions
+//
+// A release's templates see what the target's cluster serves, as helm's
+// action reads it from discovery in Landscaper (action.GetVersionSet):
+// group versions and group/version/kinds, CRDs included, read before each
+// install or upgrade and again once the chart's crds/ are served, sorted
+// (see servedAPIVersions). With helmDeployment: false, and in value
+// exports, they are helm's default list, as Landscaper's template step
+// passes no capabilities.
+//
 // # Polling and time
 //
 // A job deploys on its first call (phase Init) and then only looks (phase
@@ -102,8 +112,7 @@
 //
 // # Not supported
 //
-// .Capabilities.APIVersions are helm's built-in list, not the cluster's;
-// chart repository credentials, continuousReconcile and HELM_DRIVER are
+// Chart repository credentials, continuousReconcile and HELM_DRIVER are
 // ignored; force does not replace objects (server-side apply is forced
 // anyway).
 package helm
