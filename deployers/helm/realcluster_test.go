@@ -49,8 +49,8 @@ func TestRealClusterRelease(t *testing.T) {
 	}
 	wantPhase(t, res, lsv1alpha1.DeployItemPhases.Progressing)
 	cm := configMap(t, tc.Client, ns, "demo-demo")
-	if cm.Data["greeting"] != "HELLO" || cm.Data["kubeVersion"] != "v1.37.2" {
-		t.Errorf("ConfigMap data = %v, want greeting HELLO and the apiserver's version v1.37.2", cm.Data)
+	if cm.Data["greeting"] != "HELLO" || cm.Data["kubeVersion"] != "v1.37.2" || cm.Data["servesDeployments"] != "true" {
+		t.Errorf("ConfigMap data = %v, want greeting HELLO, the apiserver's version v1.37.2 and its kinds", cm.Data)
 	}
 	if kubetest.Get(t, tc.Client, "demo.lscli.io/v1", "Widget", ns, "demo-demo") == nil {
 		t.Error("the Widget was not created")

@@ -2,6 +2,7 @@ package helm
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -33,6 +34,11 @@ func TestSimulatedCluster(t *testing.T) {
 			c, _ := clusters.ForTarget(ctx, target)
 			if got := configMap(t, c, "apps", "demo-demo").Data["kubeVersion"]; got != "v1.33.4" {
 				t.Errorf("charts see Kubernetes %s, want the simulated cluster's v1.33.4", got)
+			}
+			// A release sees the served kinds; the template step helm's
+			// default list of group versions only.
+			if got := configMap(t, c, "apps", "demo-demo").Data["servesDeployments"]; got != fmt.Sprint(helmDeployment) {
+				t.Errorf(".Capabilities.APIVersions.Has apps/v1/Deployment = %s, want %v", got, helmDeployment)
 			}
 			if kubetest.Get(t, c, "demo.lscli.io/v1", "Widget", "apps", "demo-demo") == nil {
 				t.Error("the Widget was not created")
