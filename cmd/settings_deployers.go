@@ -126,6 +126,9 @@ func (s *settings) parseRules(cfg *configFile) error {
 	if s.deployer.ClusterRules, err = simcluster.CompileRules(clusterCfgs); err != nil {
 		return invalidf("%s: simulatedCluster.%v", path, err)
 	}
+	if err := simcluster.CheckVersion(cluster.KubernetesVersion); err != nil {
+		return invalidf("%s: simulatedCluster.kubernetesVersion: %v", path, err)
+	}
 	s.deployer.KubeVersion = cluster.KubernetesVersion
 	s.deployer.ClusterSeeds, s.deployer.SeedFiles, err = parseSeeds(path, cluster.Seeds)
 	return err

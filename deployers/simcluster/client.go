@@ -275,12 +275,13 @@ func (cc *clusterClient) IsObjectNamespaced(obj runtime.Object) (bool, error) {
 }
 
 // ServesGroupVersion reports whether the cluster serves any kind of gv, as
-// its discovery answers /apis/GROUP/VERSION: a built-in version, the
+// its discovery answers /apis/GROUP/VERSION: a built-in version that its
+// Kubernetes version serves (see groupVersionSpans), the
 // Landscaper kinds on the simulation's own cluster, or a version a stored
 // CRD serves.
 func (cc *clusterClient) ServesGroupVersion(gv schema.GroupVersion) bool {
 	defer cc.lock()()
-	if gv.Version != runtime.APIVersionInternal && builtin().IsVersionRegistered(gv) {
+	if servesGroupVersion(gv, cc.c.set.minor) {
 		return true
 	}
 	if cc.c.own != nil && gv == lsv1alpha1.SchemeGroupVersion {

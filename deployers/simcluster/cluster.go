@@ -69,13 +69,13 @@ type pendingFill struct {
 }
 
 func newCluster(set *Clusters, key string) *Cluster {
-	c := &Cluster{key: key, set: set, scheme: set.scheme, base: builtinRESTMapper(),
+	c := &Cluster{key: key, set: set, scheme: set.scheme, base: builtinRESTMapper(set.minor),
 		served: served{}, crdServes: map[string]served{}, kindCRDs: map[schema.GroupVersionKind]map[string]bool{},
 		pending: map[objectRef]pendingFill{}}
 	var store testing.ObjectTracker
 	if key == SelfKey && set.opts.Landscape != nil {
 		c.own = set.opts.Landscape
-		c.scheme, c.base = selfScheme(), meta.MultiRESTMapper{builtinRESTMapper(), landscapeMapper()}
+		c.scheme, c.base = selfScheme(), meta.MultiRESTMapper{builtinRESTMapper(set.minor), landscapeMapper()}
 		store = newSelfStore(c.scheme, c.own)
 	} else {
 		store = testing.NewObjectTracker(c.scheme, serializer.NewCodecFactory(c.scheme).UniversalDecoder())
@@ -188,10 +188,11 @@ func (c *Cluster) kindOf(obj runtime.Object) (schema.GroupVersionKind, error) {
 	return gvk, nil
 }
 
-// serves reports whether gvk is built in or served by a CRD.
+// serves reports whether gvk is a built-in kind the cluster's Kubernetes
+// version serves, or served by a CRD.
 func (c *Cluster) serves(gvk schema.GroupVersionKind) bool {
 	_, crd := c.served[gvk]
-	return crd || isBuiltin(gvk) || c.own != nil && c.own.Scheme().Recognizes(gvk) && !isListKind(gvk)
+	return crd || isBuiltin(gvk) && servesKind(gvk, c.set.minor) || c.own != nil && c.own.Scheme().Recognizes(gvk) && !isListKind(gvk)
 }
 
 // namespaced reports whether gvk is a namespaced kind.

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/applyconfigurations"
@@ -55,8 +54,11 @@ type Options struct {
 // implements deployer.ClusterClients. It and the clients it gives are safe
 // for concurrent use: one lock serializes every call.
 type Clusters struct {
-	mu       sync.Mutex
-	opts     Options
+	mu   sync.Mutex
+	opts Options
+	// minor is the minor release of opts.Version: the API versions the
+	// clusters serve (see groupVersionSpans).
+	minor    int
 	scheme   *runtime.Scheme
 	clusters map[string]*Cluster
 	// saved are the restored objects of clusters not opened yet, by key.
@@ -74,9 +76,15 @@ var (
 	_ deployer.ChangeCounter  = (*Clusters)(nil)
 )
 
-// New returns an empty set of simulated clusters.
+// New returns an empty set of simulated clusters. Callers check
+// opts.Version with CheckVersion; one it refuses serves the API versions of
+// KubernetesVersion.
 func New(opts Options) *Clusters {
-	return &Clusters{opts: opts, scheme: newScheme(), clusters: map[string]*Cluster{},
+	minor, err := minorOf(opts.Version)
+	if err != nil {
+		minor, _ = minorOf("")
+	}
+	return &Clusters{opts: opts, minor: minor, scheme: newScheme(), clusters: map[string]*Cluster{},
 		saved: map[string][]state.ClusterObject{}}
 }
 
@@ -245,9 +253,6 @@ func (cs *Clusters) open(ctx context.Context, key string) (*Cluster, error) {
 	cs.clusters[key] = c
 	return c, nil
 }
-
-// builtinRESTMapper is the RESTMapper of the built-in kinds, built once.
-var builtinRESTMapper = sync.OnceValue(func() meta.RESTMapper { return builtinMapper() })
 
 // converter is the type converter of the field manager, built once (it
 // parses the OpenAPI models of the built-in kinds): client-go's models, and

@@ -41,11 +41,12 @@ func isListKind(gvk schema.GroupVersionKind) bool {
 	return len(gvk.Kind) > 4 && gvk.Kind[len(gvk.Kind)-4:] == "List"
 }
 
-// builtinMapper returns a RESTMapper for the built-in kinds with their scope.
-func builtinMapper() *meta.DefaultRESTMapper {
+// builtinMapper returns a RESTMapper for the built-in kinds that
+// Kubernetes 1.minor serves, with their scope.
+func builtinMapper(minor int) *meta.DefaultRESTMapper {
 	m := meta.NewDefaultRESTMapper(builtin().PrioritizedVersionsAllGroups())
 	for gvk := range builtin().AllKnownTypes() {
-		if gvk.Version == runtime.APIVersionInternal || isListKind(gvk) || gvk.Kind == "WatchEvent" {
+		if gvk.Version == runtime.APIVersionInternal || isListKind(gvk) || gvk.Kind == "WatchEvent" || !servesKind(gvk, minor) {
 			continue
 		}
 		scope := meta.RESTScopeNamespace
