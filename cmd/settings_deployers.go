@@ -130,7 +130,7 @@ func (s *settings) parseRules(cfg *configFile) error {
 		return invalidf("%s: simulatedCluster.kubernetesVersion: %v", path, err)
 	}
 	s.deployer.KubeVersion = cluster.KubernetesVersion
-	s.deployer.ClusterSeeds, s.deployer.SeedFiles, err = parseSeeds(path, cluster.Seeds)
+	s.deployer.ClusterSeeds, s.deployer.SeedFiles, err = parseSeeds(path, cluster.KubernetesVersion, cluster.Seeds)
 	return err
 }
 

@@ -12,8 +12,9 @@ import (
 // entry, the YAML files it names (relative to the config file at path),
 // decoded and checked, and the paths of those files. Anything wrong is
 // invalid input that names the entry, the file, the document and the
-// object.
-func parseSeeds(path string, raws []json.RawMessage) ([]simcluster.Seed, []string, error) {
+// object. version is simulatedCluster.kubernetesVersion, which decides the
+// built-in API versions seeds may use.
+func parseSeeds(path, version string, raws []json.RawMessage) ([]simcluster.Seed, []string, error) {
 	seeds := make([]simcluster.Seed, 0, len(raws))
 	var paths []string
 	for i, raw := range raws {
@@ -37,6 +38,7 @@ func parseSeeds(path string, raws []json.RawMessage) ([]simcluster.Seed, []strin
 			files[j] = simcluster.SeedFile{Name: filepath.ToSlash(p), Data: data}
 			paths = append(paths, p)
 		}
+		cfg.KubernetesVersion = version
 		seed, err := simcluster.ParseSeed(cfg, files)
 		if err != nil {
 			return nil, nil, invalidf("%s: simulatedCluster.seeds[%d]: %v", path, i, err)

@@ -357,11 +357,15 @@ func (s *statusWriter) Apply(ctx context.Context, ac runtime.ApplyConfiguration,
 // ServerVersion reports Options.Version (default KubernetesVersion), as
 // discovery would; the helm deployer shows it to charts.
 func (cc *clusterClient) ServerVersion() (*version.Info, error) {
-	v := cc.c.set.opts.Version
-	if v == "" {
-		v = KubernetesVersion
+	return &version.Info{GitVersion: cc.c.version(), Platform: "linux/amd64"}, nil
+}
+
+// version is the Kubernetes version the cluster reports.
+func (c *Cluster) version() string {
+	if v := c.set.opts.Version; v != "" {
+		return v
 	}
-	return &version.Info{GitVersion: v, Platform: "linux/amd64"}, nil
+	return KubernetesVersion
 }
 
 // keepDeletion copies the deletionTimestamp and deletionGracePeriodSeconds

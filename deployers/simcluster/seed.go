@@ -37,6 +37,10 @@ type SeedConfig struct {
 	Server string `json:"server,omitempty"`
 	// Files are YAML files of objects, relative to the config file.
 	Files []string `json:"files"`
+	// KubernetesVersion is the clusters' version (Options.Version), which
+	// decides the built-in API versions a seed may use. Not part of a
+	// seed's configuration.
+	KubernetesVersion string `json:"-"`
 }
 
 // SeedFile is the content of one file of a seed.
@@ -79,7 +83,7 @@ func ParseSeed(cfg SeedConfig, files []SeedFile) (Seed, error) {
 		s.objects = append(s.objects, objs...)
 	}
 	sort.SliceStable(s.objects, func(i, j int) bool { return seedOrder(s.objects[i].obj) < seedOrder(s.objects[j].obj) })
-	return s, s.check()
+	return s, s.check(cfg.KubernetesVersion)
 }
 
 var namespaceGroupKind = schema.GroupKind{Kind: "Namespace"}
@@ -162,9 +166,9 @@ func describe(u *unstructured.Unstructured) string {
 }
 
 // check seeds a scratch cluster with s, which is what ParseSeed promises.
-func (s Seed) check() error {
+func (s Seed) check(version string) error {
 	ctx := context.Background()
-	scratch := New(Options{Now: func() (t time.Time) { return t }})
+	scratch := New(Options{Now: func() (t time.Time) { return t }, Version: version})
 	c, err := scratch.open(ctx, "check")
 	if err != nil {
 		return err
@@ -177,7 +181,7 @@ func (s Seed) check() error {
 func (c *Cluster) sow(ctx context.Context, s Seed) error {
 	for _, o := range s.objects {
 		if err := c.put(ctx, o.obj.DeepCopy()); err != nil {
-			return fmt.Errorf("%s: %w%s", o.at, err, seedHint(err))
+			return fmt.Errorf("%s: %w%s", o.at, err, c.seedHint(err))
 		}
 	}
 	return nil
@@ -261,8 +265,12 @@ func (c *Cluster) sowSeeds(ctx context.Context) error {
 }
 
 // seedHint says how to fix a seed that a new cluster refuses.
-func seedHint(err error) string {
+func (c *Cluster) seedHint(err error) string {
+	var noKind *meta.NoKindMatchError
 	switch {
+	case errors.As(err, &noKind) && len(noKind.SearchedVersions) == 1 &&
+		isBuiltin(noKind.GroupKind.WithVersion(noKind.SearchedVersions[0])):
+		return fmt.Sprintf(" (Kubernetes %s does not serve it: see simulatedCluster.kubernetesVersion)", c.version())
 	case meta.IsNoMatchError(err):
 		return " (seed its CustomResourceDefinition too)"
 	case apierrors.IsNotFound(err):
