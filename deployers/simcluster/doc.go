@@ -25,9 +25,11 @@
 //   - A new cluster has the system namespaces default, kube-system,
 //     kube-public and kube-node-lease as objects (the first three cannot be
 //     deleted), and the objects of the Seeds that select it.
-//   - Every built-in kind of client-go's scheme, with its scope read from
-//     client-go's typed clientsets (scope.go), and CustomResourceDefinitions
-//     (apiextensions.k8s.io/v1). A custom resource is accepted only once a
+//   - The built-in kinds of client-go's scheme that kube-apiserver of the
+//     configured Kubernetes version serves with default flags (versions.go:
+//     removed, alpha and off-by-default beta versions are not served), with
+//     their scope read from client-go's typed clientsets (scope.go), and
+//     CustomResourceDefinitions (apiextensions.k8s.io/v1). A custom resource is accepted only once a
 //     CRD serving its group, version and kind exists; before that every
 //     call is a *meta.NoKindMatchError, as on a real cluster. Deleting a CRD
 //     deletes its custom resources and forgets the kind.

@@ -31,7 +31,8 @@ func newScheme() *runtime.Scheme {
 // scheme of its own.
 var builtin = sync.OnceValue(newScheme)
 
-// isBuiltin reports whether gvk is a kind the cluster serves without a CRD.
+// isBuiltin reports whether gvk is a built-in kind, one a cluster may serve
+// without a CRD (whether its Kubernetes version does: servesKind).
 func isBuiltin(gvk schema.GroupVersionKind) bool {
 	return builtin().Recognizes(gvk) && !isListKind(gvk)
 }
