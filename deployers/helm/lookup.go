@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/flowcontrol"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -33,6 +34,15 @@ type groupVersionServer interface {
 	ServesGroupVersion(schema.GroupVersion) bool
 }
 
+// customKinder is implemented by clients that know the kinds their
+// cluster's CRDs serve without listing the CRDs (the simulated cluster's):
+// a discovery asks it for every group version, and listing every CRD each
+// time made a release's discovery cost grow with the CRDs of the cluster.
+type customKinder interface {
+	CustomKinds(schema.GroupVersion) []string
+	CustomGroupVersions() []schema.GroupVersion
+}
+
 // lookupConfig is the REST config helm's `lookup` template function reads
 // the target cluster with, in both modes: Landscaper renders with the
 // Target's REST config (engine.RenderWithClient with helmDeployment: false,
@@ -40,12 +50,15 @@ type groupVersionServer interface {
 // gives its own config; any other client (the simulated cluster's) is
 // served by readTransport, which answers the requests helm's lookup and
 // discovery make (the served groups and group versions, get and list)
-// from c.
+// from c. Its requests are not rate limited: client-go's default limiter
+// (5 requests a second) waits in wall-clock time, which the simulation
+// must not, and a discovery alone makes a request per group version.
 func lookupConfig(ctx context.Context, c client.Client) *rest.Config {
 	if r, ok := c.(RESTConfigurer); ok {
 		return r.RESTConfig()
 	}
-	return &rest.Config{Host: "http://target.lscli.invalid", Transport: &readTransport{ctx: ctx, c: c}}
+	return &rest.Config{Host: "http://target.lscli.invalid", Transport: &readTransport{ctx: ctx, c: c},
+		RateLimiter: flowcontrol.NewFakeAlwaysRateLimiter()}
 }
 
 // readTransport serves the read requests of helm's lookup and discovery
@@ -187,9 +200,11 @@ func (t *readTransport) groupVersions() []schema.GroupVersion {
 			seen[gvk.GroupVersion()] = true
 		}
 	}
-	crds := &unstructured.UnstructuredList{}
-	crds.SetGroupVersionKind(crdListKind)
-	if err := t.c.List(t.ctx, crds); err == nil {
+	if ck, ok := t.c.(customKinder); ok {
+		for _, gv := range ck.CustomGroupVersions() {
+			seen[gv] = true
+		}
+	} else if crds, err := t.crds(); err == nil {
 		for _, crd := range crds.Items {
 			group, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
 			versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
@@ -203,6 +218,14 @@ func (t *readTransport) groupVersions() []schema.GroupVersion {
 	return slices.SortedFunc(maps.Keys(seen), func(a, b schema.GroupVersion) int {
 		return strings.Compare(a.String(), b.String())
 	})
+}
+
+// crds lists the cluster's CustomResourceDefinitions, for a client that is
+// no customKinder.
+func (t *readTransport) crds() (*unstructured.UnstructuredList, error) {
+	crds := &unstructured.UnstructuredList{}
+	crds.SetGroupVersionKind(crdListKind)
+	return crds, t.c.List(t.ctx, crds)
 }
 
 // crdListKind is the kind of a list of CustomResourceDefinitions.
@@ -220,15 +243,19 @@ func (t *readTransport) resources(gv schema.GroupVersion) []metav1.APIResource {
 		}
 		kinds[kind] = true
 	}
-	crds := &unstructured.UnstructuredList{}
-	crds.SetGroupVersionKind(crdListKind)
-	if err := t.c.List(t.ctx, crds); err == nil {
-		for _, crd := range crds.Items {
-			if group, _, _ := unstructured.NestedString(crd.Object, "spec", "group"); group != gv.Group {
-				continue
-			}
-			if kind, _, _ := unstructured.NestedString(crd.Object, "spec", "names", "kind"); kind != "" {
-				kinds[kind] = true
+	if ck, ok := t.c.(customKinder); ok {
+		for _, kind := range ck.CustomKinds(gv) {
+			kinds[kind] = true
+		}
+	} else {
+		if crds, err := t.crds(); err == nil {
+			for _, crd := range crds.Items {
+				if group, _, _ := unstructured.NestedString(crd.Object, "spec", "group"); group != gv.Group {
+					continue
+				}
+				if kind, _, _ := unstructured.NestedString(crd.Object, "spec", "names", "kind"); kind != "" {
+					kinds[kind] = true
+				}
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -272,6 +273,31 @@ func (cc *clusterClient) IsObjectNamespaced(obj runtime.Object) (bool, error) {
 		return false, err
 	}
 	return cc.c.namespaced(gvk), nil
+}
+
+// CustomKinds returns the kinds of gv that the cluster's established CRDs
+// serve, in no order: what a discovery of gv adds to the built-in kinds,
+// known without reading the CRDs.
+func (cc *clusterClient) CustomKinds(gv schema.GroupVersion) []string {
+	defer cc.lock()()
+	var out []string
+	for gvk := range cc.c.served {
+		if gvk.GroupVersion() == gv {
+			out = append(out, gvk.Kind)
+		}
+	}
+	return out
+}
+
+// CustomGroupVersions returns the group versions the cluster's established
+// CRDs serve, in no order.
+func (cc *clusterClient) CustomGroupVersions() []schema.GroupVersion {
+	defer cc.lock()()
+	seen := map[schema.GroupVersion]bool{}
+	for gvk := range cc.c.served {
+		seen[gvk.GroupVersion()] = true
+	}
+	return slices.Collect(maps.Keys(seen))
 }
 
 // ServesGroupVersion reports whether the cluster serves any kind of gv, as
