@@ -19,11 +19,25 @@ import (
 // readTransport (see lookupConfig): the kinds of its scheme and of the
 // established CRDs.
 func servedAPIVersions(ctx context.Context, c client.Client) ([]string, error) {
-	dc, err := discovery.NewDiscoveryClientForConfig(lookupConfig(ctx, c))
-	if err != nil {
-		return nil, fmt.Errorf("discovery client of the target: %w", err)
+	compute := func() ([]string, error) {
+		dc, err := discovery.NewDiscoveryClientForConfig(lookupConfig(ctx, c))
+		if err != nil {
+			return nil, fmt.Errorf("discovery client of the target: %w", err)
+		}
+		return versionSet(dc)
 	}
-	return versionSet(dc)
+	if m, ok := c.(versionSetMemo); ok {
+		return m.MemoVersionSet(compute)
+	}
+	return compute()
+}
+
+// versionSetMemo is implemented by clients that keep a cluster's version
+// set until the kinds it serves change (the simulated cluster's): every
+// install and upgrade asks for it, and a discovery makes a request per
+// group version.
+type versionSetMemo interface {
+	MemoVersionSet(compute func() ([]string, error)) ([]string, error)
 }
 
 // versionSet is helm's version set of dc, sorted.

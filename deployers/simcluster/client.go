@@ -300,6 +300,28 @@ func (cc *clusterClient) CustomGroupVersions() []schema.GroupVersion {
 	return slices.Collect(maps.Keys(seen))
 }
 
+// MemoVersionSet returns what compute gives (a helm release's version set
+// of the cluster's discovery), computing it again only once the kinds the
+// cluster's CRDs serve have changed: the built-in ones follow from its
+// Kubernetes version alone.
+func (cc *clusterClient) MemoVersionSet(compute func() ([]string, error)) ([]string, error) {
+	unlock := cc.lock()
+	gen, set := cc.c.servedGen, cc.c.versionSet
+	ok := set != nil && cc.c.versionSetGen == gen
+	unlock()
+	if ok {
+		return slices.Clone(set), nil
+	}
+	set, err := compute()
+	if err != nil {
+		return nil, err
+	}
+	unlock = cc.lock()
+	cc.c.versionSet, cc.c.versionSetGen = slices.Clone(set), gen
+	unlock()
+	return set, nil
+}
+
 // ServesGroupVersion reports whether the cluster serves any kind of gv, as
 // its discovery answers /apis/GROUP/VERSION: a built-in version that its
 // Kubernetes version serves (see groupVersionSpans), the

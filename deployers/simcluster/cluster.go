@@ -39,6 +39,10 @@ type Cluster struct {
 	inner   client.WithWatch
 	mapper  *dynamicMapper
 	served  served
+	// servedGen counts the changes of served; versionSet is what
+	// MemoVersionSet computed at versionSetGen.
+	servedGen, versionSetGen uint64
+	versionSet               []string
 	// crdServes is what each stored CRD serves, by CRD name (see
 	// refreshCRD); served merges them.
 	crdServes map[string]served

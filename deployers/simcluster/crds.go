@@ -205,9 +205,11 @@ func (c *Cluster) serveChanges(changes map[schema.GroupVersionKind]*crdKind) err
 				return err
 			}
 			delete(c.served, gvk)
+			c.servedGen++
 			rebuild, remap = rebuild || old.status, true
 		default:
 			c.served[gvk] = *k
+			c.servedGen++
 			rebuild = rebuild || old.status != k.status
 			if had {
 				remap = true
