@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/lscli/lscli/engine/execution"
 	"github.com/lscli/lscli/fakecluster"
 )
 
@@ -76,9 +77,10 @@ func short(id string) string {
 // fail a deploy item, as it does on a cluster also when obj's job has
 // finished: Landscaper's installation controller passes the annotation on
 // to the execution and the subinstallations whatever their phase, and the
-// execution controller fails every managed item whose jobIDFinished is not
-// the execution's jobID (handleInterruptOperation), such as an item the
-// last job never reached because a dependency failed. The children are
+// execution controller fails every managed item that has not finished the
+// execution's job (execution.InterruptFails, Landscaper's
+// handleInterruptOperation), such as an item the last job never reached
+// because a dependency failed. The children are
 // found as the engine finds them: subinstallations and the execution
 // (named after the installation) by their controller reference, items by
 // the managed-by label.
@@ -104,7 +106,7 @@ func interruptReaches(objs []fakecluster.Object, obj fakecluster.Object) bool {
 		for _, c := range objs {
 			di, ok := c.(*lsv1alpha1.DeployItem)
 			if ok && di.Namespace == o.Namespace && di.Labels[lsv1alpha1.ExecutionManagedByLabel] == o.Name &&
-				di.Status.JobIDFinished != o.Status.JobID {
+				execution.InterruptFails(o, di) {
 				return true
 			}
 		}

@@ -40,7 +40,7 @@ func (c *Controller) interrupt(ctx context.Context, exec *lsv1alpha1.Execution) 
 	sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })
 	now := metav1.NewTime(c.cfg.Clock.Now())
 	for _, di := range items {
-		if di.Status.JobIDFinished == exec.Status.JobID {
+		if !InterruptFails(exec, di) {
 			continue
 		}
 		failInterrupted(di, exec.Status.JobID, now)
@@ -49,6 +49,13 @@ func (c *Controller) interrupt(ctx context.Context, exec *lsv1alpha1.Execution) 
 		}
 	}
 	return nil
+}
+
+// InterruptFails reports whether an interrupt of exec fails di, one of the
+// deploy items it manages: one that has not finished the execution's job,
+// also when the job has ended without reaching it.
+func InterruptFails(exec *lsv1alpha1.Execution, di *lsv1alpha1.DeployItem) bool {
+	return di.Status.JobIDFinished != exec.Status.JobID
 }
 
 // failInterrupted sets di's status as an interrupt leaves it.
