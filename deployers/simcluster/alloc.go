@@ -123,6 +123,17 @@ func (x *serviceIndex) record(ns, name string, s *corev1.Service) {
 
 var servicesResource = schema.GroupVersionResource{Version: "v1", Resource: "services"}
 
+// allocate does what the registries allocate for obj (see the function
+// allocate), given what the other stored Services hold; old is the stored
+// object, nil on create.
+func (t *tracker) allocate(old, obj runtime.Object) error {
+	used, err := t.allocatedFor(obj)
+	if err != nil {
+		return err
+	}
+	return allocate(t.ids, t.cluster, used, old, obj)
+}
+
 // allocatedFor returns, when obj is a Service, the allocations of the
 // other stored Services; nil for any other kind.
 func (t *tracker) allocatedFor(obj runtime.Object) (*allocations, error) {

@@ -536,11 +536,7 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		m.SetDeletionTimestamp(nil)
 		admit(obj)
 		initialStatus(obj)
-		used, err := t.allocatedFor(obj)
-		if err != nil {
-			return err
-		}
-		if err := allocate(t.ids, t.cluster, used, nil, obj); err != nil {
+		if err := t.allocate(nil, obj); err != nil {
 			return err
 		}
 		stampManagedFields(m, nil, now)
@@ -556,11 +552,7 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	// comes before the registry's: writing a manifest again without the
 	// defaults is no change.
 	admit(obj)
-	used, err := t.allocatedFor(obj)
-	if err != nil {
-		return err
-	}
-	if err := allocate(t.ids, t.cluster, used, old, obj); err != nil {
+	if err := t.allocate(old, obj); err != nil {
 		return err
 	}
 	gen := o.GetGeneration()
