@@ -35,9 +35,10 @@ type groupVersionServer interface {
 }
 
 // customKinder is implemented by clients that know the kinds their
-// cluster's CRDs serve without listing the CRDs (the simulated cluster's):
-// a discovery asks it for every group version, and listing every CRD each
-// time made a release's discovery cost grow with the CRDs of the cluster.
+// cluster's CRDs serve without listing the CRDs: the simulated cluster's,
+// the only clients readTransport serves (a real cluster answers itself). A
+// discovery asks it for every group version; listing every CRD each time
+// made a release's discovery cost grow with the CRDs of the cluster.
 type customKinder interface {
 	CustomKinds(schema.GroupVersion) []string
 	CustomGroupVersions() []schema.GroupVersion
@@ -192,7 +193,7 @@ func (t *readTransport) groups(req *http.Request) (*http.Response, error) {
 }
 
 // groupVersions are the group versions the client's scheme knows (not the
-// internal ones) and those the stored CustomResourceDefinitions list.
+// internal ones) and those the established CustomResourceDefinitions serve.
 func (t *readTransport) groupVersions() []schema.GroupVersion {
 	seen := map[schema.GroupVersion]bool{}
 	for gvk := range t.c.Scheme().AllKnownTypes() {
@@ -204,36 +205,15 @@ func (t *readTransport) groupVersions() []schema.GroupVersion {
 		for _, gv := range ck.CustomGroupVersions() {
 			seen[gv] = true
 		}
-	} else if crds, err := t.crds(); err == nil {
-		for _, crd := range crds.Items {
-			group, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
-			versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
-			for _, v := range versions {
-				if name, _, _ := unstructured.NestedString(v.(map[string]any), "name"); name != "" {
-					seen[schema.GroupVersion{Group: group, Version: name}] = true
-				}
-			}
-		}
 	}
 	return slices.SortedFunc(maps.Keys(seen), func(a, b schema.GroupVersion) int {
 		return strings.Compare(a.String(), b.String())
 	})
 }
 
-// crds lists the cluster's CustomResourceDefinitions, for a client that is
-// no customKinder.
-func (t *readTransport) crds() (*unstructured.UnstructuredList, error) {
-	crds := &unstructured.UnstructuredList{}
-	crds.SetGroupVersionKind(crdListKind)
-	return crds, t.c.List(t.ctx, crds)
-}
-
-// crdListKind is the kind of a list of CustomResourceDefinitions.
-var crdListKind = schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinitionList"}
-
 // resources are the resources of gv that the client's mapper maps, by
-// name: the kinds of its scheme and of the CustomResourceDefinitions stored
-// in the cluster.
+// name: the kinds of its scheme and those the cluster's established
+// CustomResourceDefinitions serve.
 func (t *readTransport) resources(gv schema.GroupVersion) []metav1.APIResource {
 	kinds := map[string]bool{}
 	scheme := t.c.Scheme()
@@ -246,17 +226,6 @@ func (t *readTransport) resources(gv schema.GroupVersion) []metav1.APIResource {
 	if ck, ok := t.c.(customKinder); ok {
 		for _, kind := range ck.CustomKinds(gv) {
 			kinds[kind] = true
-		}
-	} else {
-		if crds, err := t.crds(); err == nil {
-			for _, crd := range crds.Items {
-				if group, _, _ := unstructured.NestedString(crd.Object, "spec", "group"); group != gv.Group {
-					continue
-				}
-				if kind, _, _ := unstructured.NestedString(crd.Object, "spec", "names", "kind"); kind != "" {
-					kinds[kind] = true
-				}
-			}
 		}
 	}
 	var out []metav1.APIResource
