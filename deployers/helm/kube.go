@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/cli-runtime/pkg/resource"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -33,11 +34,10 @@ const fieldManager = "helm"
 //
 // Objects are written with server-side apply (field manager "helm", forced),
 // so an upgrade removes the fields a chart no longer sets, as helm's
-// three-way merge does. Waiting only covers what helm itself needs (CRDs from
-// crds/ being served before the templates that use them); readiness of the
-// workloads is the deployer's readiness check, so Wait does not look at
-// Deployments or Pods. Hook Jobs are waited for until they complete or fail
-// (see WatchUntilReady and hookRun).
+// three-way merge does. Wait waits as helm's does (helm's readiness checker
+// for workloads; CRDs until served, see wait), WaitForDelete until deleted
+// objects are gone, and hook Jobs are waited for until they complete or
+// fail (see WatchUntilReady and hookRun).
 type kubeClient struct {
 	ctx context.Context
 	c   client.Client
@@ -57,6 +57,10 @@ type kubeClient struct {
 	// install waits so for the CRDs of the chart's crds/ folder before it
 	// renders the templates (see releaser.readAPIVersions).
 	crdsServed func()
+	// rollingBack, if set, reports whether the action is rolling the
+	// release back (an atomic upgrade that failed): its wait does not
+	// pause (see wait).
+	rollingBack func() bool
 }
 
 // kubeClient is all of helm's kube client interfaces, also the one helm
@@ -66,6 +70,7 @@ var _ kube.InterfaceThreeWayMerge = (*kubeClient)(nil)
 var (
 	_ kube.Interface                    = (*kubeClient)(nil)
 	_ kube.InterfaceDeletionPropagation = (*kubeClient)(nil)
+	_ kube.InterfaceExt                 = (*kubeClient)(nil)
 )
 
 // IsReachable is always true: the client for the Target exists.
@@ -326,12 +331,90 @@ func (k *kubeClient) DeleteWithPropagationPolicy(resources kube.ResourceList, po
 	return res, errs
 }
 
-// Wait waits until the CRDs among resources are served (their kinds map), so
-// that templates using them can be built; other kinds are not waited for. On
-// a simulated cluster it does not wait: a CRD that is not served yet is an
-// error, retried by the framework in virtual time.
+// Wait waits, as helm's kube client does, until the resources are ready
+// by helm's rules (see wait); Jobs count as ready.
 func (k *kubeClient) Wait(resources kube.ResourceList, timeout time.Duration) error {
+	return k.wait(resources, timeout, false)
+}
+
+// WaitWithJobs is Wait that also waits for Jobs to complete (helm's
+// WaitForJobs, which Landscaper never sets).
+func (k *kubeClient) WaitWithJobs(resources kube.ResourceList, timeout time.Duration) error {
+	return k.wait(resources, timeout, true)
+}
+
+// wait waits until resources are ready: CRDs until their kinds are served
+// (so that templates using them can be built; see waitCRDs), all other
+// kinds by helm's own readiness checker (kube.ReadyChecker: Pods ready;
+// Deployments with their new ReplicaSet's pods ready; StatefulSets and
+// DaemonSets rolled out; PersistentVolumeClaims bound; Services with a
+// cluster IP, a LoadBalancer with an ingress or an external IP;
+// ReplicationControllers and ReplicaSets observed, with their Pods ready;
+// Jobs complete only with jobs; other kinds at once), object by object in
+// helm's order, as its waiter does.
+//
+// A real cluster is polled in real time until timeout, which ends the wait
+// with helm's error (context deadline exceeded). A simulated cluster is
+// looked at once, as for hooks (see hookRun): objects that are not ready
+// pause the action, which goes on when the item is called again; when the
+// progressing timeout has passed (hookRun.expired), they fail it with
+// helm's timeout error. The wait of a rollback (an atomic upgrade that
+// failed) does not pause: helm's rollback waits with a timeout of its
+// own, which lscli cannot resume, so objects not ready at once count as
+// ready there.
+func (k *kubeClient) wait(resources kube.ResourceList, timeout time.Duration, jobs bool) error {
+	if k.hooks.isPaused() {
+		return errHookPending
+	}
 	k.log.printf("beginning wait for %d resources with timeout of %v", len(resources), timeout)
+	if err := k.waitCRDs(resources, timeout); err != nil {
+		return err
+	}
+	var others kube.ResourceList
+	for _, info := range resources {
+		if _, _, ok := crdKinds(info.Object); !ok {
+			others = append(others, info)
+		}
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	checker, err := readyChecker(k.ctx, k.c, k.log.printf, jobs)
+	if err != nil {
+		return err
+	}
+	errs := make([]int, len(others))
+	look := func(ctx context.Context) (bool, error) {
+		return waitLook(ctx, checker, others, errs, k.log.printf)
+	}
+	if k.real {
+		err := realcluster.Poll(k.ctx, timeout, look)
+		if wait.Interrupted(err) {
+			return context.DeadlineExceeded
+		}
+		return err
+	}
+	ready, err := look(k.ctx)
+	if err != nil || ready {
+		return err
+	}
+	if k.rollingBack != nil && k.rollingBack() {
+		return nil
+	}
+	if k.hooks == nil {
+		return context.DeadlineExceeded
+	}
+	if k.hooks.expired {
+		return context.DeadlineExceeded
+	}
+	k.hooks.paused = "resources"
+	return errHookPending
+}
+
+// waitCRDs waits until the CRDs among resources are served (their kinds
+// map). On a simulated cluster it does not wait: a CRD that is not served
+// yet is an error, retried by the framework in virtual time.
+func (k *kubeClient) waitCRDs(resources kube.ResourceList, timeout time.Duration) error {
 	crds := false
 	for _, info := range resources {
 		gk, versions, ok := crdKinds(info.Object)
@@ -359,9 +442,61 @@ func (k *kubeClient) Wait(resources kube.ResourceList, timeout time.Duration) er
 	return nil
 }
 
-// WaitWithJobs is Wait.
-func (k *kubeClient) WaitWithJobs(resources kube.ResourceList, timeout time.Duration) error {
-	return k.Wait(resources, timeout)
+// WaitForDelete waits until resources are gone, as helm's uninstall does
+// with wait: a real cluster is polled until timeout (helm's error:
+// context deadline exceeded); a simulated one is looked at once, and
+// objects still there pause the action as in wait, or fail it once the
+// progressing timeout has passed. An error reading an object other than
+// NotFound ends the wait with it, as in helm.
+//
+// helm also calls it after it deleted hooks by their delete policy; lscli
+// does not wait for those (nor logs the wait), as before it had
+// WaitForDelete: hook objects go at once on a simulated cluster.
+func (k *kubeClient) WaitForDelete(resources kube.ResourceList, timeout time.Duration) error {
+	if k.hooks.isPaused() {
+		return errHookPending
+	}
+	hooks := true
+	for _, info := range resources {
+		if _, ok := isHook(info); !ok {
+			hooks = false
+		}
+	}
+	if hooks {
+		return nil
+	}
+	k.log.printf("beginning wait for %d resources to be deleted with timeout of %v", len(resources), timeout)
+	look := func(ctx context.Context) (bool, error) {
+		for _, info := range resources {
+			u, err := asUnstructured(info)
+			if err != nil {
+				return false, err
+			}
+			live := &unstructured.Unstructured{}
+			live.SetGroupVersionKind(u.GroupVersionKind())
+			err = k.c.Get(ctx, client.ObjectKeyFromObject(u), live)
+			if err == nil || !apierrors.IsNotFound(err) {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+	if k.real {
+		err := realcluster.Poll(k.ctx, timeout, look)
+		if wait.Interrupted(err) {
+			return context.DeadlineExceeded
+		}
+		return err
+	}
+	gone, err := look(k.ctx)
+	if err != nil || gone {
+		return err
+	}
+	if k.hooks == nil || k.hooks.expired {
+		return context.DeadlineExceeded
+	}
+	k.hooks.paused = "deletion"
+	return errHookPending
 }
 
 // WaitAndGetCompletedPodPhase reports success: no pod runs here.

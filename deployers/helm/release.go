@@ -64,6 +64,7 @@ func newReleaser(ctx context.Context, c client.Client, real bool, name, namespac
 	r := &releaser{cfg: cfg, name: name, namespace: namespace, log: log, hooks: hooks, real: real,
 		served: func() ([]string, error) { return servedAPIVersions(ctx, c) }}
 	kc.crdsServed = func() { _ = r.readAPIVersions() }
+	kc.rollingBack = r.rollingBack
 	return r
 }
 
@@ -86,9 +87,11 @@ func (r *releaser) readAPIVersions() error {
 }
 
 // waiting returns the last revision of the release when an action left it
-// waiting for a hook on a simulated cluster (see hookRun): its status is
-// pending-install, pending-upgrade or uninstalling and a hook of it is
-// running. A real cluster never has one: helm's waits block there.
+// waiting on a simulated cluster (see hookRun): for a hook, for its objects
+// to be ready (wait) or for them to be gone (uninstall with wait). Its
+// status is then pending-install, pending-upgrade or uninstalling; a
+// failed install or upgrade leaves no pending revision (see unblock). A
+// real cluster never has one: helm's waits block there.
 func (r *releaser) waiting() (*release.Release, bool) {
 	if r.real {
 		return nil, false
@@ -99,19 +102,21 @@ func (r *releaser) waiting() (*release.Release, bool) {
 	}
 	switch last.Info.Status {
 	case release.StatusPendingInstall, release.StatusPendingUpgrade, release.StatusUninstalling:
-	default:
-		return nil, false
-	}
-	for _, h := range last.Hooks {
-		if h.LastRun.Phase == release.HookPhaseRunning {
-			return last, true
-		}
+		return last, true
 	}
 	return nil, false
 }
 
+// rollingBack reports whether the release's last revision is one a
+// rollback is deploying (pending-rollback): helm's atomic upgrade rolls
+// back when it failed.
+func (r *releaser) rollingBack() bool {
+	last, err := r.cfg.Releases.Last(r.name)
+	return err == nil && last.Info != nil && last.Info.Status == release.StatusPendingRollback
+}
+
 // resume prepares the action to go on where the last call left it waiting
-// for a hook (resume true; expired: the progressing timeout has passed), or
+// (resume true; expired: the progressing timeout has passed), or
 // to start over (resume false). An install or upgrade (deploy true) runs
 // again from its start: its pending revision is removed first. An uninstall
 // goes on with the revision it marked uninstalling; it leaves a pending
@@ -129,7 +134,8 @@ func (r *releaser) resume(resume, expired, deploy bool) {
 	}
 }
 
-// paused reports whether the action stopped to wait for a hook.
+// paused reports whether the action stopped to wait (for a hook, or for
+// its objects).
 func (r *releaser) paused() bool { return r.hooks.isPaused() }
 
 // exists reports whether the release has any stored revision.
