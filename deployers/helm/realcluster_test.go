@@ -3,17 +3,21 @@ package helm
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
 	"github.com/lscli/lscli/deployers/realcluster"
 	"github.com/lscli/lscli/internal/testcluster"
+	"github.com/lscli/lscli/reconcile"
 )
 
 func TestMain(m *testing.M) { os.Exit(testcluster.Run(m)) }
@@ -201,5 +205,101 @@ func TestRealClusterManifests(t *testing.T) {
 	}
 	if kubetest.Get(t, tc.Client, "v1", "ConfigMap", ns, "demo-demo") != nil {
 		t.Error("delete left the ConfigMap")
+	}
+}
+
+// TestRealClusterWait runs helm's wait against a real kube-apiserver, which
+// runs no controllers: a Deployment gets no ReplicaSet and is never ready
+// by helm's rules, so an atomic install waits until its timeout (the time
+// left of the item's progressing timeout, 2s) and is uninstalled, with
+// helm's error. Once the Deployment's ReplicaSet is there and ready (as
+// kube-controller-manager would make it), an install with wait succeeds.
+func TestRealClusterWait(t *testing.T) {
+	tc := testcluster.Get(t)
+	ctx := context.Background()
+	ns := tc.Namespace(t)
+	runPods(t, tc.Client, ns)
+	d := New(Options{Clusters: realcluster.New(realcluster.Options{})})
+	item := func(flags map[string]any) *lsv1alpha1.DeployItem {
+		di := deployItem(t, config(t, map[string]any{"namespace": ns, "helmDeploymentConfig": map[string]any{"install": flags}}),
+			lsv1alpha1.DeployItemPhases.Init, epoch)
+		di.Spec.Timeout = &lsv1alpha1.Duration{Duration: 2 * time.Second}
+		return di
+	}
+	req := request(item(map[string]any{"atomic": true}), epoch)
+	req.Target = realTarget(tc)
+	start := time.Now()
+	_, err := d.Reconcile(ctx, req)
+	want := "unable to install helm chart release: release demo failed, and has been uninstalled due to atomic being set: context deadline exceeded"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("atomic install = %v, want %q", err, want)
+	}
+	if e, ok := err.(*reconcile.Error); !ok || e.Operation != "RealHelmDeployer.Deploy" || e.Reason != "installRelease" {
+		t.Errorf("error %#v, want operation RealHelmDeployer.Deploy, reason installRelease", err)
+	}
+	if waited := time.Since(start); waited < 2*time.Second {
+		t.Errorf("the install failed after %v, before its timeout", waited)
+	}
+	wantReleaseHistory(t, tc.Client, ns)
+	if kubetest.Get(t, tc.Client, "apps/v1", "Deployment", ns, "demo-demo") != nil {
+		t.Error("the atomic install left its Deployment")
+	}
+
+	readyDeployments(t, tc.Client, ns)
+	req = request(item(map[string]any{"wait": true}), epoch)
+	req.Target = realTarget(tc)
+	if _, err := d.Reconcile(ctx, req); err != nil {
+		t.Fatalf("install with wait: %v", err)
+	}
+	wantReleaseHistory(t, tc.Client, ns, "deployed")
+}
+
+// readyDeployments makes the Deployments in ns ready until the test ends,
+// as kube-controller-manager and the kubelet would: a new ReplicaSet
+// controlled by the Deployment, with its pod template, and every replica
+// ready in both statuses.
+func readyDeployments(t *testing.T, c client.Client, ns string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-done })
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			deps := &appsv1.DeploymentList{}
+			if err := c.List(ctx, deps, client.InNamespace(ns)); err == nil {
+				for i := range deps.Items {
+					readyDeployment(ctx, c, &deps.Items[i])
+				}
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
+}
+
+// readyDeployment gives dep a ready ReplicaSet and status (see
+// readyDeployments); errors are tried again in the next round.
+func readyDeployment(ctx context.Context, c client.Client, dep *appsv1.Deployment) {
+	n := *dep.Spec.Replicas
+	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: dep.Name + "-rs", Namespace: dep.Namespace,
+		Labels:          dep.Spec.Template.Labels,
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(dep, appsv1.SchemeGroupVersion.WithKind("Deployment"))}},
+		Spec: appsv1.ReplicaSetSpec{Replicas: &n, Selector: dep.Spec.Selector, Template: dep.Spec.Template}}
+	if err := c.Create(ctx, rs); err != nil && !apierrors.IsAlreadyExists(err) {
+		return
+	}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(rs), rs); err != nil {
+		return
+	}
+	if rs.Status.ObservedGeneration != rs.Generation {
+		rs.Status = appsv1.ReplicaSetStatus{ObservedGeneration: rs.Generation, Replicas: n, ReadyReplicas: n, AvailableReplicas: n}
+		_ = c.Status().Update(ctx, rs)
+	}
+	if dep.Status.ObservedGeneration != dep.Generation {
+		dep.Status = appsv1.DeploymentStatus{ObservedGeneration: dep.Generation, Replicas: n, UpdatedReplicas: n,
+			AvailableReplicas: n, ReadyReplicas: n}
+		_ = c.Status().Update(ctx, dep)
 	}
 }
