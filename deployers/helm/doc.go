@@ -55,9 +55,12 @@
 //   - helm's ownership checks see the live objects, so an object that
 //     another release or no release owns is refused as helm refuses it;
 //   - CRDs of crds/ are created first and waited for until their kinds are
-//     served; hook Jobs are waited for until they complete or fail (on a
-//     simulated cluster without blocking: see hookRun); helm's other waits
-//     return at once: readiness is the deployer's own check;
+//     served; hook Jobs are waited for until they complete or fail; with
+//     wait (or atomic) the release's objects are waited for by helm's own
+//     readiness checker (kube.ReadyChecker), and an uninstall with wait
+//     waits for them to be gone; on a simulated cluster none of these
+//     waits blocks: the action pauses and goes on in a later call (see
+//     hookRun);
 //   - release records are Secrets in the release namespace in helm's own
 //     format (type helm.sh/release.v1), so the helm CLI lists the releases
 //     of a real cluster; their timestamps are the deploy item's virtual time,
@@ -107,8 +110,8 @@
 // exports pass or spec.timeout fails the item (see Deployer.Reconcile). A
 // call that fails leaves the item Progressing, and the next one deploys
 // again (deployer.Deploys), as Landscaper's deployer starts over.
-// Nothing reads the wall clock except helm's own bounded waits for CRDs on a
-// real cluster.
+// Nothing reads the wall clock except helm's own bounded waits (CRDs, hooks,
+// wait) on a real cluster.
 //
 // # Not supported
 //

@@ -45,6 +45,13 @@ const hookAnnotation = "helm.sh/hook"
 // waited for again; the one that was waited for is looked at again. When
 // the progressing timeout has passed (expired), a hook Job still running
 // fails as helm's wait does when the action's timeout passes.
+//
+// helm's wait for the release's objects (wait or atomic; kubeClient.wait)
+// and uninstall's wait for their deletion (WaitForDelete) pause the
+// action the same way, with no hook running: the record is the pending
+// one helm wrote before it applied the objects (deleted them), and the
+// resumed action applies them again (they are the release's, so helm
+// adopts them) and looks again.
 type hookRun struct {
 	// resumed are the hooks an earlier call of the same action ran, by
 	// hookKey, with the phase the release record has for them.
@@ -52,8 +59,9 @@ type hookRun struct {
 	// created are the resumed hooks whose creation this call has passed:
 	// later deletions of them (hook-succeeded, hook-failed) are real.
 	created map[string]bool
-	// paused names the hook the action waits for; the action's writes are
-	// dropped from then on.
+	// paused names the hook the action waits for ("resources" when it
+	// waits for its objects to be ready, "deletion" for them to be
+	// gone); the action's writes are dropped from then on.
 	paused string
 	// expired means the progressing timeout has passed: a running hook Job
 	// fails with helm's timeout error.

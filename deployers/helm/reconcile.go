@@ -70,7 +70,8 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 	}
 	deploys, resume := deployer.Deploys(req.Item), false
 	if !deploys && helmDeployment(it.cfg) {
-		// The last call left helm's action waiting for a hook: go on.
+		// The last call left helm's action waiting (for a hook, or with
+		// wait for its objects to be ready): go on.
 		resume = d.waitsForHook(ctx, it, tpl)
 		deploys = resume
 	}
@@ -98,9 +99,12 @@ func (d *Deployer) Reconcile(ctx context.Context, req deployer.Request) (deploye
 // deleted (Init again after deletion.PollInterval).
 //
 // resume goes on with a helm action that the last call left waiting for a
-// hook Job (see hookRun); while the Job runs, the call ends Progressing,
-// with the provider status it had. Past the progressing timeout the resumed
-// action fails as helm's does when its timeout passes.
+// hook Job, or with wait for its objects to be ready (see hookRun); while
+// it still waits, the call ends Progressing, with the provider status it
+// had. Past the progressing timeout the resumed action fails as helm's
+// does when its timeout passes (context deadline exceeded for objects
+// not ready: the release is failed, with atomic uninstalled or rolled
+// back).
 func (d *Deployer) deploy(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus, resume bool) (*helmv1alpha1.ProviderStatus, *deployer.Result, error) {
 	left, err := timeout.Check(it.req.Item, it.req.Now, checkpointStartApply)
 	// While orphans are being deleted, the deadline ends the wait with the
@@ -155,7 +159,8 @@ func joinEncode(status *helmv1alpha1.ProviderStatus, err error) (*runtime.RawExt
 
 // apply deploys the chart as a helm release or as plain manifests and
 // returns the provider status with the managed objects.
-// paused says the helm action waits for a hook (see hookRun).
+// paused says the helm action waits for a hook or for its objects (see
+// hookRun).
 func (d *Deployer) apply(ctx context.Context, it *item, tpl *templated, old *helmv1alpha1.ProviderStatus,
 	resume, expired bool) (status *helmv1alpha1.ProviderStatus, paused bool, err error) {
 	if !helmDeployment(it.cfg) {
@@ -181,7 +186,8 @@ func (d *Deployer) apply(ctx context.Context, it *item, tpl *templated, old *hel
 }
 
 // waitsForHook reports whether the last call left the item's helm action
-// waiting for a hook on its simulated cluster.
+// waiting on its simulated cluster, for a hook or for its objects (see
+// releaser.waiting).
 func (d *Deployer) waitsForHook(ctx context.Context, it *item, tpl *templated) bool {
 	_, ok := newReleaser(ctx, it.client, it.real, it.cfg.Name, it.cfg.Namespace, tpl.caps, it.req.Now).waiting()
 	return ok

@@ -160,9 +160,10 @@ func (r *releaser) exists() (bool, error) {
 // message of the lines helm logged during the attempt followed by the
 // action's own error (see actionError).
 //
-// A call on a simulated cluster may leave the action waiting for a hook:
-// then it returns no release and no error, and paused() is true; the next
-// call resumes with resume true (see hookRun).
+// A call on a simulated cluster may leave the action waiting for a hook,
+// or with wait (atomic) for its objects to be ready: then it returns no
+// release and no error, and paused() is true; the next call resumes with
+// resume true (see hookRun).
 func (r *releaser) deploy(ctx context.Context, pc *helmv1alpha1.ProviderConfiguration, ch *chart.Chart,
 	vals map[string]any, timeout time.Duration, resume, expired bool) (*release.Release, error) {
 	r.resume(resume, expired, true)
