@@ -21,6 +21,14 @@ func TestFrameworkRecoverableErrors(t *testing.T) {
 	flaky := deployer.WithTraits(deployer.Func(func(context.Context, deployer.Operation, deployer.Request) (deployer.Result, error) {
 		return deployer.Result{}, errors.New("chart not reachable")
 	}), deployer.Traits{ProgressingTimeout: true})
+	// waiter stands for helm's wait: not done until the item's deadline,
+	// where its wait ends in an error of its own.
+	waiter := deployer.WithTraits(deployer.Func(func(_ context.Context, _ deployer.Operation, req deployer.Request) (deployer.Result, error) {
+		if req.Now.Before(epoch.Add(time.Minute)) {
+			return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Progressing}, nil
+		}
+		return deployer.Result{}, deployer.AtDeadline(errors.New("context deadline exceeded"))
+	}), deployer.Traits{ProgressingTimeout: true})
 	tests := []struct {
 		name      string
 		deployer  deployer.Deployer
@@ -67,6 +75,19 @@ func TestFrameworkRecoverableErrors(t *testing.T) {
 			check: func(t *testing.T, di *lsv1alpha1.DeployItem) {
 				if di.Status.FirstError == nil || di.Status.FirstError.Message != "chart not reachable" {
 					t.Errorf("firstError = %+v, want the first recoverable error", di.Status.FirstError)
+				}
+			}},
+		{name: "a wait that ends at the deadline in an error: that error, then the timeout", deployer: waiter,
+			item: item("example.com/app", withTimeout("1m")),
+			want: []string{"+0s Init", "+0s Progressing", "+1m0s Failed"},
+			wantError: &lsv1alpha1.Error{Reason: lsv1alpha1.ProgressingTimeoutReason, Message: `timeout at: "example.com/app deployer: start reconcile"`,
+				Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}},
+			check: func(t *testing.T, di *lsv1alpha1.DeployItem) {
+				if e := di.Status.FirstError; e == nil || e.Message != "context deadline exceeded" || e.Operation != "reconcile" || e.Reason != "Reconcile" {
+					t.Errorf("firstError = %+v, want the error the wait ended in", e)
+				}
+				if l := di.Status.LastErrors; len(l) != 2 || !reflect.DeepEqual(l[0], di.Status.FirstError) || !reflect.DeepEqual(l[1], di.Status.LastError) {
+					t.Errorf("lastErrors = %+v, want the wait's error and the timeout", l)
 				}
 			}},
 	}

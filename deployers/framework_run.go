@@ -2,6 +2,7 @@ package deployers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -63,7 +64,9 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 	if err == nil {
 		c.req.Progress = f.progress(c)
 		res, err = f.deploy(ctx, &c, func() (deployer.Result, error) { return c.d.Reconcile(ctx, c.req) })
-		err = f.overdue(c, "reconcile", res.Phase == "" || res.Phase.IsFinal(), reconcile.Build(err, opReconcile, reasonReconcile))
+		var ended bool
+		err, ended = deployer.SplitDeadline(err)
+		err = f.overdue(c, "reconcile", res.Phase == "" || res.Phase.IsFinal(), reconcile.Build(err, opReconcile, reasonReconcile), ended)
 		failedIn(c, err, lsv1alpha1.DeployItemPhases.Init, lsv1alpha1.DeployItemPhases.Progressing)
 	}
 	if res.ProviderStatus != nil {
@@ -105,7 +108,9 @@ func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error
 		var res deployer.Result
 		if err == nil {
 			res, err = f.deploy(ctx, &c, func() (deployer.Result, error) { return c.d.Delete(ctx, c.req) })
-			err = f.overdue(c, "delete", res.Phase == "" || res.Phase.IsFinal(), buildDeleteError(err))
+			var ended bool
+			err, ended = deployer.SplitDeadline(err)
+			err = f.overdue(c, "delete", res.Phase == "" || res.Phase.IsFinal(), buildDeleteError(err), ended)
 			failedIn(c, err, lsv1alpha1.DeployItemPhases.InitDelete, lsv1alpha1.DeployItemPhases.Deleting)
 		}
 		if err != nil {
@@ -163,15 +168,34 @@ func (f *Framework) precheckType(c call, op string) error {
 // ("<deployer> deployer: start reconcile", see timeout.StartCheckpoint). It
 // runs after the call, so that a deployer that checks the timeout itself
 // reports it with its own message.
-func (f *Framework) overdue(c call, what string, done bool, err error) error {
+//
+// When ended is true, err is what the call's wait ended in at the deadline
+// (deployer.AtDeadline): it is kept beside the timeout, for fail to record
+// first (see overdueError).
+func (f *Framework) overdue(c call, what string, done bool, err error, ended bool) error {
 	if !c.traits.ProgressingTimeout || reconcile.IsUnrecoverable(err) || (done && err == nil) {
 		return err
 	}
 	if _, terr := timeout.Check(c.di, c.req.Now, timeout.StartCheckpoint(c.di.Spec.Type, what)); terr != nil {
+		if ended && err != nil {
+			return &overdueError{ended: err, timeout: terr}
+		}
 		return terr
 	}
 	return err
 }
+
+// overdueError is the progressing timeout of a call whose wait ended at the
+// deadline with an error of its own (ended). Landscaper's deployer library
+// records ended as the item's lastError, and its next reconcile, which
+// follows at once, fails the item with the timeout: so firstError and
+// lastErrors hold both. It is the timeout to everything but fail.
+type overdueError struct {
+	ended, timeout error
+}
+
+func (e *overdueError) Error() string { return e.timeout.Error() }
+func (e *overdueError) Unwrap() error { return e.timeout }
 
 func joinTypes(ts []lsv1alpha1.TargetType) string {
 	s := ""
@@ -255,6 +279,10 @@ func (f *Framework) fail(ctx context.Context, c call, err error) (reconcile.Resu
 	op, reason := opReconcile, reasonReconcile
 	if di.DeletionTimestamp != nil {
 		op, reason = opDelete, reasonDelete
+	}
+	var od *overdueError
+	if errors.As(err, &od) {
+		reconcile.SetDeployItemError(&di.Status, reconcile.LastError(di.Status.LastError, od.ended, op, reason, now))
 	}
 	reconcile.SetDeployItemError(&di.Status, reconcile.LastError(di.Status.LastError, err, op, reason, now))
 	unrecoverable := reconcile.IsUnrecoverable(err)

@@ -45,6 +45,10 @@ func (d *Deployer) Delete(ctx context.Context, req deployer.Request) (deployer.R
 	if _, err := guard(func() (struct{}, error) {
 		return struct{}{}, r.uninstall(it.cfg, left, resume, terr != nil)
 	}); err != nil {
+		if resume && terr != nil {
+			// The resumed uninstall's wait ended at the deadline, in err.
+			err = deployer.AtDeadline(err)
+		}
 		return deployer.Result{}, err
 	}
 	if r.paused() {

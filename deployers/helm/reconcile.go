@@ -143,6 +143,10 @@ func (d *Deployer) deploy(ctx context.Context, it *item, tpl *templated, old *he
 	if status != nil {
 		stop.ProviderStatus, err = joinEncode(status, err)
 	}
+	if expired && orphansTimeout == nil {
+		// The resumed action's wait ended at the deadline, in this error.
+		err = deployer.AtDeadline(err)
+	}
 	return nil, stop, err
 }
 
