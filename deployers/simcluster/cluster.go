@@ -56,6 +56,8 @@ type Cluster struct {
 	// pending are status fills the fake controllers do later (rules with a
 	// duration).
 	pending map[objectRef]pendingFill
+	// waiting are the workloads whose pods miss an object (prereqs.go).
+	waiting map[objectRef]struct{}
 }
 
 // objectRef names one stored object.
@@ -75,7 +77,7 @@ type pendingFill struct {
 func newCluster(set *Clusters, key string) *Cluster {
 	c := &Cluster{key: key, set: set, scheme: set.scheme, base: builtinRESTMapper(set.minor),
 		served: served{}, crdServes: map[string]served{}, kindCRDs: map[schema.GroupVersionKind]map[string]bool{},
-		pending: map[objectRef]pendingFill{}}
+		pending: map[objectRef]pendingFill{}, waiting: map[objectRef]struct{}{}}
 	var store testing.ObjectTracker
 	if key == SelfKey && set.opts.Landscape != nil {
 		c.own = set.opts.Landscape
@@ -230,6 +232,11 @@ func (c *Cluster) scope(ctx context.Context, gvk schema.GroupVersionKind, obj me
 			return err
 		}
 	}
+	if create && gvk == podGVK {
+		if err := c.admitPod(ctx, obj); err != nil {
+			return err
+		}
+	}
 	return validateMeta(gvk.GroupKind(), obj, create)
 }
 
@@ -240,6 +247,9 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 		return err
 	}
 	if err := c.control(ctx, objectRef{gvk: gvk, namespace: ns, name: name}); err != nil {
+		return err
+	}
+	if err := c.recheck(ctx, gvk, ns, name); err != nil {
 		return err
 	}
 	if err := c.tokenController(ctx, gvk, ns, name, false); err != nil {

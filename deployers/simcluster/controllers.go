@@ -82,6 +82,9 @@ func (c *Cluster) control(ctx context.Context, ref objectRef) error {
 		delete(c.pending, ref)
 		return nil
 	}
+	if waiting, err := c.awaitPrereqs(ctx, ref, obj, now); waiting || err != nil {
+		return err // the pods miss an object (prereqs.go)
+	}
 	if rule != nil && rule.Duration > 0 {
 		p, ok := c.pending[ref]
 		if !ok || p.uid != string(obj.GetUID()) || p.generation != obj.GetGeneration() {

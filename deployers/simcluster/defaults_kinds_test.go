@@ -198,6 +198,7 @@ spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: 
 // simulated cluster defaulted and allocated, is no change.
 func TestRewriteWithoutDefaultsIsNoChange(t *testing.T) {
 	f := newFixture(t)
+	f.create(legacyServiceAccount)
 	all := maps.Clone(defaultsManifests)
 	maps.Copy(all, otherDefaultsManifests)
 	for name, manifest := range all {

@@ -79,6 +79,7 @@ func (c *Cluster) restore(ctx context.Context, saved []state.ClusterObject) erro
 			return fmt.Errorf("restore simulated cluster %s: object %d: %w", c.key, i, err)
 		}
 		c.restorePending(obj, rec)
+		c.noteRestored(obj)
 	}
 	if err := c.refreshCRDs(ctx); err != nil {
 		return fmt.Errorf("restore simulated cluster %s: %w", c.key, err)

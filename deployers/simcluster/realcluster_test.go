@@ -19,6 +19,12 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(testcluster.Run(m)) }
 
+// legacyServiceAccount is the ServiceAccount podSpecWithEverything names:
+// a simulated cluster, as a real one with the ServiceAccount admission
+// plugin (which envtest's kube-apiserver runs without), refuses a Pod whose
+// ServiceAccount does not exist.
+const legacyServiceAccount = "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: legacy, namespace: default}\n"
+
 // podSpecWithEverything is a pod spec (indented for a template) with a
 // field for every default the API server sets on a pod template.
 const podSpecWithEverything = `
@@ -395,6 +401,7 @@ func TestRealClusterDefaults(t *testing.T) {
 	ctx := context.Background()
 	ns := tc.Namespace(t)
 	f := newFixture(t)
+	f.create(legacyServiceAccount)
 	all := maps.Clone(defaultsManifests)
 	maps.Copy(all, otherDefaultsManifests)
 	for name, manifest := range all {
