@@ -522,7 +522,7 @@ func stallPod(p *corev1.Pod, m *missingRef, now metav1.Time) {
 	st := corev1.PodStatus{Phase: corev1.PodPending, ObservedGeneration: p.Generation, QOSClass: p.Status.QOSClass}
 	if m.stall == stallUnschedulable {
 		st.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable,
-			Message: "0/1 nodes are available: " + m.notFound() + ". preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+			Message:            "0/1 nodes are available: " + m.notFound() + ". preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
 			LastTransitionTime: now}}
 		p.Status = st
 		return
