@@ -69,6 +69,15 @@
 //     PersistentVolumeClaims are Bound and LoadBalancer Services get an
 //     ingress hostname (<name>.<namespace>.lb.simulated). Rules (Rule) delay
 //     this by virtual time, make it fail, or keep it from ever happening.
+//   - Workloads whose pods need an object that is missing (prereqs.go): the
+//     ServiceAccount (but "default", which a real namespace always has),
+//     the claims of volumes, the Secrets and ConfigMaps of volumes,
+//     projected sources, env and envFrom (but optional ones). They stay not
+//     ready with the status kube-controller-manager writes (FailedCreate,
+//     pods not ready, a Deployment's ProgressDeadlineExceeded after its
+//     deadline), until a write in their namespace finds nothing missing;
+//     a Pod without its ServiceAccount is refused, as ServiceAccount
+//     admission does.
 //   - The cluster of selfConfig Targets is the simulation's own API server
 //     (Options.Landscape) for the kinds that server keeps, with the other
 //     kinds kept beside it (self.go).
@@ -79,10 +88,16 @@
 // scheme knows the built-in Go types only.
 //
 // A simulated cluster does not run workloads: Deployments get no ReplicaSets
-// or Pods, Jobs no Pods. Names (by the rule of their kind, on create) and
+// or Pods, Jobs no Pods. A workload waiting for a missing object is
+// simulated as the first rollout of its template (an update's old
+// ReplicaSet is not counted); keys within Secrets and ConfigMaps, claims
+// that are not Bound, image pull secrets and the secrets of other volume
+// sources are not looked at, and a workload waits only for writes through
+// the cluster's clients (not for objects the simulation's own API server
+// gets otherwise, on the self cluster). Names (by the rule of their kind, on create) and
 // labels are validated as kube-apiserver validates them. There is no
-// admission (but for the immortal namespaces and new objects in a
-// terminating one), validation against OpenAPI
+// admission (but for the immortal namespaces, new objects in a
+// terminating one and the ServiceAccounts of new Pods), validation against OpenAPI
 // schemas, defaulting beyond the
 // above, conversion between versions of a kind, garbage collection through
 // owner references, finalizers other controllers would remove (a finalizer
