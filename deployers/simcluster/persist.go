@@ -84,7 +84,7 @@ func (c *Cluster) restore(ctx context.Context, saved []state.ClusterObject) erro
 	if err := c.refreshCRDs(ctx); err != nil {
 		return fmt.Errorf("restore simulated cluster %s: %w", c.key, err)
 	}
-	return nil
+	return c.keepWaiting(ctx)
 }
 
 // restorePending restores the status fill due for a restored object.

@@ -660,8 +660,7 @@ func (c *Cluster) recheck(ctx context.Context, gvk schema.GroupVersionKind, ns, 
 }
 
 // noteRestored remembers a restored workload whose pods name other
-// objects as possibly waiting: the next write in its namespace looks at it
-// again (recheck).
+// objects as possibly waiting; keepWaiting then keeps those that wait.
 func (c *Cluster) noteRestored(obj runtime.Object) {
 	co, ok := obj.(client.Object)
 	if !ok || fillers[obj.GetObjectKind().GroupVersionKind()] == nil {
@@ -670,4 +669,33 @@ func (c *Cluster) noteRestored(obj runtime.Object) {
 	if spec, _ := podSpecOf(co); spec != nil && hasRefs(spec) {
 		c.waiting[objectRef{gvk: obj.GetObjectKind().GroupVersionKind(), namespace: co.GetNamespace(), name: co.GetName()}] = struct{}{}
 	}
+}
+
+// keepWaiting keeps, of the restored workloads noteRestored remembered,
+// those whose pods miss an object now that every object is restored: a
+// write in their namespace looks at them again (recheck). The others are
+// left alone, as before they were saved.
+func (c *Cluster) keepWaiting(ctx context.Context) error {
+	refs := make([]objectRef, 0, len(c.waiting))
+	for ref := range c.waiting {
+		refs = append(refs, ref)
+	}
+	sort.Slice(refs, func(i, j int) bool { return refKey(refs[i]) < refKey(refs[j]) })
+	for _, ref := range refs {
+		obj, err := c.getTyped(ctx, ref)
+		if err != nil {
+			return fmt.Errorf("restore simulated cluster %s: %w", c.key, err)
+		}
+		spec, makesPods := podSpecOf(obj)
+		var m *missingRef
+		if makesPods {
+			if m, err = c.findMissing(ctx, ref.namespace, spec); err != nil {
+				return fmt.Errorf("restore simulated cluster %s: %w", c.key, err)
+			}
+		}
+		if m == nil {
+			delete(c.waiting, ref)
+		}
+	}
+	return nil
 }
