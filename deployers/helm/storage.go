@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
 	"time"
 
 	"helm.sh/helm/v3/pkg/release"
@@ -216,10 +217,9 @@ func encodeRelease(rls *release.Release) (string, error) {
 		return "", err
 	}
 	var buf bytes.Buffer
-	w, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if err != nil {
-		return "", err
-	}
+	w := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(w)
+	w.Reset(&buf)
 	if _, err := w.Write(b); err != nil {
 		return "", err
 	}
@@ -228,6 +228,17 @@ func encodeRelease(rls *release.Release) (string, error) {
 	}
 	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
 }
+
+// gzipWriters keeps gzip writers at helm's level between records: a new
+// writer allocates flate's compressor state (some 800 KB) for each record,
+// while Reset gives the same bytes as a new writer of the same level.
+var gzipWriters = sync.Pool{New: func() any {
+	w, err := gzip.NewWriterLevel(nil, gzip.BestCompression)
+	if err != nil {
+		panic(err) // BestCompression is a valid level
+	}
+	return w
+}}
 
 // decodeRelease reads a record written by encodeRelease (or by helm, which
 // also wrote uncompressed JSON in old versions).

@@ -1,14 +1,20 @@
 package helm
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"helm.sh/helm/v3/pkg/release"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -137,5 +143,41 @@ func TestReleaseRecordErrorsAreHelms(t *testing.T) {
 	want := `unable to install helm chart release: create: failed to create: namespaces "default" not found`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want %q", err, want)
+	}
+}
+
+// TestPooledGzipWritesSameRecords checks that a record from a reused gzip
+// writer is byte for byte the one a new writer of helm's level writes, for
+// records of different sizes in turn (a reset that kept any state of the
+// previous record would show in the next).
+func TestPooledGzipWritesSameRecords(t *testing.T) {
+	fresh := func(rls *release.Release) string {
+		b, err := json.Marshal(rls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		w, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return base64.StdEncoding.EncodeToString(buf.Bytes())
+	}
+	for i, n := range []int{0, 100000, 3, 70000, 1, 5000} {
+		rls := &release.Release{Name: fmt.Sprintf("r%d", i), Version: i + 1,
+			Manifest: strings.Repeat(fmt.Sprintf("kind: ConfigMap # %d\n", i), n)}
+		got, err := encodeRelease(rls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fresh(rls); got != want {
+			t.Fatalf("record %d (%d lines): pooled writer wrote %d characters, a new writer %d", i, n, len(got), len(want))
+		}
 	}
 }
