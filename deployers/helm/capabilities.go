@@ -2,10 +2,15 @@ package helm
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 
 	"helm.sh/helm/v3/pkg/action"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -17,9 +22,12 @@ import (
 // group/version/kind of a served resource, CRDs' included, here sorted. A
 // real cluster answers with its own discovery; any other client through
 // readTransport (see lookupConfig): the kinds of its scheme and of the
-// established CRDs.
+// established CRDs, read in process (readDiscovery).
 func servedAPIVersions(ctx context.Context, c client.Client) ([]string, error) {
 	compute := func() ([]string, error) {
+		if _, ok := c.(RESTConfigurer); !ok {
+			return versionSet(readDiscovery{t: &readTransport{ctx: ctx, c: c}})
+		}
 		dc, err := discovery.NewDiscoveryClientForConfig(lookupConfig(ctx, c))
 		if err != nil {
 			return nil, fmt.Errorf("discovery client of the target: %w", err)
@@ -34,8 +42,7 @@ func servedAPIVersions(ctx context.Context, c client.Client) ([]string, error) {
 
 // versionSetMemo is implemented by clients that keep a cluster's version
 // set until the kinds it serves change (the simulated cluster's): every
-// install and upgrade asks for it, and a discovery makes a request per
-// group version.
+// install and upgrade asks for it.
 type versionSetMemo interface {
 	MemoVersionSet(compute func() ([]string, error)) ([]string, error)
 }
@@ -49,4 +56,108 @@ func versionSet(dc discovery.ServerResourcesInterface) ([]string, error) {
 	out := append([]string(nil), set...)
 	sort.Strings(out)
 	return out, nil
+}
+
+// readDiscovery gives the groups and resources that client-go's discovery
+// client reads from readTransport (GET /api, /apis and each group version
+// these list) without the requests: the same answers, neither encoded as
+// JSON nor decoded again (TestReadDiscoveryIsReadTransports compares both).
+// A discovery over HTTP made some 50 requests and was a fifth of the
+// allocations of a landscape of helm releases. A release's version set is
+// its only user; the preferred resources, which helm's version set does not
+// read, are not served.
+type readDiscovery struct {
+	t *readTransport
+}
+
+// errNoPreferred is readDiscovery's answer to what it does not serve.
+var errNoPreferred = errors.New("lscli: the in-process discovery serves no preferred resources")
+
+// ServerGroupsAndResources returns what client-go's ServerGroupsAndResources
+// returns for readTransport: the core group (GET /api serves v1) and the
+// groups of GET /apis by name, each with the versions it serves, sorted, the
+// first preferred, and the resources of every served group version in that
+// order; /apis lists a group version only where its discovery finds
+// resources, so none fails.
+func (d readDiscovery) ServerGroupsAndResources() ([]*metav1.APIGroup, []*metav1.APIResourceList, error) {
+	core := metav1.GroupVersionForDiscovery{GroupVersion: "v1", Version: "v1"}
+	groups := []*metav1.APIGroup{{Name: "", Versions: []metav1.GroupVersionForDiscovery{core}, PreferredVersion: core}}
+	lists := map[schema.GroupVersion]*metav1.APIResourceList{}
+	byGroup := map[string]*metav1.APIGroup{}
+	for _, gv := range d.t.groupVersions() {
+		if gv.Group == "" {
+			continue
+		}
+		l, ok := d.resourceList(gv)
+		if !ok {
+			continue
+		}
+		lists[gv] = l
+		g := byGroup[gv.Group]
+		if g == nil {
+			g = &metav1.APIGroup{Name: gv.Group}
+			byGroup[gv.Group] = g
+			groups = append(groups, g)
+		}
+		g.Versions = append(g.Versions, metav1.GroupVersionForDiscovery{GroupVersion: gv.String(), Version: gv.Version})
+	}
+	for _, g := range groups[1:] {
+		sort.Slice(g.Versions, func(i, j int) bool { return g.Versions[i].Version < g.Versions[j].Version })
+		g.PreferredVersion = g.Versions[0]
+	}
+	sort.SliceStable(groups[1:], func(i, j int) bool { return groups[1+i].Name < groups[1+j].Name })
+	var out []*metav1.APIResourceList
+	if l, ok := d.resourceList(schema.GroupVersion{Version: "v1"}); ok {
+		out = append(out, l)
+	} else {
+		out = append(out, &metav1.APIResourceList{GroupVersion: "v1"})
+	}
+	for _, g := range groups[1:] {
+		for _, v := range g.Versions {
+			out = append(out, lists[schema.GroupVersion{Group: g.Name, Version: v.Version}])
+		}
+	}
+	return groups, out, nil
+}
+
+// ServerResourcesForGroupVersion returns the resources of groupVersion as
+// readTransport's discovery answers GET of it, and client-go's NotFound
+// where that answers 404 (for v1 an empty list, as client-go gives).
+func (d readDiscovery) ServerResourcesForGroupVersion(groupVersion string) (*metav1.APIResourceList, error) {
+	gv, err := schema.ParseGroupVersion(groupVersion)
+	if err != nil {
+		return nil, err
+	}
+	if l, ok := d.resourceList(gv); ok {
+		return l, nil
+	}
+	if groupVersion == "v1" {
+		return &metav1.APIResourceList{GroupVersion: groupVersion}, nil
+	}
+	return nil, apierrors.NewGenericServerResponse(http.StatusNotFound, http.MethodGet,
+		schema.GroupResource{Group: gv.Group}, "", "", 0, true)
+}
+
+// resourceList is readTransport's discovery of gv, false where that
+// answers 404.
+func (d readDiscovery) resourceList(gv schema.GroupVersion) (*metav1.APIResourceList, bool) {
+	if s, ok := d.t.c.(groupVersionServer); ok && !s.ServesGroupVersion(gv) {
+		return nil, false
+	}
+	res := d.t.resources(gv)
+	if len(res) == 0 {
+		return nil, false
+	}
+	return &metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"},
+		GroupVersion: gv.String(), APIResources: res}, true
+}
+
+// ServerPreferredResources is not served (see readDiscovery).
+func (d readDiscovery) ServerPreferredResources() ([]*metav1.APIResourceList, error) {
+	return nil, errNoPreferred
+}
+
+// ServerPreferredNamespacedResources is not served (see readDiscovery).
+func (d readDiscovery) ServerPreferredNamespacedResources() ([]*metav1.APIResourceList, error) {
+	return nil, errNoPreferred
 }
