@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
@@ -72,23 +73,68 @@ func kubeconfigKey(ctx context.Context, target *lsv1alpha1.Target, landscape fak
 	if err != nil {
 		return "", false, fmt.Errorf("cluster of target %s/%s: %w", target.Namespace, target.Name, err)
 	}
+	key, ok = contentKey(content)
+	return key, ok, nil
+}
+
+// contentKeys keeps contentKey's answers by the content they were read
+// from: every deploy item's reconcile asks for its Target's cluster
+// several times, and a Target's content parsed as YAML and its kubeconfig
+// loaded were 4 % of the allocations of a landscape of helm releases. The
+// answer depends on the content alone; the memo forgets everything once
+// it holds maxContentKeys contents.
+var contentKeys = struct {
+	sync.Mutex
+	m map[string]contentKeyAnswer
+}{m: map[string]contentKeyAnswer{}}
+
+// maxContentKeys bounds contentKeys.
+const maxContentKeys = 4096
+
+// contentKeyAnswer is one answer of contentKey.
+type contentKeyAnswer struct {
+	key string
+	ok  bool
+}
+
+// contentKey is kubeconfigKey's answer for a Target's content (its
+// configuration, or its Secret's kubeconfig), kept in contentKeys.
+func contentKey(content []byte) (string, bool) {
+	contentKeys.Lock()
+	a, found := contentKeys.m[string(content)]
+	contentKeys.Unlock()
+	if found {
+		return a.key, a.ok
+	}
+	a.key, a.ok = readContentKey(content)
+	contentKeys.Lock()
+	if len(contentKeys.m) >= maxContentKeys {
+		clear(contentKeys.m)
+	}
+	contentKeys.m[string(content)] = a
+	contentKeys.Unlock()
+	return a.key, a.ok
+}
+
+// readContentKey reads the cluster key of a Target's content.
+func readContentKey(content []byte) (string, bool) {
 	cfg := &targettypes.KubernetesClusterTargetConfig{}
 	if yaml.Unmarshal(content, cfg) != nil {
-		return "", false, nil
+		return "", false
 	}
 	switch {
 	case cfg.Kubeconfig.StrVal != nil:
 		server := serverOf([]byte(*cfg.Kubeconfig.StrVal))
-		return server, server != "", nil
+		return server, server != ""
 	case cfg.OIDCConfig != nil:
 		// Landscaper's deployers reach oidcConfig.server with a token of
 		// the Target's ServiceAccount (NewTargetAccess in
 		// pkg/deployer/lib/target_access.go): the same cluster as every
 		// kubeconfig that names that server.
 		server := strings.TrimSuffix(cfg.OIDCConfig.Server, "/")
-		return server, server != "", nil
+		return server, server != ""
 	default:
-		return SelfKey, cfg.SelfConfig != nil, nil
+		return SelfKey, cfg.SelfConfig != nil
 	}
 }
 

@@ -3,6 +3,7 @@ package simcluster
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -141,4 +142,49 @@ func TestSharedAndLegacyClusters(t *testing.T) {
 	if keys := clusters.Keys(); !reflect.DeepEqual(keys, []string{"https://a.example:6443"}) {
 		t.Errorf("Keys() = %v, want the server only", keys)
 	}
+}
+
+// TestKeyFollowsTheContent checks that the memo of Key's answers
+// (contentKeys) follows a Target's content: a Secret's kubeconfig
+// rewritten to name another server, a Target's configuration changed, and
+// more contents than the memo holds.
+func TestKeyFollowsTheContent(t *testing.T) {
+	ctx := context.Background()
+	store := fakecluster.New(fakecluster.Options{})
+	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ex", Name: "kc"},
+		Data: map[string][]byte{"kubeconfig": []byte(kubeconfigFor("b", map[string]string{"b": "https://b.example"}))}}
+	if err := store.Create(ctx, sec); err != nil {
+		t.Fatal(err)
+	}
+	withSecret := newTarget("ex", "from-secret", nil, nil)
+	withSecret.Spec.SecretRef = &lsv1alpha1.LocalSecretReference{Name: "kc", Key: "kubeconfig"}
+	check := func(target *lsv1alpha1.Target, want string) {
+		t.Helper()
+		for range 2 {
+			if got, err := Key(ctx, target, store); err != nil || got != want {
+				t.Fatalf("Key = %q, %v; want %q", got, err, want)
+			}
+		}
+	}
+	check(withSecret, "https://b.example")
+	sec.Data["kubeconfig"] = []byte(kubeconfigFor("c", map[string]string{"c": "https://c.example/"}))
+	if err := store.Update(ctx, sec); err != nil {
+		t.Fatal(err)
+	}
+	check(withSecret, "https://c.example")
+	sec.Data["kubeconfig"] = []byte("not a kubeconfig")
+	if err := store.Update(ctx, sec); err != nil {
+		t.Fatal(err)
+	}
+	check(withSecret, "ex/from-secret")
+
+	target := newTarget("ex", "t", map[string]any{"kubeconfig": kubeconfigFor("", map[string]string{"a": "https://a.example"})}, nil)
+	check(target, "https://a.example")
+	target = newTarget("ex", "t", map[string]any{"oidcConfig": map[string]any{"server": "https://o.example"}}, nil)
+	check(target, "https://o.example")
+	for i := range maxContentKeys + 10 {
+		server := fmt.Sprintf("https://s%d.example", i)
+		check(newTarget("ex", "t", map[string]any{"oidcConfig": map[string]any{"server": server}}, nil), server)
+	}
+	check(target, "https://o.example")
 }
