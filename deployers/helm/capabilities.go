@@ -1,15 +1,21 @@
 package helm
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
+	"strings"
 
 	"helm.sh/helm/v3/pkg/action"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -80,44 +86,95 @@ var errNoPreferred = errors.New("lscli: the in-process discovery serves no prefe
 // order; /apis lists a group version only where its discovery finds
 // resources, so none fails.
 func (d readDiscovery) ServerGroupsAndResources() ([]*metav1.APIGroup, []*metav1.APIResourceList, error) {
+	kinds := d.kinds()
+	gvs := slices.SortedFunc(maps.Keys(kinds), func(a, b schema.GroupVersion) int {
+		return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Version, b.Version))
+	})
 	core := metav1.GroupVersionForDiscovery{GroupVersion: "v1", Version: "v1"}
 	groups := []*metav1.APIGroup{{Name: "", Versions: []metav1.GroupVersionForDiscovery{core}, PreferredVersion: core}}
-	lists := map[schema.GroupVersion]*metav1.APIResourceList{}
-	byGroup := map[string]*metav1.APIGroup{}
-	for _, gv := range d.t.groupVersions() {
-		if gv.Group == "" {
+	lists := []*metav1.APIResourceList{{GroupVersion: "v1"}}
+	for _, gv := range gvs {
+		l, ok := d.listOf(gv, kinds[gv])
+		switch {
+		case !ok:
+		case gv.Group == "" && gv.Version == "v1":
+			lists[0] = l
+		case gv.Group != "":
+			lists = append(lists, l)
+			if g := groups[len(groups)-1]; g.Name == gv.Group && len(groups) > 1 {
+				g.Versions = append(g.Versions, metav1.GroupVersionForDiscovery{GroupVersion: gv.String(), Version: gv.Version})
+				continue
+			}
+			v := metav1.GroupVersionForDiscovery{GroupVersion: gv.String(), Version: gv.Version}
+			groups = append(groups, &metav1.APIGroup{Name: gv.Group, Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v})
+		}
+	}
+	return groups, lists, nil
+}
+
+// kinds are the kinds of each group version that readTransport's discovery
+// considers (see readTransport.groupVersions and resources): those of the
+// client's scheme but the meta kinds, in one pass over the scheme where
+// asking it for each group version's kinds went through every kind each
+// time, and those the cluster's established CRDs serve.
+func (d readDiscovery) kinds() map[schema.GroupVersion]map[string]bool {
+	out := map[schema.GroupVersion]map[string]bool{}
+	add := func(gv schema.GroupVersion, kind string) {
+		if out[gv] == nil {
+			out[gv] = map[string]bool{}
+		}
+		if kind != "" {
+			out[gv][kind] = true
+		}
+	}
+	for gvk := range d.t.c.Scheme().AllKnownTypes() {
+		if gvk.Version == "" || gvk.Version == runtime.APIVersionInternal {
 			continue
 		}
-		l, ok := d.resourceList(gv)
-		if !ok {
+		if isMetaKind(gvk.Kind) {
+			add(gvk.GroupVersion(), "")
 			continue
 		}
-		lists[gv] = l
-		g := byGroup[gv.Group]
-		if g == nil {
-			g = &metav1.APIGroup{Name: gv.Group}
-			byGroup[gv.Group] = g
-			groups = append(groups, g)
-		}
-		g.Versions = append(g.Versions, metav1.GroupVersionForDiscovery{GroupVersion: gv.String(), Version: gv.Version})
+		add(gvk.GroupVersion(), gvk.Kind)
 	}
-	for _, g := range groups[1:] {
-		sort.Slice(g.Versions, func(i, j int) bool { return g.Versions[i].Version < g.Versions[j].Version })
-		g.PreferredVersion = g.Versions[0]
-	}
-	sort.SliceStable(groups[1:], func(i, j int) bool { return groups[1+i].Name < groups[1+j].Name })
-	var out []*metav1.APIResourceList
-	if l, ok := d.resourceList(schema.GroupVersion{Version: "v1"}); ok {
-		out = append(out, l)
-	} else {
-		out = append(out, &metav1.APIResourceList{GroupVersion: "v1"})
-	}
-	for _, g := range groups[1:] {
-		for _, v := range g.Versions {
-			out = append(out, lists[schema.GroupVersion{Group: g.Name, Version: v.Version}])
+	if ck, ok := d.t.c.(customKinder); ok {
+		for _, gv := range ck.CustomGroupVersions() {
+			add(gv, "")
+			for _, kind := range ck.CustomKinds(gv) {
+				add(gv, kind)
+			}
 		}
 	}
-	return groups, out, nil
+	return out
+}
+
+// listOf is readTransport's discovery of gv, whose kinds are kinds, false
+// where that answers 404: the resources the client's mapper maps to gv, by
+// name (see readTransport.resources).
+func (d readDiscovery) listOf(gv schema.GroupVersion, kinds map[string]bool) (*metav1.APIResourceList, bool) {
+	if s, ok := d.t.c.(groupVersionServer); ok && !s.ServesGroupVersion(gv) {
+		return nil, false
+	}
+	var res []metav1.APIResource
+	mapper := d.t.c.RESTMapper()
+	for kind := range kinds {
+		if strings.HasSuffix(kind, "List") || strings.HasSuffix(kind, "Options") {
+			continue
+		}
+		m, err := mapper.RESTMapping(schema.GroupKind{Group: gv.Group, Kind: kind}, gv.Version)
+		if err != nil || m.GroupVersionKind.GroupVersion() != gv {
+			continue
+		}
+		res = append(res, metav1.APIResource{Name: m.Resource.Resource, Kind: kind,
+			Namespaced: m.Scope.Name() == meta.RESTScopeNameNamespace,
+			Verbs:      metav1.Verbs{"create", "delete", "get", "list", "patch", "update", "watch"}})
+	}
+	if len(res) == 0 {
+		return nil, false
+	}
+	sort.Slice(res, func(i, j int) bool { return res[i].Name < res[j].Name })
+	return &metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"},
+		GroupVersion: gv.String(), APIResources: res}, true
 }
 
 // ServerResourcesForGroupVersion returns the resources of groupVersion as
