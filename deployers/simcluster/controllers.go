@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -149,17 +151,51 @@ func sameStatus(a, b client.Object) bool {
 var timeFields = map[string]bool{"lastTransitionTime": true, "lastUpdateTime": true, "lastProbeTime": true,
 	"lastHeartbeatTime": true, "startTime": true, "completionTime": true, "startedAt": true}
 
+// statusJSON is the status of obj as JSON without the time fields. Of a
+// typed object only the status is encoded: encoding the whole object
+// (metadata with its managed fields, spec) and decoding it again was most
+// of the cost of the comparison at every controlled write.
 func statusJSON(obj client.Object) (string, error) {
-	data, err := json.Marshal(obj)
-	if err != nil {
-		return "", err
+	var status any
+	if v, ok := typedStatus(obj); ok {
+		data, err := json.Marshal(v)
+		if err != nil {
+			return "", err
+		}
+		if err := json.Unmarshal(data, &status); err != nil {
+			return "", err
+		}
+	} else {
+		data, err := json.Marshal(obj)
+		if err != nil {
+			return "", err
+		}
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			return "", err
+		}
+		status = m["status"]
 	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
-		return "", err
-	}
-	out, err := json.Marshal(dropTimes(m["status"]))
+	out, err := json.Marshal(dropTimes(status))
 	return string(out), err
+}
+
+// typedStatus is the field of a typed object (a pointer to a struct)
+// that JSON encodes as "status", when that field is a struct, which
+// encoding/json writes whatever its tag's options.
+func typedStatus(obj client.Object) (any, bool) {
+	v := reflect.ValueOf(obj)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil, false
+	}
+	f, ok := v.Elem().Type().FieldByName("Status")
+	if !ok || f.Type.Kind() != reflect.Struct || len(f.Index) != 1 {
+		return nil, false
+	}
+	if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "status" {
+		return nil, false
+	}
+	return v.Elem().Field(f.Index[0]).Interface(), true
 }
 
 func dropTimes(v any) any {

@@ -2,6 +2,7 @@ package simcluster
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // kinds are one manifest of each kind the fake controllers handle.
@@ -245,6 +247,56 @@ func TestControlledKindsAreTheFillers(t *testing.T) {
 	for _, k := range []string{"Shoot", "Ingress", "LsHealthCheck", "ConfigMap"} {
 		if HasController(k) {
 			t.Errorf("HasController(%q) = true", k)
+		}
+	}
+}
+
+// TestStatusJSONEncodesOnlyTheStatus checks that statusJSON, which encodes
+// only the status of a typed object, gives what encoding the whole object
+// and taking its status gave, for every kind a fake controller fills, new,
+// filled ready and filled failed, and for an unstructured object.
+func TestStatusJSONEncodesOnlyTheStatus(t *testing.T) {
+	whole := func(obj client.Object) string {
+		data, err := json.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		out, err := json.Marshal(dropTimes(m["status"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	now := metav1.NewTime(epoch)
+	var objs []client.Object
+	for gvk, fill := range fillers {
+		for _, fail := range []string{"-", "", "it broke"} {
+			ro, err := builtin().New(gvk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			obj := ro.(client.Object)
+			obj.SetName("x")
+			obj.SetGeneration(3)
+			if fail != "-" {
+				fill(obj, fail, now)
+			}
+			objs = append(objs, obj)
+		}
+	}
+	objs = append(objs, &unstructured.Unstructured{Object: map[string]any{"apiVersion": "example.com/v1", "kind": "W",
+		"status": map[string]any{"n": int64(2), "lastTransitionTime": "now", "c": []any{map[string]any{"startedAt": "x", "a": "b"}}}}})
+	for _, obj := range objs {
+		got, err := statusJSON(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := whole(obj); got != want {
+			t.Errorf("%T: statusJSON = %s, the whole object's status %s", obj, got, want)
 		}
 	}
 }
