@@ -113,51 +113,45 @@ func (d readDiscovery) ServerGroupsAndResources() ([]*metav1.APIGroup, []*metav1
 }
 
 // kinds are the kinds of each group version that readTransport's discovery
-// considers (see readTransport.groupVersions and resources): those of the
-// client's scheme but the meta kinds, in one pass over the scheme where
-// asking it for each group version's kinds went through every kind each
-// time, and those the cluster's established CRDs serve.
-func (d readDiscovery) kinds() map[schema.GroupVersion]map[string]bool {
-	out := map[schema.GroupVersion]map[string]bool{}
-	add := func(gv schema.GroupVersion, kind string) {
-		if out[gv] == nil {
-			out[gv] = map[string]bool{}
-		}
-		if kind != "" {
-			out[gv][kind] = true
-		}
-	}
+// considers (see readTransport.groupVersions and resources), sorted: those
+// of the client's scheme but the meta kinds, in one pass over the scheme
+// where asking it for each group version's kinds went through every kind
+// each time, and those the cluster's established CRDs serve.
+func (d readDiscovery) kinds() map[schema.GroupVersion][]string {
+	out := map[schema.GroupVersion][]string{}
 	for gvk := range d.t.c.Scheme().AllKnownTypes() {
-		if gvk.Version == "" || gvk.Version == runtime.APIVersionInternal {
+		if gvk.Version == "" || gvk.Version == runtime.APIVersionInternal || isMetaKind(gvk.Kind) {
 			continue
 		}
-		if isMetaKind(gvk.Kind) {
-			add(gvk.GroupVersion(), "")
-			continue
-		}
-		add(gvk.GroupVersion(), gvk.Kind)
+		out[gvk.GroupVersion()] = append(out[gvk.GroupVersion()], gvk.Kind)
 	}
 	if ck, ok := d.t.c.(customKinder); ok {
 		for _, gv := range ck.CustomGroupVersions() {
-			add(gv, "")
-			for _, kind := range ck.CustomKinds(gv) {
-				add(gv, kind)
-			}
+			out[gv] = append(out[gv], ck.CustomKinds(gv)...)
 		}
+	}
+	for gv, kinds := range out {
+		slices.Sort(kinds)
+		out[gv] = slices.Compact(kinds)
 	}
 	return out
 }
 
+// discoveryVerbs are the verbs of every resource readTransport's discovery
+// lists, shared by readDiscovery's lists, which only helm's version set
+// reads.
+var discoveryVerbs = metav1.Verbs{"create", "delete", "get", "list", "patch", "update", "watch"}
+
 // listOf is readTransport's discovery of gv, whose kinds are kinds, false
 // where that answers 404: the resources the client's mapper maps to gv, by
 // name (see readTransport.resources).
-func (d readDiscovery) listOf(gv schema.GroupVersion, kinds map[string]bool) (*metav1.APIResourceList, bool) {
+func (d readDiscovery) listOf(gv schema.GroupVersion, kinds []string) (*metav1.APIResourceList, bool) {
 	if s, ok := d.t.c.(groupVersionServer); ok && !s.ServesGroupVersion(gv) {
 		return nil, false
 	}
 	var res []metav1.APIResource
 	mapper := d.t.c.RESTMapper()
-	for kind := range kinds {
+	for _, kind := range kinds {
 		if strings.HasSuffix(kind, "List") || strings.HasSuffix(kind, "Options") {
 			continue
 		}
@@ -166,8 +160,7 @@ func (d readDiscovery) listOf(gv schema.GroupVersion, kinds map[string]bool) (*m
 			continue
 		}
 		res = append(res, metav1.APIResource{Name: m.Resource.Resource, Kind: kind,
-			Namespaced: m.Scope.Name() == meta.RESTScopeNameNamespace,
-			Verbs:      metav1.Verbs{"create", "delete", "get", "list", "patch", "update", "watch"}})
+			Namespaced: m.Scope.Name() == meta.RESTScopeNameNamespace, Verbs: discoveryVerbs})
 	}
 	if len(res) == 0 {
 		return nil, false
