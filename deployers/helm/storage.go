@@ -265,15 +265,25 @@ func decodeRelease(sec *corev1.Secret) (*release.Release, error) {
 	return rls, nil
 }
 
-// gunzip decompresses b.
+// gunzip decompresses b, with a reader of gzipReaders: a new reader
+// allocates flate's window for each record.
 func gunzip(b []byte) ([]byte, error) {
-	r, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
+	r, _ := gzipReaders.Get().(*gzip.Reader)
+	if r == nil {
+		var err error
+		if r, err = gzip.NewReader(bytes.NewReader(b)); err != nil {
+			return nil, err
+		}
+	} else if err := r.Reset(bytes.NewReader(b)); err != nil {
 		return nil, err
 	}
+	defer gzipReaders.Put(r)
 	defer r.Close()
 	return io.ReadAll(r)
 }
+
+// gzipReaders keeps gzip readers between records (see gunzip).
+var gzipReaders sync.Pool
 
 // stampNew gives a new release record the request's time: helm stamped it
 // with the wall clock. FirstDeployed of a later revision was copied from the

@@ -181,3 +181,42 @@ func TestPooledGzipWritesSameRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestPooledGunzipReadsEveryRecord checks that records read in turn by
+// reused gzip readers come back whole, also after a record that fails
+// halfway (truncated) or at its header.
+func TestPooledGunzipReadsEveryRecord(t *testing.T) {
+	for round := range 3 {
+		for i, n := range []int{100000, 0, 3, 70000, -1, 5000, -2, 1} {
+			rls := &release.Release{Name: fmt.Sprintf("r%d", i), Version: i + 1,
+				Manifest: strings.Repeat(fmt.Sprintf("kind: ConfigMap # %d %d\n", round, i), max(n, 10000))}
+			data, err := encodeRelease(rls)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := base64.StdEncoding.DecodeString(data)
+			switch n {
+			case -1:
+				raw = raw[:len(raw)/2]
+			case -2:
+				raw = append([]byte{0x1f, 0x8b, 0x08, 0xff}, raw[4:12]...)
+			}
+			sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: rls.Name},
+				Data: map[string][]byte{"release": []byte(base64.StdEncoding.EncodeToString(raw))}}
+			got, err := decodeRelease(sec)
+			if n < 0 {
+				if err == nil {
+					t.Errorf("round %d, record %d: a damaged record decoded", round, i)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("round %d, record %d: %v", round, i, err)
+			}
+			if got.Name != rls.Name || got.Manifest != rls.Manifest {
+				t.Errorf("round %d, record %d: decoded %s with %d manifest bytes, want %s with %d", round, i,
+					got.Name, len(got.Manifest), rls.Name, len(rls.Manifest))
+			}
+		}
+	}
+}
