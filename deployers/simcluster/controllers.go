@@ -129,7 +129,7 @@ func (c *Cluster) settle(ctx context.Context) error {
 	}
 	sort.Slice(due, func(i, j int) bool { return refKey(due[i]) < refKey(due[j]) })
 	for _, ref := range due {
-		if err := c.control(ctx, ref); err != nil {
+		if err := c.settleOne(ctx, ref); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -20,12 +21,14 @@ import (
 )
 
 // A workload's pods need the objects their spec names: the ServiceAccount
-// (to be created at all), PersistentVolumeClaims (to be scheduled), the
-// Secrets and ConfigMaps of volumes (to be started) and of env and envFrom
-// (to create the containers). While one of them is missing, the fake
+// (to be created at all), PersistentVolumeClaims, Bound (to be scheduled),
+// the Secrets and ConfigMaps of volumes, with the keys of their items (to
+// be started), and those of env and envFrom, with the keys env names (to
+// create the containers). While one of them is missing, the fake
 // controller of the workload writes the status kube-controller-manager
 // would (the workload stays not ready) instead of making it ready; when
-// the object appears, the workload is looked at again (waiting, recheck).
+// the object appears (or a claim is bound), the workload is looked at
+// again (waiting, recheck).
 
 // stall is how far the pods of a workload get when an object they need is
 // missing.
@@ -35,14 +38,19 @@ const (
 	// stallNoPods: the ServiceAccount is missing, the API server's
 	// ServiceAccount admission refuses the pods.
 	stallNoPods stall = iota + 1
-	// stallUnschedulable: a PersistentVolumeClaim is missing, the
-	// scheduler cannot place the pods.
+	// stallUnschedulable: a PersistentVolumeClaim is missing, or not
+	// Bound and of immediate binding; the scheduler cannot place the pods.
 	stallUnschedulable
-	// stallMount: a Secret or ConfigMap of a volume is missing, the kubelet
-	// cannot mount it; the containers stay ContainerCreating.
+	// stallBinding: a claim of a WaitForFirstConsumer StorageClass is not
+	// Bound; the scheduler has picked the node and waits for the claim
+	// (PreBind) before it binds the pods.
+	stallBinding
+	// stallMount: a Secret or ConfigMap of a volume, or a key of its
+	// items, is missing; the kubelet cannot mount it, the containers stay
+	// ContainerCreating.
 	stallMount
-	// stallConfig: a Secret or ConfigMap of env or envFrom is missing; the
-	// container waits in CreateContainerConfigError.
+	// stallConfig: a Secret or ConfigMap of env or envFrom, or a key env
+	// names, is missing; the container waits in CreateContainerConfigError.
 	stallConfig
 )
 
@@ -56,10 +64,17 @@ type missingRef struct {
 	// init tells whether it is an init container.
 	container string
 	init      bool
+	// why, when not empty, is the message in place of notFound's: the
+	// object exists, but a key or its binding is missing.
+	why string
 }
 
-// notFound is the error message of a lookup of the missing object.
+// notFound is the message of what is missing: the error of a lookup of
+// the missing object, or why.
 func (m *missingRef) notFound() string {
+	if m.why != "" {
+		return m.why
+	}
 	return fmt.Sprintf("%s %q not found", m.resource, m.name)
 }
 
@@ -139,20 +154,23 @@ func (c *Cluster) findMissing(ctx context.Context, ns string, s *corev1.PodSpec)
 			return missing(err, &missingRef{stall: stallUnschedulable, resource: "persistentvolumeclaim", name: v.PersistentVolumeClaim.ClaimName})
 		}
 	}
+	if m, err := c.firstUnbound(ctx, ns, s); m != nil || err != nil {
+		return m, err
+	}
 	for _, v := range s.Volumes {
 		var refs []objectUse
 		switch {
 		case v.Secret != nil:
-			refs = append(refs, objectUse{secret: true, name: v.Secret.SecretName, optional: v.Secret.Optional})
+			refs = append(refs, objectUse{secret: true, name: v.Secret.SecretName, optional: v.Secret.Optional, keys: itemKeys(v.Secret.Items)})
 		case v.ConfigMap != nil:
-			refs = append(refs, objectUse{name: v.ConfigMap.Name, optional: v.ConfigMap.Optional})
+			refs = append(refs, objectUse{name: v.ConfigMap.Name, optional: v.ConfigMap.Optional, keys: itemKeys(v.ConfigMap.Items), binary: true})
 		case v.Projected != nil:
 			for _, p := range v.Projected.Sources {
 				if p.Secret != nil {
-					refs = append(refs, objectUse{secret: true, name: p.Secret.Name, optional: p.Secret.Optional})
+					refs = append(refs, objectUse{secret: true, name: p.Secret.Name, optional: p.Secret.Optional, keys: itemKeys(p.Secret.Items)})
 				}
 				if p.ConfigMap != nil {
-					refs = append(refs, objectUse{name: p.ConfigMap.Name, optional: p.ConfigMap.Optional})
+					refs = append(refs, objectUse{name: p.ConfigMap.Name, optional: p.ConfigMap.Optional, keys: itemKeys(p.ConfigMap.Items), binary: true})
 				}
 			}
 		}
@@ -179,9 +197,11 @@ func (c *Cluster) findMissing(ctx context.Context, ns string, s *corev1.PodSpec)
 				switch {
 				case e.ValueFrom == nil:
 				case e.ValueFrom.SecretKeyRef != nil:
-					refs = append(refs, objectUse{secret: true, name: e.ValueFrom.SecretKeyRef.Name, optional: e.ValueFrom.SecretKeyRef.Optional})
+					r := e.ValueFrom.SecretKeyRef
+					refs = append(refs, objectUse{secret: true, name: r.Name, optional: r.Optional, keys: []string{r.Key}, env: true})
 				case e.ValueFrom.ConfigMapKeyRef != nil:
-					refs = append(refs, objectUse{name: e.ValueFrom.ConfigMapKeyRef.Name, optional: e.ValueFrom.ConfigMapKeyRef.Optional})
+					r := e.ValueFrom.ConfigMapKeyRef
+					refs = append(refs, objectUse{name: r.Name, optional: r.Optional, keys: []string{r.Key}, env: true})
 				}
 			}
 			m, err := c.firstMissing(ctx, ns, refs, &missingRef{stall: stallConfig, container: cs[i].Name, init: init})
@@ -193,33 +213,157 @@ func (c *Cluster) findMissing(ctx context.Context, ns string, s *corev1.PodSpec)
 	return nil, nil
 }
 
-// objectUse is one reference of a pod spec to a Secret or a ConfigMap.
+// objectUse is one reference of a pod spec to a Secret or a ConfigMap,
+// and the keys it needs of it.
 type objectUse struct {
 	secret   bool
 	name     string
 	optional *bool
+	keys     []string
+	// binary: a ConfigMap's binaryData has the keys too (volumes); env
+	// reads data only (the kubelet's makeEnvironmentVariables).
+	binary bool
+	// env: a missing key fails the container's config with the kubelet's
+	// message.
+	env bool
+}
+
+// itemKeys are the keys of a volume's items.
+func itemKeys(items []corev1.KeyToPath) []string {
+	keys := make([]string, 0, len(items))
+	for _, it := range items {
+		keys = append(keys, it.Key)
+	}
+	return keys
 }
 
 // firstMissing returns m, filled in, for the first of refs that is not
-// optional and does not exist, or nil.
+// optional and does not exist or lacks a key it needs, or nil. An optional
+// reference needs neither the object nor its keys, as the kubelet reads it.
 func (c *Cluster) firstMissing(ctx context.Context, ns string, refs []objectUse, m *missingRef) (*missingRef, error) {
 	for _, r := range refs {
 		if r.optional != nil && *r.optional {
 			continue
 		}
-		var obj client.Object = &corev1.ConfigMap{}
+		cm, secret := &corev1.ConfigMap{}, &corev1.Secret{}
+		var obj client.Object = cm
 		m.resource = "configmap"
 		if r.secret {
-			obj, m.resource = &corev1.Secret{}, "secret"
+			obj, m.resource = secret, "secret"
 		}
 		ok, err := c.exists(ctx, obj, ns, r.name)
 		if err != nil || !ok {
 			m.name = r.name
 			return missing(err, m)
 		}
+		for _, k := range r.keys {
+			has := false
+			if r.secret {
+				_, has = secret.Data[k]
+			} else {
+				_, has = cm.Data[k]
+				if _, bin := cm.BinaryData[k]; bin && r.binary {
+					has = true
+				}
+			}
+			if has {
+				continue
+			}
+			m.name = r.name
+			kind := "ConfigMap"
+			if r.secret {
+				kind = "Secret"
+			}
+			// The kubelet's errors: makeEnvironmentVariables for env; a
+			// volume's MakePayload (secret, configmap) fails the mount,
+			// which the pod's status does not show.
+			switch {
+			case r.env:
+				m.why = fmt.Sprintf("couldn't find key %s in %s %s/%s", k, kind, ns, r.name)
+			case r.secret:
+				m.why = "references non-existent secret key: " + k
+			default:
+				m.why = "configmap references non-existent config key: " + k
+			}
+			return m, nil
+		}
 	}
 	return nil, nil
 }
+
+// unboundImmediate is the scheduler's reason (VolumeBinding's PreFilter)
+// for a pod whose claim of immediate binding is not bound.
+const unboundImmediate = "pod has unbound immediate PersistentVolumeClaims"
+
+// firstUnbound returns, for pods of spec whose claims all exist, the first
+// claim that is not Bound, or nil: one of immediate binding (the
+// scheduler does not place the pods) before one whose StorageClass binds
+// on the first consumer (the scheduler has placed them and waits for the
+// claim to be bound). A claim counts as Bound by its phase (the simulated
+// cluster's PersistentVolumeClaim controller sets no volume).
+func (c *Cluster) firstUnbound(ctx context.Context, ns string, s *corev1.PodSpec) (*missingRef, error) {
+	var delayed *missingRef
+	for _, v := range s.Volumes {
+		if v.PersistentVolumeClaim == nil {
+			continue
+		}
+		pvc := &corev1.PersistentVolumeClaim{}
+		if _, err := c.exists(ctx, pvc, ns, v.PersistentVolumeClaim.ClaimName); err != nil {
+			return nil, err
+		}
+		if pvc.Status.Phase == corev1.ClaimBound {
+			continue
+		}
+		wffc, err := c.bindsOnFirstConsumer(ctx, pvc)
+		if err != nil {
+			return nil, err
+		}
+		m := &missingRef{stall: stallUnschedulable, resource: "persistentvolumeclaim", name: pvc.Name, why: unboundImmediate}
+		if !wffc || pvc.Spec.VolumeName != "" { // a pre-bound claim counts as immediate
+			return m, nil
+		}
+		if delayed == nil {
+			m.stall, m.why = stallBinding, ""
+			delayed = m
+		}
+	}
+	return delayed, nil
+}
+
+// bindsOnFirstConsumer reports whether pvc's StorageClass exists and has
+// volumeBindingMode WaitForFirstConsumer, as the scheduler's
+// IsDelayBindingMode (component-helpers storage/volume) decides: a claim
+// of no class or of a class that does not exist binds at once.
+func (c *Cluster) bindsOnFirstConsumer(ctx context.Context, pvc *corev1.PersistentVolumeClaim) (bool, error) {
+	class := pvc.Annotations[corev1.BetaStorageClassAnnotation]
+	if class == "" && pvc.Spec.StorageClassName != nil {
+		class = *pvc.Spec.StorageClassName
+	}
+	if class == "" {
+		return false, nil
+	}
+	sc := &storagev1.StorageClass{}
+	ok, err := c.exists(ctx, sc, "", class)
+	if err != nil || !ok {
+		return false, err
+	}
+	return sc.VolumeBindingMode != nil && *sc.VolumeBindingMode == storagev1.VolumeBindingWaitForFirstConsumer, nil
+}
+
+// settleOne does a status fill that is due (control) and, when it bound a
+// claim, lets the workloads waiting for it in its namespace be looked at
+// again (recheck), as the scheduler retries the pods once a claim is bound.
+func (c *Cluster) settleOne(ctx context.Context, ref objectRef) error {
+	if err := c.control(ctx, ref); err != nil {
+		return err
+	}
+	if ref.gvk != pvcGVK {
+		return nil
+	}
+	return c.recheck(ctx, ref.gvk, ref.namespace, ref.name)
+}
+
+var pvcGVK = schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolumeClaim"}
 
 func missing(err error, m *missingRef) (*missingRef, error) {
 	if err != nil {
@@ -527,6 +671,10 @@ func stallPod(p *corev1.Pod, m *missingRef, now metav1.Time) {
 		p.Status = st
 		return
 	}
+	if m.stall == stallBinding {
+		p.Status = st // assumed on a node, not yet bound to it: no condition
+		return
+	}
 	st.StartTime, st.HostIP = &now, "172.18.0.2"
 	waiting := func(c corev1.Container, reason, msg string) corev1.ContainerStatus {
 		return corev1.ContainerStatus{Name: c.Name, Image: c.Image, Started: new(false),
@@ -619,9 +767,12 @@ func (c *Cluster) admitPod(ctx context.Context, obj metav1.Object) error {
 }
 
 // recheck lets the fake controllers look again at the workloads waiting
-// for an object in namespace ns, after a write of ns/name there: those
-// whose pods have everything now are handled as any change would
-// (control), in a fixed order.
+// for an object in namespace ns, after a write of ns/name there, in a
+// fixed order (control): those whose pods have everything now are handled
+// as any change would; the others get the status of what they miss now
+// (awaitPrereqs writes it only when it changed: the pods of a Deployment
+// whose ServiceAccount appeared are created, a container's message names
+// the key its Secret still lacks).
 func (c *Cluster) recheck(ctx context.Context, gvk schema.GroupVersionKind, ns, name string) error {
 	if len(c.waiting) == 0 || ns == "" {
 		return nil
@@ -642,19 +793,18 @@ func (c *Cluster) recheck(ctx context.Context, gvk schema.GroupVersionKind, ns, 
 		if err != nil {
 			return err
 		}
+		var m *missingRef
 		if spec, makesPods := podSpecOf(obj); spec != nil && makesPods {
-			m, err := c.findMissing(ctx, ns, spec)
-			if err != nil {
+			if m, err = c.findMissing(ctx, ns, spec); err != nil {
 				return err
-			}
-			if m != nil {
-				continue
 			}
 		}
 		if err := c.control(ctx, ref); err != nil {
 			return err
 		}
-		delete(c.waiting, ref)
+		if m == nil {
+			delete(c.waiting, ref)
+		}
 	}
 	return nil
 }

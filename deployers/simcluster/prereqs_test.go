@@ -152,7 +152,7 @@ var references = []struct {
       - name: c
         image: busybox
         env: [{name: P, valueFrom: {secretKeyRef: {name: creds, key: p}}}]
-`, "apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: default}\n"},
+`, "apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: default}\nstringData: {p: x}\n"},
 	{"envFrom config map", `
       initContainers: [{name: i, image: busybox, envFrom: [{configMapRef: {name: conf}}]}]
       containers: [{name: c, image: busybox}]
@@ -472,4 +472,253 @@ func TestWaitingInOtherNamespace(t *testing.T) {
 	if s := kstatusOf(t, f.get("apps/v1", "Deployment", "default", "w")); s != status.InProgressStatus {
 		t.Errorf("kstatus = %s, want InProgress", s)
 	}
+}
+
+// update replaces the object of manifest with it, as a client's update
+// does, and fails the test on error.
+func (f *fixture) update(manifest string) {
+	f.t.Helper()
+	u := obj(f.t, manifest)
+	old := f.get(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName())
+	u.SetResourceVersion(old.GetResourceVersion())
+	if err := f.c.Update(context.Background(), u); err != nil {
+		f.t.Fatalf("update: %v", err)
+	}
+}
+
+// keyRefs are pod specs that need a key of a Secret or ConfigMap, the
+// object without the key, and with it.
+var keyRefs = []struct {
+	name, spec, without, with string
+}{
+	{"env secret key", `
+      containers:
+      - name: c
+        image: busybox
+        env: [{name: P, valueFrom: {secretKeyRef: {name: creds, key: p}}}]
+`, "apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: default}\nstringData: {q: x}\n",
+		"apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: default}\nstringData: {p: x, q: x}\n"},
+	{"env config map key", `
+      initContainers: [{name: i, image: busybox, env: [{name: P, valueFrom: {configMapKeyRef: {name: conf, key: p}}}]}]
+      containers: [{name: c, image: busybox}]
+`, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: conf, namespace: default}\nbinaryData: {p: eA==}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: conf, namespace: default}\ndata: {p: x}\n"},
+	{"secret volume item", `
+      containers: [{name: c, image: busybox}]
+      volumes: [{name: s, secret: {secretName: creds, items: [{key: tls.crt, path: crt}]}}]
+`, "apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: default}\ndata: {tls.key: eA==}\n",
+		"apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: default}\ndata: {tls.key: eA==, tls.crt: eA==}\n"},
+	{"config map volume item", `
+      containers: [{name: c, image: busybox}]
+      volumes: [{name: s, configMap: {name: conf, items: [{key: a, path: a}, {key: b, path: b}]}}]
+`, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: conf, namespace: default}\ndata: {a: x}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: conf, namespace: default}\ndata: {a: x}\nbinaryData: {b: eA==}\n"},
+	{"projected item", `
+      containers: [{name: c, image: busybox}]
+      volumes: [{name: s, projected: {sources: [{secret: {name: creds, items: [{key: token, path: t}]}}]}}]
+`, "apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: default}\n",
+		"apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: default}\nstringData: {token: x}\n"},
+}
+
+// TestWorkloadWaitsForMissingKey: a workload whose pods need a key that
+// the Secret or ConfigMap lacks is not ready until a write of the object
+// adds the key. A ConfigMap's binaryData counts for volumes, not for env,
+// as in the kubelet.
+func TestWorkloadWaitsForMissingKey(t *testing.T) {
+	for _, k := range workloadKinds {
+		for _, r := range keyRefs {
+			t.Run(k.kind+"/"+r.name, func(t *testing.T) {
+				f := newFixture(t)
+				f.create(r.without, workload(k.kind, r.spec))
+				if u := f.get(k.apiVersion, k.kind, "default", "w"); ready(t, u) {
+					t.Errorf("ready while the key is missing; status: %v", u.Object["status"])
+				}
+				f.clock.Step(time.Minute)
+				f.update(r.with)
+				if u := f.get(k.apiVersion, k.kind, "default", "w"); !ready(t, u) {
+					t.Errorf("not ready once the key exists; status: %v", u.Object["status"])
+				}
+			})
+		}
+	}
+}
+
+// TestOptionalKeys: a missing key of an optional reference does not hold
+// a workload back.
+func TestOptionalKeys(t *testing.T) {
+	for name, spec := range map[string]string{
+		"env":         "      containers: [{name: c, image: busybox, env: [{name: P, valueFrom: {secretKeyRef: {name: creds, key: p, optional: true}}}]}]\n",
+		"volume item": "      containers: [{name: c, image: busybox}]\n      volumes: [{name: s, secret: {secretName: creds, optional: true, items: [{key: p, path: p}]}}]\n",
+		"projected":   "      containers: [{name: c, image: busybox}]\n      volumes: [{name: s, projected: {sources: [{secret: {name: creds, optional: true, items: [{key: p, path: p}]}}]}}]\n",
+		"no items":    "      containers: [{name: c, image: busybox}]\n      volumes: [{name: s, secret: {secretName: creds}}]\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			f.create("apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: default}\nstringData: {q: x}\n", workload("Deployment", spec))
+			if u := f.get("apps/v1", "Deployment", "default", "w"); !ready(t, u) {
+				t.Errorf("not ready; status: %v", u.Object["status"])
+			}
+		})
+	}
+}
+
+// pvcManifest is a claim with the given extra spec fields.
+func pvcManifest(extra string) string {
+	return "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, namespace: default}\n" +
+		"spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}" + extra + "}\n"
+}
+
+// TestWorkloadWaitsForUnboundClaim: a claim that a rule keeps Pending
+// holds the pods back until it is Bound, also when the binding is due
+// later (duration) and nothing else is written.
+func TestWorkloadWaitsForUnboundClaim(t *testing.T) {
+	for _, k := range workloadKinds {
+		t.Run(k.kind, func(t *testing.T) {
+			f := newFixture(t, RuleConfig{Match: MatchConfig{Kind: "PersistentVolumeClaim"}, Duration: "2m"})
+			f.create(pvcManifest(""), workload(k.kind, references[1].spec))
+			f.clock.Step(time.Minute)
+			if u := f.get(k.apiVersion, k.kind, "default", "w"); ready(t, u) {
+				t.Errorf("ready while the claim is Pending; status: %v", u.Object["status"])
+			}
+			f.clock.Step(time.Minute)
+			if phase, _, _ := unstructured.NestedString(f.get("v1", "PersistentVolumeClaim", "default", "data").Object, "status", "phase"); phase != "Bound" {
+				t.Fatalf("claim phase = %q, want Bound", phase)
+			}
+			if u := f.get(k.apiVersion, k.kind, "default", "w"); !ready(t, u) {
+				t.Errorf("not ready once the claim is Bound; status: %v", u.Object["status"])
+			}
+		})
+	}
+	t.Run("hang", func(t *testing.T) {
+		f := newFixture(t, RuleConfig{Match: MatchConfig{Kind: "PersistentVolumeClaim"}, Hang: true})
+		f.create(pvcManifest(""), workload("Deployment", references[1].spec))
+		f.clock.Step(time.Hour)
+		if u := f.get("apps/v1", "Deployment", "default", "w"); ready(t, u) {
+			t.Errorf("ready while the claim is never bound; status: %v", u.Object["status"])
+		}
+	})
+}
+
+// podStates returns "name:reason[:message]" of each container's waiting
+// state, init containers first.
+func podStates(p *unstructured.Unstructured) string {
+	var states []string
+	for _, field := range []string{"initContainerStatuses", "containerStatuses"} {
+		css, _, _ := unstructured.NestedSlice(p.Object, "status", field)
+		for _, cs := range css {
+			m := cs.(map[string]any)
+			w, _, _ := unstructured.NestedStringMap(m, "state", "waiting")
+			s := m["name"].(string) + ":" + w["reason"]
+			if w["message"] != "" {
+				s += ":" + w["message"]
+			}
+			states = append(states, s)
+		}
+	}
+	return strings.Join(states, " ")
+}
+
+// TestPodStatusWhileKeyOrBindingMissing: what the kubelet writes for a
+// missing key (kubelet_pods.go makeEnvironmentVariables; a volume's
+// MakePayload fails the mount), and the scheduler for a claim not yet
+// bound: immediate binding fails its PreFilter (volume_binding.go), a
+// WaitForFirstConsumer class leaves the pod assumed, waiting in PreBind for
+// the claim, without a condition.
+func TestPodStatusWhileKeyOrBindingMissing(t *testing.T) {
+	running := []string{"PodScheduled=True/", "Initialized=True/",
+		"ContainersReady=False/ContainersNotReady: containers with unready status: [c]", "Ready=False/ContainersNotReady: containers with unready status: [c]"}
+	wffc := "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: local}\nprovisioner: example.com/local\nvolumeBindingMode: WaitForFirstConsumer\n"
+	for _, tc := range []struct {
+		name       string
+		objects    []string
+		spec       string
+		containers string
+		conds      []string
+	}{
+		{"env secret key", []string{keyRefs[0].without}, keyRefs[0].spec,
+			"c:CreateContainerConfigError:couldn't find key p in Secret default/creds", running},
+		{"env config map key", []string{keyRefs[1].without}, keyRefs[1].spec,
+			"i:CreateContainerConfigError:couldn't find key p in ConfigMap default/conf c:PodInitializing", []string{"PodScheduled=True/",
+				"Initialized=False/ContainersNotInitialized: containers with incomplete status: [i]",
+				"ContainersReady=False/ContainersNotReady: containers with unready status: [c]", "Ready=False/ContainersNotReady: containers with unready status: [c]"}},
+		{"env missing object before key", []string{keyRefs[0].without}, `
+      containers:
+      - name: c
+        image: busybox
+        env: [{name: A, valueFrom: {configMapKeyRef: {name: conf, key: a}}}, {name: P, valueFrom: {secretKeyRef: {name: creds, key: p}}}]
+`, `c:CreateContainerConfigError:configmap "conf" not found`, running},
+		{"envFrom before env key", []string{keyRefs[0].without}, `
+      containers:
+      - name: c
+        image: busybox
+        env: [{name: P, valueFrom: {secretKeyRef: {name: creds, key: p}}}]
+        envFrom: [{configMapRef: {name: conf}}]
+`, `c:CreateContainerConfigError:configmap "conf" not found`, running},
+		{"volume item", []string{keyRefs[2].without}, keyRefs[2].spec, "c:ContainerCreating", running},
+		{"unbound claim", []string{pvcManifest("")}, references[1].spec, "",
+			[]string{"PodScheduled=False/Unschedulable: 0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."}},
+		{"missing before unbound claim", []string{pvcManifest("")}, `
+      containers: [{name: c, image: busybox}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}, {name: more, persistentVolumeClaim: {claimName: more}}]
+`, "", []string{`PodScheduled=False/Unschedulable: 0/1 nodes are available: persistentvolumeclaim "more" not found. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.`}},
+		{"wait for first consumer", []string{wffc, pvcManifest(", storageClassName: local")}, references[1].spec, "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, RuleConfig{Match: MatchConfig{Kind: "PersistentVolumeClaim"}, Hang: true})
+			f.create(tc.objects...)
+			f.create(workload("Pod", tc.spec))
+			p := f.get("v1", "Pod", "default", "w")
+			if phase, _, _ := unstructured.NestedString(p.Object, "status", "phase"); phase != "Pending" {
+				t.Errorf("phase = %q, want Pending", phase)
+			}
+			checkConditions(t, "", p, tc.conds...)
+			if got := podStates(p); got != tc.containers {
+				t.Errorf("containers %q, want %q", got, tc.containers)
+			}
+		})
+	}
+}
+
+// TestWaitingStatusFollowsWhatIsMissing: when what a waiting workload
+// misses changes, its status does too: once the ServiceAccount exists the
+// Deployment's pods are created (its ReplicaSet's failure goes, Progressing
+// is ReplicaSetUpdated) though the Secret is still missing; once the Secret
+// exists without the key, the container's message names the key.
+func TestWaitingStatusFollowsWhatIsMissing(t *testing.T) {
+	t.Run("Deployment", func(t *testing.T) {
+		f := newFixture(t)
+		f.create(workload("Deployment", `
+      serviceAccountName: sa
+      containers: [{name: c, image: busybox}]
+      volumes: [{name: s, secret: {secretName: creds}}]
+`))
+		rs := "w-" + podTemplateHashOf(t, f.get("apps/v1", "Deployment", "default", "w"))
+		f.clock.Step(time.Minute)
+		f.create(references[0].object)
+		d := f.get("apps/v1", "Deployment", "default", "w")
+		checkConditions(t, "once the ServiceAccount exists", d,
+			"Available=False/MinimumReplicasUnavailable: Deployment does not have minimum availability.",
+			`Progressing=True/ReplicaSetUpdated: ReplicaSet "`+rs+`" is progressing.`)
+		if got := statusInt(d, "updatedReplicas"); got != 2 {
+			t.Errorf("updatedReplicas = %d, want 2", got)
+		}
+		if ready(t, d) {
+			t.Error("ready while the Secret is missing")
+		}
+	})
+	t.Run("Pod", func(t *testing.T) {
+		f := newFixture(t)
+		f.create(workload("Pod", keyRefs[0].spec))
+		if got := podStates(f.get("v1", "Pod", "default", "w")); got != `c:CreateContainerConfigError:secret "creds" not found` {
+			t.Errorf("containers %q", got)
+		}
+		f.create(keyRefs[0].without)
+		if got := podStates(f.get("v1", "Pod", "default", "w")); got != "c:CreateContainerConfigError:couldn't find key p in Secret default/creds" {
+			t.Errorf("containers once the Secret exists %q", got)
+		}
+		f.update(keyRefs[0].with)
+		if u := f.get("v1", "Pod", "default", "w"); !ready(t, u) {
+			t.Errorf("not ready once the key exists; status: %v", u.Object["status"])
+		}
+	})
 }
