@@ -71,13 +71,15 @@
 //     this by virtual time, make it fail, or keep it from ever happening.
 //   - Workloads whose pods need an object that is missing (prereqs.go): the
 //     ServiceAccount (but "default", which a real namespace always has),
-//     the claims of volumes, the Secrets and ConfigMaps of volumes,
-//     projected sources, env and envFrom (but optional ones). They stay not
-//     ready with the status kube-controller-manager writes (FailedCreate,
-//     pods not ready, a Deployment's ProgressDeadlineExceeded after its
-//     deadline), until a write in their namespace finds nothing missing;
-//     a Pod without its ServiceAccount is refused, as ServiceAccount
-//     admission does.
+//     the claims of volumes, and Bound, the Secrets and ConfigMaps of
+//     volumes, projected sources, env and envFrom (but optional ones), with
+//     the keys of volume items and of env. They stay not ready with the
+//     status kube-controller-manager, the scheduler and the kubelet write
+//     (FailedCreate, pods not ready, a Deployment's
+//     ProgressDeadlineExceeded after its deadline), until a write in their
+//     namespace, or the binding of a claim, finds nothing missing; a Pod
+//     without its ServiceAccount is refused, as ServiceAccount admission
+//     does.
 //   - The cluster of selfConfig Targets is the simulation's own API server
 //     (Options.Landscape) for the kinds that server keeps, with the other
 //     kinds kept beside it (self.go).
@@ -90,9 +92,8 @@
 // A simulated cluster does not run workloads: Deployments get no ReplicaSets
 // or Pods, Jobs no Pods. A workload waiting for a missing object is
 // simulated as the first rollout of its template (an update's old
-// ReplicaSet is not counted); keys within Secrets and ConfigMaps, claims
-// that are not Bound, image pull secrets and the secrets of other volume
-// sources are not looked at, and a workload waits only for writes through
+// ReplicaSet is not counted); image pull secrets, generic ephemeral
+// volumes and the secrets of other volume sources are not looked at, and a workload waits only for writes through
 // the cluster's clients (not for objects the simulation's own API server
 // gets otherwise, on the self cluster). Names (by the rule of their kind, on create) and
 // labels are validated as kube-apiserver validates them. There is no
