@@ -555,6 +555,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	if err := t.allocate(old, obj); err != nil {
 		return err
 	}
+	if err := t.validateUpdate(old, obj); err != nil {
+		return err
+	}
 	gen := o.GetGeneration()
 	if rule, ok := t.generationRule(obj); ok && gen > 0 && rule.changed(old, obj) {
 		gen++

@@ -1,0 +1,489 @@
+package simcluster
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/diff"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/lscli/lscli/internal/semantic"
+)
+
+// fieldImmutable is the detail of kube-apiserver's ValidateImmutableField,
+// and immutableWhenSet that of a ConfigMap's or Secret's data while
+// immutable is true.
+const (
+	fieldImmutable   = "field is immutable"
+	immutableWhenSet = "field is immutable when `immutable` is set"
+)
+
+// validateImmutable refuses an update of the stored object old to obj, as
+// defaulted and allocated, that changes a field kube-apiserver's update
+// validation keeps (pkg/apis/{apps,batch,core,rbac,storage}/validation of
+// Kubernetes v1.37): a workload's spec.selector, a StatefulSet's
+// volumeClaimTemplates, serviceName and podManagementPolicy, a Job's
+// template, completions (not Indexed), completionMode, podFailurePolicy,
+// backoffLimitPerIndex, managedBy and successPolicy, a Service's cluster
+// IPs, a PersistentVolumeClaim's spec (but for the storage request, and
+// volumeAttributesClassName of a bound claim), the data and the flag of a
+// ConfigMap or Secret whose immutable is true, a Secret's type, a role
+// binding's roleRef, a StorageClass's provisioner, parameters,
+// reclaimPolicy and volumeBindingMode. The error is the API server's: 422
+// Invalid with the same message and causes (values rendered as it renders
+// its internal types). Any write method comes here: an update, a patch, a
+// server-side apply compare the stored object with the one to be stored,
+// so a write that leaves such a field as it is (writing the same manifest
+// again, a manifest without the defaults) passes.
+func validateImmutable(old, obj runtime.Object) error {
+	if old == nil {
+		return nil
+	}
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		typed, ok := typedOfUnstructured(u)
+		if !ok {
+			return nil
+		}
+		prev, ok := typedOfUnstructured(old)
+		if !ok {
+			return nil
+		}
+		old, obj = prev, typed
+	}
+	var errs field.ErrorList
+	var gk schema.GroupKind
+	var name string
+	spec := field.NewPath("spec")
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		p := old.(*appsv1.Deployment)
+		gk, name = appsv1.SchemeGroupVersion.WithKind("Deployment").GroupKind(), o.Name
+		errs = immutable(errs, o.Spec.Selector, p.Spec.Selector, spec.Child("selector"))
+	case *appsv1.ReplicaSet:
+		p := old.(*appsv1.ReplicaSet)
+		gk, name = appsv1.SchemeGroupVersion.WithKind("ReplicaSet").GroupKind(), o.Name
+		errs = immutable(errs, o.Spec.Selector, p.Spec.Selector, spec.Child("selector"))
+	case *appsv1.DaemonSet:
+		p := old.(*appsv1.DaemonSet)
+		gk, name = appsv1.SchemeGroupVersion.WithKind("DaemonSet").GroupKind(), o.Name
+		errs = immutable(errs, o.Spec.Selector, p.Spec.Selector, spec.Child("selector"))
+	case *appsv1.StatefulSet:
+		p := old.(*appsv1.StatefulSet)
+		gk, name = appsv1.SchemeGroupVersion.WithKind("StatefulSet").GroupKind(), o.Name
+		errs = immutable(errs, o.Spec.Selector, p.Spec.Selector, spec.Child("selector"))
+		errs = immutable(errs, o.Spec.VolumeClaimTemplates, p.Spec.VolumeClaimTemplates, spec.Child("volumeClaimTemplates"))
+		errs = immutable(errs, o.Spec.ServiceName, p.Spec.ServiceName, spec.Child("serviceName"))
+		errs = immutable(errs, o.Spec.PodManagementPolicy, p.Spec.PodManagementPolicy, spec.Child("podManagementPolicy"))
+	case *batchv1.Job:
+		gk, name = batchv1.SchemeGroupVersion.WithKind("Job").GroupKind(), o.Name
+		errs = immutableJob(o, old.(*batchv1.Job))
+	case *corev1.Service:
+		gk, name = schema.GroupKind{Kind: "Service"}, o.Name
+		errs = immutableClusterIPs(o, old.(*corev1.Service))
+	case *corev1.PersistentVolumeClaim:
+		gk, name = schema.GroupKind{Kind: "PersistentVolumeClaim"}, o.Name
+		errs = immutableClaim(o, old.(*corev1.PersistentVolumeClaim))
+	case *corev1.ConfigMap:
+		p := old.(*corev1.ConfigMap)
+		gk, name = schema.GroupKind{Kind: "ConfigMap"}, o.Name
+		if isTrue(p.Immutable) {
+			errs = forbidIfChanged(errs, isTrue(o.Immutable), true, field.NewPath("immutable"))
+			errs = forbidIfChanged(errs, o.Data, p.Data, field.NewPath("data"))
+			errs = forbidIfChanged(errs, o.BinaryData, p.BinaryData, field.NewPath("binaryData"))
+		}
+	case *corev1.Secret:
+		p := old.(*corev1.Secret)
+		gk, name = schema.GroupKind{Kind: "Secret"}, o.Name
+		errs = immutable(errs, o.Type, p.Type, field.NewPath("type"))
+		if isTrue(p.Immutable) {
+			errs = forbidIfChanged(errs, isTrue(o.Immutable), true, field.NewPath("immutable"))
+			errs = forbidIfChanged(errs, o.Data, p.Data, field.NewPath("data"))
+		}
+	case *rbacv1.RoleBinding:
+		gk, name = rbacv1.SchemeGroupVersion.WithKind("RoleBinding").GroupKind(), o.Name
+		errs = immutable(errs, o.RoleRef, old.(*rbacv1.RoleBinding).RoleRef, field.NewPath("roleRef"))
+	case *rbacv1.ClusterRoleBinding:
+		gk, name = rbacv1.SchemeGroupVersion.WithKind("ClusterRoleBinding").GroupKind(), o.Name
+		errs = immutable(errs, o.RoleRef, old.(*rbacv1.ClusterRoleBinding).RoleRef, field.NewPath("roleRef"))
+	case *storagev1.StorageClass:
+		gk, name = storagev1.SchemeGroupVersion.WithKind("StorageClass").GroupKind(), o.Name
+		errs = immutableStorageClass(o, old.(*storagev1.StorageClass))
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return apierrors.NewInvalid(gk, name, errs)
+}
+
+// typedOfUnstructured converts a built-in object that reached the store
+// unstructured to its Go type.
+func typedOfUnstructured(obj runtime.Object) (runtime.Object, bool) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return obj, true
+	}
+	var typed runtime.Object
+	switch u.GroupVersionKind() {
+	case appsv1.SchemeGroupVersion.WithKind("Deployment"):
+		typed = &appsv1.Deployment{}
+	case appsv1.SchemeGroupVersion.WithKind("ReplicaSet"):
+		typed = &appsv1.ReplicaSet{}
+	case appsv1.SchemeGroupVersion.WithKind("DaemonSet"):
+		typed = &appsv1.DaemonSet{}
+	case appsv1.SchemeGroupVersion.WithKind("StatefulSet"):
+		typed = &appsv1.StatefulSet{}
+	case batchv1.SchemeGroupVersion.WithKind("Job"):
+		typed = &batchv1.Job{}
+	case corev1.SchemeGroupVersion.WithKind("Service"):
+		typed = &corev1.Service{}
+	case corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaim"):
+		typed = &corev1.PersistentVolumeClaim{}
+	case corev1.SchemeGroupVersion.WithKind("ConfigMap"):
+		typed = &corev1.ConfigMap{}
+	case corev1.SchemeGroupVersion.WithKind("Secret"):
+		typed = &corev1.Secret{}
+	case rbacv1.SchemeGroupVersion.WithKind("RoleBinding"):
+		typed = &rbacv1.RoleBinding{}
+	case rbacv1.SchemeGroupVersion.WithKind("ClusterRoleBinding"):
+		typed = &rbacv1.ClusterRoleBinding{}
+	case storagev1.SchemeGroupVersion.WithKind("StorageClass"):
+		typed = &storagev1.StorageClass{}
+	default:
+		return nil, false
+	}
+	if runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, typed) != nil {
+		return nil, false
+	}
+	return typed, true
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+// immutable adds ValidateImmutableField's error when v differs from old:
+// Invalid, with v as kube-apiserver renders its internal value.
+func immutable(errs field.ErrorList, v, old any, path *field.Path) field.ErrorList {
+	if semantic.DeepEqual(v, old) {
+		return errs
+	}
+	return append(errs, field.Invalid(path, internalValue(v), fieldImmutable))
+}
+
+// forbidIfChanged adds the Forbidden error of a ConfigMap's or Secret's
+// field while immutable is true.
+func forbidIfChanged(errs field.ErrorList, v, old any, path *field.Path) field.ErrorList {
+	if reflect.DeepEqual(v, old) {
+		return errs
+	}
+	return append(errs, field.Forbidden(path, immutableWhenSet))
+}
+
+// immutableJob is ValidateJobSpecUpdate's part on what may not change.
+func immutableJob(j, old *batchv1.Job) field.ErrorList {
+	spec := field.NewPath("spec")
+	var errs field.ErrorList
+	indexed := j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == batchv1.IndexedCompletion
+	if !indexed {
+		errs = immutable(errs, j.Spec.Completions, old.Spec.Completions, spec.Child("completions"))
+	} else if !semantic.DeepEqual(j.Spec.Completions, old.Spec.Completions) && j.Spec.Completions != nil &&
+		(j.Spec.Parallelism == nil || *j.Spec.Completions != *j.Spec.Parallelism) {
+		errs = append(errs, field.Invalid(spec.Child("completions"), j.Spec.Completions, "can only be modified in tandem with spec.parallelism"))
+	}
+	errs = immutable(errs, j.Spec.Selector, old.Spec.Selector, spec.Child("selector"))
+	// A suspended Job's template may change its scheduling directives and
+	// resources; the simulated cluster keeps the rule of a running one
+	// for the rest and lets a suspended Job's template change.
+	if !isTrue(old.Spec.Suspend) {
+		errs = immutable(errs, j.Spec.Template, old.Spec.Template, spec.Child("template"))
+	}
+	errs = immutable(errs, j.Spec.CompletionMode, old.Spec.CompletionMode, spec.Child("completionMode"))
+	errs = immutable(errs, j.Spec.PodFailurePolicy, old.Spec.PodFailurePolicy, spec.Child("podFailurePolicy"))
+	errs = immutable(errs, j.Spec.BackoffLimitPerIndex, old.Spec.BackoffLimitPerIndex, spec.Child("backoffLimitPerIndex"))
+	errs = immutable(errs, j.Spec.ManagedBy, old.Spec.ManagedBy, spec.Child("managedBy"))
+	errs = immutable(errs, j.Spec.SuccessPolicy, old.Spec.SuccessPolicy, spec.Child("successPolicy"))
+	return errs
+}
+
+// immutableClusterIPs is validateUpgradeDowngradeClusterIPs: a Service's
+// cluster IPs (after the stored ones filled what the write left out) may
+// not change but from or to ExternalName, between headless forms, or by
+// adding or releasing a secondary one.
+func immutableClusterIPs(s, old *corev1.Service) field.ErrorList {
+	if s.Spec.Type == corev1.ServiceTypeExternalName || old.Spec.Type == corev1.ServiceTypeExternalName {
+		return nil
+	}
+	headless := func(s *corev1.Service) bool {
+		return len(s.Spec.ClusterIPs) > 0 && s.Spec.ClusterIPs[0] == corev1.ClusterIPNone
+	}
+	if headless(s) && headless(old) {
+		return nil
+	}
+	path := field.NewPath("spec", "clusterIPs").Index(0)
+	now, before := s.Spec.ClusterIPs, old.Spec.ClusterIPs
+	var errs field.ErrorList
+	switch {
+	case len(before) == len(now):
+		for i, ip := range before {
+			if ip != now[i] {
+				errs = append(errs, field.Invalid(field.NewPath("spec", "clusterIPs").Index(i), now, "may not change once set"))
+			}
+		}
+	case len(before) > len(now):
+		if len(now) == 0 {
+			errs = append(errs, field.Invalid(path, now, "primary clusterIP can not be unset"))
+		} else if now[0] != before[0] {
+			errs = append(errs, field.Invalid(path, now, "may not change once set"))
+		}
+	default:
+		if len(before) > 0 && now[0] != before[0] {
+			errs = append(errs, field.Invalid(path, now, "may not change once set"))
+		}
+	}
+	return errs
+}
+
+// immutableClaim is ValidatePersistentVolumeClaimUpdate's part on what may
+// not change: the spec but for volumeName while it is unset, the storage
+// request and volumeAttributesClassName of a bound claim, and a
+// storageClassName set where there was none (the API server's retroactive
+// default storage class). The storage request may not shrink to the
+// capacity or below; volumeMode may not change.
+func immutableClaim(c, old *corev1.PersistentVolumeClaim) field.ErrorList {
+	var errs field.ErrorList
+	now, before := c.Spec.DeepCopy(), old.Spec.DeepCopy()
+	if before.VolumeName == "" {
+		before.VolumeName = now.VolumeName
+	}
+	if before.StorageClassName == nil && now.StorageClassName != nil &&
+		old.Annotations[corev1.BetaStorageClassAnnotation] == "" {
+		before.StorageClassName = now.StorageClassName
+	}
+	bound := old.Status.Phase == corev1.ClaimBound
+	if bound && now.Resources.Requests != nil {
+		now.Resources.Requests[corev1.ResourceStorage] = old.Spec.Resources.Requests[corev1.ResourceStorage]
+	}
+	if bound {
+		now.VolumeAttributesClassName = before.VolumeAttributesClassName
+	}
+	if !semantic.DeepEqual(now, before) {
+		d := diff.Diff(json.RawMessage(internalJSON(reflect.ValueOf(before).Elem())), json.RawMessage(internalJSON(reflect.ValueOf(now).Elem())))
+		errs = append(errs, field.Forbidden(field.NewPath("spec"),
+			"spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n"+d))
+	}
+	newSize, oldSize := c.Spec.Resources.Requests[corev1.ResourceStorage], old.Spec.Resources.Requests[corev1.ResourceStorage]
+	capacity := old.Status.Capacity[corev1.ResourceStorage]
+	if newSize.Cmp(oldSize) < 0 && newSize.Cmp(capacity) <= 0 {
+		errs = append(errs, field.Forbidden(field.NewPath("spec", "resources", "requests", "storage"), "field can not be less than status.capacity"))
+	}
+	return immutable(errs, c.Spec.VolumeMode, old.Spec.VolumeMode, field.NewPath("volumeMode"))
+}
+
+// immutableStorageClass is the declarative validation kube-apiserver runs
+// for a StorageClass, which names no value.
+func immutableStorageClass(sc, old *storagev1.StorageClass) field.ErrorList {
+	var errs field.ErrorList
+	for _, f := range []struct {
+		name     string
+		now, was any
+	}{
+		{"provisioner", sc.Provisioner, old.Provisioner},
+		{"parameters", sc.Parameters, old.Parameters},
+		{"reclaimPolicy", sc.ReclaimPolicy, old.ReclaimPolicy},
+		{"volumeBindingMode", sc.VolumeBindingMode, old.VolumeBindingMode},
+	} {
+		if !semantic.DeepEqual(f.now, f.was) {
+			errs = append(errs, field.Invalid(field.NewPath(f.name), nil, fieldImmutable))
+		}
+	}
+	return errs
+}
+
+// internalValue is v as kube-apiserver's field errors render it: the value
+// of its internal type, whose structs have no JSON tags. Strings and
+// numbers render as they are; a struct of k8s.io/api as JSON with Go field
+// names.
+func internalValue(v any) any {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.String:
+		return rv.String()
+	case reflect.Ptr:
+		if !rv.IsNil() && rv.Elem().Kind() == reflect.Int32 {
+			return int32(rv.Elem().Int())
+		}
+	}
+	if !hasAPIStruct(rv.Type(), map[reflect.Type]bool{}) {
+		return v
+	}
+	return json.RawMessage(internalJSON(rv))
+}
+
+// hasAPIStruct reports whether t holds a struct of a k8s.io/api package.
+func hasAPIStruct(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Ptr, reflect.Slice, reflect.Array:
+		return hasAPIStruct(t.Elem(), seen)
+	case reflect.Map:
+		return hasAPIStruct(t.Elem(), seen)
+	case reflect.Struct:
+		return strings.HasPrefix(t.PkgPath(), "k8s.io/api/")
+	}
+	return false
+}
+
+// internalJSON renders v as encoding/json renders the internal type of a
+// k8s.io/api value: struct fields by their Go names, in order, none
+// omitted, embedded ones inline; values of other packages (metadata,
+// quantities, selectors) as they render themselves.
+func internalJSON(v reflect.Value) []byte {
+	var b bytes.Buffer
+	writeInternal(&b, v)
+	return b.Bytes()
+}
+
+func writeInternal(b *bytes.Buffer, v reflect.Value) {
+	t := v.Type()
+	switch {
+	case t.Kind() == reflect.Ptr || t.Kind() == reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("null")
+			return
+		}
+		writeInternal(b, v.Elem())
+	case t.Kind() == reflect.Struct && strings.HasPrefix(t.PkgPath(), "k8s.io/api/"):
+		b.WriteByte('{')
+		first := true
+		sep := func() {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+		}
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			if f.Anonymous {
+				raw, _ := json.Marshal(v.Field(i).Interface())
+				if inner := bytes.TrimSpace(raw); len(inner) > 2 {
+					sep()
+					b.Write(inner[1 : len(inner)-1])
+				}
+				continue
+			}
+			sep()
+			name, _ := json.Marshal(f.Name)
+			b.Write(name)
+			b.WriteByte(':')
+			writeInternal(b, v.Field(i))
+		}
+		b.WriteByte('}')
+	case t.Kind() == reflect.Slice && hasAPIStruct(t, map[reflect.Type]bool{}):
+		if v.IsNil() {
+			b.WriteString("null")
+			return
+		}
+		b.WriteByte('[')
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeInternal(b, v.Index(i))
+		}
+		b.WriteByte(']')
+	case t.Kind() == reflect.Map && hasAPIStruct(t, map[reflect.Type]bool{}):
+		if v.IsNil() {
+			b.WriteString("null")
+			return
+		}
+		keys := v.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			name, _ := json.Marshal(fmt.Sprint(k))
+			b.Write(name)
+			b.WriteByte(':')
+			writeInternal(b, v.MapIndex(k))
+		}
+		b.WriteByte('}')
+	default:
+		raw, err := json.Marshal(v.Interface())
+		if err != nil {
+			raw = []byte("null")
+		}
+		b.Write(raw)
+	}
+}
+
+var storageClassesResource = storagev1.SchemeGroupVersion.WithResource("storageclasses")
+
+// validateUpdate checks an update of the stored object old to obj as
+// kube-apiserver's validation (validateImmutable) and then its
+// PersistentVolumeClaimResize admission do: a claim's storage request may
+// grow only when the claim is bound and its StorageClass, the same before
+// and after, allows volume expansion (403 Forbidden).
+func (t *tracker) validateUpdate(old, obj runtime.Object) error {
+	if err := validateImmutable(old, obj); err != nil || old == nil {
+		return err
+	}
+	c, ok := obj.(*corev1.PersistentVolumeClaim)
+	if !ok {
+		return nil
+	}
+	prev, ok := old.(*corev1.PersistentVolumeClaim)
+	if !ok {
+		return nil
+	}
+	newSize, oldSize := c.Spec.Resources.Requests[corev1.ResourceStorage], prev.Spec.Resources.Requests[corev1.ResourceStorage]
+	if newSize.Cmp(oldSize) <= 0 {
+		return nil
+	}
+	forbidden := func(msg string) error {
+		return apierrors.NewForbidden(corev1.Resource("persistentvolumeclaims"), c.Name, errors.New(msg))
+	}
+	if prev.Status.Phase != corev1.ClaimBound {
+		return forbidden("Only bound persistent volume claims can be expanded")
+	}
+	class, oldClass := claimClass(c), claimClass(prev)
+	if class != "" && class == oldClass {
+		if sc, err := t.ObjectTracker.Get(storageClassesResource, "", class); err == nil {
+			if s, ok := sc.(*storagev1.StorageClass); ok && isTrue(s.AllowVolumeExpansion) {
+				return nil
+			}
+		}
+	}
+	return forbidden("only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize")
+}
+
+// claimClass is the StorageClass of a claim: its beta annotation, else
+// spec.storageClassName.
+func claimClass(c *corev1.PersistentVolumeClaim) string {
+	if class, ok := c.Annotations[corev1.BetaStorageClassAnnotation]; ok {
+		return class
+	}
+	if c.Spec.StorageClassName != nil {
+		return *c.Spec.StorageClassName
+	}
+	return ""
+}
