@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-		"testing"
+	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
