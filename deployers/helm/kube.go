@@ -179,7 +179,7 @@ func (k *kubeClient) Create(resources kube.ResourceList) (*kube.Result, error) {
 // Update applies target and deletes what original has and target has not,
 // unless the live object carries helm's resource-policy keep annotation.
 // force is not needed: server-side apply is forced anyway.
-func (k *kubeClient) Update(original, target kube.ResourceList, _ bool) (*kube.Result, error) {
+func (k *kubeClient) Update(original, target kube.ResourceList, force bool) (*kube.Result, error) {
 	if k.hooks.isPaused() {
 		return &kube.Result{Updated: target}, nil
 	}
@@ -189,6 +189,11 @@ func (k *kubeClient) Update(original, target kube.ResourceList, _ bool) (*kube.R
 	for _, info := range target {
 		created, changed, err := k.applyInfo(info)
 		if err != nil {
+			err = updateError(info, created, force, err)
+			if !created && !force && strings.HasPrefix(err.Error(), "cannot patch ") {
+				// helm logs the patch it sends before the server refuses it.
+				k.log.printf("Patch %s %q in namespace %s", info.Mapping.GroupVersionKind.Kind, info.Name, info.Namespace)
+			}
 			k.log.printf("error updating the resource %q:\n\t %v", info.Name, err)
 			errs = append(errs, err.Error())
 			continue
@@ -225,6 +230,24 @@ func (k *kubeClient) Update(original, target kube.ResourceList, _ bool) (*kube.R
 // (install.takeOwnership); server-side apply takes them over anyway.
 func (k *kubeClient) UpdateThreeWayMerge(original, target kube.ResourceList, force bool) (*kube.Result, error) {
 	return k.Update(original, target, force)
+}
+
+// updateError words the API server's refusal of an Update's write of info
+// as helm's kube client does: "failed to create resource" for an object
+// that did not exist, "failed to replace object" under force, else
+// `cannot patch "NAME" with kind KIND` (helm patches what exists).
+func updateError(info *resource.Info, created, force bool, err error) error {
+	var status *apierrors.StatusError
+	if !errors.As(err, &status) {
+		return err
+	}
+	switch {
+	case created:
+		return fmt.Errorf("failed to create resource: %w", status)
+	case force:
+		return fmt.Errorf("failed to replace object: %w", status)
+	}
+	return fmt.Errorf("cannot patch %q with kind %s: %w", info.Name, info.Mapping.GroupVersionKind.Kind, status)
 }
 
 // applyInfo applies info and reports whether it did not exist before and,
