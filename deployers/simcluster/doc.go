@@ -96,9 +96,14 @@
 // volumes and the secrets of other volume sources are not looked at, and a workload waits only for writes through
 // the cluster's clients (not for objects the simulation's own API server
 // gets otherwise, on the self cluster). Names (by the rule of their kind, on create) and
-// labels are validated as kube-apiserver validates them. There is no
+// labels are validated as kube-apiserver validates them, and so are
+// updates of the fields its update validation keeps (immutable.go: the
+// workloads' selectors, a StatefulSet's claim templates, a Job's template,
+// cluster IPs, claims, immutable ConfigMaps and Secrets, roleRef,
+// StorageClasses; not Pod specs, PersistentVolumes or CRDs). There is no
 // admission (but for the immortal namespaces, new objects in a
-// terminating one and the ServiceAccounts of new Pods), validation against OpenAPI
+// terminating one, the ServiceAccounts of new Pods and the resize of
+// claims), validation against OpenAPI
 // schemas, defaulting beyond the
 // above, conversion between versions of a kind, garbage collection through
 // owner references, finalizers other controllers would remove (a finalizer
