@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/go-multierror"
 	"helm.sh/helm/v3/pkg/kube"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -146,12 +147,16 @@ func (k *kubeClient) info(u *unstructured.Unstructured) (*resource.Info, error) 
 	return &resource.Info{Client: rc, Mapping: m, Namespace: u.GetNamespace(), Name: u.GetName(), Object: u}, nil
 }
 
-// Create creates every resource; an existing one is an AlreadyExists error.
+// Create creates every resource, as helm's kube client does: the API
+// server's refusals of all of them (an existing one is AlreadyExists) are
+// collected in a multierror ("1 error occurred: ..."), and the others are
+// created all the same.
 func (k *kubeClient) Create(resources kube.ResourceList) (*kube.Result, error) {
 	if k.hooks.isPaused() {
 		return &kube.Result{Created: resources}, nil
 	}
 	k.log.printf("creating %d resource(s)", len(resources))
+	var refused error
 	for _, info := range resources {
 		u, err := asUnstructured(info)
 		if err != nil {
@@ -164,16 +169,30 @@ func (k *kubeClient) Create(resources kube.ResourceList) (*kube.Result, error) {
 			continue
 		}
 		if err == nil {
-			return nil, apierrors.NewAlreadyExists(info.Mapping.Resource.GroupResource(), info.Name)
+			refused = multierror.Append(refused, apierrors.NewAlreadyExists(info.Mapping.Resource.GroupResource(), info.Name))
+			continue
 		}
 		if !apierrors.IsNotFound(err) {
 			return nil, fmt.Errorf("get %s: %w", describe(info), err)
 		}
 		if _, err := k.apply(u); err != nil {
-			return nil, err
+			refused = multierror.Append(refused, createError(err))
 		}
 	}
+	if refused != nil {
+		return nil, refused
+	}
 	return &kube.Result{Created: resources}, nil
+}
+
+// createError is the API server's refusal of a create as helm's kube
+// client collects it: the server's error itself, without lscli's words.
+func createError(err error) error {
+	var status *apierrors.StatusError
+	if errors.As(err, &status) {
+		return status
+	}
+	return err
 }
 
 // Update applies target and deletes what original has and target has not,
