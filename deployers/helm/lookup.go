@@ -10,9 +10,11 @@ import (
 	"sort"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
@@ -65,10 +67,9 @@ func lookupConfig(ctx context.Context, c client.Client) *rest.Config {
 // readTransport serves the read requests of helm's lookup and discovery
 // from a controller-runtime client: GET /api/v1 and /apis/GROUP/VERSION
 // (the kinds served, see resources), GET of a resource's collection or of
-// one object, cluster-wide or in a namespace, GET /api (the core API's
-// versions, without server addresses) and GET /apis (the groups served,
-// see groups). Other paths are 404 as on
-// kube-apiserver; other verbs are refused.
+// one object (see serveRead), GET /api (the core API's versions, without
+// server addresses) and GET /apis (the groups served, see groups). Other
+// paths are 404 as on kube-apiserver; other verbs are refused.
 type readTransport struct {
 	ctx context.Context
 	c   client.Client
@@ -98,43 +99,62 @@ func (t *readTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if len(rest) == 0 {
 		return t.discovery(req, gv)
 	}
+	return serveRead(t.ctx, t.c, req, gv, rest, "lookup", nil)
+}
+
+// serveRead answers a GET of one object or of a collection of kind
+// resource rest[0] in gv, cluster-wide or in a namespace (rest is the path
+// after the group version), from c as kube-apiserver would: a list selects
+// by the request's labelSelector. what names the reader in an encoding
+// error. extend, when not nil, may add to a list before it is answered.
+func serveRead(ctx context.Context, c client.Client, req *http.Request, gv schema.GroupVersion, rest []string, what string,
+	extend func(l *unstructured.UnstructuredList, gvk schema.GroupVersionKind, namespace string, sel labels.Selector) error) (*http.Response, error) {
 	namespace := ""
 	if len(rest) >= 3 && rest[0] == "namespaces" {
 		namespace, rest = rest[1], rest[2:]
 	}
-	if len(rest) > 2 {
+	if len(rest) == 0 || len(rest) > 2 {
 		return notFound(req), nil
 	}
-	gvk, err := t.c.RESTMapper().KindFor(gv.WithResource(rest[0]))
+	gvk, err := c.RESTMapper().KindFor(gv.WithResource(rest[0]))
 	if err != nil || gvk.GroupVersion() != gv {
 		return notFound(req), nil
 	}
 	if len(rest) == 2 {
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(gvk)
-		return t.answer(req, t.c.Get(t.ctx, client.ObjectKey{Namespace: namespace, Name: rest[1]}, u), u)
+		return answerRead(req, c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: rest[1]}, u), u, what)
+	}
+	sel, err := labels.Parse(req.URL.Query().Get("labelSelector"))
+	if err != nil {
+		return statusResponse(req, apierrors.NewBadRequest(err.Error()).Status())
 	}
 	l := &unstructured.UnstructuredList{}
 	l.SetGroupVersionKind(gv.WithKind(gvk.Kind + "List"))
-	var opts []client.ListOption
+	opts := []client.ListOption{client.MatchingLabelsSelector{Selector: sel}}
 	if namespace != "" {
 		opts = append(opts, client.InNamespace(namespace))
 	}
-	return t.answer(req, t.c.List(t.ctx, l, opts...), l)
+	err = c.List(ctx, l, opts...)
+	if err == nil && extend != nil {
+		err = extend(l, gvk, namespace, sel)
+	}
+	return answerRead(req, err, l, what)
 }
 
-// answer is obj as JSON, or err as an API status.
-func (t *readTransport) answer(req *http.Request, err error, obj runtime.Unstructured) (*http.Response, error) {
+// answerRead is obj as JSON, or err as an API status (an error that is
+// none as kube-apiserver's internal error). what names the reader in an
+// encoding error.
+func answerRead(req *http.Request, err error, obj runtime.Unstructured, what string) (*http.Response, error) {
 	if err != nil {
-		if s, ok := err.(interface{ Status() metav1.Status }); ok {
+		if s, ok := err.(apierrors.APIStatus); ok {
 			return statusResponse(req, s.Status())
 		}
-		return statusResponse(req, metav1.Status{Status: metav1.StatusFailure, Code: http.StatusInternalServerError,
-			Reason: metav1.StatusReasonInternalError, Message: err.Error()})
+		return statusResponse(req, apierrors.NewInternalError(err).Status())
 	}
 	body, err := json.Marshal(obj.UnstructuredContent())
 	if err != nil {
-		return nil, fmt.Errorf("encode lookup answer: %w", err)
+		return nil, fmt.Errorf("encode %s answer: %w", what, err)
 	}
 	return response(req, http.StatusOK, body), nil
 }

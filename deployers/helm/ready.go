@@ -2,7 +2,6 @@ package helm
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -120,44 +120,15 @@ func (t *readyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			Reason: metav1.StatusReasonMethodNotAllowed, Message: "helm's readiness checks only read"})
 	}
 	gv, rest, ok := splitAPIPath(req.URL.Path)
-	if !ok || len(rest) == 0 {
+	if !ok {
 		return notFound(req), nil
 	}
-	namespace := ""
-	if len(rest) >= 3 && rest[0] == "namespaces" {
-		namespace, rest = rest[1], rest[2:]
-	}
-	if len(rest) > 2 {
-		return notFound(req), nil
-	}
-	gvk, err := t.c.RESTMapper().KindFor(gv.WithResource(rest[0]))
-	if err != nil || gvk.GroupVersion() != gv {
-		return notFound(req), nil
-	}
-	if len(rest) == 2 {
-		u := &unstructured.Unstructured{}
-		u.SetGroupVersionKind(gvk)
-		return t.answer(req, t.c.Get(t.ctx, client.ObjectKey{Namespace: namespace, Name: rest[1]}, u), u)
-	}
-	sel, err := labels.Parse(req.URL.Query().Get("labelSelector"))
-	if err != nil {
-		return statusResponse(req, apierrors.NewBadRequest(err.Error()).Status())
-	}
-	l := &unstructured.UnstructuredList{}
-	l.SetGroupVersionKind(gv.WithKind(gvk.Kind + "List"))
-	opts := []client.ListOption{client.MatchingLabelsSelector{Selector: sel}}
-	if namespace != "" {
-		opts = append(opts, client.InNamespace(namespace))
-	}
-	if err := t.c.List(t.ctx, l, opts...); err != nil {
-		return t.answer(req, err, l)
-	}
-	if gvk.Group == "apps" && gvk.Kind == "ReplicaSet" {
-		if err := t.addReplicaSets(l, namespace, sel); err != nil {
-			return t.answer(req, err, l)
+	return serveRead(t.ctx, t.c, req, gv, rest, "readiness", func(l *unstructured.UnstructuredList, gvk schema.GroupVersionKind, namespace string, sel labels.Selector) error {
+		if gvk.Group == "apps" && gvk.Kind == "ReplicaSet" {
+			return t.addReplicaSets(l, namespace, sel)
 		}
-	}
-	return t.answer(req, nil, l)
+		return nil
+	})
 }
 
 // addReplicaSets adds to l the ReplicaSets of the Deployments in namespace
@@ -220,19 +191,4 @@ func newReplicaSet(d *appsv1.Deployment) *appsv1.ReplicaSet {
 			ReadyReplicas: d.Status.ReadyReplicas, AvailableReplicas: d.Status.AvailableReplicas},
 	}
 	return rs
-}
-
-// answer is obj as JSON, or err as an API status.
-func (t *readyTransport) answer(req *http.Request, err error, obj runtime.Unstructured) (*http.Response, error) {
-	if err != nil {
-		if s, ok := err.(apierrors.APIStatus); ok {
-			return statusResponse(req, s.Status())
-		}
-		return statusResponse(req, apierrors.NewInternalError(err).Status())
-	}
-	body, err := json.Marshal(obj.UnstructuredContent())
-	if err != nil {
-		return nil, fmt.Errorf("encode readiness answer: %w", err)
-	}
-	return response(req, http.StatusOK, body), nil
 }
