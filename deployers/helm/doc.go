@@ -49,9 +49,10 @@
 // client:
 //
 //   - objects are written with server-side apply (field manager "helm",
-//     forced), so an upgrade drops what a chart no longer renders and
-//     deletes objects it no longer has, unless they carry helm's
-//     resource-policy keep annotation;
+//     forced), or, with force, replaced (an update of the whole object,
+//     as helm's kube client does), so an upgrade drops what a chart no
+//     longer renders and deletes objects it no longer has, unless they
+//     carry helm's resource-policy keep annotation;
 //   - helm's ownership checks see the live objects, so an object that
 //     another release or no release owns is refused as helm refuses it;
 //   - CRDs of crds/ are created first and waited for until their kinds are
@@ -116,6 +117,5 @@
 // # Not supported
 //
 // Chart repository credentials, continuousReconcile and HELM_DRIVER are
-// ignored; force does not replace objects (server-side apply is forced
-// anyway).
+// ignored.
 package helm

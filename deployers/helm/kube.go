@@ -35,7 +35,8 @@ const fieldManager = "helm"
 //
 // Objects are written with server-side apply (field manager "helm", forced),
 // so an upgrade removes the fields a chart no longer sets, as helm's
-// three-way merge does. Wait waits as helm's does (helm's readiness checker
+// three-way merge does; with force, objects that exist are replaced (an
+// update of the whole object), as helm's kube client replaces them. Wait waits as helm's does (helm's readiness checker
 // for workloads; CRDs until served, see wait), WaitForDelete until deleted
 // objects are gone, and hook Jobs are waited for until they complete or
 // fail (see WatchUntilReady and hookRun).
@@ -195,9 +196,12 @@ func createError(err error) error {
 	return err
 }
 
-// Update applies target and deletes what original has and target has not,
+// Update writes target and deletes what original has and target has not,
 // unless the live object carries helm's resource-policy keep annotation.
-// force is not needed: server-side apply is forced anyway.
+// An object that does not exist is created. One that exists is applied
+// (see kubeClient), or, with force, replaced as helm's kube client does
+// (see replace): then what other field managers set is gone, and helm
+// logs "Replaced" for it, changed or not.
 func (k *kubeClient) Update(original, target kube.ResourceList, force bool) (*kube.Result, error) {
 	if k.hooks.isPaused() {
 		return &kube.Result{Updated: target}, nil
@@ -206,7 +210,7 @@ func (k *kubeClient) Update(original, target kube.ResourceList, force bool) (*ku
 	var errs []string
 	k.log.printf("checking %d resources for changes", len(target))
 	for _, info := range target {
-		created, changed, err := k.applyInfo(info)
+		created, changed, err := k.writeInfo(info, force)
 		if err != nil {
 			err = updateError(info, created, force, err)
 			if !created && !force && strings.HasPrefix(err.Error(), "cannot patch ") {
@@ -217,18 +221,20 @@ func (k *kubeClient) Update(original, target kube.ResourceList, force bool) (*ku
 			errs = append(errs, err.Error())
 			continue
 		}
-		if created {
-			k.log.printf("Created a new %s called %q in %s\n", info.Mapping.GroupVersionKind.Kind, info.Name, info.Namespace)
+		kind := info.Mapping.GroupVersionKind.Kind
+		switch {
+		case created:
+			k.log.printf("Created a new %s called %q in %s\n", kind, info.Name, info.Namespace)
 			res.Created = append(res.Created, info)
-		} else {
-			kind := info.Mapping.GroupVersionKind.Kind
-			if changed {
-				k.log.printf("Patch %s %q in namespace %s", kind, info.Name, info.Namespace)
-			} else {
-				k.log.printf("Looks like there are no changes for %s %q", kind, info.Name)
-			}
-			res.Updated = append(res.Updated, info)
+			continue
+		case force:
+			k.log.printf("Replaced %q with kind %s for kind %s", info.Name, kind, kind)
+		case changed:
+			k.log.printf("Patch %s %q in namespace %s", kind, info.Name, info.Namespace)
+		default:
+			k.log.printf("Looks like there are no changes for %s %q", kind, info.Name)
 		}
+		res.Updated = append(res.Updated, info)
 	}
 	if len(errs) > 0 {
 		return res, errors.New(strings.Join(errs, " && "))
@@ -246,7 +252,8 @@ func (k *kubeClient) Update(original, target kube.ResourceList, force bool) (*ku
 }
 
 // UpdateThreeWayMerge is Update: helm calls it to adopt objects that exist
-// (install.takeOwnership); server-side apply takes them over anyway.
+// (install.takeOwnership); server-side apply takes them over anyway, and
+// force replaces them as in Update.
 func (k *kubeClient) UpdateThreeWayMerge(original, target kube.ResourceList, force bool) (*kube.Result, error) {
 	return k.Update(original, target, force)
 }
@@ -269,10 +276,11 @@ func updateError(info *resource.Info, created, force bool, err error) error {
 	return fmt.Errorf("cannot patch %q with kind %s: %w", info.Name, info.Mapping.GroupVersionKind.Kind, status)
 }
 
-// applyInfo applies info and reports whether it did not exist before and,
-// for one that did, whether the apply changed it (helm's kube client logs
-// a patch or "no changes").
-func (k *kubeClient) applyInfo(info *resource.Info) (created, changed bool, err error) {
+// writeInfo writes info: it creates an object that does not exist,
+// replaces one that does under force, else applies it, and reports
+// whether it did not exist before and, for one that did, whether the
+// write changed it (helm's kube client logs a patch or "no changes").
+func (k *kubeClient) writeInfo(info *resource.Info, force bool) (created, changed bool, err error) {
 	u, err := asUnstructured(info)
 	if err != nil {
 		return false, false, err
@@ -287,11 +295,37 @@ func (k *kubeClient) applyInfo(info *resource.Info) (created, changed bool, err 
 		_, err := k.apply(u)
 		return true, true, err
 	}
+	if force {
+		return false, true, k.replace(u, live)
+	}
 	after, err := k.apply(u)
 	if err != nil {
 		return false, false, err
 	}
 	return false, !sameContent(live, after), nil
+}
+
+// replace writes u over live, the object as it is, with an update (an
+// HTTP PUT of the whole object), as helm's kube client does under force
+// (resource.Helper.Replace with overwrite, field manager helm's): u
+// carries live's resourceVersion unless it has one, and what u does not
+// set is gone but for what the API server fills in on update (defaults,
+// a Service's cluster IPs and node ports); an immutable field it changes
+// is refused as a patch would be. On a simulated cluster the update goes
+// through its client, whose defaulting, allocation and checks are the
+// API server's. Unknown fields are dropped first, as the API server drops
+// them from helm's writes (see dropUnknownFields).
+func (k *kubeClient) replace(u, live *unstructured.Unstructured) error {
+	obj := u.DeepCopy()
+	if obj.GetResourceVersion() == "" {
+		obj.SetResourceVersion(live.GetResourceVersion())
+	}
+	obj.SetManagedFields(nil)
+	dropUnknownFields(k.c.Scheme(), obj)
+	if err := k.c.Update(k.ctx, obj, client.FieldOwner(fieldManager)); err != nil {
+		return fmt.Errorf("replace %s %s: %w", u.GetKind(), objectName(u), err)
+	}
+	return nil
 }
 
 // sameContent reports whether a and b differ in nothing but what every
