@@ -9,6 +9,8 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -27,6 +29,7 @@ func TestForceUpgrade(t *testing.T) {
 		t.Fatal(err)
 	}
 	forceUpgrade(t, sim.d, c, sim.target, "apps", &now)
+	forceAdopt(t, sim.d, c, sim.target, "adopt", &now)
 }
 
 // TestRealClusterForceUpgrade is TestForceUpgrade on a real kube-apiserver.
@@ -35,6 +38,7 @@ func TestRealClusterForceUpgrade(t *testing.T) {
 	now := epoch
 	d := New(Options{Clusters: realcluster.New(realcluster.Options{})})
 	forceUpgrade(t, d, tc.Client, realTarget(tc), tc.Namespace(t), &now)
+	forceAdopt(t, d, tc.Client, realTarget(tc), tc.Namespace(t), &now)
 }
 
 // forceUpgrade installs the chart testdata/force (a ConfigMap, a Service
@@ -148,4 +152,35 @@ Op: UpgradeHelmRelease - Reason: Update - Message: unable to upgrade helm chart 
 		t.Errorf("Service selector %v, cluster IP %s; want app web2 (replaced before the Deployment failed) and %s",
 			svc.Spec.Selector, svc.Spec.ClusterIP, clusterIP)
 	}
+}
+
+// forceAdopt installs the chart testdata/force in namespace ns with
+// install.takeOwnership and install.force where its ConfigMap exists with
+// a key of its own: helm's install adopts the ConfigMap by replacing it
+// (helm's Update with force), so the key is gone, and creates the rest.
+func forceAdopt(t *testing.T, d *Deployer, c client.Client, target *lsv1alpha1.Target, ns string, now *time.Time) {
+	ctx := context.Background()
+	if err := c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "demo"}, Data: map[string]string{"extra": "x"}}
+	if err := c.Create(ctx, cm); err != nil {
+		t.Fatal(err)
+	}
+	*now = now.Add(time.Minute)
+	changes := map[string]any{"namespace": ns, "chart": map[string]any{"ref": "./testdata/force"},
+		"helmDeploymentConfig": map[string]any{"install": map[string]any{"force": true, "takeOwnership": true}}}
+	req := request(deployItem(t, config(t, changes), lsv1alpha1.DeployItemPhases.Init, *now), *now)
+	req.Target = target
+	if _, err := d.Reconcile(ctx, req); err != nil {
+		t.Fatalf("install with takeOwnership and force: %v", err)
+	}
+	if cm := configMap(t, c, ns, "demo"); len(cm.Data) != 1 || cm.Data["greeting"] != "hello" ||
+		cm.Annotations["meta.helm.sh/release-name"] != "demo" {
+		t.Errorf("adopted ConfigMap data %v, annotations %v; want only greeting hello and helm's annotations", cm.Data, cm.Annotations)
+	}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "demo"}, &corev1.Service{}); err != nil {
+		t.Errorf("the Service was not created: %v", err)
+	}
+	wantReleaseHistory(t, c, ns, "deployed")
 }
