@@ -36,10 +36,11 @@ const fieldManager = "helm"
 // Objects are written with server-side apply (field manager "helm", forced),
 // so an upgrade removes the fields a chart no longer sets, as helm's
 // three-way merge does; with force, objects that exist are replaced (an
-// update of the whole object), as helm's kube client replaces them. Wait waits as helm's does (helm's readiness checker
-// for workloads; CRDs until served, see wait), WaitForDelete until deleted
-// objects are gone, and hook Jobs are waited for until they complete or
-// fail (see WatchUntilReady and hookRun).
+// update of the whole object), as helm's kube client replaces them. Wait
+// waits as helm's does (helm's readiness checker for workloads; CRDs until
+// served, see wait), WaitForDelete until deleted objects are gone, and
+// hook Jobs are waited for until they complete or fail (see
+// WatchUntilReady and hookRun).
 type kubeClient struct {
 	ctx context.Context
 	c   client.Client
