@@ -181,9 +181,14 @@ const (
 // checkRequested refuses what s asks for that another Service holds, with
 // the errors of kube-apiserver's Service registry
 // (pkg/registry/core/service/storage/alloc.go): a cluster IP (Invalid
-// spec.clusterIPs), a node port (Invalid spec.ports[i].nodePort; on update
+// spec.clusterIPs; on update only when the Service was ExternalName, as
+// updateClusterIPs allocates no other change, which the update validation
+// then refuses), a node port (Invalid spec.ports[i].nodePort; on update
 // only one the Service did not hold) and a health check node port (an
-// internal error). old is the stored Service, nil on create.
+// internal error). old is the stored Service, nil on create. On update the
+// registry allocates (its BeginUpdate hook) before the strategy validates,
+// so a node port held by another Service is refused before a change of the
+// cluster IP.
 func checkRequested(used *allocations, old, s *corev1.Service) error {
 	if used == nil {
 		return nil
@@ -192,7 +197,7 @@ func checkRequested(used *allocations, old, s *corev1.Service) error {
 	invalid := func(path *field.Path, value any, detail string) error {
 		return apierrors.NewInvalid(schema.GroupKind{Kind: "Service"}, s.Name, field.ErrorList{field.Invalid(path, value, detail)})
 	}
-	if spec.Type != corev1.ServiceTypeExternalName {
+	if spec.Type != corev1.ServiceTypeExternalName && (old == nil || old.Spec.Type == corev1.ServiceTypeExternalName) {
 		for _, ip := range spec.ClusterIPs {
 			if ip == "" || ip == corev1.ClusterIPNone || !used.holdsIP(ip) || old != nil && slices.Contains(old.Spec.ClusterIPs, ip) {
 				continue

@@ -81,6 +81,22 @@ func TestRealClusterAllocationConflicts(t *testing.T) {
 			return c.Patch(ctx, svc(ns, "b", `{}`), client.RawPatch(types.JSONPatchType,
 				[]byte(`[{"op":"replace","path":"/spec/ports/0/nodePort","value":30871}]`)))
 		}},
+		{"patch b to a's cluster IP", func(c client.Client, ns, ip string) error {
+			return c.Patch(ctx, svc(ns, "b", `{}`), client.RawPatch(types.MergePatchType,
+				[]byte(`{"spec":{"clusterIP":"`+ip+`","clusterIPs":["`+ip+`"]}}`)))
+		}},
+		{"patch b to a's cluster IP and node port", func(c client.Client, ns, ip string) error {
+			return c.Patch(ctx, svc(ns, "b", `{}`), client.RawPatch(types.JSONPatchType,
+				[]byte(`[{"op":"replace","path":"/spec/clusterIP","value":"`+ip+`"},{"op":"replace","path":"/spec/clusterIPs","value":["`+ip+`"]},`+
+					`{"op":"replace","path":"/spec/ports/0/nodePort","value":30871}]`)))
+		}},
+		{"create e as ExternalName", func(c client.Client, ns, _ string) error {
+			return c.Create(ctx, svc(ns, "e", `{type: ExternalName, externalName: example.com}`))
+		}},
+		{"patch e to ClusterIP with a's cluster IP", func(c client.Client, ns, ip string) error {
+			return c.Patch(ctx, svc(ns, "e", `{}`), client.RawPatch(types.MergePatchType,
+				[]byte(`{"spec":{"type":"ClusterIP","externalName":null,"clusterIP":"`+ip+`","ports":[{"port":80}]}}`)))
+		}},
 		{"patch a to ClusterIP", func(c client.Client, ns, _ string) error {
 			return c.Patch(ctx, svc(ns, "a", `{}`), client.RawPatch(types.MergePatchType, []byte(`{"spec":{"type":"ClusterIP"}}`)))
 		}},

@@ -104,6 +104,15 @@ func TestRequestedAllocationConflicts(t *testing.T) {
 	if !apierrors.IsInvalid(err) || err.Error() != want {
 		t.Errorf("create with a held cluster IP: %v, want %s", err, want)
 	}
+	// An update does not allocate a cluster IP it changes (only a Service
+	// that was ExternalName gets new ones): validation refuses the change.
+	f.create(`{"apiVersion":"v1","kind":"Service","metadata":{"name":"d","namespace":"default"},"spec":{"ports":[{"port":80}]}}`)
+	patch := client.RawPatch(ktypes.MergePatchType, []byte(`{"spec":{"clusterIP":"`+a.Spec.ClusterIP+`","clusterIPs":["`+a.Spec.ClusterIP+`"]}}`))
+	err = f.c.Patch(ctx, obj(t, `{"apiVersion":"v1","kind":"Service","metadata":{"name":"d","namespace":"default"}}`), patch)
+	want = `Service "d" is invalid: spec.clusterIPs[0]: Invalid value: ["` + a.Spec.ClusterIP + `"]: may not change once set`
+	if !apierrors.IsInvalid(err) || err.Error() != want {
+		t.Errorf("update to a held cluster IP: %v, want %s", err, want)
+	}
 	if err := f.c.Delete(ctx, a); err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,8 @@
 //     and Job registries allocate (apiserver.go): IP families, cluster IPs
 //     and node ports derived from the name and unique in the cluster
 //     (alloc.go: one asked for that another Service holds is refused with
-//     kube-apiserver's error), a Job's generated selector.
+//     kube-apiserver's error; on update, before validation, and a changed
+//     cluster IP only by validation, as the registry allocates none), a Job's generated selector.
 //   - Status as kube-apiserver's strategies treat it for kinds with a
 //     status subresource (status.go): a create drops the client's, an
 //     update or patch of the object keeps the stored one.
