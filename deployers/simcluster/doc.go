@@ -101,7 +101,7 @@
 // updates of the fields its update validation keeps (immutable.go: the
 // workloads' selectors, a StatefulSet's claim templates, a Job's template,
 // cluster IPs, claims, immutable ConfigMaps and Secrets, roleRef,
-// StorageClasses; not Pod specs, PersistentVolumes or CRDs). There is no
+// StorageClasses, Pod specs; not PersistentVolumes or CRDs). There is no
 // admission (but for the immortal namespaces, new objects in a
 // terminating one, the ServiceAccounts of new Pods and the resize of
 // claims), validation against OpenAPI

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"sort"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/diff"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/lscli/lscli/internal/semantic"
@@ -43,7 +45,8 @@ const (
 // volumeAttributesClassName of a bound claim), the data and the flag of a
 // ConfigMap or Secret whose immutable is true, a Secret's type, a role
 // binding's roleRef, a StorageClass's provisioner, parameters,
-// reclaimPolicy and volumeBindingMode. The error is the API server's: 422
+// reclaimPolicy and volumeBindingMode, a Pod's spec but for images and a
+// few fields that may change in one direction (immutablePod). The error is the API server's: 422
 // Invalid with the same message and causes (values rendered as it renders
 // its internal types). Any write method comes here: an update, a patch, a
 // server-side apply compare the stored object with the one to be stored,
@@ -97,6 +100,9 @@ func validateImmutable(old, obj runtime.Object) error {
 	case *corev1.PersistentVolumeClaim:
 		gk, name = schema.GroupKind{Kind: "PersistentVolumeClaim"}, o.Name
 		errs = immutableClaim(o, old.(*corev1.PersistentVolumeClaim))
+	case *corev1.Pod:
+		gk, name = schema.GroupKind{Kind: "Pod"}, o.Name
+		errs = immutablePod(o, old.(*corev1.Pod))
 	case *corev1.ConfigMap:
 		p := old.(*corev1.ConfigMap)
 		gk, name = schema.GroupKind{Kind: "ConfigMap"}, o.Name
@@ -152,6 +158,8 @@ func typedOfUnstructured(obj runtime.Object) (runtime.Object, bool) {
 		typed = &corev1.Service{}
 	case corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaim"):
 		typed = &corev1.PersistentVolumeClaim{}
+	case corev1.SchemeGroupVersion.WithKind("Pod"):
+		typed = &corev1.Pod{}
 	case corev1.SchemeGroupVersion.WithKind("ConfigMap"):
 		typed = &corev1.ConfigMap{}
 	case corev1.SchemeGroupVersion.WithKind("Secret"):
@@ -291,6 +299,118 @@ func immutableClaim(c, old *corev1.PersistentVolumeClaim) field.ErrorList {
 	return immutable(errs, c.Spec.VolumeMode, old.Spec.VolumeMode, field.NewPath("volumeMode"))
 }
 
+// updatablePodSpecFields is how ValidatePodUpdate names the fields of a
+// Pod's spec an update may change.
+const updatablePodSpecFields = "`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`," +
+	"`spec.tolerations` (only additions to existing tolerations)," +
+	"`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"
+
+// immutablePod is ValidatePodUpdate's part on what may not change in a
+// Pod's spec: containers may not be added or removed, activeDeadlineSeconds
+// may only be set or lowered, tolerations only added (or their seconds
+// changed), scheduling gates only removed; anything else but the images
+// is refused with a diff of the old and new spec (Forbidden spec). The
+// nodeSelector and node affinity of a Pod with scheduling gates, which the
+// API server lets grow, are let change without its checks. The client's
+// image and whitespace checks are left to the rest of validation, which
+// the simulated cluster does not do.
+func immutablePod(p, old *corev1.Pod) field.ErrorList {
+	spec := field.NewPath("spec")
+	if len(p.Spec.Containers) != len(old.Spec.Containers) {
+		return field.ErrorList{field.Forbidden(spec.Child("containers"), "pod updates may not add or remove containers")}
+	}
+	if len(p.Spec.InitContainers) != len(old.Spec.InitContainers) {
+		return field.ErrorList{field.Forbidden(spec.Child("initContainers"), "pod updates may not add or remove containers")}
+	}
+	var errs field.ErrorList
+	deadline := spec.Child("activeDeadlineSeconds")
+	if now := p.Spec.ActiveDeadlineSeconds; now != nil {
+		if *now < 0 || *now > math.MaxInt32 {
+			return append(errs, field.Invalid(deadline, *now, validation.InclusiveRangeError(0, math.MaxInt32)))
+		}
+		if before := old.Spec.ActiveDeadlineSeconds; before != nil && *before < *now {
+			return append(errs, field.Invalid(deadline, *now, "must be less than or equal to previous value"))
+		}
+	} else if old.Spec.ActiveDeadlineSeconds != nil {
+		errs = append(errs, field.Invalid(deadline, p.Spec.ActiveDeadlineSeconds, "must not update from a positive integer to nil value"))
+	}
+	for _, was := range old.Spec.Tolerations {
+		found := false
+		for _, t := range p.Spec.Tolerations {
+			w := was
+			w.TolerationSeconds = t.TolerationSeconds
+			if reflect.DeepEqual(w, t) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			errs = append(errs, field.Forbidden(spec.Child("tolerations"), "existing toleration can not be modified except its tolerationSeconds"))
+			break
+		}
+	}
+	if len(p.Spec.SchedulingGates) > 0 {
+		added := map[string]int{}
+		for i, g := range p.Spec.SchedulingGates {
+			added[g.Name] = i
+		}
+		for _, g := range old.Spec.SchedulingGates {
+			delete(added, g.Name)
+		}
+		names := make([]string, 0, len(added))
+		for n := range added {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			errs = append(errs, field.Forbidden(spec.Child("schedulingGates").Index(added[n]).Child("name"),
+				fmt.Sprintf("only deletion is allowed, but found new scheduling gate '%s'", n)))
+		}
+	}
+	if semantic.DeepEqual(p.Spec, old.Spec) {
+		return errs
+	}
+	munged := p.Spec.DeepCopy()
+	var containers, initContainers []corev1.Container
+	for i, c := range munged.Containers {
+		c.Image = old.Spec.Containers[i].Image
+		containers = append(containers, c)
+	}
+	for i, c := range munged.InitContainers {
+		c.Image = old.Spec.InitContainers[i].Image
+		initContainers = append(initContainers, c)
+	}
+	munged.Containers, munged.InitContainers = containers, initContainers
+	munged.ActiveDeadlineSeconds = old.Spec.ActiveDeadlineSeconds
+	munged.SchedulingGates = old.Spec.SchedulingGates
+	munged.Tolerations = old.Spec.Tolerations
+	if g := old.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 &&
+		munged.TerminationGracePeriodSeconds != nil && *munged.TerminationGracePeriodSeconds == 1 {
+		munged.TerminationGracePeriodSeconds = g
+	}
+	if len(old.Spec.SchedulingGates) > 0 {
+		munged.NodeSelector = old.Spec.NodeSelector
+		var nodeAffinity *corev1.NodeAffinity
+		if old.Spec.Affinity != nil {
+			nodeAffinity = old.Spec.Affinity.NodeAffinity
+		}
+		switch {
+		case munged.Affinity == nil && nodeAffinity == nil:
+		case munged.Affinity == nil:
+			munged.Affinity = &corev1.Affinity{NodeAffinity: nodeAffinity}
+		case old.Spec.Affinity == nil && munged.Affinity.PodAffinity == nil && munged.Affinity.PodAntiAffinity == nil:
+			munged.Affinity = nil
+		default:
+			munged.Affinity.NodeAffinity = nodeAffinity
+		}
+	}
+	if !semantic.DeepEqual(*munged, old.Spec) {
+		d := diff.Diff(json.RawMessage(internalJSON(reflect.ValueOf(old.Spec))), json.RawMessage(internalJSON(reflect.ValueOf(*munged))))
+		errs = append(errs, field.Forbidden(spec, "pod updates may not change fields other than "+updatablePodSpecFields+"\n"+d))
+	}
+	return errs
+}
+
 // immutableStorageClass is the declarative validation kube-apiserver runs
 // for a StorageClass, which names no value.
 func immutableStorageClass(sc, old *storagev1.StorageClass) field.ErrorList {
@@ -379,6 +499,16 @@ func writeInternal(b *bytes.Buffer, v reflect.Value) {
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
 			if !f.IsExported() {
+				continue
+			}
+			if f.Anonymous && f.Type.Kind() == reflect.Struct && strings.HasPrefix(f.Type.PkgPath(), "k8s.io/api/") {
+				// An embedded struct of the internal type (a volume's
+				// source, a probe's handler) is inlined with its Go names.
+				inner := internalJSON(v.Field(i))
+				if len(inner) > 2 {
+					sep()
+					b.Write(inner[1 : len(inner)-1])
+				}
 				continue
 			}
 			if f.Anonymous {

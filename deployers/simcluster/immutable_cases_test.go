@@ -187,6 +187,12 @@ kind: Service
 metadata: {name: svc}
 spec: {selector: {app: a}, ports: [{port: 80}]}
 `
+	podA = `apiVersion: v1
+kind: Pod
+metadata: {name: pod}
+spec:
+  containers: [{name: c, image: nginx:1, env: [{name: A, value: "1"}]}]
+`
 	storageClassA = `apiVersion: storage.k8s.io/v1
 kind: StorageClass
 metadata: {name: SCNAME}
@@ -251,4 +257,23 @@ var immutableCases = []immutableCase{
 	{name: "storageclass volumeBindingMode", create: storageClassA, update: storageClassA + "volumeBindingMode: WaitForFirstConsumer\n", method: "update"},
 	{name: "storageclass parameters and provisioner", create: storageClassA, update: strings.Replace(strings.Replace(storageClassA, "type: a", "type: b", 1), "example.com/a", "example.com/b", 1), method: "update"},
 	{name: "storageclass allowVolumeExpansion", create: storageClassA, update: storageClassA + "allowVolumeExpansion: true\n", method: "apply"},
+	{name: "job template with a volume", create: jobA, update: strings.Replace(jobA, "busybox:1}]}", "busybox:1}], volumes: [{name: v, emptyDir: {}}]}", 1), method: "apply"},
+	{name: "pod image by apply", create: podA, update: strings.Replace(podA, "nginx:1", "nginx:2", 1), method: "apply"},
+	{name: "pod same manifest by update", create: podA, update: podA, method: "update"},
+	{name: "pod labels by merge patch", create: podA, update: strings.Replace(podA, "{name: pod}", "{name: pod, labels: {x: z}}", 1), method: "merge"},
+	{name: "pod env by apply", create: podA, update: strings.Replace(podA, `value: "1"`, `value: "2"`, 1), method: "apply"},
+	{name: "pod env and image by update", create: podA, update: strings.Replace(strings.Replace(podA, `value: "1"`, `value: "2"`, 1), "nginx:1", "nginx:2", 1), method: "update"},
+	{name: "pod restartPolicy by merge patch", create: podA, update: strings.Replace(podA, "spec:\n", "spec:\n  restartPolicy: Never\n", 1), method: "merge"},
+	{name: "pod nodeSelector and volume by apply", create: podA, update: podA + "  nodeSelector: {disk: ssd}\n  volumes: [{name: v, emptyDir: {}}]\n", method: "apply"},
+	{name: "pod probe by apply", create: podA, update: strings.Replace(podA, "nginx:1,", "nginx:1, readinessProbe: {httpGet: {port: 80}},", 1), method: "apply"},
+	{name: "pod added container", create: podA, update: strings.Replace(podA, "}]}]", "}]}, {name: d, image: busybox:1}]", 1), method: "update"},
+	{name: "pod activeDeadlineSeconds set", create: podA, update: podA + "  activeDeadlineSeconds: 30\n", method: "apply"},
+	{name: "pod activeDeadlineSeconds raised", create: podA + "  activeDeadlineSeconds: 30\n", update: podA + "  activeDeadlineSeconds: 60\n", method: "apply"},
+	{name: "pod activeDeadlineSeconds dropped", create: podA + "  activeDeadlineSeconds: 30\n", update: podA, method: "update"},
+	{name: "pod toleration added", create: podA, update: podA + "  tolerations: [{key: k, operator: Exists}]\n", method: "apply"},
+	{name: "pod toleration changed", create: podA + "  tolerations: [{key: k, operator: Exists}]\n", update: podA + "  tolerations: [{key: k, operator: Equal, value: v}]\n", method: "apply"},
+	{name: "pod toleration seconds changed", create: podA + "  tolerations: [{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 10}]\n", update: podA + "  tolerations: [{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 20}]\n", method: "apply"},
+	{name: "pod scheduling gate added", create: podA, update: podA + "  schedulingGates: [{name: g}]\n", method: "apply"},
+	{name: "pod scheduling gate removed", create: podA + "  schedulingGates: [{name: g}]\n", update: podA, method: "update"},
+	{name: "pod terminationGracePeriodSeconds", create: podA, update: podA + "  terminationGracePeriodSeconds: 5\n", method: "apply"},
 }
