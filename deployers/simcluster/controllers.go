@@ -82,7 +82,13 @@ func (c *Cluster) control(ctx context.Context, ref objectRef) error {
 	fill(want, fail, now)
 	if (rule != nil && rule.Hang) || sameStatus(obj, want) {
 		delete(c.pending, ref)
+		if ref.gvk == pvcGVK {
+			delete(c.waiting, ref) // no consumer binds it now (awaitConsumer)
+		}
 		return nil
+	}
+	if waiting, err := c.awaitConsumer(ctx, ref, obj); waiting || err != nil {
+		return err // a claim that binds on its first consumer has none
 	}
 	if waiting, err := c.awaitPrereqs(ctx, ref, obj, now); waiting || err != nil {
 		return err // the pods miss an object (prereqs.go)

@@ -67,7 +67,9 @@
 //     Landscaper's default checks) pass: Deployments, StatefulSets,
 //     DaemonSets, ReplicaSets and ReplicationControllers get all replicas
 //     ready, Pods run and are Ready, Jobs complete, CRDs are Established,
-//     PersistentVolumeClaims are Bound and LoadBalancer Services get an
+//     PersistentVolumeClaims are Bound (those of a WaitForFirstConsumer
+//     StorageClass once the pods of a workload that uses them are
+//     scheduled: awaitConsumer) and LoadBalancer Services get an
 //     ingress hostname (<name>.<namespace>.lb.simulated). Rules (Rule) delay
 //     this by virtual time, make it fail, or keep it from ever happening.
 //   - Workloads whose pods need an object that is missing (prereqs.go): the

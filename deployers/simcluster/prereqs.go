@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -348,6 +349,92 @@ func (c *Cluster) bindsOnFirstConsumer(ctx context.Context, pvc *corev1.Persiste
 		return false, err
 	}
 	return sc.VolumeBindingMode != nil && *sc.VolumeBindingMode == storagev1.VolumeBindingWaitForFirstConsumer, nil
+}
+
+// awaitConsumer is the fake PersistentVolumeClaim controller's look, before
+// it binds a claim, at how the claim binds: one of a StorageClass with
+// volumeBindingMode WaitForFirstConsumer (and no volumeName) stays Pending,
+// remembered as waiting, until the pods of a workload in its namespace
+// that uses it are scheduled (hasScheduledConsumer), as the scheduler
+// then asks for its volume (the PV controller only records the event
+// WaitForFirstConsumer before). It returns true while the claim waits.
+func (c *Cluster) awaitConsumer(ctx context.Context, ref objectRef, obj client.Object) (bool, error) {
+	pvc, ok := obj.(*corev1.PersistentVolumeClaim)
+	if !ok {
+		return false, nil
+	}
+	wffc := false
+	if pvc.Status.Phase != corev1.ClaimBound && pvc.Spec.VolumeName == "" {
+		var err error
+		if wffc, err = c.bindsOnFirstConsumer(ctx, pvc); err != nil {
+			return false, err
+		}
+	}
+	if wffc {
+		used, err := c.hasScheduledConsumer(ctx, pvc.Namespace, pvc.Name)
+		if err != nil {
+			return false, err
+		}
+		wffc = !used
+	}
+	if !wffc {
+		delete(c.waiting, ref)
+		return false, nil
+	}
+	c.waiting[ref] = struct{}{}
+	return true, nil
+}
+
+// consumerLists are the lists of the kinds whose pods the fake controllers
+// run, to find the consumers of a claim.
+func consumerLists() []client.ObjectList {
+	return []client.ObjectList{&appsv1.DeploymentList{}, &appsv1.StatefulSetList{}, &appsv1.DaemonSetList{},
+		&appsv1.ReplicaSetList{}, &corev1.ReplicationControllerList{}, &batchv1.JobList{}, &corev1.PodList{}}
+}
+
+// hasScheduledConsumer reports whether a workload in namespace ns creates
+// pods that use the claim name and that the scheduler places: their
+// ServiceAccount exists, their claims exist and those of immediate binding
+// are Bound (findMissing finds nothing or only what the node's kubelet
+// needs, or a claim that binds on its first consumer).
+func (c *Cluster) hasScheduledConsumer(ctx context.Context, ns, name string) (bool, error) {
+	for _, list := range consumerLists() {
+		if err := c.inner.List(ctx, list, client.InNamespace(ns)); err != nil {
+			return false, fmt.Errorf("simulated cluster %s: list %T: %w", c.key, list, err)
+		}
+		items, err := meta.ExtractList(list)
+		if err != nil {
+			return false, err
+		}
+		for _, it := range items {
+			o, ok := it.(client.Object)
+			if !ok {
+				continue
+			}
+			spec, makesPods := podSpecOf(o)
+			if spec == nil || !makesPods || !usesClaim(spec, name) {
+				continue
+			}
+			m, err := c.findMissing(ctx, ns, spec)
+			if err != nil {
+				return false, err
+			}
+			if m == nil || m.stall >= stallBinding {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// usesClaim reports whether a pod spec has a volume of the claim name.
+func usesClaim(s *corev1.PodSpec, name string) bool {
+	for _, v := range s.Volumes {
+		if v.PersistentVolumeClaim != nil && v.PersistentVolumeClaim.ClaimName == name {
+			return true
+		}
+	}
+	return false
 }
 
 // settleOne does a status fill that is due (control) and, when it bound a
@@ -793,6 +880,20 @@ func (c *Cluster) recheck(ctx context.Context, gvk schema.GroupVersionKind, ns, 
 		if err != nil {
 			return err
 		}
+		if pvc, ok := obj.(*corev1.PersistentVolumeClaim); ok {
+			// A claim waits for a consumer (awaitConsumer keeps it
+			// waiting or not); once bound, the workloads waiting for it
+			// are looked at again.
+			if err := c.control(ctx, ref); err != nil {
+				return err
+			}
+			if pvc.Status.Phase != corev1.ClaimBound && c.isBound(ctx, ref) {
+				if err := c.recheck(ctx, ref.gvk, ref.namespace, ref.name); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		var m *missingRef
 		if spec, makesPods := podSpecOf(obj); spec != nil && makesPods {
 			if m, err = c.findMissing(ctx, ns, spec); err != nil {
@@ -809,11 +910,24 @@ func (c *Cluster) recheck(ctx context.Context, gvk schema.GroupVersionKind, ns, 
 	return nil
 }
 
+// isBound reports whether the claim ref names is Bound now.
+func (c *Cluster) isBound(ctx context.Context, ref objectRef) bool {
+	pvc := &corev1.PersistentVolumeClaim{}
+	ok, err := c.exists(ctx, pvc, ref.namespace, ref.name)
+	return err == nil && ok && pvc.Status.Phase == corev1.ClaimBound
+}
+
 // noteRestored remembers a restored workload whose pods name other
 // objects as possibly waiting; keepWaiting then keeps those that wait.
 func (c *Cluster) noteRestored(obj runtime.Object) {
 	co, ok := obj.(client.Object)
 	if !ok || fillers[obj.GetObjectKind().GroupVersionKind()] == nil {
+		return
+	}
+	if pvc, ok := co.(*corev1.PersistentVolumeClaim); ok && pvc.Status.Phase != corev1.ClaimBound {
+		// Perhaps waiting for its first consumer: control decides at the
+		// next write in its namespace.
+		c.waiting[objectRef{gvk: pvcGVK, namespace: co.GetNamespace(), name: co.GetName()}] = struct{}{}
 		return
 	}
 	if spec, _ := podSpecOf(co); spec != nil && hasRefs(spec) {
@@ -832,6 +946,9 @@ func (c *Cluster) keepWaiting(ctx context.Context) error {
 	}
 	sort.Slice(refs, func(i, j int) bool { return refKey(refs[i]) < refKey(refs[j]) })
 	for _, ref := range refs {
+		if ref.gvk == pvcGVK {
+			continue // noteRestored
+		}
 		obj, err := c.getTyped(ctx, ref)
 		if err != nil {
 			return fmt.Errorf("restore simulated cluster %s: %w", c.key, err)
