@@ -464,27 +464,40 @@ func (k *kubeClient) wait(resources kube.ResourceList, timeout time.Duration, jo
 	look := func(ctx context.Context) (bool, error) {
 		return waitLook(ctx, checker, others, errs, k.log.printf)
 	}
-	if k.real {
-		err := realcluster.Poll(k.ctx, timeout, look)
-		if wait.Interrupted(err) {
-			return context.DeadlineExceeded
-		}
-		return err
-	}
-	ready, err := look(k.ctx)
+	ready, err := k.pollOrLook(timeout, look)
 	if err != nil || ready {
 		return err
 	}
 	if k.rollingBack != nil && k.rollingBack() {
 		return nil
 	}
-	if k.hooks == nil {
+	return k.pause("resources")
+}
+
+// pollOrLook waits for look as helm's waits do: on a real cluster it polls
+// in real time until timeout, which ends it with helm's error (context
+// deadline exceeded), and reports done; on a simulated cluster it looks
+// once and reports what look saw.
+func (k *kubeClient) pollOrLook(timeout time.Duration, look func(context.Context) (bool, error)) (done bool, err error) {
+	if k.real {
+		err := realcluster.Poll(k.ctx, timeout, look)
+		if wait.Interrupted(err) {
+			return true, context.DeadlineExceeded
+		}
+		return true, err
+	}
+	return look(k.ctx)
+}
+
+// pause ends a wait on a simulated cluster that is not done yet: the
+// action pauses, waiting for what (see hookRun), or fails with helm's
+// timeout error when the progressing timeout has passed or the action
+// cannot pause.
+func (k *kubeClient) pause(what string) error {
+	if k.hooks == nil || k.hooks.expired {
 		return context.DeadlineExceeded
 	}
-	if k.hooks.expired {
-		return context.DeadlineExceeded
-	}
-	k.hooks.paused = "resources"
+	k.hooks.paused = what
 	return errHookPending
 }
 
@@ -558,22 +571,11 @@ func (k *kubeClient) WaitForDelete(resources kube.ResourceList, timeout time.Dur
 		}
 		return true, nil
 	}
-	if k.real {
-		err := realcluster.Poll(k.ctx, timeout, look)
-		if wait.Interrupted(err) {
-			return context.DeadlineExceeded
-		}
-		return err
-	}
-	gone, err := look(k.ctx)
+	gone, err := k.pollOrLook(timeout, look)
 	if err != nil || gone {
 		return err
 	}
-	if k.hooks == nil || k.hooks.expired {
-		return context.DeadlineExceeded
-	}
-	k.hooks.paused = "deletion"
-	return errHookPending
+	return k.pause("deletion")
 }
 
 // WaitAndGetCompletedPodPhase reports success: no pod runs here.
