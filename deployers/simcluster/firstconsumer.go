@@ -1,0 +1,123 @@
+package simcluster
+
+import (
+	"context"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Claims of a StorageClass with volumeBindingMode WaitForFirstConsumer are
+// bound only once the pods of a workload that uses them are scheduled, as
+// the scheduler binds them (see awaitConsumer).
+
+// bindsOnFirstConsumer reports whether pvc's StorageClass exists and has
+// volumeBindingMode WaitForFirstConsumer, as the scheduler's
+// IsDelayBindingMode (component-helpers storage/volume) decides: a claim
+// of no class or of a class that does not exist binds at once.
+func (c *Cluster) bindsOnFirstConsumer(ctx context.Context, pvc *corev1.PersistentVolumeClaim) (bool, error) {
+	class := pvc.Annotations[corev1.BetaStorageClassAnnotation]
+	if class == "" && pvc.Spec.StorageClassName != nil {
+		class = *pvc.Spec.StorageClassName
+	}
+	if class == "" {
+		return false, nil
+	}
+	sc := &storagev1.StorageClass{}
+	ok, err := c.exists(ctx, sc, "", class)
+	if err != nil || !ok {
+		return false, err
+	}
+	return sc.VolumeBindingMode != nil && *sc.VolumeBindingMode == storagev1.VolumeBindingWaitForFirstConsumer, nil
+}
+
+// awaitConsumer is the fake PersistentVolumeClaim controller's look, before
+// it binds a claim, at how the claim binds: one of a StorageClass with
+// volumeBindingMode WaitForFirstConsumer (and no volumeName) stays Pending,
+// remembered as waiting, until the pods of a workload in its namespace
+// that uses it are scheduled (hasScheduledConsumer), as the scheduler
+// then asks for its volume (the PV controller only records the event
+// WaitForFirstConsumer before). It returns true while the claim waits.
+func (c *Cluster) awaitConsumer(ctx context.Context, ref objectRef, obj client.Object) (bool, error) {
+	pvc, ok := obj.(*corev1.PersistentVolumeClaim)
+	if !ok {
+		return false, nil
+	}
+	wffc := false
+	if pvc.Status.Phase != corev1.ClaimBound && pvc.Spec.VolumeName == "" {
+		var err error
+		if wffc, err = c.bindsOnFirstConsumer(ctx, pvc); err != nil {
+			return false, err
+		}
+	}
+	if wffc {
+		used, err := c.hasScheduledConsumer(ctx, pvc.Namespace, pvc.Name)
+		if err != nil {
+			return false, err
+		}
+		wffc = !used
+	}
+	if !wffc {
+		delete(c.waiting, ref)
+		return false, nil
+	}
+	c.waiting[ref] = struct{}{}
+	return true, nil
+}
+
+// consumerLists are the lists of the kinds whose pods the fake controllers
+// run, to find the consumers of a claim.
+func consumerLists() []client.ObjectList {
+	return []client.ObjectList{&appsv1.DeploymentList{}, &appsv1.StatefulSetList{}, &appsv1.DaemonSetList{},
+		&appsv1.ReplicaSetList{}, &corev1.ReplicationControllerList{}, &batchv1.JobList{}, &corev1.PodList{}}
+}
+
+// hasScheduledConsumer reports whether a workload in namespace ns creates
+// pods that use the claim name and that the scheduler places: their
+// ServiceAccount exists, their claims exist and those of immediate binding
+// are Bound (findMissing finds nothing or only what the node's kubelet
+// needs, or a claim that binds on its first consumer).
+func (c *Cluster) hasScheduledConsumer(ctx context.Context, ns, name string) (bool, error) {
+	for _, list := range consumerLists() {
+		if err := c.inner.List(ctx, list, client.InNamespace(ns)); err != nil {
+			return false, fmt.Errorf("simulated cluster %s: list %T: %w", c.key, list, err)
+		}
+		items, err := meta.ExtractList(list)
+		if err != nil {
+			return false, err
+		}
+		for _, it := range items {
+			o, ok := it.(client.Object)
+			if !ok {
+				continue
+			}
+			spec, makesPods := podSpecOf(o)
+			if spec == nil || !makesPods || !usesClaim(spec, name) {
+				continue
+			}
+			m, err := c.findMissing(ctx, ns, spec)
+			if err != nil {
+				return false, err
+			}
+			if m == nil || m.stall >= stallBinding {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// usesClaim reports whether a pod spec has a volume of the claim name.
+func usesClaim(s *corev1.PodSpec, name string) bool {
+	for _, v := range s.Volumes {
+		if v.PersistentVolumeClaim != nil && v.PersistentVolumeClaim.ClaimName == name {
+			return true
+		}
+	}
+	return false
+}
