@@ -2,6 +2,7 @@ package simcluster
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"time"
@@ -11,7 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
+	deploymentutil "k8s.io/kubectl/pkg/util/deployment"
 )
 
 // The status a waiting workload shows while an object its pods need is
@@ -77,7 +78,7 @@ func stallDeployment(d *appsv1.Deployment, m *missingRef, now metav1.Time) time.
 		avail.Status, avail.Reason, avail.Message = corev1.ConditionTrue, "MinimumReplicasAvailable", "Deployment has minimum availability."
 	}
 	setCondition(prev, &avail, now)
-	hasDeadline := d.Spec.ProgressDeadlineSeconds != nil && *d.Spec.ProgressDeadlineSeconds != maxInt32
+	hasDeadline := d.Spec.ProgressDeadlineSeconds != nil && *d.Spec.ProgressDeadlineSeconds != math.MaxInt32
 	// progressing is as of the last progress: the creation of the new
 	// ReplicaSet, or of its pods.
 	progressing := appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: reasonNewRSCreated,
@@ -85,7 +86,7 @@ func stallDeployment(d *appsv1.Deployment, m *missingRef, now metav1.Time) time.
 	if created {
 		progressing.Reason, progressing.Message = reasonRSUpdated, fmt.Sprintf("ReplicaSet %q is progressing.", rs)
 	}
-	old := findCondition(prev, appsv1.DeploymentProgressing)
+	old := deploymentutil.GetDeploymentCondition(appsv1.DeploymentStatus{Conditions: prev}, appsv1.DeploymentProgressing)
 	switch {
 	case old == nil:
 	case created && d.Status.UpdatedReplicas == 0: // progress: the pods are created now
@@ -128,23 +129,13 @@ func stallDeployment(d *appsv1.Deployment, m *missingRef, now metav1.Time) time.
 	return wake
 }
 
-// findCondition returns the condition of type t in conds, or nil.
-func findCondition(conds []appsv1.DeploymentCondition, t appsv1.DeploymentConditionType) *appsv1.DeploymentCondition {
-	for i := range conds {
-		if conds[i].Type == t {
-			return &conds[i]
-		}
-	}
-	return nil
-}
-
 // setCondition sets the times of c: those of the same condition in prev
 // when its status and reason did not change, else now (the transition time
 // is kept when only the reason changed), as deploymentutil's
 // SetDeploymentCondition does.
 func setCondition(prev []appsv1.DeploymentCondition, c *appsv1.DeploymentCondition, now metav1.Time) {
 	c.LastUpdateTime, c.LastTransitionTime = now, now
-	old := findCondition(prev, c.Type)
+	old := deploymentutil.GetDeploymentCondition(appsv1.DeploymentStatus{Conditions: prev}, c.Type)
 	switch {
 	case old == nil || old.Status != c.Status:
 	case old.Reason == c.Reason:
@@ -154,26 +145,20 @@ func setCondition(prev []appsv1.DeploymentCondition, c *appsv1.DeploymentConditi
 	}
 }
 
-const maxInt32 = 1<<31 - 1
-
 // maxUnavailable is how many of a Deployment's replicas may be unavailable
-// while it counts as available, as deploymentutil.MaxUnavailable computes it.
+// while it counts as available, as the deployment controller's
+// MaxUnavailable computes it (with deploymentutil.ResolveFenceposts).
 func maxUnavailable(d *appsv1.Deployment) int32 {
 	r := replicas(d.Spec.Replicas)
 	ru := d.Spec.Strategy.RollingUpdate
 	if d.Spec.Strategy.Type != appsv1.RollingUpdateDeploymentStrategyType || ru == nil || r == 0 {
 		return 0
 	}
-	zero := intstr.FromInt32(0)
-	surge, err1 := intstr.GetScaledValueFromIntOrPercent(intstr.ValueOrDefault(ru.MaxSurge, zero), int(r), true)
-	unavailable, err2 := intstr.GetScaledValueFromIntOrPercent(intstr.ValueOrDefault(ru.MaxUnavailable, zero), int(r), false)
-	if err1 != nil || err2 != nil {
+	_, unavailable, err := deploymentutil.ResolveFenceposts(ru.MaxSurge, ru.MaxUnavailable, r)
+	if err != nil {
 		return 0
 	}
-	if surge == 0 && unavailable == 0 {
-		unavailable = 1
-	}
-	return min(int32(unavailable), r)
+	return min(unavailable, r)
 }
 
 // stallStatefulSet: the StatefulSet controller creates pod 0 first and
