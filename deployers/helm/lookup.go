@@ -57,10 +57,17 @@ type customKinder interface {
 // (5 requests a second) waits in wall-clock time, which the simulation
 // must not, and a discovery alone makes a request per group version.
 func lookupConfig(ctx context.Context, c client.Client) *rest.Config {
+	return readConfig(ctx, c, false)
+}
+
+// readConfig is lookupConfig, whose readTransport also lists the
+// ReplicaSets of Deployments when replicaSets is true (see
+// readTransport.replicaSets).
+func readConfig(ctx context.Context, c client.Client, replicaSets bool) *rest.Config {
 	if r, ok := c.(RESTConfigurer); ok {
 		return r.RESTConfig()
 	}
-	return &rest.Config{Host: "http://target.lscli.invalid", Transport: &readTransport{ctx: ctx, c: c},
+	return &rest.Config{Host: "http://target.lscli.invalid", Transport: &readTransport{ctx: ctx, c: c, replicaSets: replicaSets},
 		RateLimiter: flowcontrol.NewFakeAlwaysRateLimiter()}
 }
 
@@ -73,6 +80,9 @@ func lookupConfig(ctx context.Context, c client.Client) *rest.Config {
 type readTransport struct {
 	ctx context.Context
 	c   client.Client
+	// replicaSets adds to a list of ReplicaSets those the Deployments
+	// would have (see addReplicaSets), for helm's readiness checks.
+	replicaSets bool
 }
 
 // RoundTrip answers req.
@@ -82,7 +92,7 @@ func (t *readTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if req.Method != http.MethodGet {
 		return statusResponse(req, metav1.Status{Status: metav1.StatusFailure, Code: http.StatusMethodNotAllowed,
-			Reason: metav1.StatusReasonMethodNotAllowed, Message: "lscli's lookup only reads"})
+			Reason: metav1.StatusReasonMethodNotAllowed, Message: "lscli's reads of a simulated cluster only read"})
 	}
 	if strings.Trim(req.URL.Path, "/") == "api" {
 		// helm's lookup of a kind its group version does not have lists
@@ -99,15 +109,20 @@ func (t *readTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if len(rest) == 0 {
 		return t.discovery(req, gv)
 	}
-	return serveRead(t.ctx, t.c, req, gv, rest, "lookup", nil)
+	return serveRead(t.ctx, t.c, req, gv, rest, func(l *unstructured.UnstructuredList, gvk schema.GroupVersionKind, namespace string, sel labels.Selector) error {
+		if t.replicaSets && gvk.Group == "apps" && gvk.Kind == "ReplicaSet" {
+			return t.addReplicaSets(l, namespace, sel)
+		}
+		return nil
+	})
 }
 
 // serveRead answers a GET of one object or of a collection of kind
 // resource rest[0] in gv, cluster-wide or in a namespace (rest is the path
 // after the group version), from c as kube-apiserver would: a list selects
-// by the request's labelSelector. what names the reader in an encoding
-// error. extend, when not nil, may add to a list before it is answered.
-func serveRead(ctx context.Context, c client.Client, req *http.Request, gv schema.GroupVersion, rest []string, what string,
+// by the request's labelSelector. extend, when not nil, may add to a list
+// before it is answered.
+func serveRead(ctx context.Context, c client.Client, req *http.Request, gv schema.GroupVersion, rest []string,
 	extend func(l *unstructured.UnstructuredList, gvk schema.GroupVersionKind, namespace string, sel labels.Selector) error) (*http.Response, error) {
 	namespace := ""
 	if len(rest) >= 3 && rest[0] == "namespaces" {
@@ -123,7 +138,7 @@ func serveRead(ctx context.Context, c client.Client, req *http.Request, gv schem
 	if len(rest) == 2 {
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(gvk)
-		return answerRead(req, c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: rest[1]}, u), u, what)
+		return answerRead(req, c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: rest[1]}, u), u)
 	}
 	sel, err := labels.Parse(req.URL.Query().Get("labelSelector"))
 	if err != nil {
@@ -139,13 +154,12 @@ func serveRead(ctx context.Context, c client.Client, req *http.Request, gv schem
 	if err == nil && extend != nil {
 		err = extend(l, gvk, namespace, sel)
 	}
-	return answerRead(req, err, l, what)
+	return answerRead(req, err, l)
 }
 
 // answerRead is obj as JSON, or err as an API status (an error that is
-// none as kube-apiserver's internal error). what names the reader in an
-// encoding error.
-func answerRead(req *http.Request, err error, obj runtime.Unstructured, what string) (*http.Response, error) {
+// none as kube-apiserver's internal error).
+func answerRead(req *http.Request, err error, obj runtime.Unstructured) (*http.Response, error) {
 	if err != nil {
 		if s, ok := err.(apierrors.APIStatus); ok {
 			return statusResponse(req, s.Status())
@@ -154,7 +168,7 @@ func answerRead(req *http.Request, err error, obj runtime.Unstructured, what str
 	}
 	body, err := json.Marshal(obj.UnstructuredContent())
 	if err != nil {
-		return nil, fmt.Errorf("encode %s answer: %w", what, err)
+		return nil, fmt.Errorf("encode the answer to %s: %w", req.URL.Path, err)
 	}
 	return response(req, http.StatusOK, body), nil
 }

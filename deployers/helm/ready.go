@@ -13,11 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/util/flowcontrol"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -29,18 +26,10 @@ const waitRetries = 30
 // helm's kube client builds it for Wait: paused Deployments count as
 // ready; Jobs only with jobs) over a clientset of c. A real cluster's
 // client gives its REST config; a simulated one is read through
-// readyTransport.
+// readTransport, with the ReplicaSets its Deployments would have (see
+// addReplicaSets).
 func readyChecker(ctx context.Context, c client.Client, log func(string, ...any), jobs bool) (kube.ReadyChecker, error) {
-	var (
-		cs  kubernetes.Interface
-		err error
-	)
-	if r, ok := c.(RESTConfigurer); ok {
-		cs, err = kubernetes.NewForConfig(r.RESTConfig())
-	} else {
-		cfg := &rest.Config{Host: "http://target.lscli.invalid", RateLimiter: flowcontrol.NewFakeAlwaysRateLimiter()}
-		cs, err = kubernetes.NewForConfigAndClient(cfg, &http.Client{Transport: &readyTransport{ctx: ctx, c: c}})
-	}
+	cs, err := kubernetes.NewForConfig(readConfig(ctx, c, true))
 	if err != nil {
 		return kube.ReadyChecker{}, fmt.Errorf("clientset for helm's readiness checks: %w", err)
 	}
@@ -91,50 +80,20 @@ func retryableWaitError(err error, v *resource.Info, log func(string, ...any)) b
 	return true
 }
 
-// readyTransport serves the reads of helm's readiness checker from a
-// simulated cluster's client: GET of one object and of a collection
-// (cluster-wide or in a namespace, with a labelSelector), as JSON.
+// addReplicaSets adds to l the ReplicaSets of the Deployments in namespace
+// that kube-controller-manager would have made and that sel selects.
 //
 // A simulated cluster runs no workloads, so a Deployment has no
 // ReplicaSets, which helm's check of a Deployment reads
-// (deploymentutil.GetNewReplicaSet). A list of ReplicaSets therefore also
-// has, for each Deployment in the namespace that the fake controller has
-// seen (status.observedGeneration is the generation) and that owns no
-// ReplicaSet, the new ReplicaSet kube-controller-manager would have made:
-// controlled by the Deployment, with its pod template and selector, and as
-// many ready replicas as the Deployment's status says. A Deployment the
-// controller has not seen (a rule's duration or hang) has none, as on a
-// cluster whose controller has not got to it yet.
-type readyTransport struct {
-	ctx context.Context
-	c   client.Client
-}
-
-// RoundTrip answers req.
-func (t *readyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Body != nil {
-		_ = req.Body.Close()
-	}
-	if req.Method != http.MethodGet {
-		return statusResponse(req, metav1.Status{Status: metav1.StatusFailure, Code: http.StatusMethodNotAllowed,
-			Reason: metav1.StatusReasonMethodNotAllowed, Message: "helm's readiness checks only read"})
-	}
-	gv, rest, ok := splitAPIPath(req.URL.Path)
-	if !ok {
-		return notFound(req), nil
-	}
-	return serveRead(t.ctx, t.c, req, gv, rest, "readiness", func(l *unstructured.UnstructuredList, gvk schema.GroupVersionKind, namespace string, sel labels.Selector) error {
-		if gvk.Group == "apps" && gvk.Kind == "ReplicaSet" {
-			return t.addReplicaSets(l, namespace, sel)
-		}
-		return nil
-	})
-}
-
-// addReplicaSets adds to l the ReplicaSets of the Deployments in namespace
-// that kube-controller-manager would have made (see readyTransport) and
-// that sel selects.
-func (t *readyTransport) addReplicaSets(l *unstructured.UnstructuredList, namespace string, sel labels.Selector) error {
+// (deploymentutil.GetNewReplicaSet). So for each Deployment in the
+// namespace that the fake controller has seen (status.observedGeneration
+// is the generation) and that owns no ReplicaSet, the list gets the new
+// ReplicaSet kube-controller-manager would have made: controlled by the
+// Deployment, with its pod template and selector, and as many ready
+// replicas as the Deployment's status says. A Deployment the controller
+// has not seen (a rule's duration or hang) has none, as on a cluster
+// whose controller has not got to it yet.
+func (t *readTransport) addReplicaSets(l *unstructured.UnstructuredList, namespace string, sel labels.Selector) error {
 	owned := map[string]bool{}
 	for _, rs := range l.Items {
 		if ref := metav1.GetControllerOfNoCopy(&rs); ref != nil {
@@ -173,7 +132,7 @@ func (t *readyTransport) addReplicaSets(l *unstructured.UnstructuredList, namesp
 var replicaSetName = regexp.MustCompile(`^ReplicaSet "([^"]+)"`)
 
 // newReplicaSet is the new ReplicaSet of d as kube-controller-manager
-// keeps it (see readyTransport): ready replicas as d's status says.
+// keeps it (see addReplicaSets): ready replicas as d's status says.
 func newReplicaSet(d *appsv1.Deployment) *appsv1.ReplicaSet {
 	name := d.Name
 	for _, c := range d.Status.Conditions {
