@@ -104,22 +104,30 @@ func TestRealClusterRelease(t *testing.T) {
 // a Pod in ns that runs to completion (restartPolicy Never or OnFailure,
 // such as the test chart's hook Pod, which helm waits for) succeeds.
 func runPods(t *testing.T, c client.Client, ns string) {
+	playController(t, func(ctx context.Context) {
+		pods := &corev1.PodList{}
+		if err := c.List(ctx, pods, client.InNamespace(ns)); err == nil {
+			for i := range pods.Items {
+				p := &pods.Items[i]
+				if p.Spec.RestartPolicy != corev1.RestartPolicyAlways && p.Status.Phase != corev1.PodSucceeded {
+					p.Status.Phase = corev1.PodSucceeded
+					_ = c.Status().Update(ctx, p) // a conflict is tried again in the next round
+				}
+			}
+		}
+	})
+}
+
+// playController runs round every 50ms until the test ends, in the place
+// of a controller the test cluster does not run.
+func playController(t *testing.T, round func(ctx context.Context)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	t.Cleanup(func() { cancel(); <-done })
 	go func() {
 		defer close(done)
 		for ctx.Err() == nil {
-			pods := &corev1.PodList{}
-			if err := c.List(ctx, pods, client.InNamespace(ns)); err == nil {
-				for i := range pods.Items {
-					p := &pods.Items[i]
-					if p.Spec.RestartPolicy != corev1.RestartPolicyAlways && p.Status.Phase != corev1.PodSucceeded {
-						p.Status.Phase = corev1.PodSucceeded
-						_ = c.Status().Update(ctx, p) // a conflict is tried again in the next round
-					}
-				}
-			}
+			round(ctx)
 			select {
 			case <-ctx.Done():
 			case <-time.After(50 * time.Millisecond):
@@ -259,24 +267,14 @@ func TestRealClusterWait(t *testing.T) {
 // controlled by the Deployment, with its pod template, and every replica
 // ready in both statuses.
 func readyDeployments(t *testing.T, c client.Client, ns string) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	t.Cleanup(func() { cancel(); <-done })
-	go func() {
-		defer close(done)
-		for ctx.Err() == nil {
-			deps := &appsv1.DeploymentList{}
-			if err := c.List(ctx, deps, client.InNamespace(ns)); err == nil {
-				for i := range deps.Items {
-					readyDeployment(ctx, c, &deps.Items[i])
-				}
-			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(50 * time.Millisecond):
+	playController(t, func(ctx context.Context) {
+		deps := &appsv1.DeploymentList{}
+		if err := c.List(ctx, deps, client.InNamespace(ns)); err == nil {
+			for i := range deps.Items {
+				readyDeployment(ctx, c, &deps.Items[i])
 			}
 		}
-	}()
+	})
 }
 
 // readyDeployment gives dep a ready ReplicaSet and status (see
