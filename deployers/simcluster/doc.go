@@ -73,7 +73,8 @@
 //     ingress hostname (<name>.<namespace>.lb.simulated). Rules (Rule) delay
 //     this by virtual time, make it fail, or keep it from ever happening.
 //   - Workloads whose pods need an object that is missing (prereqs.go): the
-//     ServiceAccount (but "default", which a real namespace always has),
+//     ServiceAccount (but "default", which a real namespace always has,
+//     as it has the ConfigMap kube-root-ca.crt with the key ca.crt),
 //     the claims of volumes, and Bound, the Secrets and ConfigMaps of
 //     volumes, projected sources, env and envFrom (but optional ones), with
 //     the keys of volume items and of env. They stay not ready with the

@@ -134,8 +134,9 @@ func hasRefs(s *corev1.PodSpec) bool {
 
 // findMissing returns the first object in namespace ns that pods of spec
 // need and that does not exist, in the order a pod needs them, or nil. The
-// ServiceAccount "default" (and none) counts as present: a real namespace
-// always has it (its controller creates it), a simulated one does not.
+// ServiceAccount "default" (and none) and the ConfigMap kube-root-ca.crt
+// (with its key ca.crt) count as present: a real namespace always has them
+// (controllers create them), a simulated one does not.
 // Optional references and keys within the objects are not looked at.
 func (c *Cluster) findMissing(ctx context.Context, ns string, s *corev1.PodSpec) (*missingRef, error) {
 	if sa := serviceAccountOf(s); sa != "" && sa != "default" {
@@ -210,6 +211,14 @@ func (c *Cluster) findMissing(ctx context.Context, ns string, s *corev1.PodSpec)
 	return nil, nil
 }
 
+// rootCAConfigMap and rootCAKey name the ConfigMap of the cluster's CA
+// that kube-controller-manager keeps in every namespace, and its one key.
+// The simulated cluster keeps none; a pod that needs it finds it.
+const (
+	rootCAConfigMap = "kube-root-ca.crt"
+	rootCAKey       = "ca.crt"
+)
+
 // objectUse is one reference of a pod spec to a Secret or a ConfigMap,
 // and the keys it needs of it.
 type objectUse struct {
@@ -249,6 +258,11 @@ func (c *Cluster) firstMissing(ctx context.Context, ns string, refs []objectUse,
 			obj, m.resource = secret, "secret"
 		}
 		ok, err := c.exists(ctx, obj, ns, r.name)
+		if err == nil && !ok && !r.secret && r.name == rootCAConfigMap {
+			// A real namespace always has it: kube-controller-manager's
+			// root-ca-cert-publisher writes it with the one key ca.crt.
+			ok, cm.Data = true, map[string]string{rootCAKey: ""}
+		}
 		if err != nil || !ok {
 			m.name = r.name
 			return missing(err, m)

@@ -195,6 +195,10 @@ func TestWorkloadReadyWhenNothingIsMissing(t *testing.T) {
 		"optional projected":      "      containers: [{name: c, image: busybox}]\n      volumes: [{name: s, projected: {sources: [{secret: {name: creds, optional: true}}]}}]\n",
 		"existing secret":         "      containers: [{name: c, image: busybox}]\n      volumes: [{name: s, secret: {secretName: present}}]\n",
 		"other volume kinds":      "      containers: [{name: c, image: busybox}]\n      volumes: [{name: s, emptyDir: {}}, {name: d, downwardAPI: {items: [{path: \"n\", fieldRef: {fieldPath: metadata.name}}]}}]\n",
+		// Every namespace of a real cluster has kube-root-ca.crt with the key
+		// ca.crt (kube-controller-manager's root-ca-cert-publisher); charts
+		// mount it in projected token volumes.
+		"kube-root-ca.crt": "      containers: [{name: c, image: busybox}]\n      volumes: [{name: t, projected: {sources: [{serviceAccountToken: {path: token}}, {configMap: {name: kube-root-ca.crt, items: [{key: ca.crt, path: ca.crt}]}}]}}, {name: c, configMap: {name: kube-root-ca.crt}}]\n",
 	} {
 		for _, k := range workloadKinds {
 			t.Run(name+"/"+k.kind, func(t *testing.T) {
@@ -655,6 +659,12 @@ func TestPodStatusWhileKeyOrBindingMissing(t *testing.T) {
         envFrom: [{configMapRef: {name: conf}}]
 `, `c:CreateContainerConfigError:configmap "conf" not found`, running},
 		{"volume item", []string{keyRefs[2].without}, keyRefs[2].spec, "c:ContainerCreating", running},
+		{"key kube-root-ca.crt does not have", nil, `
+      containers:
+      - name: c
+        image: busybox
+        env: [{name: CA, valueFrom: {configMapKeyRef: {name: kube-root-ca.crt, key: ca.crt}}}, {name: P, valueFrom: {configMapKeyRef: {name: kube-root-ca.crt, key: token}}}]
+`, "c:CreateContainerConfigError:couldn't find key token in ConfigMap default/kube-root-ca.crt", running},
 		{"unbound claim", []string{pvcManifest("")}, references[1].spec, "",
 			[]string{"PodScheduled=False/Unschedulable: 0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."}},
 		{"missing before unbound claim", []string{pvcManifest("")}, `
