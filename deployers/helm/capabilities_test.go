@@ -38,8 +38,9 @@ func TestServedAPIVersionsSimulated(t *testing.T) {
 	}
 	checkServed(t, before, []string{"v1", "v1/ConfigMap", "v1/Namespace", "apps/v1", "apps/v1/Deployment",
 		"policy/v1", "policy/v1/PodDisruptionBudget", "autoscaling/v2", "autoscaling/v2/HorizontalPodAutoscaler",
-		"networking.k8s.io/v1", "networking.k8s.io/v1/Ingress", "apiextensions.k8s.io/v1/CustomResourceDefinition"},
-		[]string{"monitoring.coreos.com/v1", "monitoring.coreos.com/v1/ServiceMonitor", "v1/Status", "v1/WatchEvent",
+		"networking.k8s.io/v1", "networking.k8s.io/v1/Ingress", "apiextensions.k8s.io/v1/CustomResourceDefinition",
+		"apiregistration.k8s.io/v1", "apiregistration.k8s.io/v1/APIService"},
+		[]string{"apiregistration.k8s.io/v1beta1", "apiregistration.k8s.io/v1/APIServiceList", "monitoring.coreos.com/v1", "monitoring.coreos.com/v1/ServiceMonitor", "v1/Status", "v1/WatchEvent",
 			"v1/ConfigMapList", "v1/ListOptions", "apps/__internal", "v1/RangeAllocation", "autoscaling/v1/Scale",
 			"apiextensions.k8s.io/v1/ConversionReview"})
 

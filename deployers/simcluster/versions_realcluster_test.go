@@ -14,9 +14,9 @@ import (
 )
 
 // notSimulated are the group versions a real kube-apiserver serves that the
-// simulated cluster does not know at all: kube-aggregator's APIServices are
-// not in client-go's scheme.
-var notSimulated = map[schema.GroupVersion]bool{{Group: "apiregistration.k8s.io", Version: "v1"}: true}
+// simulated cluster does not know at all: none since it serves
+// kube-aggregator's APIServices (apiservice.go).
+var notSimulated = map[schema.GroupVersion]bool{}
 
 // TestRealClusterServedVersions compares the built-in group versions and
 // kinds a real kube-apiserver (of KubernetesVersion, default flags) lists in
