@@ -255,6 +255,9 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 	if err := c.tokenController(ctx, gvk, ns, name, false); err != nil {
 		return err
 	}
+	if err := c.checkAPIServices(ctx, gvk, ns, name); err != nil {
+		return err
+	}
 	if gvk.GroupKind() == crdGroupKind {
 		return c.refreshCRD(ctx, name)
 	}
@@ -262,17 +265,25 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 }
 
 // afterDelete cascades: a CRD takes its custom resources, a Namespace the
-// objects in it, a ServiceAccount its token Secrets.
+// objects in it, a ServiceAccount its token Secrets; the APIServices of a
+// deleted Service (or of the Services of a deleted Namespace) become
+// unavailable.
 func (c *Cluster) afterDelete(ctx context.Context, gvk schema.GroupVersionKind, ns, name string) error {
+	var err error
 	switch gvk.GroupKind() {
 	case schema.GroupKind{Kind: "ServiceAccount"}:
-		return c.tokenController(ctx, gvk, ns, name, true)
+		err = c.tokenController(ctx, gvk, ns, name, true)
 	case crdGroupKind:
-		return c.refreshCRD(ctx, name)
+		err = c.refreshCRD(ctx, name)
 	case schema.GroupKind{Kind: "Namespace"}:
-		return c.emptyNamespace(ctx, name)
+		err = c.emptyNamespace(ctx, name)
+	default:
+		err = c.finishNamespace(ctx, ns)
 	}
-	return c.finishNamespace(ctx, ns)
+	if err != nil {
+		return err
+	}
+	return c.checkAPIServices(ctx, gvk, ns, name)
 }
 
 // emptyNamespace deletes the objects in ns, as the namespace controller does.

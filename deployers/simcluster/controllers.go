@@ -115,7 +115,7 @@ func (c *Cluster) control(ctx context.Context, ref objectRef) error {
 
 // getTyped reads the object ref names as its Go type.
 func (c *Cluster) getTyped(ctx context.Context, ref objectRef) (client.Object, error) {
-	ro, err := builtin().New(ref.gvk)
+	ro, err := newBuiltin(ref.gvk)
 	if err != nil {
 		return nil, err
 	}

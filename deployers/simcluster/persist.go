@@ -105,7 +105,7 @@ func decodeSaved(data []byte) (runtime.Object, error) {
 		return nil, err
 	}
 	gvk := u.GroupVersionKind()
-	if !isBuiltin(gvk) {
+	if !isBuiltin(gvk) || isUnstructuredBuiltin(gvk) {
 		return u, nil
 	}
 	typed, err := builtin().New(gvk)

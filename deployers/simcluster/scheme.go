@@ -11,8 +11,9 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 )
 
-// newScheme returns a scheme with every built-in kind of client-go and the
-// CRD kind: the kinds a simulated cluster serves without a CRD.
+// newScheme returns a scheme with every built-in kind of client-go, the
+// CRD kind and kube-aggregator's APIService (unstructured, apiservice.go):
+// the kinds a simulated cluster serves without a CRD.
 func newScheme() *runtime.Scheme {
 	s := runtime.NewScheme()
 	// Both add static type tables; an error is a bug in the API packages.
@@ -22,6 +23,7 @@ func newScheme() *runtime.Scheme {
 	if err := apiextensionsv1.AddToScheme(s); err != nil {
 		panic(fmt.Sprintf("register apiextensions/v1: %v", err))
 	}
+	addAggregatorKinds(s)
 	return s
 }
 

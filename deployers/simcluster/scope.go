@@ -18,7 +18,9 @@ import (
 // without (CoreV1().Namespaces()), exactly as the generator made them from
 // the API's +genclient:nonNamespaced markers.
 var clusterScoped = sync.OnceValue(func() map[schema.GroupKind]bool {
-	return scopesOf(builtin(), builtinClientsets()...)
+	out := scopesOf(builtin(), builtinClientsets()...)
+	out[apiServiceGroupKind] = true // no clientset of client-go's (apiservice.go)
+	return out
 })
 
 // builtinClientsets are client-go's typed clientsets of the built-in kinds.

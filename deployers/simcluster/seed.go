@@ -140,7 +140,7 @@ func decodeSeedObject(js []byte) (seedObject, error) {
 		return seedObject{}, fmt.Errorf(" (%s): metadata.name is missing", u.GetKind())
 	}
 	gvk := u.GroupVersionKind()
-	if !isBuiltin(gvk) {
+	if !isBuiltin(gvk) || isUnstructuredBuiltin(gvk) {
 		return seedObject{obj: u}, nil
 	}
 	typed, err := builtin().New(gvk)

@@ -25,6 +25,9 @@ var builtinStatusKinds = sync.OnceValue(func() map[schema.GroupVersionKind]bool 
 			out[gvk] = true
 		}
 	}
+	for _, gvk := range apiServiceStatusKinds() {
+		out[gvk] = true
+	}
 	return out
 })
 
@@ -33,7 +36,7 @@ var builtinStatusKinds = sync.OnceValue(func() map[schema.GroupVersionKind]bool 
 func builtinStatusObjects() []client.Object {
 	var out []client.Object
 	for gvk := range builtinStatusKinds() {
-		if o, err := builtin().New(gvk); err == nil {
+		if o, err := newBuiltin(gvk); err == nil {
 			if co, ok := o.(client.Object); ok {
 				out = append(out, co)
 			}

@@ -536,6 +536,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		m.SetDeletionTimestamp(nil)
 		admit(obj)
 		initialStatus(obj)
+		if err := admitAPIService(obj, true, t.keepStatus, now); err != nil {
+			return err
+		}
 		if err := t.allocate(nil, obj); err != nil {
 			return err
 		}
@@ -552,6 +555,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	// comes before the registry's: writing a manifest again without the
 	// defaults is no change.
 	admit(obj)
+	if err := admitAPIService(obj, false, false, now); err != nil {
+		return err
+	}
 	if err := t.allocate(old, obj); err != nil {
 		return err
 	}

@@ -43,6 +43,8 @@ func nameRule(gk schema.GroupKind) apivalidation.ValidateNameFunc {
 		schema.GroupKind{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"},
 		schema.GroupKind{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}:
 		return path.ValidatePathSegmentName
+	case apiServiceGroupKind:
+		return func(string, bool) []string { return nil } // with its spec: validateAPIService
 	}
 	return apivalidation.NameIsDNSSubdomain
 }

@@ -34,7 +34,8 @@ func (s span) covers(minor int) bool {
 }
 
 // groupVersionSpans are the releases that serve each built-in group version
-// of client-go's scheme, from Kubernetes' deprecated API migration guide
+// of client-go's scheme (and kube-aggregator's apiregistration.k8s.io, see
+// apiservice.go), from Kubernetes' deprecated API migration guide
 // (the release that stopped serving it) and kube-apiserver's
 // DefaultAPIResourceConfigSource (k8s.io/kubernetes pkg/controlplane,
 // instance.go: since 1.24, beta versions are off by default; in 1.37 no
@@ -46,6 +47,8 @@ var groupVersionSpans = map[schema.GroupVersion]span{
 	{Group: "admissionregistration.k8s.io", Version: "v1beta1"}:  {removed: 22},
 	{Group: "admissionregistration.k8s.io", Version: "v1alpha1"}: {since: notByDefault},
 	{Group: "apiextensions.k8s.io", Version: "v1"}:               {since: 16},
+	{Group: "apiregistration.k8s.io", Version: "v1"}:             {},
+	{Group: "apiregistration.k8s.io", Version: "v1beta1"}:        {removed: 22},
 	{Group: "apps", Version: "v1"}:                               {},
 	{Group: "apps", Version: "v1beta1"}:                          {removed: 16},
 	{Group: "apps", Version: "v1beta2"}:                          {removed: 16},
