@@ -9,6 +9,7 @@ import (
 	"helm.sh/helm/v3/pkg/engine"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/deployers/simcluster"
@@ -94,6 +95,22 @@ func checkLookup(t *testing.T, c client.Client, ns string) {
 	// helm finds no resource and lists /api, the core API's versions.
 	if odd, err := lookup("apps/v1", "Widget", ns, ""); err != nil || odd["kind"] != "APIVersions" {
 		t.Errorf("lookup of all Widgets of apps/v1 = %v, %v; want APIVersions", odd, err)
+	}
+	// kube-aggregator's APIServices, cluster-scoped; a local one is
+	// Available (reason Local) from its create.
+	apiService := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+		"metadata": map[string]any{"name": "v1." + ns + ".lookup.lscli.test"},
+		"spec": map[string]any{"group": ns + ".lookup.lscli.test", "version": "v1",
+			"groupPriorityMinimum": int64(1000), "versionPriority": int64(15)}}}
+	if err := c.Create(ctx, apiService); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Delete(ctx, apiService) })
+	got, err = lookup("apiregistration.k8s.io/v1", "APIService", "", apiService.GetName())
+	if conds, _, _ := unstructured.NestedSlice(got, "status", "conditions"); err != nil || len(conds) != 1 ||
+		conds[0].(map[string]any)["reason"] != "Local" {
+		t.Errorf("lookup APIService %s = %v, %v; want it Available (Local)", apiService.GetName(), got, err)
 	}
 	_, err = lookup("example.com/v1", "Widget", ns, "a")
 	want := "unable to get apiresource from unstructured: example.com/v1, Kind=Widget: the server could not find the requested resource"
