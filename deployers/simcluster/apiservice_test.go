@@ -295,3 +295,26 @@ spec: {group: Bad_Group, version: V1, groupPriorityMinimum: 100, versionPriority
 cause FieldValueInvalid spec.group: Invalid value: "Bad_Group": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
 cause FieldValueInvalid spec.version: Invalid value: "V1": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`},
 }
+
+// TestAPIServiceNamespaceDeleted: deleting the Namespace of its Service
+// (the namespace controller deletes the Service) makes an APIService
+// unavailable.
+func TestAPIServiceNamespaceDeleted(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	svc := strings.ReplaceAll(metricsService, "kube-system", "metrics")
+	f.create(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"metrics"}}`, svc,
+		strings.ReplaceAll(metricsAPIService, "kube-system", "metrics"))
+	got := f.get("apiregistration.k8s.io/v1", "APIService", "", "v1beta1.metrics.k8s.io")
+	if a := availableOf(t, got); !strings.HasPrefix(a, "True Passed") {
+		t.Fatalf("Available = %q, want Passed", a)
+	}
+	f.clock.Step(time.Minute)
+	if err := f.c.Delete(ctx, obj(t, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"metrics"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	got = f.get("apiregistration.k8s.io/v1", "APIService", "", "v1beta1.metrics.k8s.io")
+	if a, want := availableOf(t, got), `False ServiceNotFound service/metrics-server in "metrics" is not present at `+epoch.Add(time.Minute).UTC().Format(time.RFC3339); a != want {
+		t.Errorf("Available = %q, want %q", a, want)
+	}
+}

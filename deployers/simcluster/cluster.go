@@ -307,7 +307,8 @@ func (c *Cluster) emptyNamespace(ctx context.Context, ns string) error {
 			}
 		}
 	}
-	return nil
+	// The APIServices of its Services see them gone.
+	return c.checkAPIServices(ctx, schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, "", ns)
 }
 
 // generateName fills metadata.name from generateName with five characters

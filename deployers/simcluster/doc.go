@@ -28,8 +28,15 @@
 //   - The built-in kinds of client-go's scheme that kube-apiserver of the
 //     configured Kubernetes version serves with default flags (versions.go:
 //     removed, alpha and off-by-default beta versions are not served), with
-//     their scope read from client-go's typed clientsets (scope.go), and
-//     CustomResourceDefinitions (apiextensions.k8s.io/v1). A custom resource is accepted only once a
+//     their scope read from client-go's typed clientsets (scope.go),
+//     CustomResourceDefinitions (apiextensions.k8s.io/v1), and
+//     kube-aggregator's APIServices (apiregistration.k8s.io v1, v1beta1
+//     before 1.22; apiservice.go), which client-go's scheme lacks: stored
+//     unstructured, cluster-scoped, with the aggregator's port default,
+//     validation (ValidateAPIService) and Available condition (Local for a
+//     local one; for one of a Service ServiceNotFound, ServicePortError or
+//     Passed, looked at again when the Service is written or deleted: the
+//     server behind it counts as ready, no endpoints are looked at). A custom resource is accepted only once a
 //     CRD serving its group, version and kind exists; before that every
 //     call is a *meta.NoKindMatchError, as on a real cluster. Deleting a CRD
 //     deletes its custom resources and forgets the kind.
@@ -112,7 +119,9 @@
 // above, conversion between versions of a kind, garbage collection through
 // owner references, finalizers other controllers would remove (a finalizer
 // stays until a client removes it), watch, or discovery beyond the
-// RESTMapper and ServerVersion. No controller creates default
+// RESTMapper and ServerVersion (an APIService adds no group version to it,
+// and the local APIServices a real kube-apiserver registers for its
+// built-in group versions do not exist). No controller creates default
 // ServiceAccounts, kube-root-ca.crt ConfigMaps or system RBAC. A CRD that
 // fails (a rule) never serves its kinds. A deleted Namespace stays
 // Terminating only while objects in it are held by finalizers (namespaces.go).
