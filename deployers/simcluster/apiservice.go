@@ -81,8 +81,9 @@ func apiServiceStatusKinds() []schema.GroupVersionKind {
 // admitAPIService does to an APIService being stored what kube-aggregator
 // does: the default port 443 of spec.service; on create the status of
 // PrepareForCreate (a local APIService, without spec.service, is Available
-// at once: reason Local), unless keepStatus; then ValidateAPIService, on
-// create and update alike. obj of another kind is left alone.
+// at once: reason Local; with keepStatus, a seed's, only when it has no
+// Available condition); then ValidateAPIService, on create and update
+// alike. obj of another kind is left alone.
 func admitAPIService(obj runtime.Object, create, keepStatus bool, now metav1.Time) error {
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok || u.GroupVersionKind().GroupKind() != apiServiceGroupKind {
@@ -97,9 +98,11 @@ func admitAPIService(obj runtime.Object, create, keepStatus bool, now metav1.Tim
 	}
 	if create && !keepStatus {
 		delete(u.Object, "status")
-		if !hasService {
-			setAvailable(u, "True", "Local", "Local APIServices are always available", now)
-		}
+	}
+	if create && !hasService && (!keepStatus || !hasAvailable(u)) {
+		// A seed's own condition stays; kube-aggregator's local
+		// availability controller gives one without any this.
+		setAvailable(u, "True", "Local", "Local APIServices are always available", now)
 	}
 	if errs := validateAPIService(u); len(errs) > 0 {
 		return apierrors.NewInvalid(apiServiceGroupKind, u.GetName(), errs)
@@ -193,6 +196,17 @@ func intField(u *unstructured.Unstructured, fields ...string) int32 {
 		return int32(n)
 	}
 	return 0
+}
+
+// hasAvailable reports whether u has an Available condition.
+func hasAvailable(u *unstructured.Unstructured) bool {
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		if m, ok := c.(map[string]any); ok && m["type"] == "Available" {
+			return true
+		}
+	}
+	return false
 }
 
 // setAvailable sets the Available condition of u as kube-aggregator's

@@ -13,6 +13,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/ids"
 )
 
 const localAPIService = `
@@ -316,5 +319,27 @@ func TestAPIServiceNamespaceDeleted(t *testing.T) {
 	got = f.get("apiregistration.k8s.io/v1", "APIService", "", "v1beta1.metrics.k8s.io")
 	if a, want := availableOf(t, got), `False ServiceNotFound service/metrics-server in "metrics" is not present at `+epoch.Add(time.Minute).UTC().Format(time.RFC3339); a != want {
 		t.Errorf("Available = %q, want %q", a, want)
+	}
+}
+
+// TestAPIServiceSeed: seeded APIServices are served: a local one without a
+// status gets Local, one of a seeded Service is Passed.
+func TestAPIServiceSeed(t *testing.T) {
+	files := []SeedFile{{Name: "seed.yaml", Data: []byte(localAPIService + "\n---\n" + metricsAPIService + "\n---\n" + metricsService)}}
+	seed, err := ParseSeed(SeedConfig{Target: "example/cluster", Files: []string{"seed.yaml"}}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := fakecluster.New(fakecluster.Options{})
+	f := &fixture{t: t, clock: &testClock{now: epoch}, target: newFixture(t).target}
+	if err := store.Create(context.Background(), f.target.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	f.clusters = New(Options{Now: f.clock.Now, IDs: ids.NewSource(1), Seeds: []Seed{seed}, Landscape: store})
+	f.c = f.client()
+	for name, want := range map[string]string{"v1.local.example.com": "True Local", "v1beta1.metrics.k8s.io": "True Passed"} {
+		if a := availableOf(t, f.get("apiregistration.k8s.io/v1", "APIService", "", name)); !strings.HasPrefix(a, want) {
+			t.Errorf("seeded %s: Available = %q, want %s", name, a, want)
+		}
 	}
 }
