@@ -406,6 +406,7 @@ func (t *tracker) Apply(gvr schema.GroupVersionResource, ac runtime.Object, ns s
 	if err != nil {
 		return err
 	}
+	dropStatusOfStatusless(gvk, ac)
 	m, err := meta.Accessor(ac)
 	if err != nil {
 		return err
