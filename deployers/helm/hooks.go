@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/go-multierror"
@@ -56,6 +57,9 @@ type hookRun struct {
 	// resumed are the hooks an earlier call of the same action ran, by
 	// hookKey, with the phase the release record has for them.
 	resumed map[string]release.HookPhase
+	// deletedOnSuccess are the resumed hooks with the hook-succeeded
+	// delete policy.
+	deletedOnSuccess map[string]bool
 	// created are the resumed hooks whose creation this call has passed:
 	// later deletions of them (hook-succeeded, hook-failed) are real.
 	created map[string]bool
@@ -111,6 +115,17 @@ func (h *hookRun) skipDelete(info *resource.Info) bool {
 // skipCreate reports whether the creation of info is one an earlier call
 // did: a resumed hook that succeeded, or the one waited for that still
 // exists (live is whether it does).
+//
+// The one waited for (Running in the record) that is gone and has the
+// hook-succeeded policy completed: helm records nothing between the last
+// hook of an event and the end of the action, so an action that went on
+// past its hooks to wait for the release's objects left the last hook
+// Running in the record, after it deleted the event's hook-succeeded
+// hooks (a paused action deletes nothing, so the hook was not gone while
+// the action waited for it). It counts as succeeded, as for helm, whose
+// wait never looks back: creating it again would run it without what
+// the hooks before it made, which are gone too (ingress-nginx's
+// certificate Job without its ServiceAccount).
 func (h *hookRun) skipCreate(info *resource.Info, live func() bool) bool {
 	key, phase, ok := h.resumedPhase(info)
 	if !ok {
@@ -120,20 +135,33 @@ func (h *hookRun) skipCreate(info *resource.Info, live func() bool) bool {
 		h.created = map[string]bool{}
 	}
 	h.created[key] = true
-	return phase == release.HookPhaseSucceeded || live()
+	if phase == release.HookPhaseSucceeded || live() {
+		return true
+	}
+	if phase == release.HookPhaseRunning && h.deletedOnSuccess[key] {
+		h.resumed[key] = release.HookPhaseSucceeded
+		return true
+	}
+	return false
 }
 
 // resumeHooks returns the hooks that rel, a release record an action left
-// while it waited for a hook, says were run, with their phases.
-func resumeHooks(rel *release.Release) map[string]release.HookPhase {
+// while it waited for a hook, says were run, with their phases, and those
+// of them with the hook-succeeded delete policy.
+func resumeHooks(rel *release.Release) (map[string]release.HookPhase, map[string]bool) {
 	out := map[string]release.HookPhase{}
+	onSuccess := map[string]bool{}
 	for _, h := range rel.Hooks {
 		switch h.LastRun.Phase {
 		case release.HookPhaseSucceeded, release.HookPhaseRunning, release.HookPhaseUnknown:
-			out[hookKey(h.Kind, h.Name)] = h.LastRun.Phase
+			key := hookKey(h.Kind, h.Name)
+			out[key] = h.LastRun.Phase
+			if slices.Contains(h.DeletePolicies, release.HookSucceeded) {
+				onSuccess[key] = true
+			}
 		}
 	}
-	return out
+	return out, onSuccess
 }
 
 // errHookPending is what WatchUntilReady returns when it pauses the action;

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -217,5 +218,79 @@ func TestHookPodFails(t *testing.T) {
 	}
 	if got := lastStatus(t, r); got != release.StatusFailed {
 		t.Errorf("record %s, want failed", got)
+	}
+}
+
+// TestHookSucceededBeforeWait: ingress-nginx's pre-install hooks are a
+// ServiceAccount and a Job that runs as it, both hook-succeeded. With
+// helm's wait, the install goes on after the hooks: helm deletes them and
+// waits for the release's objects, its record still naming the Job
+// Running (helm records nothing between the last hook and the end). The
+// resumed install must not create that Job again: it completed, and the
+// ServiceAccount it needs is gone, so it never would again (a real helm
+// waits in one process and never looks back).
+func TestHookSucceededBeforeWait(t *testing.T) {
+	c := newTestCluster()
+	sa := `apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: certgen
+  annotations:
+    helm.sh/hook: pre-install
+    helm.sh/hook-delete-policy: before-hook-creation,hook-succeeded
+`
+	job := `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    helm.sh/hook: pre-install
+    helm.sh/hook-delete-policy: before-hook-creation,hook-succeeded
+spec:
+  template:
+    spec:
+      serviceAccountName: certgen
+      restartPolicy: Never
+      containers: [{name: m, image: m}]
+`
+	deploy := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: app}
+spec:
+  selector: {matchLabels: {app: app}}
+  template:
+    metadata: {labels: {app: app}}
+    spec: {containers: [{name: app, image: app}]}
+`
+	ch := &chart.Chart{Metadata: &chart.Metadata{APIVersion: "v2", Name: "app", Version: "1.0.0"},
+		Templates: []*chart.File{{Name: "templates/sa.yaml", Data: []byte(sa)}, {Name: "templates/job.yaml", Data: []byte(job)},
+			{Name: "templates/deploy.yaml", Data: []byte(deploy)}}}
+	pc := &helmv1alpha1.ProviderConfiguration{Name: "app", Namespace: "default",
+		HelmDeploymentConfig: &helmv1alpha1.HelmDeploymentConfiguration{Install: map[string]lsv1alpha1.AnyJSON{"wait": {RawMessage: []byte("true")}}}}
+	step := func(min int, resume bool) (*releaser, *release.Release, error) {
+		ctx := context.Background()
+		r := newReleaser(ctx, c, false, "app", "default", chartutil.DefaultCapabilities.Copy(), epoch.Add(time.Duration(min)*time.Minute))
+		rel, err := r.deploy(ctx, pc, ch, map[string]any{}, 10*time.Minute, resume, false)
+		return r, rel, err
+	}
+	if r, _, err := step(0, false); err != nil || !r.paused() {
+		t.Fatalf("first call: err %v, paused %v; want a pause at the Job", err, r.paused())
+	}
+	setJob(t, c, batchv1.JobComplete, "CompletionsReached")
+	if r, _, err := step(1, true); err != nil || !r.paused() {
+		t.Fatalf("second call: err %v, paused %v; want a pause at the Deployment", err, r.paused())
+	}
+	if err := c.Get(context.Background(), client.ObjectKey{Namespace: "default", Name: "migrate"}, &batchv1.Job{}); !apierrors.IsNotFound(err) {
+		t.Fatalf("hook-succeeded Job not deleted before the wait: %v", err)
+	}
+	r, _, err := step(2, true)
+	if err != nil || !r.paused() {
+		t.Fatalf("third call: err %v, paused %v; want a pause at the Deployment", err, r.paused())
+	}
+	if err := c.Get(context.Background(), client.ObjectKey{Namespace: "default", Name: "migrate"}, &batchv1.Job{}); !apierrors.IsNotFound(err) {
+		t.Errorf("the resumed install created the completed hook Job again: %v", err)
+	}
+	if got := r.hooks.paused; got != "resources" {
+		t.Errorf("third call waits for %q, want the release's objects (resources)", got)
 	}
 }

@@ -127,7 +127,8 @@ func (r *releaser) resume(resume, expired, deploy bool) {
 		return
 	}
 	if resume {
-		r.hooks.resumed, r.hooks.expired = resumeHooks(last), expired
+		r.hooks.resumed, r.hooks.deletedOnSuccess = resumeHooks(last)
+		r.hooks.expired = expired
 	}
 	if deploy {
 		_, _ = r.cfg.Releases.Delete(r.name, last.Version)
