@@ -70,8 +70,10 @@ func timeoutHint(di *lsv1alpha1.DeployItem) string {
 
 // hintsIn returns the timeout hints of the failed deploy items in the tree
 // of inst, subinstallations first. explained has lscli's texts of the run's
-// errors (may be nil), which the report shows.
-func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, explained *reconcile.Explanations) ([]string, error) {
+// errors (may be nil), which the report shows; waitsFor (may be nil) says
+// what a workload on a simulated cluster waits for.
+func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, explained *reconcile.Explanations,
+	waitsFor WaitsForFunc) ([]string, error) {
 	var hints []string
 	if h := templateHint(inst, explained); h != "" {
 		hints = append(hints, h)
@@ -88,7 +90,7 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 		return nil, fmt.Errorf("list subinstallations of %s/%s: %w", inst.Namespace, inst.Name, err)
 	}
 	for i := range subs.Items {
-		h, err := hintsIn(ctx, c, &subs.Items[i], explained)
+		h, err := hintsIn(ctx, c, &subs.Items[i], explained, waitsFor)
 		if err != nil {
 			return nil, err
 		}
@@ -109,6 +111,13 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 	}
 	for i := range dis.Items {
 		if h := timeoutHint(&dis.Items[i]); h != "" {
+			hints = append(hints, h)
+		}
+		h, err := workloadHint(ctx, c, waitsFor, &dis.Items[i])
+		if err != nil {
+			return nil, err
+		}
+		if h != "" {
 			hints = append(hints, h)
 		}
 	}

@@ -29,12 +29,19 @@ type Pending struct {
 	// Landscaper's words (see reconcile.Explain); may be nil. Hints that
 	// would only say the same give way to them.
 	Explained *reconcile.Explanations
+	// WaitsFor says what a workload on a simulated cluster waits for; may
+	// be nil.
+	WaitsFor WaitsForFunc
 }
 
 // pending is the pending work of the session's simulation.
 func (ss *session) pending() Pending {
-	return Pending{Now: ss.engine.Config().Clock.Now(), Timers: ss.engine.Timers(), Rules: ss.cfg.Deployers.Rules,
+	p := Pending{Now: ss.engine.Config().Clock.Now(), Timers: ss.engine.Timers(), Rules: ss.cfg.Deployers.Rules,
 		Explained: ss.engine.Explanations()}
+	if ss.clusters != nil {
+		p.WaitsFor = ss.clusters.WaitsFor
+	}
+	return p
 }
 
 // deadline returns the earliest timer of controller for key that will act

@@ -1,0 +1,73 @@
+package action
+
+import (
+	"context"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// WaitsForFunc says what the pods of a workload on the simulated cluster
+// behind target wait for, empty when nothing (simcluster.Clusters.WaitsFor).
+type WaitsForFunc func(ctx context.Context, target *lsv1alpha1.Target, gvk schema.GroupVersionKind, ns, name string) (string, error)
+
+// workloadKinds are the kinds whose fake controllers run pods, by kind as
+// Landscaper's readiness timeout names them.
+var workloadKinds = map[string]schema.GroupVersionKind{
+	"Deployment":            {Group: "apps", Version: "v1", Kind: "Deployment"},
+	"StatefulSet":           {Group: "apps", Version: "v1", Kind: "StatefulSet"},
+	"DaemonSet":             {Group: "apps", Version: "v1", Kind: "DaemonSet"},
+	"ReplicaSet":            {Group: "apps", Version: "v1", Kind: "ReplicaSet"},
+	"ReplicationController": {Version: "v1", Kind: "ReplicationController"},
+	"Job":                   {Group: "batch", Version: "v1", Kind: "Job"},
+	"Pod":                   {Version: "v1", Kind: "Pod"},
+}
+
+// workloadHint says, for a deploy item whose readiness check timed out on a
+// workload whose pods wait for an object that is not on its simulated
+// cluster (a Secret a volume mounts, say), which object that is, and that
+// on a real cluster something else may create it: a Job (a chart's hook
+// that generates a certificate Secret, as ingress-nginx's does) or an
+// operator, which a simulated cluster does not run. The cluster keeps no
+// pods whose events would tell. It is empty for other items.
+func workloadHint(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsForFunc, di *lsv1alpha1.DeployItem) (string, error) {
+	le := di.Status.LastError
+	if waitsFor == nil || le == nil || di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed || di.Spec.Target == nil {
+		return "", nil
+	}
+	m := readinessObjectTimeout.FindStringSubmatch(le.Message)
+	if m == nil {
+		return "", nil
+	}
+	gvk, ok := workloadKinds[m[3]]
+	if !ok {
+		return "", nil
+	}
+	ns := di.Spec.Target.Namespace
+	if ns == "" {
+		ns = di.Namespace
+	}
+	target := &lsv1alpha1.Target{}
+	err := c.Get(ctx, types.NamespacedName{Namespace: ns, Name: di.Spec.Target.Name}, target)
+	if apierrors.IsNotFound(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("get target of deploy item %s/%s: %w", di.Namespace, di.Name, err)
+	}
+	missing, err := waitsFor(ctx, target, gvk, m[1], m[2])
+	if err != nil || missing == "" {
+		return "", err
+	}
+	return fmt.Sprintf("DeployItem %s/%s: its readiness check timed out on %s %s/%s, whose pods wait for an object "+
+		"they need: %s. If that cluster is simulated: only the deployers and the seeds create objects there; on a real "+
+		"cluster a Job or a controller may create it (a chart's hook Job that generates a certificate Secret, an "+
+		"operator). If one does, seed the object on the deploy item's target cluster (simulatedCluster.seeds, see "+
+		"docs/deployers.md); else apply it in this item or in one it depends on",
+		di.Namespace, di.Name, m[3], m[1], m[2], missing), nil
+}
