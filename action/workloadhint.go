@@ -3,6 +3,8 @@ package action
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -28,8 +30,8 @@ var workloadKinds = map[string]schema.GroupVersionKind{
 	"Pod":                   {Version: "v1", Kind: "Pod"},
 }
 
-// workloadHint says, for a deploy item whose readiness check timed out on a
-// workload whose pods wait for an object that is not on its simulated
+// workloadHint says, for a deploy item whose readiness check (or helm's
+// wait) timed out on a workload whose pods wait for an object that is not on its simulated
 // cluster (a Secret a volume mounts, say), which object that is, and that
 // on a real cluster something else may create it: a Job (a chart's hook
 // that generates a certificate Secret, as ingress-nginx's does) or an
@@ -40,11 +42,22 @@ func workloadHint(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsFor
 	if waitsFor == nil || le == nil || di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed || di.Spec.Target == nil {
 		return "", nil
 	}
-	m := readinessObjectTimeout.FindStringSubmatch(le.Message)
-	if m == nil {
-		return "", nil
+	what, kind, objNS, objName := "its readiness check", "", "", ""
+	if m := readinessObjectTimeout.FindStringSubmatch(le.Message); m != nil {
+		objNS, objName, kind = m[1], m[2], m[3]
+	} else if strings.Contains(le.Message, helmTimeout) {
+		// helm's wait logs the objects it finds not ready; the last one
+		// is where it stopped.
+		for _, e := range append([]*lsv1alpha1.Error{di.Status.FirstError}, di.Status.LastErrors...) {
+			if e == nil {
+				continue
+			}
+			for _, m := range helmNotReady.FindAllStringSubmatch(e.Message, -1) {
+				what, kind, objNS, objName = "helm's wait", m[1], m[2], m[3]
+			}
+		}
 	}
-	gvk, ok := workloadKinds[m[3]]
+	gvk, ok := workloadKinds[kind]
 	if !ok {
 		return "", nil
 	}
@@ -60,14 +73,23 @@ func workloadHint(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsFor
 	if err != nil {
 		return "", fmt.Errorf("get target of deploy item %s/%s: %w", di.Namespace, di.Name, err)
 	}
-	missing, err := waitsFor(ctx, target, gvk, m[1], m[2])
+	missing, err := waitsFor(ctx, target, gvk, objNS, objName)
 	if err != nil || missing == "" {
 		return "", err
 	}
-	return fmt.Sprintf("DeployItem %s/%s: its readiness check timed out on %s %s/%s, whose pods wait for an object "+
+	return fmt.Sprintf("DeployItem %s/%s: %s timed out on %s %s/%s, whose pods wait for an object "+
 		"they need: %s. If that cluster is simulated: only the deployers and the seeds create objects there; on a real "+
 		"cluster a Job or a controller may create it (a chart's hook Job that generates a certificate Secret, an "+
 		"operator). If one does, seed the object on the deploy item's target cluster (simulatedCluster.seeds, see "+
 		"docs/deployers.md); else apply it in this item or in one it depends on",
-		di.Namespace, di.Name, m[3], m[1], m[2], missing), nil
+		di.Namespace, di.Name, what, kind, objNS, objName, missing), nil
 }
+
+// helmTimeout is the progressing timeout of Landscaper's helm deployer,
+// which ends a helm wait that did not see its objects ready.
+const helmTimeout = `timeout at: "helm deployer: start reconcile"`
+
+// helmNotReady matches what helm's ready checker logs for a workload that
+// is not ready (kube.ReadyChecker: "Deployment is not ready: NS/NAME. 0
+// out of 1 expected pods are ready", "Pod is not ready: NS/NAME").
+var helmNotReady = regexp.MustCompile(`(?m)\b(Deployment|StatefulSet|DaemonSet|ReplicaSet|Pod) is not ready: ([^/\s]+)/(\S+?)(?:\.\s.*)?$`)
