@@ -1,0 +1,158 @@
+package simcluster
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// A simulated cluster runs no containers: a Job (or a Pod that runs to
+// completion) completes at once, whatever its containers would do. Many
+// charts have a Job write a Secret that a workload then mounts, such as
+// kube-webhook-certgen's certificate (ingress-nginx,
+// kube-prometheus-stack): on a real cluster the workload becomes ready,
+// on a simulated one it would wait for ever. So a Job that completes is
+// taken to have written the Secrets and ConfigMaps its containers name by
+// a flag or an environment variable that says so (--secret-name=X,
+// --tls-secret-name X, CA_SECRET_NAME=X, --configmap-name=X), in its own
+// namespace, as an empty object annotated with writtenByAnnotation. An
+// object that exists is left as it is; a workload that needs keys of it
+// still waits for them.
+
+// writtenByAnnotation marks a Secret or ConfigMap a completed Job of the
+// simulated cluster is taken to have written, naming the Job (or Pod).
+const writtenByAnnotation = "simcluster.lscli/written-by"
+
+// jobWrites writes what obj, a Job or Pod whose status the fake controller
+// has just written, is taken to write when it has completed.
+func (c *Cluster) jobWrites(ctx context.Context, obj client.Object) error {
+	var spec *corev1.PodSpec
+	var kind string
+	switch o := obj.(type) {
+	case *batchv1.Job:
+		if !jobComplete(o) {
+			return nil
+		}
+		spec, kind = &o.Spec.Template.Spec, "Job"
+	case *corev1.Pod:
+		if o.Status.Phase != corev1.PodSucceeded {
+			return nil
+		}
+		spec, kind = &o.Spec, "Pod"
+	default:
+		return nil
+	}
+	writer := kind + " " + obj.GetNamespace() + "/" + obj.GetName()
+	for _, w := range namedWrites(spec) {
+		if err := c.writeFor(ctx, writer, obj.GetNamespace(), w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jobComplete reports whether j has the Complete condition.
+func jobComplete(j *batchv1.Job) bool {
+	for _, cond := range j.Status.Conditions {
+		if cond.Type == batchv1.JobComplete && cond.Status == corev1.ConditionTrue {
+			return true
+		}
+	}
+	return false
+}
+
+// namedWrite is a Secret or ConfigMap a container names as one it writes.
+type namedWrite struct {
+	secret bool
+	name   string
+}
+
+// namedWrites are the Secrets and ConfigMaps the containers of spec name
+// by flag (--x-secret-name=N, or N as the next argument) or literal
+// environment variable (X_CONFIGMAP_NAME=N), in their order, each once.
+func namedWrites(spec *corev1.PodSpec) []namedWrite {
+	var out []namedWrite
+	seen := map[namedWrite]bool{}
+	add := func(key, value string) {
+		w, ok := writeOf(key, value)
+		if ok && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
+		for i := range cs {
+			args := append(append([]string{}, cs[i].Command...), cs[i].Args...)
+			for j, a := range args {
+				if !strings.HasPrefix(a, "-") {
+					continue
+				}
+				flag, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+				if !hasValue && j+1 < len(args) && !strings.HasPrefix(args[j+1], "-") {
+					value = args[j+1]
+				}
+				add(flag, value)
+			}
+			for _, e := range cs[i].Env {
+				if e.ValueFrom == nil {
+					add(e.Name, e.Value)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// writeOf reads a flag or variable named key with value as the name of a
+// Secret or ConfigMap written: key ends in secret-name or configmap-name
+// (config-map-name; any case, _ for -) and value is an object name, not a
+// $(VAR) to expand.
+func writeOf(key, value string) (namedWrite, bool) {
+	k := strings.ReplaceAll(strings.ToLower(key), "_", "-")
+	var w namedWrite
+	switch {
+	case strings.HasSuffix(k, "secret-name"):
+		w.secret = true
+	case strings.HasSuffix(k, "configmap-name"), strings.HasSuffix(k, "config-map-name"):
+	default:
+		return w, false
+	}
+	if len(validation.IsDNS1123Subdomain(value)) > 0 {
+		return w, false
+	}
+	w.name = value
+	return w, true
+}
+
+// writeFor creates w in namespace ns, unless it exists, as writer would
+// have, and lets the cluster react to it as to any write (workloads that
+// wait for it look again).
+func (c *Cluster) writeFor(ctx context.Context, writer, ns string, w namedWrite) error {
+	meta := metav1.ObjectMeta{Namespace: ns, Name: w.name, Annotations: map[string]string{writtenByAnnotation: writer}}
+	var obj client.Object
+	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
+	if w.secret {
+		obj = &corev1.Secret{ObjectMeta: meta, Type: corev1.SecretTypeOpaque}
+		gvk.Kind = "Secret"
+	} else {
+		obj = &corev1.ConfigMap{ObjectMeta: meta}
+	}
+	if err := c.forbidTerminating(ctx, gvk, ns, w.name); err != nil {
+		return nil // the namespace goes: the container could not write it either
+	}
+	switch err := c.inner.Create(ctx, obj, client.FieldOwner(controllerManager)); {
+	case apierrors.IsAlreadyExists(err):
+		return nil
+	case err != nil:
+		return fmt.Errorf("simulated cluster %s: %s writes %s %s/%s: %w", c.key, writer, gvk.Kind, ns, w.name, err)
+	}
+	return c.afterWrite(ctx, gvk, ns, w.name)
+}

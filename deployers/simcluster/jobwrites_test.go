@@ -1,0 +1,105 @@
+package simcluster
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// certgenJob is the pattern of kube-webhook-certgen (ingress-nginx,
+// kube-prometheus-stack): a Job whose container writes the Secret its
+// --secret-name flag names, which a Deployment then mounts.
+const certgenJob = `
+apiVersion: batch/v1
+kind: Job
+metadata: {name: admission-create, namespace: default}
+spec:
+  template:
+    spec:
+      restartPolicy: OnFailure
+      containers:
+      - name: create
+        image: registry.k8s.io/ingress-nginx/kube-webhook-certgen:v1.5.2
+        args: [create, --host=controller-admission, --namespace=$(POD_NAMESPACE), --secret-name=admission]
+        env: [{name: POD_NAMESPACE, valueFrom: {fieldRef: {fieldPath: metadata.namespace}}}]
+`
+
+// mountsAdmission is a Deployment whose pods mount Secret admission.
+var mountsAdmission = workload("Deployment", `
+      containers: [{name: c, image: controller}]
+      volumes: [{name: webhook-cert, secret: {secretName: admission}}]
+`)
+
+// TestCompletedJobWritesTheSecretItNames: a Job that completes on a
+// simulated cluster is taken to have written the Secrets and ConfigMaps
+// its containers name by flag or environment variable (--secret-name=X,
+// CONFIGMAP_NAME=X), as the containers would on a real cluster; so a
+// workload that mounts one becomes ready, also when the Job is gone.
+func TestCompletedJobWritesTheSecretItNames(t *testing.T) {
+	f := newFixture(t)
+	f.create(certgenJob)
+	s := f.get("v1", "Secret", "default", "admission")
+	if got := s.GetAnnotations()[writtenByAnnotation]; got != "Job default/admission-create" {
+		t.Errorf("annotation %s = %q, want the Job", writtenByAnnotation, got)
+	}
+	if err := f.c.Delete(context.Background(), obj(t, certgenJob)); err != nil {
+		t.Fatal(err)
+	}
+	f.create(mountsAdmission)
+	if u := f.get("apps/v1", "Deployment", "default", "w"); !ready(t, u) {
+		t.Errorf("not ready; status: %v", u.Object["status"])
+	}
+}
+
+// TestJobWritesOnlyWhatItNames: what a completing Job does not write: a
+// Secret that exists already (left as it is), names behind flags that do
+// not name a Secret or ConfigMap, values that are no object names or need
+// an expansion, and nothing when the Job fails or has not completed.
+func TestJobWritesOnlyWhatItNames(t *testing.T) {
+	job := func(name, args, env string) string {
+		return strings.NewReplacer("NAME", name, "ARGS", args, "ENV", env).Replace(`
+apiVersion: batch/v1
+kind: Job
+metadata: {name: NAME, namespace: default}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: tool, args: ARGS, env: ENV}]
+`)
+	}
+	f := newFixture(t, RuleConfig{Match: MatchConfig{Kind: "Job", Name: "failing"}, Fail: "exit 1"},
+		RuleConfig{Match: MatchConfig{Kind: "Job", Name: "hanging"}, Hang: true})
+	f.create("apiVersion: v1\nkind: Secret\nmetadata: {name: kept, namespace: default}\nstringData: {k: v}\n")
+	f.create(
+		job("kept-job", "[--secret-name=kept]", "[]"),
+		job("others", `[--client-secret=hunter2, --secret-key=x, --name=plain, "--secret-name=$(NAME)", --secret-name=Not_A_Name, --config-map-name=]`, "[{name: SECRET, value: s3cr3t}]"),
+		job("failing", "[--secret-name=from-failing]", "[]"),
+		job("hanging", "[--secret-name=from-hanging]", "[]"),
+		job("two-tokens", "[--tls-secret-name, tls, --configmap-name=settings]", "[{name: CA_SECRET_NAME, value: ca}, {name: BUNDLE_CONFIGMAP_NAME, value: bundle}]"),
+	)
+	if got := f.get("v1", "Secret", "default", "kept"); got.GetAnnotations()[writtenByAnnotation] != "" {
+		t.Errorf("an existing Secret was written: %v", got.GetAnnotations())
+	}
+	for _, want := range []struct{ kind, name string }{{"Secret", "tls"}, {"ConfigMap", "settings"}, {"Secret", "ca"}, {"ConfigMap", "bundle"}} {
+		if got := f.get("v1", want.kind, "default", want.name); got.GetAnnotations()[writtenByAnnotation] != "Job default/two-tokens" {
+			t.Errorf("%s %s: annotations %v", want.kind, want.name, got.GetAnnotations())
+		}
+	}
+	secrets := &unstructured.UnstructuredList{}
+	secrets.SetAPIVersion("v1")
+	secrets.SetKind("SecretList")
+	if err := f.c.List(context.Background(), secrets, client.InNamespace("default")); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range secrets.Items {
+		names = append(names, s.GetName())
+	}
+	if got := strings.Join(names, " "); got != "ca kept tls" {
+		t.Errorf("Secrets %q, want only ca, kept and tls", got)
+	}
+}
