@@ -32,12 +32,15 @@ type Pending struct {
 	// WaitsFor says what a workload on a simulated cluster waits for; may
 	// be nil.
 	WaitsFor WaitsForFunc
+	// PickupTimeout is the deploy item pickup timeout of the run (zero: the
+	// default, negative: none).
+	PickupTimeout time.Duration
 }
 
 // pending is the pending work of the session's simulation.
 func (ss *session) pending() Pending {
 	p := Pending{Now: ss.engine.Config().Clock.Now(), Timers: ss.engine.Timers(), Rules: ss.cfg.Deployers.Rules,
-		Explained: ss.engine.Explanations()}
+		Explained: ss.engine.Explanations(), PickupTimeout: ss.cfg.PickupTimeout}
 	if ss.clusters != nil {
 		p.WaitsFor = ss.clusters.WaitsFor
 	}
@@ -71,10 +74,7 @@ func (p Pending) whyDeployItem(di *lsv1alpha1.DeployItem) string {
 	case st.LastError != nil:
 		return fmt.Sprintf("phase %s, last error: %s", phase, errorMessage(st.LastError))
 	case !deployitem.PickedUp(di):
-		if due, ok := p.deadline(engine.DeployItemController, key); ok {
-			return "no deployer has picked it up; the pickup timeout fails it " + p.at(due)
-		}
-		return "no deployer has picked it up"
+		return p.whyNotPickedUp(di, key)
 	}
 	due, ok := p.deadline(engine.DeployerController, key)
 	if !ok {
@@ -87,6 +87,25 @@ func (p Pending) whyDeployItem(di *lsv1alpha1.DeployItem) string {
 		return fmt.Sprintf("a fake rule makes it take %s: it is done %s", p.step(r, di).Duration, p.at(due))
 	}
 	return fmt.Sprintf("the deployer reports phase %s and acts on it again %s", phase, p.at(due))
+}
+
+// whyNotPickedUp says why no deployer has picked di up, and when the pickup
+// timeout fails it. Work that is ready (a run stopped by --max-steps before
+// the controllers looked at the item) is due now, but the deploy item
+// controller then only asks to be woken at the timeout: that is when it fails.
+func (p Pending) whyNotPickedUp(di *lsv1alpha1.DeployItem, key types.NamespacedName) string {
+	msg := "no deployer has picked it up"
+	if due, ok := p.deadline(engine.DeployerController, key); ok && !due.After(p.Now) {
+		msg += " yet (the run stopped before the deployers looked at it)"
+	}
+	due, ok := p.deadline(engine.DeployItemController, key)
+	if !ok {
+		return msg
+	}
+	if limit, wake, lok := deployitem.PickupLimit(di, p.PickupTimeout); lok && due.Before(limit) {
+		due = wake
+	}
+	return msg + "; the pickup timeout fails it " + p.at(due)
 }
 
 // neverEnds says why nothing will end di's job in phase by itself.

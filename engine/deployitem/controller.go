@@ -54,6 +54,22 @@ func (c *Controller) Idle(_ context.Context, di *lsv1alpha1.DeployItem) bool {
 	return c.cfg.PickupTimeout < 0 || st.JobID == st.JobIDFinished || st.JobIDGenerationTime == nil || PickedUp(di)
 }
 
+// PickupLimit returns when Landscaper's deploy item controller first finds
+// that di has waited the pickup timeout (timeout; zero means
+// DefaultPickupTimeout, negative none) since its job reached it, and when it
+// looks then by itself (five seconds later); false when no check is due.
+func PickupLimit(di *lsv1alpha1.DeployItem, timeout time.Duration) (limit, due time.Time, ok bool) {
+	if timeout == 0 {
+		timeout = DefaultPickupTimeout
+	}
+	st := di.Status
+	if timeout < 0 || st.JobID == st.JobIDFinished || st.JobIDGenerationTime == nil || PickedUp(di) {
+		return time.Time{}, time.Time{}, false
+	}
+	limit = st.JobIDGenerationTime.Add(timeout)
+	return limit, limit.Add(pickupGrace), true
+}
+
 // pickupGrace is how long after the pickup timeout Landscaper looks again:
 // it requeues an item for the time left plus five seconds.
 const pickupGrace = 5 * time.Second
