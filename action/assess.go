@@ -145,6 +145,10 @@ func rootOutcome(inst *lsv1alpha1.Installation) Outcome {
 	switch {
 	case st.JobID != st.JobIDFinished || flow.HasOperation(inst, lsv1alpha1.ReconcileOperation):
 		return OutcomeUnfinished
+	case inst.DeletionTimestamp != nil && !st.InstallationPhase.IsDeletion():
+		// Its deletion job starts when the job it was deleted in has
+		// finished (Landscaper's isCreateNewJobID): not run yet.
+		return OutcomeUnfinished
 	case st.InstallationPhase == lsv1alpha1.InstallationPhases.Succeeded:
 		return OutcomeSucceeded
 	case st.InstallationPhase.IsFailed():
@@ -157,7 +161,8 @@ func rootOutcome(inst *lsv1alpha1.Installation) Outcome {
 // and its other unfinished objects.
 func (p Pending) unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) (items, others []Unfinished, err error) {
 	defer func() {
-		if st := inst.Status; err == nil && (st.JobID != st.JobIDFinished || st.JobID == "") {
+		if st := inst.Status; err == nil && (st.JobID != st.JobIDFinished || st.JobID == "" ||
+			dataflow.IsRoot(inst) && rootOutcome(inst) == OutcomeUnfinished) {
 			others = append(others, Unfinished{Ref: landscape.ObjectRef{Kind: "Installation", Namespace: inst.Namespace, Name: inst.Name}, Why: whyInstallation(inst)})
 		}
 	}()
@@ -203,6 +208,9 @@ func whyInstallation(inst *lsv1alpha1.Installation) string {
 	switch {
 	case st.JobID == st.JobIDFinished && flow.HasOperation(inst, lsv1alpha1.ReconcileOperation):
 		return "a reconcile annotation is waiting to start a new job"
+	case st.JobID == st.JobIDFinished && inst.DeletionTimestamp != nil && !st.InstallationPhase.IsDeletion():
+		return fmt.Sprintf("phase %s, marked for deletion: its deletion job starts next, the job it was deleted in has finished",
+			orNone(string(st.InstallationPhase)))
 	case st.LastError != nil:
 		return fmt.Sprintf("phase %s, last error: %s", orNone(string(st.InstallationPhase)), errorMessage(st.LastError))
 	}

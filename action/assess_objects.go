@@ -69,8 +69,8 @@ func objectOutcome(obj fakecluster.Object, st flow.JobStatus, hasJob bool) Outco
 		return OutcomeSucceeded
 	case st.JobID != st.JobIDFinished || flow.HasOperation(obj, lsv1alpha1.ReconcileOperation):
 		return OutcomeUnfinished
-	case obj.GetDeletionTimestamp() != nil && !isFailed(st.Phase):
-		return OutcomeUnfinished // its deletion has not run
+	case obj.GetDeletionTimestamp() != nil && !isDeletionPhase(st.Phase):
+		return OutcomeUnfinished // its deletion has not run (a Failed job was the one before)
 	case st.Phase == "Succeeded":
 		return OutcomeSucceeded
 	case isFailed(st.Phase):
@@ -80,6 +80,16 @@ func objectOutcome(obj fakecluster.Object, st flow.JobStatus, hasJob bool) Outco
 }
 
 func isFailed(phase string) bool { return phase == "Failed" || phase == "DeleteFailed" }
+
+// isDeletionPhase reports whether phase is one of a deletion job, of an
+// Installation, Execution or DeployItem.
+func isDeletionPhase(phase string) bool {
+	switch phase {
+	case "InitDelete", "TriggerDelete", "Deleting", "DeleteFailed":
+		return true
+	}
+	return false
+}
 
 // unfinishedObject says why obj has not finished: for an Execution, its
 // unfinished deploy items first.
