@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/engine/flow"
+	"github.com/lscli/lscli/engine/installation"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscape"
 	"github.com/lscli/lscli/landscaper/dataflow"
@@ -163,7 +164,25 @@ func (p Pending) unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst 
 	defer func() {
 		if st := inst.Status; err == nil && (st.JobID != st.JobIDFinished || st.JobID == "" ||
 			dataflow.IsRoot(inst) && rootOutcome(inst) == OutcomeUnfinished) {
-			others = append(others, Unfinished{Ref: landscape.ObjectRef{Kind: "Installation", Namespace: inst.Namespace, Name: inst.Name}, Why: whyInstallation(inst)})
+			why := whyInstallation(inst)
+			var other *lsv1alpha1.Installation
+			if other, err = installation.WaitsForEachOther(ctx, c, inst); err != nil {
+				return
+			}
+			if other != nil {
+				why += fmt.Sprintf("; Installation %s/%s imports its exports and its job waits in Init for this deletion job to finish: "+
+					"they wait for each other, as in Landscaper (give %s/%s the annotation %s: \"true\", e.g. in its file, and reconcile it)",
+					other.Namespace, other.Name, inst.Namespace, inst.Name, lsv1alpha1.DeleteIgnoreSuccessors)
+			}
+			if other, err = installation.DeletionWaitingFor(ctx, c, inst); err != nil {
+				return
+			}
+			if other != nil {
+				why += fmt.Sprintf("; its predecessor's deletion job waits for this installation to be gone: they wait for each other, "+
+					"as in Landscaper (give %s/%s the annotation %s: \"true\", e.g. in its file, and reconcile it)",
+					other.Namespace, other.Name, lsv1alpha1.DeleteIgnoreSuccessors)
+			}
+			others = append(others, Unfinished{Ref: landscape.ObjectRef{Kind: "Installation", Namespace: inst.Namespace, Name: inst.Name}, Why: why})
 		}
 	}()
 	subs := &lsv1alpha1.InstallationList{}

@@ -215,3 +215,59 @@ func dependentsOf(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.
 func keyOf(obj metav1.Object) types.NamespacedName {
 	return types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
 }
+
+// WaitsForEachOther returns the sibling that inst's deletion waits for while
+// that sibling's job waits for inst: inst is in InitDelete because its first
+// successor (by name, as checkSuccessor looks) still exists, and that
+// successor's job waits in Init for inst as its predecessor, which only a
+// finished deletion job of inst would end. Landscaper has no way out of this
+// either; nil when inst is not in such a wait.
+func WaitsForEachOther(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) (*lsv1alpha1.Installation, error) {
+	st := inst.Status
+	if inst.DeletionTimestamp == nil || st.InstallationPhase != lsv1alpha1.InstallationPhases.InitDelete || st.JobID == st.JobIDFinished ||
+		inst.Annotations[lsv1alpha1.DeleteIgnoreSuccessors] == "true" ||
+		(inst.Spec.Optimization != nil && inst.Spec.Optimization.HasNoSiblingExports) {
+		return nil, nil
+	}
+	succ, err := successors(ctx, c, inst)
+	if err != nil || len(succ) == 0 {
+		return nil, err
+	}
+	s := succ[0]
+	if s.Status.InstallationPhase != lsv1alpha1.InstallationPhases.Init || s.Status.JobID == s.Status.JobIDFinished ||
+		(s.Spec.Optimization != nil && s.Spec.Optimization.HasNoSiblingImports) || unfinished(s, inst) == "" {
+		return nil, nil
+	}
+	preds, err := predecessors(ctx, c, s)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range preds {
+		if p.UID == inst.UID {
+			return s.DeepCopy(), nil
+		}
+	}
+	return nil, nil
+}
+
+// DeletionWaitingFor returns the predecessor of inst whose deletion inst
+// keeps waiting while inst's job waits for it (see WaitsForEachOther), or nil.
+func DeletionWaitingFor(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation) (*lsv1alpha1.Installation, error) {
+	if inst.Status.InstallationPhase != lsv1alpha1.InstallationPhases.Init || inst.Status.JobID == inst.Status.JobIDFinished {
+		return nil, nil
+	}
+	preds, err := predecessors(ctx, c, inst)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range preds {
+		other, err := WaitsForEachOther(ctx, c, p)
+		if err != nil {
+			return nil, err
+		}
+		if other != nil && other.UID == inst.UID {
+			return p.DeepCopy(), nil
+		}
+	}
+	return nil, nil
+}
