@@ -53,6 +53,11 @@ type ReconcileResult struct {
 	// Empty with All.
 	ChangedImports []landscape.ObjectRef
 	Importers      []types.NamespacedName
+	// PendingJobs and PendingStandaloneJobs are how many unchanged roots
+	// and stand-alone objects of the files still carry a reconcile
+	// annotation of an earlier command (their job was running): each starts
+	// a new job when its running job has finished.
+	PendingJobs, PendingStandaloneJobs int
 }
 
 // Run loads the files before touching the state, so invalid input (exit 2)
@@ -85,6 +90,7 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 	}
 	if !r.All {
 		res.NewJobs, res.NewStandaloneJobs = newJobs(ctx, ss.cluster(), applied)
+		res.PendingJobs, res.PendingStandaloneJobs = pendingJobs(ctx, ss.cluster(), applied)
 	} else {
 		for _, ref := range roots {
 			if ref.Kind == "Installation" {
@@ -206,6 +212,22 @@ func newJobs(ctx context.Context, c *fakecluster.Cluster, applied landscape.Appl
 		if ref.Kind == "Installation" {
 			roots++
 		} else {
+			standalone++
+		}
+	}
+	return roots, standalone
+}
+
+// pendingJobs counts the unchanged roots and stand-alone objects of the
+// files whose live object still has an operation that starts a job.
+func pendingJobs(ctx context.Context, c *fakecluster.Cluster, applied landscape.ApplyResult) (roots, standalone int) {
+	for _, ref := range applied.Unchanged {
+		op, ok := liveOperation(ctx, c, ref)
+		switch {
+		case !ok || !startsJob(ref.Kind, op):
+		case ref.Kind == "Installation":
+			roots++
+		default:
 			standalone++
 		}
 	}

@@ -66,7 +66,21 @@ func (f *factory) reconcileRun(ctx context.Context, s *settings, paths []string,
 		}
 		f.status("applied %s: %d created, %d changed, %d unchanged; new jobs for %s",
 			plural(len(res.Loaded.Objects), "object"), len(applied.Created), len(applied.Updated), len(applied.Unchanged), jobs)
-		if !all && len(applied.Created) == 0 && len(applied.Updated) == 0 && len(res.Loaded.Objects) > 0 {
+		if pending := res.PendingJobs + res.PendingStandaloneJobs; pending > 0 {
+			var what []string
+			if res.PendingJobs > 0 {
+				what = append(what, plural(res.PendingJobs, "root installation"))
+			}
+			if res.PendingStandaloneJobs > 0 {
+				what = append(what, plural(res.PendingStandaloneJobs, "stand-alone object"))
+			}
+			carry, it := "still carry", "each starts a new job when its running job has finished"
+			if pending == 1 {
+				carry, it = "still carries", "it starts a new job when its running job has finished"
+			}
+			f.status("note: %s %s the reconcile annotation of an earlier command: %s", strings.Join(what, " and "), carry, it)
+		}
+		if !all && len(applied.Created) == 0 && len(applied.Updated) == 0 && len(res.Loaded.Objects) > 0 && res.PendingJobs+res.PendingStandaloneJobs == 0 {
 			// The edit-and-reconcile loop of a blueprint author: a blueprint,
 			// chart or component version is no installation spec.
 			f.status("hint: nothing in the files changed, so no new job started (as in Landscaper, a changed blueprint, " +
