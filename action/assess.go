@@ -227,6 +227,8 @@ func whyInstallation(inst *lsv1alpha1.Installation) string {
 	switch {
 	case st.JobID == st.JobIDFinished && flow.HasOperation(inst, lsv1alpha1.ReconcileOperation):
 		return "a reconcile annotation is waiting to start a new job"
+	case st.JobID == "" && dataflow.IsRoot(inst):
+		return "no job has started on it"
 	case st.JobID == st.JobIDFinished && inst.DeletionTimestamp != nil && !st.InstallationPhase.IsDeletion():
 		return fmt.Sprintf("phase %s, marked for deletion: its deletion job starts next, the job it was deleted in has finished",
 			orNone(string(st.InstallationPhase)))

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lscli/lscli/engine/execution"
+	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
 )
 
@@ -55,6 +56,11 @@ func notRunning(objs []fakecluster.Object, obj fakecluster.Object) string {
 	}
 	name := obj.GetObjectKind().GroupVersionKind().Kind + " " + obj.GetNamespace() + "/" + obj.GetName()
 	switch {
+	case flow.HasOperation(obj, lsv1alpha1.ReconcileOperation):
+		// The interrupt replaces the pending reconcile annotation (the
+		// operation annotation has one value), and Landscaper handles it
+		// before it starts a new job: that job never starts.
+		return ""
 	case jobID == "":
 		return name + " has never started a job: there is nothing to interrupt"
 	case interruptReaches(objs, obj):
