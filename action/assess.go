@@ -129,6 +129,10 @@ func (p Pending) AssessObjects(ctx context.Context, c *fakecluster.Cluster, refs
 				return a, err
 			}
 			a.Hints = append(a.Hints, hints...)
+			if hints, err = noTargetDeleteHints(ctx, c, inst, inst); err != nil {
+				return a, err
+			}
+			a.Hints = append(a.Hints, hints...)
 		}
 		if st.Outcome == OutcomeUnfinished {
 			items, others, err := p.unfinishedIn(ctx, c, inst)
