@@ -56,10 +56,12 @@ func notRunning(objs []fakecluster.Object, obj fakecluster.Object) string {
 	}
 	name := obj.GetObjectKind().GroupVersionKind().Kind + " " + obj.GetNamespace() + "/" + obj.GetName()
 	switch {
-	case flow.HasOperation(obj, lsv1alpha1.ReconcileOperation):
-		// The interrupt replaces the pending reconcile annotation (the
-		// operation annotation has one value), and Landscaper handles it
-		// before it starts a new job: that job never starts.
+	case flow.HasOperation(obj, lsv1alpha1.ReconcileOperation) && fakecluster.ControllerOf(obj) == nil:
+		// The interrupt replaces the pending reconcile annotation of a
+		// root or stand-alone object (the operation annotation has one
+		// value), and Landscaper handles it before it starts a new job:
+		// that job never starts. (An installation keeps the annotation on
+		// its Execution, where it starts nothing.)
 		return ""
 	case jobID == "":
 		return name + " has never started a job: there is nothing to interrupt"

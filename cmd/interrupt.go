@@ -25,6 +25,9 @@ NAME may also be KIND/NAME (installation/NAME, execution/NAME), or NAMESPACE/NAM
 				return err
 			}
 			o, err := parseObjectArgs(args, s.Namespace)
+			if err == nil {
+				o = o.orNamespaced(s, "Installation", "Execution")
+			}
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"strings"
 
 	"github.com/lscli/lscli/action"
@@ -14,6 +15,10 @@ type objectArg struct {
 	// namespace is the namespace -n gave, or NAME's; empty for any.
 	namespace string
 	name      string
+	// prefix is NAME's part before the slash when it was read as a kind
+	// (KIND/NAME): a namespace can have a kind's name (the example
+	// "targets"), see orNamespaced.
+	prefix string
 }
 
 // parseObjectArgs reads the arguments [KIND] NAME of a command, with ns the
@@ -32,17 +37,51 @@ func parseObjectArgs(args []string, ns string) (objectArg, error) {
 		return o, nil // the lookup says it is not found
 	}
 	if kind, isKind := kindOfPrefix(prefix); isKind {
-		if o.kind != "" {
+		given, err := action.ResolveKind(o.kind)
+		switch {
+		case o.kind != "" && (err != nil || given == kind):
 			return o, invalidf("%q names a kind, and so does %q: give it once", o.name, o.kind)
+		case o.kind == "":
+			o.kind, o.name, o.prefix = kind, name, prefix
+			return o, nil
 		}
-		o.kind, o.name = kind, name
-		return o, nil
+		// KIND and then NAMESPACE/NAME whose namespace has the name of
+		// another kind.
 	}
 	if ns != "" && ns != prefix {
 		return o, invalidf("%q names namespace %q, and -n names %q: give one", o.name, prefix, ns)
 	}
 	o.namespace, o.name = prefix, name
 	return o, nil
+}
+
+// orNamespaced returns o read as NAMESPACE/NAME when its NAME was read as
+// KIND/NAME of a kind that accept refuses and the state has an object of
+// an accepted kind there: lscli's trees name objects NAMESPACE/NAME, and a
+// namespace may have a kind's name ("targets/platform" is the installation
+// platform of namespace targets for interrupt). Otherwise o stays as it is,
+// and the command refuses its kind.
+func (o objectArg) orNamespaced(s *settings, accept ...string) objectArg {
+	if o.prefix == "" || o.namespace != "" && o.namespace != o.prefix {
+		return o
+	}
+	for _, kind := range accept {
+		if o.is(kind) {
+			return o
+		}
+	}
+	cfg, err := configuration(s)
+	if err != nil {
+		return o
+	}
+	for _, kind := range accept {
+		a := action.NewGet(cfg)
+		a.Namespace = o.prefix
+		if found, err := a.Run(context.Background(), []string{kind, o.name}); err == nil && len(found) > 0 {
+			return objectArg{namespace: o.prefix, name: o.name}
+		}
+	}
+	return o
 }
 
 // kindOfPrefix reports whether prefix, the part of NAME before its slash, is

@@ -37,6 +37,9 @@ func (f *factory) treeRun(ctx context.Context, s *settings, args []string) error
 	name := ""
 	if len(args) == 1 {
 		o, err := parseObjectArgs(args, s.Namespace)
+		if err == nil {
+			o = o.orNamespaced(s, "Installation")
+		}
 		if err != nil {
 			return err
 		}

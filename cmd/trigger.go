@@ -27,6 +27,9 @@ all are changed at once, then the simulation runs once and reports on each.`,
 				return err
 			}
 			o, many, err := operatedObjects(args, s.Namespace)
+			if err == nil && many == nil {
+				o = o.orNamespaced(s, "Installation", "Execution", "DeployItem")
+			}
 			if err != nil {
 				return err
 			}
