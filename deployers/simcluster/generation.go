@@ -123,8 +123,26 @@ func (r generationRule) sameTyped(a, b runtime.Object) bool {
 	if errA != nil || errB != nil {
 		return false
 	}
-	return (!r.annotations || reflect.DeepEqual(ma.GetAnnotations(), mb.GetAnnotations())) &&
-		(!r.labels || reflect.DeepEqual(ma.GetLabels(), mb.GetLabels()))
+	return (!r.annotations || semanticMapEqual(ma.GetAnnotations(), mb.GetAnnotations())) &&
+		(!r.labels || semanticMapEqual(ma.GetLabels(), mb.GetLabels()))
+}
+
+// semanticMapEqual compares annotations or labels as the registries'
+// apiequality.Semantic.DeepEqual does: an empty map is a nil one.
+func semanticMapEqual(a, b map[string]string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// nilIfEmpty returns m, or nil when it is empty, so that empty and missing
+// annotations or labels encode alike (null), as they compare equal.
+func nilIfEmpty(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
 }
 
 // typeMetaType is the type of the apiVersion and kind of typed objects.
@@ -138,10 +156,10 @@ func (r generationRule) versioned(obj runtime.Object) map[string]any {
 	}
 	if m, err := meta.Accessor(obj); err == nil {
 		if r.annotations {
-			out["metadata.annotations"] = m.GetAnnotations()
+			out["metadata.annotations"] = nilIfEmpty(m.GetAnnotations())
 		}
 		if r.labels {
-			out["metadata.labels"] = m.GetLabels()
+			out["metadata.labels"] = nilIfEmpty(m.GetLabels())
 		}
 	}
 	return out
