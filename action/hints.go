@@ -161,6 +161,9 @@ func unservedKindHint(di *lsv1alpha1.DeployItem) string {
 	}
 	what := m[1] + m[2]
 	target := itemTarget(di)
+	if h := removedVersionHint(di, what, target); h != "" {
+		return h
+	}
 	return fmt.Sprintf("DeployItem %s/%s: its target cluster (%s) does not serve %s: a real cluster serves it once "+
 		"its CustomResourceDefinition is installed or its API server runs; if that cluster is simulated, seed a "+
 		"CustomResourceDefinition for each kind of it the item applies (simulatedCluster.seeds in the config file, "+
