@@ -113,6 +113,9 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 		if h := timeoutHint(&dis.Items[i]); h != "" {
 			hints = append(hints, h)
 		}
+		if h := atomicHint(&dis.Items[i]); h != "" {
+			hints = append(hints, h)
+		}
 		h, err := workloadHint(ctx, c, waitsFor, &dis.Items[i])
 		if err != nil {
 			return nil, err
