@@ -259,6 +259,23 @@ func configMapKeyHint(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alp
 		inst.Namespace, inst.Name, cm.Namespace, cm.Name, m[1], strings.Join(binary, ", ")), nil
 }
 
+// targetOf returns the Target di names, or nil when it does not exist.
+func targetOf(ctx context.Context, c *fakecluster.Cluster, di *lsv1alpha1.DeployItem) (*lsv1alpha1.Target, error) {
+	ns := di.Spec.Target.Namespace
+	if ns == "" {
+		ns = di.Namespace
+	}
+	target := &lsv1alpha1.Target{}
+	err := c.Get(ctx, types.NamespacedName{Namespace: ns, Name: di.Spec.Target.Name}, target)
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get target of deploy item %s/%s: %w", di.Namespace, di.Name, err)
+	}
+	return target, nil
+}
+
 // pickupHint says, for a deploy item that failed because no deployer picked
 // it up in time, when the reason is its Target: a Target whose
 // spec.secretRef names a Secret or key that does not exist cannot be
@@ -272,17 +289,9 @@ func pickupHint(ctx context.Context, c *fakecluster.Cluster, di *lsv1alpha1.Depl
 	if le == nil || le.Reason != lsv1alpha1.PickupTimeoutReason || di.Spec.Target == nil {
 		return "", nil
 	}
-	ns := di.Spec.Target.Namespace
-	if ns == "" {
-		ns = di.Namespace
-	}
-	target := &lsv1alpha1.Target{}
-	err := c.Get(ctx, types.NamespacedName{Namespace: ns, Name: di.Spec.Target.Name}, target)
-	if apierrors.IsNotFound(err) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("get target of deploy item %s/%s: %w", di.Namespace, di.Name, err)
+	target, err := targetOf(ctx, c, di)
+	if target == nil || err != nil {
+		return "", err
 	}
 	ref := target.Spec.SecretRef
 	if ref == nil {

@@ -7,9 +7,7 @@ import (
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/fakecluster"
 )
@@ -61,17 +59,9 @@ func workloadHint(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsFor
 	if !ok {
 		return "", nil
 	}
-	ns := di.Spec.Target.Namespace
-	if ns == "" {
-		ns = di.Namespace
-	}
-	target := &lsv1alpha1.Target{}
-	err := c.Get(ctx, types.NamespacedName{Namespace: ns, Name: di.Spec.Target.Name}, target)
-	if apierrors.IsNotFound(err) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("get target of deploy item %s/%s: %w", di.Namespace, di.Name, err)
+	target, err := targetOf(ctx, c, di)
+	if target == nil || err != nil {
+		return "", err
 	}
 	missing, err := waitsFor(ctx, target, gvk, objNS, objName)
 	if err != nil || missing == "" {
