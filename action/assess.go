@@ -7,7 +7,6 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/engine/flow"
@@ -212,13 +211,12 @@ func (p Pending) unfinishedIn(ctx context.Context, c *fakecluster.Cluster, inst 
 		others = append(others, Unfinished{Ref: landscape.ObjectRef{Kind: "Execution", Namespace: exec.Namespace, Name: exec.Name},
 			Why: fmt.Sprintf("phase %s, waiting for its deploy items", orNone(string(exec.Status.ExecutionPhase)))})
 	}
-	dis := &lsv1alpha1.DeployItemList{}
-	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: exec.Name})
-	if err := c.List(ctx, dis, fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel}); err != nil {
+	dis, err := itemsOf(ctx, c, exec)
+	if err != nil {
 		return nil, nil, err
 	}
-	for i := range dis.Items {
-		di := &dis.Items[i]
+	for i := range dis {
+		di := &dis[i]
 		if di.Status.JobID != di.Status.JobIDFinished {
 			items = append(items, Unfinished{Ref: landscape.ObjectRef{Kind: "DeployItem", Namespace: di.Namespace, Name: di.Name}, Why: p.whyDeployItem(di)})
 		}

@@ -38,12 +38,44 @@ func (p Pending) assessOther(ctx context.Context, c *fakecluster.Cluster, ref la
 	st, hasJob := flow.JobStatusOf(obj)
 	state := RootState{Kind: ref.Kind, Key: key, Phase: st.Phase, Outcome: objectOutcome(obj, st, hasJob)}
 	a.Roots = append(a.Roots, state)
+	if state.Outcome == OutcomeFailed {
+		hints, err := p.standaloneHints(ctx, c, obj)
+		a.Hints = append(a.Hints, hints...)
+		return err
+	}
 	if state.Outcome != OutcomeUnfinished {
 		return nil
 	}
 	items, others, err := p.unfinishedObject(ctx, c, ref, obj, st, hasJob)
 	a.Unfinished = append(append(a.Unfinished, items...), others...)
 	return err
+}
+
+// standaloneHints are the hints about a failed stand-alone DeployItem, or
+// the deploy items of a failed stand-alone Execution, as for the items of
+// an installation.
+func (p Pending) standaloneHints(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) ([]string, error) {
+	switch o := obj.(type) {
+	case *lsv1alpha1.DeployItem:
+		return itemHints(ctx, c, p.WaitsFor, nil, []lsv1alpha1.DeployItem{*o})
+	case *lsv1alpha1.Execution:
+		dis, err := itemsOf(ctx, c, o)
+		if err != nil {
+			return nil, err
+		}
+		return itemHints(ctx, c, p.WaitsFor, nil, dis)
+	}
+	return nil, nil
+}
+
+// itemsOf lists the deploy items exec manages.
+func itemsOf(ctx context.Context, c *fakecluster.Cluster, exec *lsv1alpha1.Execution) ([]lsv1alpha1.DeployItem, error) {
+	dis := &lsv1alpha1.DeployItemList{}
+	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: exec.Name})
+	if err := c.List(ctx, dis, fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel}); err != nil {
+		return nil, fmt.Errorf("list deploy items of execution %s/%s: %w", exec.Namespace, exec.Name, err)
+	}
+	return dis.Items, nil
 }
 
 // newObject returns an empty object of kind.
@@ -128,14 +160,13 @@ func ownerHint(obj fakecluster.Object) string {
 
 // unfinishedItems lists the unfinished deploy items of exec.
 func (p Pending) unfinishedItems(ctx context.Context, c *fakecluster.Cluster, exec *lsv1alpha1.Execution) ([]Unfinished, error) {
-	dis := &lsv1alpha1.DeployItemList{}
-	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: exec.Name})
-	if err := c.List(ctx, dis, fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel}); err != nil {
+	dis, err := itemsOf(ctx, c, exec)
+	if err != nil {
 		return nil, err
 	}
 	var out []Unfinished
-	for i := range dis.Items {
-		di := &dis.Items[i]
+	for i := range dis {
+		di := &dis[i]
 		if di.Status.JobID != di.Status.JobIDFinished {
 			out = append(out, Unfinished{Ref: landscape.ObjectRef{Kind: "DeployItem", Namespace: di.Namespace, Name: di.Name}, Why: p.whyDeployItem(di)})
 		}

@@ -104,19 +104,31 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 	if err != nil {
 		return nil, fmt.Errorf("get execution of %s/%s: %w", inst.Namespace, inst.Name, err)
 	}
-	dis := &lsv1alpha1.DeployItemList{}
-	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: exec.Name})
-	if err := c.List(ctx, dis, fakecluster.ListOptions{Namespace: exec.Namespace, LabelSelector: sel}); err != nil {
-		return nil, fmt.Errorf("list deploy items of execution %s/%s: %w", exec.Namespace, exec.Name, err)
+	dis, err := itemsOf(ctx, c, exec)
+	if err != nil {
+		return nil, err
 	}
-	for i := range dis.Items {
-		if h := timeoutHint(&dis.Items[i]); h != "" {
+	h2, err := itemHints(ctx, c, waitsFor, inst, dis)
+	if err != nil {
+		return nil, err
+	}
+	hints = append(hints, h2...)
+	return hints, nil
+}
+
+// itemHints are the hints about deploy items dis, of installation inst (nil
+// for stand-alone items and the items of a stand-alone Execution).
+func itemHints(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsForFunc, inst *lsv1alpha1.Installation,
+	dis []lsv1alpha1.DeployItem) ([]string, error) {
+	var hints []string
+	for i := range dis {
+		if h := timeoutHint(&dis[i]); h != "" {
 			hints = append(hints, h)
 		}
-		if h := atomicHint(&dis.Items[i]); h != "" {
+		if h := atomicHint(&dis[i]); h != "" {
 			hints = append(hints, h)
 		}
-		h, err := workloadHint(ctx, c, waitsFor, &dis.Items[i])
+		h, err := workloadHint(ctx, c, waitsFor, &dis[i])
 		if err != nil {
 			return nil, err
 		}
@@ -124,23 +136,26 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 			hints = append(hints, h)
 		}
 	}
-	for i := range dis.Items {
-		if h := unservedKindHint(&dis.Items[i]); h != "" {
+	for i := range dis {
+		if h := unservedKindHint(&dis[i]); h != "" {
 			hints = append(hints, h)
 		}
 	}
-	for i := range dis.Items {
-		h, err := pickupHint(ctx, c, &dis.Items[i])
+	for i := range dis {
+		h, err := pickupHint(ctx, c, &dis[i])
 		if err != nil {
 			return nil, err
 		}
 		if h != "" {
 			hints = append(hints, h)
 		}
-		if h := namespaceHint(&dis.Items[i]); h != "" {
+		if h := namespaceHint(&dis[i]); h != "" {
 			hints = append(hints, h)
 		}
-		if h := fakedExportsHint(inst, &dis.Items[i]); h != "" {
+		if inst == nil {
+			continue
+		}
+		if h := fakedExportsHint(inst, &dis[i]); h != "" {
 			hints = append(hints, h)
 		}
 	}
