@@ -16,12 +16,14 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/diff"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/lscli/lscli/internal/semantic"
 )
@@ -56,127 +58,110 @@ func validateImmutable(old, obj runtime.Object) error {
 	if old == nil {
 		return nil
 	}
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		typed, ok := typedOfUnstructured(u)
-		if !ok {
-			return nil
-		}
-		prev, ok := typedOfUnstructured(old)
-		if !ok {
-			return nil
-		}
-		old, obj = prev, typed
+	gvk, err := apiutil.GVKForObject(obj, builtin())
+	if err != nil {
+		return nil // a custom resource: no rules
 	}
-	var errs field.ErrorList
-	var gk schema.GroupKind
-	var name string
-	spec := field.NewPath("spec")
-	switch o := obj.(type) {
-	case *appsv1.Deployment:
-		p := old.(*appsv1.Deployment)
-		gk, name = appsv1.SchemeGroupVersion.WithKind("Deployment").GroupKind(), o.Name
-		errs = immutable(errs, o.Spec.Selector, p.Spec.Selector, spec.Child("selector"))
-	case *appsv1.ReplicaSet:
-		p := old.(*appsv1.ReplicaSet)
-		gk, name = appsv1.SchemeGroupVersion.WithKind("ReplicaSet").GroupKind(), o.Name
-		errs = immutable(errs, o.Spec.Selector, p.Spec.Selector, spec.Child("selector"))
-	case *appsv1.DaemonSet:
-		p := old.(*appsv1.DaemonSet)
-		gk, name = appsv1.SchemeGroupVersion.WithKind("DaemonSet").GroupKind(), o.Name
-		errs = immutable(errs, o.Spec.Selector, p.Spec.Selector, spec.Child("selector"))
-	case *appsv1.StatefulSet:
-		p := old.(*appsv1.StatefulSet)
-		gk, name = appsv1.SchemeGroupVersion.WithKind("StatefulSet").GroupKind(), o.Name
-		errs = immutable(errs, o.Spec.Selector, p.Spec.Selector, spec.Child("selector"))
-		errs = immutable(errs, o.Spec.VolumeClaimTemplates, p.Spec.VolumeClaimTemplates, spec.Child("volumeClaimTemplates"))
-		errs = immutable(errs, o.Spec.ServiceName, p.Spec.ServiceName, spec.Child("serviceName"))
-		errs = immutable(errs, o.Spec.PodManagementPolicy, p.Spec.PodManagementPolicy, spec.Child("podManagementPolicy"))
-	case *batchv1.Job:
-		gk, name = batchv1.SchemeGroupVersion.WithKind("Job").GroupKind(), o.Name
-		errs = immutableJob(o, old.(*batchv1.Job))
-	case *corev1.Service:
-		gk, name = schema.GroupKind{Kind: "Service"}, o.Name
-		errs = immutableClusterIPs(o, old.(*corev1.Service))
-	case *corev1.PersistentVolumeClaim:
-		gk, name = schema.GroupKind{Kind: "PersistentVolumeClaim"}, o.Name
-		errs = immutableClaim(o, old.(*corev1.PersistentVolumeClaim))
-	case *corev1.Pod:
-		gk, name = schema.GroupKind{Kind: "Pod"}, o.Name
-		errs = immutablePod(o, old.(*corev1.Pod))
-	case *corev1.ConfigMap:
-		p := old.(*corev1.ConfigMap)
-		gk, name = schema.GroupKind{Kind: "ConfigMap"}, o.Name
-		if isTrue(p.Immutable) {
-			errs = forbidIfChanged(errs, isTrue(o.Immutable), true, field.NewPath("immutable"))
-			errs = forbidIfChanged(errs, o.Data, p.Data, field.NewPath("data"))
-			errs = forbidIfChanged(errs, o.BinaryData, p.BinaryData, field.NewPath("binaryData"))
-		}
-	case *corev1.Secret:
-		p := old.(*corev1.Secret)
-		gk, name = schema.GroupKind{Kind: "Secret"}, o.Name
-		errs = immutable(errs, o.Type, p.Type, field.NewPath("type"))
-		if isTrue(p.Immutable) {
-			errs = forbidIfChanged(errs, isTrue(o.Immutable), true, field.NewPath("immutable"))
-			errs = forbidIfChanged(errs, o.Data, p.Data, field.NewPath("data"))
-		}
-	case *rbacv1.RoleBinding:
-		gk, name = rbacv1.SchemeGroupVersion.WithKind("RoleBinding").GroupKind(), o.Name
-		errs = immutable(errs, o.RoleRef, old.(*rbacv1.RoleBinding).RoleRef, field.NewPath("roleRef"))
-	case *rbacv1.ClusterRoleBinding:
-		gk, name = rbacv1.SchemeGroupVersion.WithKind("ClusterRoleBinding").GroupKind(), o.Name
-		errs = immutable(errs, o.RoleRef, old.(*rbacv1.ClusterRoleBinding).RoleRef, field.NewPath("roleRef"))
-	case *storagev1.StorageClass:
-		gk, name = storagev1.SchemeGroupVersion.WithKind("StorageClass").GroupKind(), o.Name
-		errs = immutableStorageClass(o, old.(*storagev1.StorageClass))
+	rule := immutableRules[gvk]
+	if rule == nil {
+		return nil
 	}
+	if obj, err = asTyped(gvk, obj); err != nil {
+		return nil
+	}
+	if old, err = asTyped(gvk, old); err != nil {
+		return nil
+	}
+	errs := rule(obj, old)
 	if len(errs) == 0 {
 		return nil
 	}
-	return apierrors.NewInvalid(gk, name, errs)
+	name := ""
+	if m, err := meta.Accessor(obj); err == nil {
+		name = m.GetName()
+	}
+	return apierrors.NewInvalid(gvk.GroupKind(), name, errs)
 }
 
-// typedOfUnstructured converts a built-in object that reached the store
-// unstructured to its Go type.
-func typedOfUnstructured(obj runtime.Object) (runtime.Object, bool) {
+// immutableRules are the fields kube-apiserver's update validation keeps,
+// by the kind (and Go type) of the object, given the new object and the
+// stored one (see validateImmutable).
+var immutableRules = map[schema.GroupVersionKind]func(obj, old runtime.Object) field.ErrorList{
+	appsv1.SchemeGroupVersion.WithKind("Deployment"): func(obj, old runtime.Object) field.ErrorList {
+		return immutable(nil, obj.(*appsv1.Deployment).Spec.Selector, old.(*appsv1.Deployment).Spec.Selector, specPath.Child("selector"))
+	},
+	appsv1.SchemeGroupVersion.WithKind("ReplicaSet"): func(obj, old runtime.Object) field.ErrorList {
+		return immutable(nil, obj.(*appsv1.ReplicaSet).Spec.Selector, old.(*appsv1.ReplicaSet).Spec.Selector, specPath.Child("selector"))
+	},
+	appsv1.SchemeGroupVersion.WithKind("DaemonSet"): func(obj, old runtime.Object) field.ErrorList {
+		return immutable(nil, obj.(*appsv1.DaemonSet).Spec.Selector, old.(*appsv1.DaemonSet).Spec.Selector, specPath.Child("selector"))
+	},
+	appsv1.SchemeGroupVersion.WithKind("StatefulSet"): func(obj, old runtime.Object) field.ErrorList {
+		o, p := obj.(*appsv1.StatefulSet), old.(*appsv1.StatefulSet)
+		errs := immutable(nil, o.Spec.Selector, p.Spec.Selector, specPath.Child("selector"))
+		errs = immutable(errs, o.Spec.VolumeClaimTemplates, p.Spec.VolumeClaimTemplates, specPath.Child("volumeClaimTemplates"))
+		errs = immutable(errs, o.Spec.ServiceName, p.Spec.ServiceName, specPath.Child("serviceName"))
+		return immutable(errs, o.Spec.PodManagementPolicy, p.Spec.PodManagementPolicy, specPath.Child("podManagementPolicy"))
+	},
+	batchv1.SchemeGroupVersion.WithKind("Job"): func(obj, old runtime.Object) field.ErrorList {
+		return immutableJob(obj.(*batchv1.Job), old.(*batchv1.Job))
+	},
+	corev1.SchemeGroupVersion.WithKind("Service"): func(obj, old runtime.Object) field.ErrorList {
+		return immutableClusterIPs(obj.(*corev1.Service), old.(*corev1.Service))
+	},
+	corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaim"): func(obj, old runtime.Object) field.ErrorList {
+		return immutableClaim(obj.(*corev1.PersistentVolumeClaim), old.(*corev1.PersistentVolumeClaim))
+	},
+	corev1.SchemeGroupVersion.WithKind("Pod"): func(obj, old runtime.Object) field.ErrorList {
+		return immutablePod(obj.(*corev1.Pod), old.(*corev1.Pod))
+	},
+	corev1.SchemeGroupVersion.WithKind("ConfigMap"): func(obj, old runtime.Object) field.ErrorList {
+		o, p := obj.(*corev1.ConfigMap), old.(*corev1.ConfigMap)
+		if !isTrue(p.Immutable) {
+			return nil
+		}
+		errs := forbidIfChanged(nil, isTrue(o.Immutable), true, field.NewPath("immutable"))
+		errs = forbidIfChanged(errs, o.Data, p.Data, field.NewPath("data"))
+		return forbidIfChanged(errs, o.BinaryData, p.BinaryData, field.NewPath("binaryData"))
+	},
+	corev1.SchemeGroupVersion.WithKind("Secret"): func(obj, old runtime.Object) field.ErrorList {
+		o, p := obj.(*corev1.Secret), old.(*corev1.Secret)
+		errs := immutable(nil, o.Type, p.Type, field.NewPath("type"))
+		if isTrue(p.Immutable) {
+			errs = forbidIfChanged(errs, isTrue(o.Immutable), true, field.NewPath("immutable"))
+			errs = forbidIfChanged(errs, o.Data, p.Data, field.NewPath("data"))
+		}
+		return errs
+	},
+	rbacv1.SchemeGroupVersion.WithKind("RoleBinding"): func(obj, old runtime.Object) field.ErrorList {
+		return immutable(nil, obj.(*rbacv1.RoleBinding).RoleRef, old.(*rbacv1.RoleBinding).RoleRef, field.NewPath("roleRef"))
+	},
+	rbacv1.SchemeGroupVersion.WithKind("ClusterRoleBinding"): func(obj, old runtime.Object) field.ErrorList {
+		return immutable(nil, obj.(*rbacv1.ClusterRoleBinding).RoleRef, old.(*rbacv1.ClusterRoleBinding).RoleRef, field.NewPath("roleRef"))
+	},
+	storagev1.SchemeGroupVersion.WithKind("StorageClass"): func(obj, old runtime.Object) field.ErrorList {
+		return immutableStorageClass(obj.(*storagev1.StorageClass), old.(*storagev1.StorageClass))
+	},
+}
+
+// specPath is the path of an object's spec.
+var specPath = field.NewPath("spec")
+
+// asTyped returns obj as the Go type of gvk: itself, or converted from an
+// unstructured object of a built-in kind.
+func asTyped(gvk schema.GroupVersionKind, obj runtime.Object) (runtime.Object, error) {
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
-		return obj, true
+		return obj, nil
 	}
-	var typed runtime.Object
-	switch u.GroupVersionKind() {
-	case appsv1.SchemeGroupVersion.WithKind("Deployment"):
-		typed = &appsv1.Deployment{}
-	case appsv1.SchemeGroupVersion.WithKind("ReplicaSet"):
-		typed = &appsv1.ReplicaSet{}
-	case appsv1.SchemeGroupVersion.WithKind("DaemonSet"):
-		typed = &appsv1.DaemonSet{}
-	case appsv1.SchemeGroupVersion.WithKind("StatefulSet"):
-		typed = &appsv1.StatefulSet{}
-	case batchv1.SchemeGroupVersion.WithKind("Job"):
-		typed = &batchv1.Job{}
-	case corev1.SchemeGroupVersion.WithKind("Service"):
-		typed = &corev1.Service{}
-	case corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaim"):
-		typed = &corev1.PersistentVolumeClaim{}
-	case corev1.SchemeGroupVersion.WithKind("Pod"):
-		typed = &corev1.Pod{}
-	case corev1.SchemeGroupVersion.WithKind("ConfigMap"):
-		typed = &corev1.ConfigMap{}
-	case corev1.SchemeGroupVersion.WithKind("Secret"):
-		typed = &corev1.Secret{}
-	case rbacv1.SchemeGroupVersion.WithKind("RoleBinding"):
-		typed = &rbacv1.RoleBinding{}
-	case rbacv1.SchemeGroupVersion.WithKind("ClusterRoleBinding"):
-		typed = &rbacv1.ClusterRoleBinding{}
-	case storagev1.SchemeGroupVersion.WithKind("StorageClass"):
-		typed = &storagev1.StorageClass{}
-	default:
-		return nil, false
+	typed, err := builtin().New(gvk)
+	if err != nil {
+		return nil, err
 	}
-	if runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, typed) != nil {
-		return nil, false
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, typed); err != nil {
+		return nil, err
 	}
-	return typed, true
+	return typed, nil
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
