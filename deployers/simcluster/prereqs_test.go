@@ -171,16 +171,23 @@ func TestWorkloadWaitsForMissingObject(t *testing.T) {
 			t.Run(k.kind+"/"+r.name, func(t *testing.T) {
 				f := newFixture(t)
 				f.create(workload(k.kind, r.spec))
-				if u := f.get(k.apiVersion, k.kind, "default", "w"); ready(t, u) {
-					t.Errorf("ready while %s is missing; status: %v", r.name, u.Object["status"])
-				}
-				f.clock.Step(time.Minute)
-				f.create(r.object)
-				if u := f.get(k.apiVersion, k.kind, "default", "w"); !ready(t, u) {
-					t.Errorf("not ready once it exists; status: %v", u.Object["status"])
-				}
+				f.waitsUntil(k.kind, k.apiVersion, r.name, func() { f.create(r.object) })
 			})
 		}
+	}
+}
+
+// waitsUntil checks that workload "w" of kind is not ready while what is
+// missing, and is ready once provide, a minute later, made it.
+func (f *fixture) waitsUntil(kind, apiVersion, what string, provide func()) {
+	f.t.Helper()
+	if u := f.get(apiVersion, kind, "default", "w"); ready(f.t, u) {
+		f.t.Errorf("ready while %s is missing; status: %v", what, u.Object["status"])
+	}
+	f.clock.Step(time.Minute)
+	provide()
+	if u := f.get(apiVersion, kind, "default", "w"); !ready(f.t, u) {
+		f.t.Errorf("not ready once %s exists; status: %v", what, u.Object["status"])
 	}
 }
 
@@ -534,14 +541,7 @@ func TestWorkloadWaitsForMissingKey(t *testing.T) {
 			t.Run(k.kind+"/"+r.name, func(t *testing.T) {
 				f := newFixture(t)
 				f.create(r.without, workload(k.kind, r.spec))
-				if u := f.get(k.apiVersion, k.kind, "default", "w"); ready(t, u) {
-					t.Errorf("ready while the key is missing; status: %v", u.Object["status"])
-				}
-				f.clock.Step(time.Minute)
-				f.update(r.with)
-				if u := f.get(k.apiVersion, k.kind, "default", "w"); !ready(t, u) {
-					t.Errorf("not ready once the key exists; status: %v", u.Object["status"])
-				}
+				f.waitsUntil(k.kind, k.apiVersion, "the key of "+r.name, func() { f.update(r.with) })
 			})
 		}
 	}

@@ -60,41 +60,33 @@ func TestClaimWaitsForFirstConsumer(t *testing.T) {
 			}
 		})
 	}
-	t.Run("pods not created without their ServiceAccount", func(t *testing.T) {
-		f := newFixture(t)
-		f.create(wffcClass, claim, workload("Deployment", `
+	// Pods not created, or not scheduled, until another object exists.
+	for _, tc := range []struct{ name, spec, other, what string }{
+		{"pods not created without their ServiceAccount", `
       serviceAccountName: sa
       containers: [{name: c, image: busybox}]
       volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
-`))
-		if got := f.claimPhase("data"); got != "Pending" {
-			t.Errorf("phase = %q, want Pending", got)
-		}
-		f.create(references[0].object)
-		if got := f.claimPhase("data"); got != "Bound" {
-			t.Errorf("phase once the ServiceAccount exists = %q, want Bound", got)
-		}
-		if u := f.get("apps/v1", "Deployment", "default", "w"); !ready(t, u) {
-			t.Errorf("not ready; status: %v", u.Object["status"])
-		}
-	})
-	t.Run("pods not scheduled without another claim", func(t *testing.T) {
-		f := newFixture(t)
-		f.create(wffcClass, claim, workload("Deployment", `
+`, references[0].object, "the ServiceAccount"},
+		{"pods not scheduled without another claim", `
       containers: [{name: c, image: busybox}]
       volumes: [{name: data, persistentVolumeClaim: {claimName: data}}, {name: more, persistentVolumeClaim: {claimName: more}}]
-`))
-		if got := f.claimPhase("data"); got != "Pending" {
-			t.Errorf("phase = %q, want Pending", got)
-		}
-		f.create("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: more, namespace: default}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n")
-		if got := f.claimPhase("data"); got != "Bound" {
-			t.Errorf("phase once the other claim exists = %q, want Bound", got)
-		}
-		if u := f.get("apps/v1", "Deployment", "default", "w"); !ready(t, u) {
-			t.Errorf("not ready; status: %v", u.Object["status"])
-		}
-	})
+`, "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: more, namespace: default}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n", "the other claim"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.create(wffcClass, claim, workload("Deployment", tc.spec))
+			if got := f.claimPhase("data"); got != "Pending" {
+				t.Errorf("phase = %q, want Pending", got)
+			}
+			f.create(tc.other)
+			if got := f.claimPhase("data"); got != "Bound" {
+				t.Errorf("phase once %s exists = %q, want Bound", tc.what, got)
+			}
+			if u := f.get("apps/v1", "Deployment", "default", "w"); !ready(t, u) {
+				t.Errorf("not ready; status: %v", u.Object["status"])
+			}
+		})
+	}
 	t.Run("pods scheduled without their Secret", func(t *testing.T) {
 		f := newFixture(t)
 		f.create(wffcClass, claim, workload("Deployment", `
