@@ -59,12 +59,7 @@ func TestAllocationsAreUnique(t *testing.T) {
 		f := newFixture(t)
 		f.createServices("svc", 150)
 		first := f.checkUnique()
-		saved, err := f.clusters.Save()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := json.Marshal(saved)
-		g := newRestored(t, f, data)
+		g := f.restored()
 		g.c = g.client()
 		g.createServices("more", 100)
 		return first, g.checkUnique()

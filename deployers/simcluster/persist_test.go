@@ -66,6 +66,22 @@ func TestSaveRestore(t *testing.T) {
 
 // newRestored returns a fixture with f's rules and clock whose clusters
 // are restored from data, the JSON of saved objects (as in the state file).
+// restored returns a fixture of clusters restored from what f's clusters
+// save, through JSON as a state file keeps them (without a client: the
+// caller sets c, which settles what is due).
+func (f *fixture) restored() *fixture {
+	f.t.Helper()
+	saved, err := f.clusters.Save()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	data, err := json.Marshal(saved)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return newRestored(f.t, f, data)
+}
+
 func newRestored(t *testing.T, f *fixture, data []byte) *fixture {
 	t.Helper()
 	var saved []state.ClusterObject

@@ -2,7 +2,6 @@ package simcluster
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -455,12 +454,7 @@ func TestRulesApplyOnceNothingIsMissing(t *testing.T) {
 func TestWaitingSurvivesSaveRestore(t *testing.T) {
 	f := newFixture(t)
 	f.create(workload("Deployment", references[2].spec))
-	saved, err := f.clusters.Save()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := json.Marshal(saved)
-	g := newRestored(t, f, data)
+	g := f.restored()
 	if next, ok := g.clusters.NextChange(g.target); !ok || !next.Equal(epoch.Add(601*time.Second)) {
 		t.Errorf("NextChange of the restored cluster = %v, %v; want %v", next, ok, epoch.Add(601*time.Second))
 	}

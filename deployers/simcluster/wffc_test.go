@@ -145,12 +145,7 @@ func TestClaimWaitsForFirstConsumer(t *testing.T) {
 	t.Run("restored", func(t *testing.T) {
 		f := newFixture(t)
 		f.create(wffcClass, claim)
-		saved, err := f.clusters.Save()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := json.Marshal(saved)
-		g := newRestored(t, f, data)
+		g := f.restored()
 		g.c = g.client()
 		if got := g.claimPhase("data"); got != "Pending" {
 			t.Errorf("restored phase = %q, want Pending", got)
