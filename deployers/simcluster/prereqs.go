@@ -114,7 +114,7 @@ func serviceAccountOf(s *corev1.PodSpec) string {
 // hasRefs reports whether a pod spec names any object findMissing looks
 // for.
 func hasRefs(s *corev1.PodSpec) bool {
-	if sa := serviceAccountOf(s); sa != "" && sa != "default" || len(s.Volumes) > 0 {
+	if serviceAccountOf(s) != "" || len(s.Volumes) > 0 {
 		return true
 	}
 	for _, cs := range [][]corev1.Container{s.InitContainers, s.Containers} {
@@ -133,13 +133,11 @@ func hasRefs(s *corev1.PodSpec) bool {
 }
 
 // findMissing returns the first object in namespace ns that pods of spec
-// need and that does not exist, in the order a pod needs them, or nil. The
-// ServiceAccount "default" (and none) and the ConfigMap kube-root-ca.crt
-// (with its key ca.crt) count as present: a real namespace always has them
-// (controllers create them), a simulated one does not.
+// need and that does not exist, in the order a pod needs them, or nil (the
+// objects every real namespace has count as present: exists).
 // Optional references and keys within the objects are not looked at.
 func (c *Cluster) findMissing(ctx context.Context, ns string, s *corev1.PodSpec) (*missingRef, error) {
-	if sa := serviceAccountOf(s); sa != "" && sa != "default" {
+	if sa := serviceAccountOf(s); sa != "" {
 		if ok, err := c.exists(ctx, &corev1.ServiceAccount{}, ns, sa); err != nil || !ok {
 			return missing(err, &missingRef{stall: stallNoPods, resource: "serviceaccount", name: sa})
 		}
@@ -211,14 +209,6 @@ func (c *Cluster) findMissing(ctx context.Context, ns string, s *corev1.PodSpec)
 	return nil, nil
 }
 
-// rootCAConfigMap and rootCAKey name the ConfigMap of the cluster's CA
-// that kube-controller-manager keeps in every namespace, and its one key.
-// The simulated cluster keeps none; a pod that needs it finds it.
-const (
-	rootCAConfigMap = "kube-root-ca.crt"
-	rootCAKey       = "ca.crt"
-)
-
 // objectUse is one reference of a pod spec to a Secret or a ConfigMap,
 // and the keys it needs of it.
 type objectUse struct {
@@ -258,11 +248,6 @@ func (c *Cluster) firstMissing(ctx context.Context, ns string, refs []objectUse,
 			obj, m.resource = secret, "secret"
 		}
 		ok, err := c.exists(ctx, obj, ns, r.name)
-		if err == nil && !ok && !r.secret && r.name == rootCAConfigMap {
-			// A real namespace always has it: kube-controller-manager's
-			// root-ca-cert-publisher writes it with the one key ca.crt.
-			ok, cm.Data = true, map[string]string{rootCAKey: ""}
-		}
 		if err != nil || !ok {
 			m.name = r.name
 			return missing(err, m)
@@ -363,11 +348,13 @@ func missing(err error, m *missingRef) (*missingRef, error) {
 	return m, nil
 }
 
-// exists reports whether the object ns/name of obj's kind exists.
+// exists reports whether the object ns/name of obj's kind exists, and
+// reads it into obj. An object every real namespace has counts as existing
+// (inEveryNamespace).
 func (c *Cluster) exists(ctx context.Context, obj client.Object, ns, name string) (bool, error) {
 	err := c.inner.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj)
 	if apierrors.IsNotFound(err) {
-		return false, nil
+		return inEveryNamespace(obj, name), nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("simulated cluster %s: look up %T %s/%s: %w", c.key, obj, ns, name, err)
@@ -467,7 +454,7 @@ func (c *Cluster) admitPod(ctx context.Context, obj metav1.Object) error {
 		return nil
 	}
 	sa := serviceAccountOf(&pod.Spec)
-	if sa == "" || sa == "default" {
+	if sa == "" {
 		return nil
 	}
 	ns := obj.GetNamespace()
@@ -600,4 +587,22 @@ func (c *Cluster) keepWaiting(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// inEveryNamespace reports whether name is an object of obj's kind that
+// kube-controller-manager keeps in every namespace of a real cluster, which
+// a simulated one does not create: the ServiceAccount default, and the
+// ConfigMap kube-root-ca.crt with its one key ca.crt (root-ca-cert-publisher;
+// charts mount it in projected token volumes). It fills obj in as such.
+func inEveryNamespace(obj client.Object, name string) bool {
+	switch o := obj.(type) {
+	case *corev1.ServiceAccount:
+		return name == "default"
+	case *corev1.ConfigMap:
+		if name == "kube-root-ca.crt" {
+			o.Data = map[string]string{"ca.crt": ""}
+			return true
+		}
+	}
+	return false
 }
