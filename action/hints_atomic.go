@@ -24,13 +24,8 @@ func atomicHint(di *lsv1alpha1.DeployItem) string {
 		return ""
 	}
 	on := ""
-	for _, e := range append([]*lsv1alpha1.Error{di.Status.FirstError, di.Status.LastError}, di.Status.LastErrors...) {
-		if e == nil {
-			continue
-		}
-		for _, nr := range helmNotReady.FindAllStringSubmatch(e.Message, -1) {
-			on = fmt.Sprintf(" on %s %s/%s", nr[1], nr[2], nr[3])
-		}
+	if nr := lastNotReady(append([]*lsv1alpha1.Error{di.Status.FirstError, di.Status.LastError}, di.Status.LastErrors...)); nr != nil {
+		on = fmt.Sprintf(" on %s %s/%s", nr[1], nr[2], nr[3])
 	}
 	done, wait := "uninstalled the release", "install.wait"
 	if m[1] == "rolled back" {

@@ -46,13 +46,8 @@ func workloadHint(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsFor
 	} else if strings.Contains(le.Message, helmTimeout) {
 		// helm's wait logs the objects it finds not ready; the last one
 		// is where it stopped.
-		for _, e := range append([]*lsv1alpha1.Error{di.Status.FirstError}, di.Status.LastErrors...) {
-			if e == nil {
-				continue
-			}
-			for _, m := range helmNotReady.FindAllStringSubmatch(e.Message, -1) {
-				what, kind, objNS, objName = "helm's wait", m[1], m[2], m[3]
-			}
+		if m := lastNotReady(append([]*lsv1alpha1.Error{di.Status.FirstError}, di.Status.LastErrors...)); m != nil {
+			what, kind, objNS, objName = "helm's wait", m[1], m[2], m[3]
 		}
 	}
 	gvk, ok := workloadKinds[kind]
@@ -83,3 +78,18 @@ const helmTimeout = `timeout at: "helm deployer: start reconcile"`
 // is not ready (kube.ReadyChecker: "Deployment is not ready: NS/NAME. 0
 // out of 1 expected pods are ready", "Pod is not ready: NS/NAME").
 var helmNotReady = regexp.MustCompile(`(?m)\b(Deployment|StatefulSet|DaemonSet|ReplicaSet|Pod) is not ready: ([^/\s]+)/(\S+?)(?:\.\s.*)?$`)
+
+// lastNotReady returns helmNotReady's match of the last line helm logged
+// for a workload that was not ready, in errs in their order, or nil.
+func lastNotReady(errs []*lsv1alpha1.Error) []string {
+	var last []string
+	for _, e := range errs {
+		if e == nil {
+			continue
+		}
+		if ms := helmNotReady.FindAllStringSubmatch(e.Message, -1); len(ms) > 0 {
+			last = ms[len(ms)-1]
+		}
+	}
+	return last
+}
