@@ -50,8 +50,8 @@ var (
 // Idle reports whether there is no pickup to watch for di: the check is off,
 // its job has finished, no job was given to it, or a deployer picked it up.
 func (c *Controller) Idle(_ context.Context, di *lsv1alpha1.DeployItem) bool {
-	st := di.Status
-	return c.cfg.PickupTimeout < 0 || st.JobID == st.JobIDFinished || st.JobIDGenerationTime == nil || PickedUp(di)
+	_, _, ok := PickupLimit(di, c.cfg.PickupTimeout)
+	return !ok
 }
 
 // PickupLimit returns when Landscaper's deploy item controller first finds
@@ -83,13 +83,12 @@ const pickupGrace = 5 * time.Second
 // fails at jobIDGenerationTime + timeout + 5s unless something wakes the
 // controller earlier.
 func (c *Controller) Reconcile(ctx context.Context, di *lsv1alpha1.DeployItem) (reconcile.Result, error) {
-	if c.Idle(ctx, di) {
+	limit, look, ok := PickupLimit(di, c.cfg.PickupTimeout)
+	if !ok {
 		return reconcile.Result{}, nil
 	}
-	st := di.Status
-	waited := c.cfg.Clock.Now().Sub(st.JobIDGenerationTime.Time)
-	if waited < c.cfg.PickupTimeout {
-		return reconcile.Result{RequeueAfter: c.cfg.PickupTimeout - waited + pickupGrace, Deadline: true}, nil
+	if now := c.cfg.Clock.Now(); now.Before(limit) {
+		return reconcile.Result{RequeueAfter: look.Sub(now), Deadline: true}, nil
 	}
 	targetMissing, err := c.targetMissing(ctx, di)
 	if err != nil {
