@@ -204,27 +204,24 @@ func newJobs(ctx context.Context, c *fakecluster.Cluster, applied landscape.Appl
 	for _, ref := range applied.ChangedStandalone {
 		changed[ref] = true
 	}
-	for _, ref := range applied.Operated {
-		op, ok := liveOperation(ctx, c, ref)
-		if !ok || changed[ref] || !startsJob(ref.Kind, op) {
-			continue
-		}
-		if ref.Kind == "Installation" {
-			roots++
-		} else {
-			standalone++
-		}
-	}
-	return roots, standalone
+	r, st := withJobOperation(ctx, c, applied.Operated, changed)
+	return roots + r, standalone + st
 }
 
 // pendingJobs counts the unchanged roots and stand-alone objects of the
 // files whose live object still has an operation that starts a job.
 func pendingJobs(ctx context.Context, c *fakecluster.Cluster, applied landscape.ApplyResult) (roots, standalone int) {
-	for _, ref := range applied.Unchanged {
+	return withJobOperation(ctx, c, applied.Unchanged, nil)
+}
+
+// withJobOperation counts the root installations and the stand-alone
+// objects of refs, but those in skip, whose live object has an operation
+// that starts a job.
+func withJobOperation(ctx context.Context, c *fakecluster.Cluster, refs []landscape.ObjectRef, skip map[landscape.ObjectRef]bool) (roots, standalone int) {
+	for _, ref := range refs {
 		op, ok := liveOperation(ctx, c, ref)
 		switch {
-		case !ok || !startsJob(ref.Kind, op):
+		case !ok || skip[ref] || !startsJob(ref.Kind, op):
 		case ref.Kind == "Installation":
 			roots++
 		default:
