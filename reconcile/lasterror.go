@@ -64,8 +64,7 @@ func LastError(old *lsv1alpha1.Error, err error, op, reason string, now time.Tim
 		return nil
 	}
 	var operation, message string
-	var e *Error
-	if errors.As(err, &e) {
+	if e, ok := errors.AsType[*Error](err); ok {
 		operation, reason, message = e.Operation, e.Reason, e.Message
 	} else {
 		operation, message = op, StatusText(err)

@@ -51,8 +51,7 @@ func Wrap(err error, operation, reason string, codes ...lsv1alpha1.ErrorCode) er
 // wraps it with operation and reason (Landscaper's BuildLsErrorOrNil). A nil
 // err stays nil.
 func Build(err error, operation, reason string) error {
-	var e *Error
-	if err == nil || errors.As(err, &e) {
+	if _, ok := errors.AsType[*Error](err); err == nil || ok {
 		return err
 	}
 	return Wrap(err, operation, reason)

@@ -71,11 +71,8 @@ func AsTerminal(err error) *Terminal {
 	if crash.As(err) != nil {
 		return nil
 	}
-	var t *Terminal
-	if errors.As(err, &t) {
-		return t
-	}
-	return nil
+	t, _ := errors.AsType[*Terminal](err)
+	return t
 }
 
 // IsTerminal reports whether err, or an error it wraps, is terminal.

@@ -54,8 +54,7 @@ func (e *childError) Unwrap() error { return e.err }
 // phaseError wraps err, an error of the children of inst, in the phase's
 // operation op and Landscaper's reason for it.
 func phaseError(err error, op string) error {
-	var ce *childError
-	if errors.As(err, &ce) {
+	if ce, ok := errors.AsType[*childError](err); ok {
 		return reconcile.Wrap(ce.err, op, ce.reason)
 	}
 	return reconcile.Wrap(err, op, "ListSubinstallations")

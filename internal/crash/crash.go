@@ -71,12 +71,6 @@ func FromPanic(component string, r any) *Error {
 
 // As returns the *Error in err's chain, or nil.
 func As(err error) *Error {
-	if err == nil {
-		return nil // most steps: no target to put on the heap
-	}
-	var ce *Error
-	if errors.As(err, &ce) {
-		return ce
-	}
-	return nil
+	ce, _ := errors.AsType[*Error](err) // no target on the heap, as errors.As puts it
+	return ce
 }

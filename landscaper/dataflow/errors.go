@@ -144,8 +144,8 @@ func (e *ImportLoadError) Error() string { return e.err.Error() }
 // Explained returns err with the installation and the import named when it
 // is an ImportLoadError (Landscaper's text names neither), else err.
 func Explained(err error) error {
-	var e *ImportLoadError
-	if !errors.As(err, &e) || e.Installation == "" {
+	e, ok := errors.AsType[*ImportLoadError](err)
+	if !ok || e.Installation == "" {
 		return err
 	}
 	return fmt.Errorf("installation %s: import %q: %w", e.Installation, e.Import, err)
@@ -156,8 +156,8 @@ func (e *ImportLoadError) Unwrap() error { return e.err }
 
 // IsImportLoadError reports whether err is (or wraps) an ImportLoadError.
 func IsImportLoadError(err error) bool {
-	var e *ImportLoadError
-	return errors.As(err, &e)
+	_, ok := errors.AsType[*ImportLoadError](err)
+	return ok
 }
 
 // loadError returns an ImportLoadError with the text format makes when err
