@@ -153,22 +153,33 @@ func fillItems[T any](found []Object, shallow bool, copyInto func(out, in *T)) [
 // withLandscaperStatus is withStatusOf for the Landscaper kinds a simulation
 // updates most, without reflection. The new object shares stored's metadata
 // and spec: the store never changes a stored object in place, and writes
-// set only top-level fields of the metadata (resourceVersion). ok is false
-// for other kinds.
+// set only top-level fields of the metadata (resourceVersion). Its status
+// is a copy of src's that shares what did not change with stored's (see
+// statusSharer). ok is false for other kinds.
 func withLandscaperStatus(stored, src Object) (next Object, ok bool) {
 	switch s := stored.(type) {
 	case *lsv1alpha1.Installation:
 		n := *s
-		src.(*lsv1alpha1.Installation).Status.DeepCopyInto(&n.Status)
+		installationStatuses.copyInto(&n.Status, &s.Status, &src.(*lsv1alpha1.Installation).Status,
+			(*lsv1alpha1.InstallationStatus).DeepCopyInto)
 		return &n, true
 	case *lsv1alpha1.Execution:
 		n := *s
-		src.(*lsv1alpha1.Execution).Status.DeepCopyInto(&n.Status)
+		executionStatuses.copyInto(&n.Status, &s.Status, &src.(*lsv1alpha1.Execution).Status,
+			(*lsv1alpha1.ExecutionStatus).DeepCopyInto)
 		return &n, true
 	case *lsv1alpha1.DeployItem:
 		n := *s
-		src.(*lsv1alpha1.DeployItem).Status.DeepCopyInto(&n.Status)
+		deployItemStatuses.copyInto(&n.Status, &s.Status, &src.(*lsv1alpha1.DeployItem).Status,
+			(*lsv1alpha1.DeployItemStatus).DeepCopyInto)
 		return &n, true
 	}
 	return nil, false
 }
+
+// The statusSharers of the kinds withLandscaperStatus copies.
+var (
+	installationStatuses = newStatusSharer[lsv1alpha1.InstallationStatus]()
+	executionStatuses    = newStatusSharer[lsv1alpha1.ExecutionStatus]()
+	deployItemStatuses   = newStatusSharer[lsv1alpha1.DeployItemStatus]()
+)
