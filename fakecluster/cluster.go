@@ -212,11 +212,14 @@ func (c *Cluster) find(ctx context.Context, list ObjectList, opts ListOptions) (
 
 // selectLocked returns the stored objects of kind gk matching opts, sorted.
 func (c *Cluster) selectLocked(gk schema.GroupKind, opts ListOptions) []Object {
-	var found []Object
 	cands := c.store.candidates(gk, opts)
 	c.visited += uint64(len(cands))
+	var found []Object // nil when nothing matches, as before
 	for _, e := range cands {
 		if c.store.matches(gk, e, opts) {
+			if found == nil {
+				found = make([]Object, 0, len(cands)) // most candidates match: one allocation
+			}
 			found = append(found, e.obj)
 		}
 	}
@@ -236,9 +239,13 @@ func sortByName(objs []Object) {
 		namespace, name string
 		obj             Object
 	}
-	ns := make([]named, len(objs))
-	for i, o := range objs {
-		ns[i] = named{o.GetNamespace(), o.GetName(), o}
+	var small [16]named // most lists are an object's few children
+	ns := small[:0]
+	if len(objs) > len(small) {
+		ns = make([]named, 0, len(objs))
+	}
+	for _, o := range objs {
+		ns = append(ns, named{o.GetNamespace(), o.GetName(), o})
 	}
 	slices.SortFunc(ns, func(a, b named) int {
 		if c := strings.Compare(a.namespace, b.namespace); c != 0 {
