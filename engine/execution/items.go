@@ -140,7 +140,7 @@ func (c *Controller) applyTemplate(ctx context.Context, exec *lsv1alpha1.Executi
 	}
 	if create {
 		if err := c.cfg.Cluster.Create(ctx, di); err != nil {
-			return nil, reconcile.Wrap(err, "updateDeployItem", fmt.Sprintf("error while creating deployitem %q", tmpl.Name))
+			return nil, reconcile.Wrap(writeError(err), "updateDeployItem", fmt.Sprintf("error while creating deployitem %q", tmpl.Name))
 		}
 		return di, nil
 	}
@@ -154,10 +154,18 @@ func (c *Controller) applyTemplate(ctx context.Context, exec *lsv1alpha1.Executi
 		// The API server refuses a new type (Landscaper's deploy item
 		// webhook, see package landscaper/webhook).
 		if err := c.cfg.Cluster.Update(ctx, di); err != nil {
-			return nil, reconcile.Wrap(err, "updateDeployItem", fmt.Sprintf("error while triggering deployitem %s", di.Name))
+			return nil, reconcile.Wrap(writeError(err), "updateDeployItem", fmt.Sprintf("error while triggering deployitem %s", di.Name))
 		}
 	}
 	return di, nil
+}
+
+// writeError is a refused create or update of a deploy item as Landscaper's
+// read_write_layer returns it (errorWithWriteID): "write operation W000036
+// failed with <the API server's error>", so that the execution's lastError
+// shows that text as its message.
+func writeError(err error) error {
+	return reconcile.WrapError(err, "errorWithWriteID", "write", fmt.Sprintf("write operation %s failed with %s", writeDeployItem, err))
 }
 
 // setDeployItemFromTemplate sets spec, labels and annotations of di as
