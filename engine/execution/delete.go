@@ -74,16 +74,17 @@ func failInterrupted(di *lsv1alpha1.DeployItem, jobID string, now metav1.Time) {
 }
 
 // deleteDeployItems is the InitDelete phase: every managed deploy item is
-// deleted; with delete-without-uninstall, it first gets that annotation
-// too (its finalizer is removed in Deleting, see triggerDeletion).
+// deleted, in the order the API server lists them (by object name), as
+// Landscaper's handlePhaseInitDelete goes through ListManagedDeployItems;
+// with delete-without-uninstall, it first gets that annotation too (its
+// finalizer is removed in Deleting, see triggerDeletion).
 func (c *Controller) deleteDeployItems(ctx context.Context, exec *lsv1alpha1.Execution) error {
-	items, err := c.deployItems(ctx, exec)
+	items, err := c.managedDeployItems(ctx, exec, false)
 	if err != nil {
 		return reconcile.Wrap(err, "handlePhaseInitDelete", "ListDeployItems")
 	}
 	withoutUninstall := lshelper.HasDeleteWithoutUninstallAnnotation(exec.ObjectMeta)
-	for _, name := range flow.SortedKeys(items) {
-		di := items[name]
+	for _, di := range items {
 		if withoutUninstall && !lshelper.HasDeleteWithoutUninstallAnnotation(di.ObjectMeta) {
 			metav1.SetMetaDataAnnotation(&di.ObjectMeta, lsv1alpha1.DeleteWithoutUninstallAnnotation, "true")
 			if err := c.cfg.Cluster.Update(ctx, di); err != nil {
