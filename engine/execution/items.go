@@ -39,7 +39,9 @@ func (c *Controller) managedDeployItems(ctx context.Context, exec *lsv1alpha1.Ex
 }
 
 // listDeployItems is deployItems; view gives the stored items themselves
-// (fakecluster's Select), read-only: copy an item before changing it.
+// (fakecluster's Select), read-only: copy an item before changing it. Of
+// several items with the same template name, the first the API server lists
+// (by object name) is the template's, as in Landscaper's getExecutionItems.
 func (c *Controller) listDeployItems(ctx context.Context, exec *lsv1alpha1.Execution, view bool) (map[string]*lsv1alpha1.DeployItem, error) {
 	found, err := c.managedDeployItems(ctx, exec, view)
 	if err != nil {
@@ -47,14 +49,18 @@ func (c *Controller) listDeployItems(ctx context.Context, exec *lsv1alpha1.Execu
 	}
 	out := make(map[string]*lsv1alpha1.DeployItem, len(found))
 	for _, di := range found {
-		out[di.Labels[lsv1alpha1.ExecutionManagedNameLabel]] = di
+		name := di.Labels[lsv1alpha1.ExecutionManagedNameLabel]
+		if _, dup := out[name]; !dup {
+			out[name] = di
+		}
 	}
 	return out, nil
 }
 
 // executionItems returns one item per template of exec, in template order
-// (di nil when it does not exist), and the orphans: managed deploy items
-// without a template, by name.
+// (di nil when it does not exist), and the orphans, by name: managed deploy
+// items without a template, and, as Landscaper's getExecutionItems has it,
+// every item with a template's name but the first (see listDeployItems).
 func (c *Controller) executionItems(ctx context.Context, exec *lsv1alpha1.Execution) (items, orphans []item, err error) {
 	return c.listExecutionItems(ctx, exec, false)
 }
@@ -62,16 +68,29 @@ func (c *Controller) executionItems(ctx context.Context, exec *lsv1alpha1.Execut
 // listExecutionItems is executionItems; view gives read-only items (see
 // listDeployItems).
 func (c *Controller) listExecutionItems(ctx context.Context, exec *lsv1alpha1.Execution, view bool) (items, orphans []item, err error) {
-	byTemplate, err := c.listDeployItems(ctx, exec, view)
+	found, err := c.managedDeployItems(ctx, exec, view)
 	if err != nil {
 		return nil, nil, reconcile.Wrap(err, "getDeployItems", "ListManagedDeployItems")
 	}
-	for _, tmpl := range exec.Spec.DeployItems {
-		items = append(items, item{name: tmpl.Name, dependsOn: tmpl.DependsOn, di: byTemplate[tmpl.Name]})
-		delete(byTemplate, tmpl.Name)
+	byTemplate := make(map[string]*lsv1alpha1.DeployItem, len(found))
+	for _, di := range found {
+		name := di.Labels[lsv1alpha1.ExecutionManagedNameLabel]
+		if _, dup := byTemplate[name]; !dup {
+			byTemplate[name] = di
+		}
 	}
-	for _, di := range byTemplate {
-		orphans = append(orphans, item{name: di.Name, di: di})
+	used := make(map[*lsv1alpha1.DeployItem]bool, len(exec.Spec.DeployItems))
+	for _, tmpl := range exec.Spec.DeployItems {
+		di := byTemplate[tmpl.Name]
+		items = append(items, item{name: tmpl.Name, dependsOn: tmpl.DependsOn, di: di})
+		if di != nil {
+			used[di] = true
+		}
+	}
+	for _, di := range found {
+		if !used[di] {
+			orphans = append(orphans, item{name: di.Name, di: di})
+		}
 	}
 	sort.Slice(orphans, func(i, j int) bool { return orphans[i].name < orphans[j].name })
 	return items, orphans, nil

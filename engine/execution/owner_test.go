@@ -65,3 +65,35 @@ func TestApplyTemplateOwner(t *testing.T) {
 		})
 	}
 }
+
+// TestExecutionItemsDuplicateName checks Landscaper's getExecutionItems
+// (pkg/landscaper/execution/helper.go) over a list by label: of two items
+// with the same template name, the first the API server lists (by object
+// name) is the template's item and the other is an orphan.
+func TestExecutionItemsDuplicateName(t *testing.T) {
+	f := newFixture(t)
+	c := New(*f.cfg)
+	tmpl := lsv1alpha1.DeployItemTemplate{Name: "item", Type: "landscaper.gardener.cloud/mock"}
+	f.Create(&lsv1alpha1.Execution{ObjectMeta: metav1.ObjectMeta{Name: "exec", Namespace: testNS},
+		Spec: lsv1alpha1.ExecutionSpec{DeployItems: lsv1alpha1.DeployItemTemplateList{tmpl}}})
+	exec := f.Execution("exec")
+	for _, name := range []string{"exec-item-zzzzz", "exec-item-bbbbb"} {
+		f.Create(&lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNS,
+			Labels: map[string]string{lsv1alpha1.ExecutionManagedByLabel: "exec", lsv1alpha1.ExecutionManagedNameLabel: "item"}},
+			Spec: lsv1alpha1.DeployItemSpec{Type: tmpl.Type}})
+	}
+	items, orphans, err := c.executionItems(context.Background(), exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1 || items[0].di == nil || items[0].di.Name != "exec-item-bbbbb" {
+		t.Errorf("want the item exec-item-bbbbb for template item, got %+v", items)
+	}
+	if len(orphans) != 1 || orphans[0].di.Name != "exec-item-zzzzz" {
+		t.Errorf("want the orphan exec-item-zzzzz, got %+v", orphans)
+	}
+	byName, err := c.deployItems(context.Background(), exec)
+	if err != nil || byName["item"] == nil || byName["item"].Name != "exec-item-bbbbb" {
+		t.Errorf("deployItems: want exec-item-bbbbb for item, got %v, %v", byName, err)
+	}
+}
