@@ -47,6 +47,12 @@ func (c *Controller) listDeployItems(ctx context.Context, exec *lsv1alpha1.Execu
 	if err != nil {
 		return nil, err
 	}
+	return byTemplateName(found), nil
+}
+
+// byTemplateName maps each template name (the label
+// execution.landscaper.gardener.cloud/name) to the first of found with it.
+func byTemplateName(found []*lsv1alpha1.DeployItem) map[string]*lsv1alpha1.DeployItem {
 	out := make(map[string]*lsv1alpha1.DeployItem, len(found))
 	for _, di := range found {
 		name := di.Labels[lsv1alpha1.ExecutionManagedNameLabel]
@@ -54,7 +60,7 @@ func (c *Controller) listDeployItems(ctx context.Context, exec *lsv1alpha1.Execu
 			out[name] = di
 		}
 	}
-	return out, nil
+	return out
 }
 
 // executionItems returns one item per template of exec, in template order
@@ -72,13 +78,7 @@ func (c *Controller) listExecutionItems(ctx context.Context, exec *lsv1alpha1.Ex
 	if err != nil {
 		return nil, nil, reconcile.Wrap(err, "getDeployItems", "ListManagedDeployItems")
 	}
-	byTemplate := make(map[string]*lsv1alpha1.DeployItem, len(found))
-	for _, di := range found {
-		name := di.Labels[lsv1alpha1.ExecutionManagedNameLabel]
-		if _, dup := byTemplate[name]; !dup {
-			byTemplate[name] = di
-		}
-	}
+	byTemplate := byTemplateName(found)
 	used := make(map[*lsv1alpha1.DeployItem]bool, len(exec.Spec.DeployItems))
 	for _, tmpl := range exec.Spec.DeployItems {
 		di := byTemplate[tmpl.Name]
