@@ -83,7 +83,7 @@ func (c *Controller) childrenView(ctx context.Context, inst *lsv1alpha1.Installa
 }
 
 func (c *Controller) readChildren(ctx context.Context, inst *lsv1alpha1.Installation, view bool, lookup execLookup) ([]child, error) {
-	subs, err := c.listSubinstallations(ctx, inst, view)
+	subs, err := c.listSubinstallations(ctx, inst, inst.Status.SubInstCache, view)
 	if err != nil {
 		return nil, &childError{"ListSubinstallations", err}
 	}
@@ -103,24 +103,36 @@ func (c *Controller) readChildren(ctx context.Context, inst *lsv1alpha1.Installa
 	return out, nil
 }
 
-// subinstallations returns the subinstallations of inst, found through the
-// owner index, in the order Landscaper lists them: with status.subInstCache,
-// the orphans and then the active ones in template order; without it, by
-// name.
+// subinstallations returns the subinstallations of inst as Landscaper's
+// ListSubinstallations finds them with status.subInstCache: found through
+// the owner index; with the cache, only those it names, the orphans and
+// then the active ones in template order; without it, all, by name.
 func (c *Controller) subinstallations(ctx context.Context, inst *lsv1alpha1.Installation) ([]*lsv1alpha1.Installation, error) {
-	return c.listSubinstallations(ctx, inst, false)
+	return c.listSubinstallations(ctx, inst, inst.Status.SubInstCache, false)
 }
 
-// listSubinstallations is subinstallations; view gives read-only objects
-// (see childrenView).
-func (c *Controller) listSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, view bool) ([]*lsv1alpha1.Installation, error) {
+// listSubinstallations is subinstallations through cache; view gives
+// read-only objects (see childrenView).
+func (c *Controller) listSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCache, view bool) ([]*lsv1alpha1.Installation, error) {
 	opts := fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}
 	out, err := fakecluster.Select[*lsv1alpha1.Installation](ctx, c.cfg.Cluster, &lsv1alpha1.InstallationList{}, opts, view)
 	if err != nil {
 		return nil, fmt.Errorf("list subinstallations: %w", err)
 	}
-	orderByCache(out, inst.Status.SubInstCache)
+	if cache != nil {
+		out = slices.DeleteFunc(out, func(s *lsv1alpha1.Installation) bool { return !inCache(cache, s.Name) })
+	}
+	orderByCache(out, cache)
 	return out, nil
+}
+
+// inCache reports whether cache names the subinstallation name, as an
+// orphan or an active one.
+func inCache(cache *lsv1alpha1.SubInstCache, name string) bool {
+	if slices.Contains(cache.OrphanedSubs, name) {
+		return true
+	}
+	return slices.ContainsFunc(cache.ActiveSubs, func(p lsv1alpha1.SubNamePair) bool { return p.ObjectName == name })
 }
 
 // orderByCache sorts subs by their place in cache (orphans first, then the

@@ -13,6 +13,7 @@ import (
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
@@ -42,6 +43,17 @@ type Controller struct {
 	machine    *flow.Machine[*lsv1alpha1.Installation, lsv1alpha1.InstallationPhase]
 	// kids is the last view of an installation's children (childrenView).
 	kids flow.ViewMemo[[]child]
+	// started is the subinstallation cache an installation had when its
+	// job started, for the Init that follows in the same pass (see
+	// initCache).
+	started startedCache
+}
+
+// startedCache is the status.subInstCache of the installation uid when its
+// current job started.
+type startedCache struct {
+	uid   types.UID
+	cache *lsv1alpha1.SubInstCache
 }
 
 // New returns the installation controller over opts.
@@ -51,7 +63,7 @@ func New(opts Options) *Controller {
 	c.machine = &flow.Machine[*lsv1alpha1.Installation, lsv1alpha1.InstallationPhase]{
 		Client: opts.Cluster, Clock: opts.Clock, Status: flow.InstallationStatus,
 		Init: phases.Init, InitDelete: phases.InitDelete, Failed: phases.Failed, DeleteFailed: phases.DeleteFailed,
-		OnStart:  func(inst *lsv1alpha1.Installation) { inst.Status.SubInstCache = nil },
+		OnStart:  c.starting,
 		OnFinish: c.finishing,
 		Run:      c.runPhase,
 	}
@@ -185,4 +197,33 @@ func (c *Controller) finishing(ctx context.Context, inst *lsv1alpha1.Installatio
 	}
 	inst.Status.DependentsToTrigger = deps
 	return nil
+}
+
+// starting runs when a job of inst enters Init or InitDelete: as
+// Landscaper's handleReconcilePhase, it clears status.subInstCache and
+// keeps the cache of the job before for the Init of this pass (an empty
+// one when inst never had a phase), see initCache.
+func (c *Controller) starting(inst *lsv1alpha1.Installation) {
+	old := inst.Status.SubInstCache
+	if inst.Status.InstallationPhase == "" {
+		old = &lsv1alpha1.SubInstCache{}
+	}
+	c.started = startedCache{uid: inst.UID, cache: old}
+	if inst.DeletionTimestamp != nil {
+		c.started = startedCache{}
+	}
+	inst.Status.SubInstCache = nil
+}
+
+// initCache is the subinstallation cache Init reads the existing
+// subinstallations through, as Landscaper's handlePhaseInit gets it: the
+// cache of the job before when the job started in this pass, else the
+// status's (which the start cleared: all are listed).
+func (c *Controller) initCache(inst *lsv1alpha1.Installation) *lsv1alpha1.SubInstCache {
+	st := c.started
+	c.started = startedCache{}
+	if st.uid != "" && st.uid == inst.UID {
+		return st.cache
+	}
+	return inst.Status.SubInstCache
 }

@@ -31,10 +31,13 @@ const (
 // init checks (see prerequisites), write the imports into the
 // installation's own context, render and create or update the
 // subinstallations (orphans are marked for deletion) and the Execution, and
-// record the imports hash. It moves to CleanupOrphaned. Waiting for a
+// record the imports hash. It moves to CleanupOrphaned. The existing
+// subinstallations are read through the cache of the job before (see
+// initCache). Waiting for a
 // predecessor is a normal error; every other error is fatal.
 func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (lsv1alpha1.InstallationPhase, error) {
 	cl := c.cfg.Cluster
+	cache := c.initCache(inst)
 	if err := dataflow.CleanupExports(ctx, cl, inst); err != nil {
 		return "", reconcile.Fatal(reconcile.Wrap(err, opInit, "CleanupExports"))
 	}
@@ -42,7 +45,7 @@ func (c *Controller) init(ctx context.Context, inst *lsv1alpha1.Installation) (l
 	if err != nil {
 		return "", err
 	}
-	if err := c.createSubobjects(ctx, inst, bp, tree, imps); err != nil {
+	if err := c.createSubobjects(ctx, inst, cache, bp, tree, imps); err != nil {
 		return "", reconcile.Fatal(reconcile.Wrap(err, opInit, opCreate))
 	}
 	inst.Status.ImportsHash = imps.Hash
@@ -142,7 +145,7 @@ func importExecutionsFailed(err error) bool {
 // createSubobjects is Landscaper's CreateImportsAndSubobjects after the
 // imports are constructed: write them, ensure the subinstallations, render
 // the deploy items and ensure the execution.
-func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, imps *dataflow.Imports) error {
+func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCache, bp *blueprint.Blueprint, tree *components.Tree, imps *dataflow.Imports) error {
 	cl := c.cfg.Cluster
 	if err := dataflow.WriteImports(ctx, cl, inst, imps); err != nil {
 		c.writeFailed(inst, err)
@@ -153,7 +156,7 @@ func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Inst
 	// orphans, then creates and updates nothing, and goes on.
 	var cycle *dataflow.CycleError
 	if err == nil || errors.As(err, &cycle) {
-		err = c.ensureSubinstallations(ctx, inst, bp, tree, subs, cycle == nil)
+		err = c.ensureSubinstallations(ctx, inst, cache, bp, tree, subs, cycle == nil)
 	} else {
 		err = templatesError(err)
 	}

@@ -18,13 +18,16 @@ import (
 // ensureSubinstallations deletes the orphans (no template any more) with the
 // delete-ignore-successors annotation, then, with apply, creates a
 // subinstallation per template and updates the existing ones, in the order
-// of the templates. It records them in status.subInstCache (orphans first,
-// then the templates in order). As in Landscaper, a template whose
+// of the templates. It finds the existing ones through cache (see
+// Controller.initCache): in Landscaper, a subinstallation the cache does not
+// name is neither updated nor an orphan, and its template gets a new one.
+// It records them in status.subInstCache (orphans first, then the
+// templates in order). As in Landscaper, a template whose
 // subinstallation is still being deleted (an orphan whose deletion failed,
 // its template back) is an error, at that template: the ones before it are
 // applied.
-func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, templates []*lsv1alpha1.InstallationTemplate, apply bool) error {
-	subs, err := c.subinstallations(ctx, inst)
+func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCache, bp *blueprint.Blueprint, tree *components.Tree, templates []*lsv1alpha1.InstallationTemplate, apply bool) error {
+	subs, err := c.listSubinstallations(ctx, inst, cache, false)
 	if err != nil {
 		return err
 	}
@@ -32,7 +35,7 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 	for _, s := range subs {
 		existing[s.Annotations[lsv1alpha1.SubinstallationNameAnnotation]] = s
 	}
-	cache := &lsv1alpha1.SubInstCache{}
+	next := &lsv1alpha1.SubInstCache{}
 	wanted := map[string]bool{}
 	for _, tmpl := range templates {
 		wanted[tmpl.Name] = true
@@ -41,7 +44,7 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 		if wanted[s.Annotations[lsv1alpha1.SubinstallationNameAnnotation]] {
 			continue
 		}
-		cache.OrphanedSubs = append(cache.OrphanedSubs, s.Name)
+		next.OrphanedSubs = append(next.OrphanedSubs, s.Name)
 		if err := c.deleteOrphan(ctx, s); err != nil {
 			return err
 		}
@@ -61,9 +64,9 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 		if err != nil {
 			return err
 		}
-		cache.ActiveSubs = append(cache.ActiveSubs, lsv1alpha1.SubNamePair{SpecName: tmpl.Name, ObjectName: sub.Name})
+		next.ActiveSubs = append(next.ActiveSubs, lsv1alpha1.SubNamePair{SpecName: tmpl.Name, ObjectName: sub.Name})
 	}
-	inst.Status.SubInstCache = cache
+	inst.Status.SubInstCache = next
 	return c.cfg.Cluster.UpdateStatus(ctx, inst)
 }
 
