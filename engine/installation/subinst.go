@@ -71,13 +71,15 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 }
 
 // deleteOrphan marks sub with delete-ignore-successors and deletes it; its
-// deletion flow starts in CleanupOrphaned, when it gets the job ID.
+// deletion flow starts in CleanupOrphaned, when it gets the job ID. As in
+// Landscaper, an orphan already being deleted (by hand, or in an earlier
+// job) gets the annotation too.
 func (c *Controller) deleteOrphan(ctx context.Context, sub *lsv1alpha1.Installation) error {
-	if sub.DeletionTimestamp != nil {
-		return nil
-	}
 	if err := flow.Annotate(ctx, c.cfg.Cluster, sub, lsv1alpha1.DeleteIgnoreSuccessors, "true"); err != nil {
 		return fmt.Errorf("mark orphaned subinstallation %s: %w", sub.Name, err)
+	}
+	if sub.DeletionTimestamp != nil {
+		return nil
 	}
 	if err := c.cfg.Cluster.Delete(ctx, sub); err != nil {
 		return fmt.Errorf("delete orphaned subinstallation %s: %w", sub.Name, err)
