@@ -119,27 +119,18 @@ func (c *Controller) listSubinstallations(ctx context.Context, inst *lsv1alpha1.
 	if err != nil {
 		return nil, fmt.Errorf("list subinstallations: %w", err)
 	}
+	named := orderByCache(out, cache)
 	if cache != nil {
-		out = slices.DeleteFunc(out, func(s *lsv1alpha1.Installation) bool { return !inCache(cache, s.Name) })
+		out = out[:named] // those the cache does not name are last
 	}
-	orderByCache(out, cache)
 	return out, nil
 }
 
-// inCache reports whether cache names the subinstallation name, as an
-// orphan or an active one.
-func inCache(cache *lsv1alpha1.SubInstCache, name string) bool {
-	if slices.Contains(cache.OrphanedSubs, name) {
-		return true
-	}
-	return slices.ContainsFunc(cache.ActiveSubs, func(p lsv1alpha1.SubNamePair) bool { return p.ObjectName == name })
-}
-
 // orderByCache sorts subs by their place in cache (orphans first, then the
-// active ones), those not in it last, by name. Each sub's place is looked
-// up once, not at every comparison: a parent of many subinstallations
-// orders them at every wake-up.
-func orderByCache(subs []*lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCache) {
+// active ones), those not in it last, by name, and returns how many the
+// cache names. Each sub's place is looked up once, not at every comparison:
+// a parent of many subinstallations orders them at every wake-up.
+func orderByCache(subs []*lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCache) (named int) {
 	var pos map[string]int
 	if cache != nil {
 		pos = make(map[string]int, len(cache.OrphanedSubs)+len(cache.ActiveSubs))
@@ -159,7 +150,9 @@ func orderByCache(subs []*lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCach
 	ps := make([]placed, len(subs))
 	for i, s := range subs {
 		p, ok := pos[s.Name]
-		if !ok {
+		if ok {
+			named++
+		} else {
 			p = math.MaxInt
 		}
 		ps[i] = placed{p, s}
@@ -173,6 +166,7 @@ func orderByCache(subs []*lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCach
 	for i, p := range ps {
 		subs[i] = p.sub
 	}
+	return named
 }
 
 // execution returns the execution of inst (byName), or nil if it has none.
