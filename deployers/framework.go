@@ -38,7 +38,8 @@ type Framework struct {
 	// Fallback serves the types that have no entry in Deployers. Nil means
 	// nobody serves them.
 	Fallback deployer.Deployer
-	// Info is written to status.deployer of every item picked up.
+	// Info is written to status.deployer of every item picked up, with the
+	// name of Landscaper's deployer for the item's type (see deployerInfo).
 	Info lsv1alpha1.DeployerInformation
 	// IDs derives the job IDs of test-reconcile. Nil: the annotation is
 	// ignored.
@@ -324,7 +325,7 @@ func (f *Framework) pickUp(ctx context.Context, di *lsv1alpha1.DeployItem, testR
 	}
 	di.Status.ObservedGeneration = di.Generation
 	di.Status.LastReconcileTime = &now
-	di.Status.Deployer = f.Info
+	di.Status.Deployer = f.deployerInfo(di.Spec.Type)
 	reconcile.ClearDeployItemErrors(&di.Status)
 	if di.Status.TransitionTimes == nil {
 		di.Status.TransitionTimes = &lsv1alpha1.TransitionTimes{}
@@ -337,4 +338,26 @@ func (f *Framework) pickUp(ctx context.Context, di *lsv1alpha1.DeployItem, testR
 		return false, fmt.Errorf("pick up deploy item %s: %w", di.Name, err)
 	}
 	return done, nil
+}
+
+// landscaperDeployerNames are the names Landscaper's own deployers write
+// into status.deployer.name, by the type they deploy (the Name of each
+// deployer package: pkg/deployer/helm/helm.go, pkg/deployer/manifest,
+// pkg/deployer/container, pkg/deployer/mock/configuration.go).
+var landscaperDeployerNames = map[lsv1alpha1.DeployItemType]string{
+	HelmType:      "helm.deployer.landscaper.gardener.cloud",
+	ManifestType:  "manifest.deployer.landscaper.gardener.cloud",
+	ContainerType: "container.deployer.landscaper.gardener.cloud",
+	MockType:      "mock.deployer.landscaper.gardener.cloud",
+}
+
+// deployerInfo is what a deployer of typ writes into status.deployer: Info
+// with the name of Landscaper's deployer of typ, whether lscli runs it or
+// fakes it; Info as it is for other types.
+func (f *Framework) deployerInfo(typ lsv1alpha1.DeployItemType) lsv1alpha1.DeployerInformation {
+	info := f.Info
+	if name, ok := landscaperDeployerNames[typ]; ok {
+		info.Name = name
+	}
+	return info
 }
