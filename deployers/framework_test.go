@@ -209,7 +209,7 @@ func TestFrameworkPickupStatus(t *testing.T) {
 	st := h.get().Status
 	now := epoch.Add(time.Minute)
 	if st.LastReconcileTime == nil || !st.LastReconcileTime.Time.Equal(now) || st.TransitionTimes.InitTime == nil ||
-		!st.TransitionTimes.InitTime.Time.Equal(now) || st.ObservedGeneration != 1 || st.Deployer.Name != "test" ||
+		!st.TransitionTimes.InitTime.Time.Equal(now) || st.ObservedGeneration != 1 || st.Deployer.Name != "mock.deployer.landscaper.gardener.cloud" ||
 		st.JobIDFinished != "job-1" || st.LastError != nil {
 		t.Errorf("status after pickup: %+v", st)
 	}
