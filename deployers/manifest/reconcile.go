@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -207,8 +206,6 @@ func (r *reconcileRun) patch(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := apply.PatchAfterDeployment(ctx, r.client, patches); err != nil {
-		return fmt.Errorf("deploy item %s: patch after deployment: %w", r.req.Item.Name, err)
-	}
-	return nil
+	// as Landscaper's Manifest.Reconcile wraps the applier's error
+	return reconcile.Wrap(apply.PatchAfterDeployment(ctx, r.client, patches), "ReconcileManifests", "PatchAfterDeployment")
 }
