@@ -140,6 +140,12 @@ func (d *Deployer) deploy(ctx context.Context, it *item, tpl *templated, old *he
 			RequeueAfter: timeout.Poll(deletion.PollInterval, left)}, nil
 	}
 	stop := &deployer.Result{}
+	if status == nil && helmDeployment(it.cfg) {
+		// A failed release leaves the provider status as it was, and
+		// Landscaper's Helm.ApplyFiles writes it all the same: an empty one
+		// for an item that never deployed.
+		status = old
+	}
 	if status != nil {
 		stop.ProviderStatus, err = joinEncode(status, err)
 	}
