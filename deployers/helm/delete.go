@@ -16,7 +16,8 @@ import (
 // crds/ stay, as with helm); for helmDeployment: false it deletes the managed
 // objects by deletion groups, and reports Deleting until they are gone.
 // Delete does not load the chart, so a chart that is no longer available does
-// not block the deletion.
+// not block the deletion. An item without a provider status never deployed:
+// its deletion uninstalls nothing.
 func (d *Deployer) Delete(ctx context.Context, req deployer.Request) (deployer.Result, error) {
 	// A call after one that left helm's uninstall waiting for a hook goes
 	// on with it (see hookRun), also past the progressing timeout, where
@@ -31,6 +32,12 @@ func (d *Deployer) Delete(ctx context.Context, req deployer.Request) (deployer.R
 	}
 	if !helmDeployment(it.cfg) {
 		return d.deleteManifests(ctx, it)
+	}
+	if req.Item.Status.ProviderStatus == nil {
+		// Never deployed (the chart could not be loaded or rendered):
+		// Landscaper's helm deployer only removes the finalizer then, and
+		// leaves a release of the same name alone.
+		return deployer.Result{}, nil
 	}
 	left, terr := timeout.Check(req.Item, req.Now, checkpointStartDelete)
 	if terr != nil && !deployer.DeletePolls(req.Item) {

@@ -91,6 +91,7 @@ func TestRealClusterRelease(t *testing.T) {
 	}
 
 	req.Now = epoch.Add(3 * time.Minute)
+	req.Item.Status.ProviderStatus = res.ProviderStatus // deployed: an item without one uninstalls nothing
 	if _, err := d.Delete(ctx, req); err != nil {
 		t.Fatalf("uninstall: %v", err)
 	}

@@ -68,7 +68,9 @@ func TestReleaseLifecycle(t *testing.T) {
 		t.Error("the Widget the chart no longer renders is still there")
 	}
 
-	// uninstall: release and templates gone, the CRD of crds/ stays
+	// uninstall: release and templates gone, the CRD of crds/ stays (the
+	// item deployed: an item without a provider status uninstalls nothing)
+	item.Status.ProviderStatus = res.ProviderStatus
 	res, err := d.Delete(ctx, request(item, epoch.Add(3*time.Minute)))
 	if err != nil || (res.Phase != "" && res.Phase != lsv1alpha1.DeployItemPhases.Succeeded) {
 		t.Fatalf("delete = %+v, %v; want done", res, err)
