@@ -105,7 +105,7 @@ func TestConstruct(t *testing.T) {
 	}{
 		{key: "a", want: `{"a":1}`},
 		{key: ".a.b.c", want: `{"a":{"b":{"c":1}}}`},
-		{key: "a[0]", wantErr: "only fields are allowed"},
+		{key: "a[0]", wantErr: `[].a: Unsupported value: 1: supported values: "NodeList", "NodeField"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {

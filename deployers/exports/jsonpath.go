@@ -2,10 +2,10 @@ package exports
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/util/jsonpath"
 )
 
@@ -37,7 +37,9 @@ func GetValue(path string, data any) (any, error) {
 }
 
 // Construct returns value nested in maps along key, a path of field names:
-// Construct("a.b", 1) is {"a": {"b": 1}}.
+// Construct("a.b", 1) is {"a": {"b": 1}}. A key with anything but field
+// names is Landscaper's field.NotSupported error, naming the fields before
+// it ("[].a: Unsupported value: NodeArray: ...").
 func Construct(key string, value any) (map[string]any, error) {
 	if !strings.HasPrefix(key, ".") {
 		key = "." + key
@@ -48,7 +50,7 @@ func Construct(key string, value any) (map[string]any, error) {
 	}
 	var names []string
 	if err := fieldNames(parsed.Root, &names); err != nil {
-		return nil, fmt.Errorf("export key %s: %w", key, err)
+		return nil, err
 	}
 	out := map[string]any{}
 	cur := out
@@ -64,8 +66,11 @@ func Construct(key string, value any) (map[string]any, error) {
 	return out, nil
 }
 
-// fieldNames appends the field names of a key made only of fields.
+// fieldNames appends the field names of a key made only of fields. The
+// error names the fields of the same list before the node, as Landscaper's
+// constructWalk does (each list starts a new path).
 func fieldNames(list *jsonpath.ListNode, names *[]string) error {
+	fldPath := field.NewPath("")
 	for _, node := range list.Nodes {
 		switch n := node.(type) {
 		case *jsonpath.ListNode:
@@ -74,8 +79,10 @@ func fieldNames(list *jsonpath.ListNode, names *[]string) error {
 			}
 		case *jsonpath.FieldNode:
 			*names = append(*names, n.Value)
+			fldPath = fldPath.Child(n.Value)
 		default:
-			return fmt.Errorf("unsupported %s in key, only fields are allowed", node.Type())
+			return field.NotSupported(fldPath, node.Type(),
+				[]string{jsonpath.NodeTypeName[jsonpath.NodeList], jsonpath.NodeTypeName[jsonpath.NodeField]})
 		}
 	}
 	return nil
