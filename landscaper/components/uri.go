@@ -90,23 +90,32 @@ func (t *Tree) FollowAsWritten(v *source.Version, u *URI) (*source.Version, cdv2
 	return t.follow(v, u, false)
 }
 
-// follow is Follow, with or without the tree's overwrites.
+// follow is Follow, with or without the tree's overwrites. It walks the
+// path element by element, as Landscaper's URI.Get and URI.GetResource do
+// (pkg/landscaper/registry/components/cdutils/uri.go): a component
+// reference is followed before the next keyword is read, and a resource is
+// looked up before the check that nothing follows it.
 func (t *Tree) follow(v *source.Version, u *URI, replace bool) (*source.Version, cdv2.Resource, error) {
-	refs, resource, err := u.References()
-	if err != nil {
-		return nil, cdv2.Resource{}, err
-	}
-	for _, name := range refs {
-		if v, _, err = t.referenced(v, name, replace); err != nil {
-			return nil, cdv2.Resource{}, err
+	for i, e := range u.Path {
+		switch e.Keyword {
+		case uriComponentReferences:
+			next, _, err := t.referenced(v, e.Value, replace)
+			if err != nil {
+				return nil, cdv2.Resource{}, err
+			}
+			v = next
+		case uriResources:
+			res, err := Resource(v, e.Value)
+			if err != nil {
+				return nil, cdv2.Resource{}, t.reg.missingResource(v, fmt.Errorf("local resource %s cannot be found", e.Value))
+			}
+			if i != len(u.Path)-1 {
+				return nil, cdv2.Resource{}, errors.New("the selector seems to contain more path segements after a external resource")
+			}
+			return v, res, nil
+		default:
+			return nil, cdv2.Resource{}, fmt.Errorf("unknown keyword %s", e.Keyword)
 		}
 	}
-	if resource == "" {
-		return v, cdv2.Resource{}, nil
-	}
-	res, err := Resource(v, resource)
-	if err != nil {
-		return nil, cdv2.Resource{}, t.reg.missingResource(v, fmt.Errorf("local resource %s cannot be found", resource))
-	}
-	return v, res, nil
+	return v, cdv2.Resource{}, nil
 }
