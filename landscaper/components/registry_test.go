@@ -116,6 +116,27 @@ func TestResolveMissingReference(t *testing.T) {
 	}
 }
 
+// A reference that a referenced version cannot resolve is wrapped once per
+// level above it, as Landscaper's getTransitiveComponentReferencesRecursively
+// (pkg/components/model/componentversion_refs.go) wraps it.
+func TestResolveMissingNestedReference(t *testing.T) {
+	files := fstest.MapFS{"c.yaml": {Data: []byte(`components:
+- {name: example.com/root, version: 1.0.0, provider: {name: x}, references: [{name: mid, componentName: example.com/mid, version: 1.0.0}]}
+- {name: example.com/mid, version: 1.0.0, provider: {name: x}, references: [{name: leaf, componentName: example.com/leaf, version: 2.0.0}]}
+`)}}
+	_, err := newTestRegistry(Config{}, files).Resolve(Request{Repo: repoContext(t, ociContext), Name: "example.com/root", Version: "1.0.0"})
+	want := "unable to resolve component references for component descriptor mid with version 1.0.0: " +
+		"unable to resolve component reference leaf with component name example.com/leaf and version 2.0.0: " +
+		"component example.com/leaf:2.0.0 (repository registry.example/landscaper/examples) is in no local source"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("err:\n%v\nwant prefix:\n%s", err, want)
+	}
+	var nf *NotFoundError
+	if !errors.As(err, &nf) {
+		t.Error("not a NotFoundError")
+	}
+}
+
 // A constructor wins over a component archive of the same version; two
 // archives that differ are ambiguous.
 func TestPrecedence(t *testing.T) {

@@ -57,7 +57,10 @@ func (t *Tree) collect(v *source.Version, seen map[source.Key]bool) error {
 				ref.Name, ref.ComponentName, ref.Version, err)
 		}
 		if err := t.collect(next, seen); err != nil {
-			return err
+			// getTransitiveComponentReferencesRecursively wraps what a
+			// referenced version cannot resolve once per level.
+			return fmt.Errorf("unable to resolve component references for component descriptor %s with version %s: %w",
+				ref.Name, ref.Version, err)
 		}
 	}
 	return nil
