@@ -155,7 +155,17 @@ func TestResourceKey(t *testing.T) {
 			want: "component:\n  name: example.com/db\n  version: 2.0.0\nresource:\n  name: chart\n"},
 		{name: "unknown resource", ref: "cd://resources/nope", err: "has no resource map[name:nope]"},
 		{name: "unknown reference", ref: "cd://componentReferences/nope/resources/x", err: "has no component reference"},
-		{name: "bad path", ref: "cd://sources/x", err: "invalid resource reference"},
+		// Landscaper's ParseResourceReference (template/common/utils.go)
+		// parses cd:// with cdutils.ParseURI and AsRelativeResourceReference.
+		{name: "unknown keyword", ref: "cd://sources/x", err: "unknown keyword sources"},
+		{name: "fragment", ref: "cd://componentReferences/db/resources/chart#x",
+			want: "component:\n  name: example.com/db\n  version: 2.0.0\nresource:\n  name: chart\n"},
+		{name: "ends at a component", ref: "cd://componentReferences/db",
+			err: "the selector seems to target a component but a resource is requested"},
+		{name: "more after a resource", ref: "cd://resources/image/resources/x",
+			err: "the selector seems to contain more path segments after a resource"},
+		{name: "odd path", ref: "cd://resources", err: "failed to parse argument into URI: even number of path arguments expected"},
+		{name: "not yaml", ref: "{resource: [", err: "failed to unmarshal argument into a relative resource reference: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

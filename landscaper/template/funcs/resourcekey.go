@@ -2,8 +2,11 @@ package funcs
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"maps"
+	"net/url"
+	"path"
 	"strings"
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
@@ -69,26 +72,69 @@ func (c *Components) ResourceKey(args ...any) (string, error) {
 	return base64.StdEncoding.EncodeToString(data), nil
 }
 
-// parseResourceReference reads a cd:// path or an OCM relative reference.
+// parseResourceReference reads a resource reference as Landscaper's
+// ParseResourceReference (template/common/utils.go) does: a "cd://" path
+// with cdutils.ParseURI (url.Parse: a fragment or query is not part of the
+// path) and AsRelativeResourceReference, in their words; anything else as an
+// OCM relative reference in YAML.
 func parseResourceReference(s string) (*resourceReference, error) {
 	if !strings.HasPrefix(s, "cd://") {
 		ref := &resourceReference{}
-		if err := yaml.Unmarshal([]byte(s), ref); err != nil || ref.Resource["name"] == "" {
+		if err := yaml.Unmarshal([]byte(s), ref); err != nil {
+			return nil, fmt.Errorf("failed to unmarshal argument into a relative resource reference: %w", err)
+		}
+		if ref.Resource["name"] == "" {
 			return nil, fmt.Errorf("invalid resource reference %q: want cd://.../resources/<name> or {resource: {name: ...}}", s)
 		}
 		return ref, nil
 	}
-	parts := strings.Split(strings.Trim(strings.TrimPrefix(s, "cd://"), "/"), "/")
+	parts, err := cdURIPath(s)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse argument into URI: %w", err)
+	}
 	ref := &resourceReference{}
-	for len(parts) >= 2 && parts[0] == "componentReferences" {
-		ref.ReferencePath = append(ref.ReferencePath, map[string]string{cdv2.SystemIdentityName: parts[1]})
-		parts = parts[2:]
+	for i := 0; i < len(parts); i += 2 {
+		isLast := i+2 == len(parts)
+		id := map[string]string{cdv2.SystemIdentityName: parts[i+1]}
+		switch parts[i] {
+		case "componentReferences":
+			ref.ReferencePath = append(ref.ReferencePath, id)
+			if isLast {
+				return nil, errors.New("the selector seems to target a component but a resource is requested")
+			}
+		case "resources":
+			if !isLast {
+				return nil, errors.New("the selector seems to contain more path segments after a resource")
+			}
+			ref.Resource = id
+			return ref, nil
+		default:
+			return nil, fmt.Errorf("unknown keyword %s", parts[i])
+		}
 	}
-	if len(parts) != 2 || parts[0] != "resources" {
-		return nil, fmt.Errorf("invalid resource reference %q: want cd://[componentReferences/<name>/...]resources/<name>", s)
+	return nil, fmt.Errorf("unable to find resource %q", s)
+}
+
+// maxCDURILength is the longest cd:// URI Landscaper's cdutils.ParseURI
+// takes.
+const maxCDURILength = 2083
+
+// cdURIPath returns the keyword/value elements of a cd:// URI as
+// Landscaper's cdutils.ParseURI splits them: host and path of url.Parse,
+// joined (and so cleaned), in an even number.
+func cdURIPath(s string) ([]string, error) {
+	if len(s) > maxCDURILength {
+		return nil, fmt.Errorf("too long uri, got %d but expected max %d", len(s), maxCDURILength)
 	}
-	ref.Resource = map[string]string{cdv2.SystemIdentityName: parts[1]}
-	return ref, nil
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	parts := strings.Split(path.Join(u.Host, u.Path), "/")
+	if len(parts)%2 != 0 {
+		return nil, errors.New("even number of path arguments expected")
+	}
+	return parts, nil
 }
 
 // resolveReference follows the reference path from Root and finds the
