@@ -35,6 +35,9 @@ func (r *Registry) Blueprint(v *source.Version, name string) (*blueprint.Bluepri
 	if err != nil {
 		return nil, r.missingResource(v, err)
 	}
+	if err := r.blueprintHandler(v, res); err != nil {
+		return nil, fmt.Errorf("component %s, resource %q: %w", v.Key(), name, err)
+	}
 	key := v.Origin + "|" + v.Key().String() + "|" + name
 	r.mu.Lock()
 	bp, ok := r.blueprints[key]
@@ -62,6 +65,30 @@ func (r *Registry) Blueprint(v *source.Version, name string) (*blueprint.Bluepri
 	}
 	r.blueprints[key] = bp
 	return bp, nil
+}
+
+// blueprintHandler is what Landscaper's ResolveBlueprint does with a
+// resource that is not of a blueprint type: GetTypedContent
+// (pkg/components/ocmlib/resource.go) picks the handler of the resource's
+// type before it reads anything, and only JSON schemas have one besides
+// blueprints; their handler reads the schema, which is then not the
+// *Blueprint that pkg/landscaper/blueprints/resolve.go expects (its message
+// names the type of its own nil variable).
+func (r *Registry) blueprintHandler(v *source.Version, res cdv2.Resource) error {
+	switch res.Type {
+	case BlueprintType, OldBlueprintType:
+		return nil
+	case JSONSchemaType:
+		c, err := r.Content(v, res, ForSchema)
+		if err == nil {
+			_, err = ReadJSONSchema(res, c)
+		}
+		if err != nil {
+			return err
+		}
+		return errors.New("received resource of type *blueprints.Blueprint but expected type *Blueprint")
+	}
+	return fmt.Errorf("no handler found for resource type %s", res.Type)
 }
 
 // missingResource adds to err, Landscaper's error for a resource v does not

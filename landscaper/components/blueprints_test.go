@@ -2,6 +2,7 @@ package components
 
 import (
 	"testing"
+	"testing/fstest"
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 
@@ -86,5 +87,39 @@ func TestMissingResource(t *testing.T) {
 	want = "failed to get resource with name blueprint (lscli took component example.com/app:1.0.0 from component archive test/internal, which has resources chart, image)"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestBlueprintOfAnotherType: Landscaper's ResolveBlueprint picks the
+// resource's type handler before it reads anything
+// (pkg/components/ocmlib/resource.go GetTypedContent): a chart in a registry
+// is "no handler found", not a registry lscli cannot read; a JSON schema is
+// read by its handler, and then is no blueprint
+// (pkg/landscaper/blueprints/resolve.go).
+func TestBlueprintOfAnotherType(t *testing.T) {
+	files := fstest.MapFS{
+		"c.yaml": {Data: []byte(`components:
+- name: example.com/ty
+  version: 1.0.0
+  provider: {name: x}
+  resources:
+  - {name: chart, type: helmChart, access: {type: ociArtifact, imageReference: registry.example/charts/nowhere:1.0.0}}
+  - {name: schema, type: landscaper.gardener.cloud/jsonschema, input: {type: file, path: schema.json}}
+`)},
+		"schema.json": {Data: []byte(`{"type":"string"}`)},
+	}
+	r := newTestRegistry(Config{}, files)
+	tree, err := r.Resolve(Request{Repo: repoContext(t, ociContext), Name: "example.com/ty", Version: "1.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"chart":  `component example.com/ty:1.0.0, resource "chart": no handler found for resource type helmChart`,
+		"schema": `component example.com/ty:1.0.0, resource "schema": received resource of type *blueprints.Blueprint but expected type *Blueprint`,
+	} {
+		_, err := r.Blueprint(tree.Root, name)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: got  %v\nwant %s", name, err, want)
+		}
 	}
 }

@@ -203,9 +203,21 @@ func TestContent(t *testing.T) {
 	if again, _ := r.Blueprint(tree.Root, "blueprint"); again != bp {
 		t.Error("blueprints are read once")
 	}
-	if _, err := r.Blueprint(tree.Root, "chart"); err == nil || !strings.Contains(err.Error(), `map it in lscli.yaml:
+	remote := fstest.MapFS{"c.yaml": {Data: []byte(`components:
+- name: example.com/remote
+  version: 1.0.0
+  provider: {name: x}
+  resources:
+  - {name: blueprint, type: landscaper.gardener.cloud/blueprint, access: {type: ociArtifact, imageReference: registry.example/bp:1.0.0}}
+`)}}
+	rr := newTestRegistry(Config{File: "lscli.yaml"}, remote)
+	rtree, err := rr.Resolve(Request{Repo: repoContext(t, ociContext), Name: "example.com/remote", Version: "1.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rr.Blueprint(rtree.Root, "blueprint"); err == nil || !strings.Contains(err.Error(), `map it in lscli.yaml:
   blueprints:
-    "example.com/root/chart": ./path/to/blueprint-folder`) {
+    "example.com/remote/blueprint": ./path/to/blueprint-folder`) {
 		t.Errorf("blueprint in a registry: %v", err)
 	}
 	res, _ := Resource(tree.Root, "chart")
