@@ -83,9 +83,11 @@ func (c *Components) Component(args ...any) (map[string]any, error) {
 	ref := refs[0]
 	target, ok := c.find(ref.ComponentName, ref.Version)
 	if !ok {
-		return nil, fmt.Errorf("component reference %q (%s:%s) is not available: lscli reads no registry, "+
+		// ResolveComponents words it with the reference's name.
+		return nil, Worded(fmt.Errorf("component reference %q (%s:%s) is not available: lscli reads no registry, "+
 			"so put its component descriptor inline into the reference's label landscaper.gardener.cloud/component-descriptor",
-			ref.Name, ref.ComponentName, ref.Version)
+			ref.Name, ref.ComponentName, ref.Version),
+			fmt.Sprintf("unable to resolve component %s:%s", ref.Name, ref.Version))
 	}
 	return encode(&target)
 }

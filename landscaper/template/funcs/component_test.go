@@ -2,6 +2,7 @@ package funcs
 
 import (
 	"encoding/base64"
+	"errors"
 	"strings"
 	"testing"
 
@@ -139,6 +140,20 @@ func TestComponentFunctions(t *testing.T) {
 				t.Errorf("result %s does not contain %q", out, tt.want)
 			}
 		})
+	}
+}
+
+// getComponent of a reference whose component is not in the list: in
+// Landscaper's words (ResolveComponents in
+// pkg/landscaper/installations/executions/template/helper.go), the
+// reference's name and version.
+func TestComponentNotInListLandscaperMessage(t *testing.T) {
+	c := testComponents(t)
+	db, _ := c.Component("name", "db")
+	_, err := c.Component(db, "name", "storage")
+	var lw interface{ LandscaperMessage() string }
+	if !errors.As(err, &lw) || lw.LandscaperMessage() != "unable to resolve component storage:3.0.0" {
+		t.Fatalf("err = %v, want Landscaper's message %q", err, "unable to resolve component storage:3.0.0")
 	}
 }
 
