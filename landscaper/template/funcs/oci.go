@@ -33,10 +33,12 @@ func ParseOCIRef(ref string) ([2]string, error) {
 	}
 	parsed, err := dockerreference.ParseDockerRef(name)
 	if err != nil {
-		return [2]string{}, fmt.Errorf("invalid OCI reference %q: %w", ref, err)
+		// Landscaper panics with oci.ParseRef's error.
+		return [2]string{}, Worded(fmt.Errorf("invalid OCI reference %q: %w", ref, err), err.Error())
 	}
 	if !strings.Contains(ref, ":") {
-		return [2]string{}, fmt.Errorf("invalid OCI reference %q: want <repository>:<tag> or <repository>@<digest>", ref)
+		return [2]string{}, Worded(fmt.Errorf("invalid OCI reference %q: want <repository>:<tag> or <repository>@<digest>", ref),
+			"invalid reference")
 	}
 	host := dockerreference.Domain(parsed)
 	if host == dockerHubDomain {

@@ -41,3 +41,20 @@ func TestParseOCIRef(t *testing.T) {
 		})
 	}
 }
+
+// Landscaper's ParseOCIReference panics with oci.ParseRef's error, or with
+// "invalid reference" for a reference without ':'
+// (pkg/landscaper/installations/executions/template/helper.go): those are
+// its GoTemplate messages.
+func TestParseOCIRefLandscaperMessage(t *testing.T) {
+	for ref, want := range map[string]string{
+		"nginx":     "invalid reference",
+		"MyImage:1": "invalid reference format: repository name (library/MyImage) must be lowercase",
+	} {
+		_, err := ParseOCIRef(ref)
+		lw, ok := err.(interface{ LandscaperMessage() string })
+		if !ok || lw.LandscaperMessage() != want {
+			t.Errorf("ParseOCIRef(%q): err = %v, want Landscaper's message %q", ref, err, want)
+		}
+	}
+}
