@@ -107,6 +107,9 @@ func (ru *runner) render(ctx context.Context, ex lsv1alpha1.TemplateExecutor) ([
 		if lsErr := ru.spiffError(err); lsErr != nil {
 			return nil, ru.failLandscaper(ex, err, lsErr)
 		}
+		if lsErr := ru.sourceError(err); lsErr != nil {
+			return nil, ru.failLandscaper(ex, err, lsErr)
+		}
 		return nil, ru.fail(ex, err)
 	}
 	if req.Stateful && res.State != nil {
@@ -184,6 +187,22 @@ func (ru *runner) spiffError(err error) error {
 	in := maps.Clone(ru.values)
 	maps.Copy(in, ru.goState)
 	msg := te.Spiff + "\ntemplate input:\n" + formatInput(in, "\t", "imports", "values", "state")
+	if ru.kind == kindImport {
+		msg = "RenderImportExecutions - unable to template executions: " + msg
+	}
+	return errors.New(msg)
+}
+
+// sourceError returns Landscaper's error for a template that cannot be
+// read (see template.SourceError), nil for any other error: its
+// templaters return it as it is, the import constructor puts its own words
+// before it (RenderImportExecutions).
+func (ru *runner) sourceError(err error) error {
+	var se *template.SourceError
+	if !errors.As(err, &se) {
+		return nil
+	}
+	msg := se.Landscaper
 	if ru.kind == kindImport {
 		msg = "RenderImportExecutions - unable to template executions: " + msg
 	}

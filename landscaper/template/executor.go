@@ -97,8 +97,9 @@ type Result struct {
 }
 
 // Execute renders req. Errors are *Error, except when the template cannot
-// be found (an unknown type, a missing file) and when the template engine
-// panicked: that is a *crash.Error naming the engine.
+// be read (an unknown type, a missing file, ...): that is a *SourceError;
+// and when the template engine panicked: that is a *crash.Error naming the
+// engine.
 func (e *Executor) Execute(req Request) (res *Result, err error) {
 	ex := req.Execution
 	switch ex.Type {
@@ -109,8 +110,27 @@ func (e *Executor) Execute(req Request) (res *Result, err error) {
 		defer crash.Recover(spiff.Component, &err)
 		return e.executeSpiff(req)
 	}
-	return nil, fmt.Errorf("unknown template type %q (allowed: %s, %s)", ex.Type, lsv1alpha1.GOTemplateType, lsv1alpha1.SpiffTemplateType)
+	return nil, &SourceError{Err: fmt.Errorf("unknown template type %q (allowed: %s, %s)", ex.Type, lsv1alpha1.GOTemplateType, lsv1alpha1.SpiffTemplateType),
+		Landscaper: fmt.Sprintf("unknown template type %s", ex.Type)}
 }
+
+// SourceError is an execution whose template cannot be read: an unknown
+// type, neither template nor file, a file that cannot be read, a GoTemplate
+// template that is not a string, a Spiff template that does not parse.
+type SourceError struct {
+	// Err says what is wrong, naming the file where there is one.
+	Err error
+	// Landscaper is the message Landscaper's templaters give for it
+	// (template.go's Templater, gotemplate's getTemplateFromExecution,
+	// spiff's templateNode).
+	Landscaper string
+}
+
+// Error is Err's message.
+func (e *SourceError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *SourceError) Unwrap() error { return e.Err }
 
 // source returns the template of ex: the inline template, or else its
 // file. An execution with both renders the inline template, as Landscaper's
@@ -123,11 +143,15 @@ func (e *Executor) source(ex lsv1alpha1.TemplateExecutor) (raw []byte, file stri
 	if ex.File != "" {
 		data, err := e.readFile(ex.File)
 		if err != nil {
-			return nil, "", fmt.Errorf("read template file: %w", err)
+			se := &SourceError{Err: fmt.Errorf("read template file: %w", err), Landscaper: vfsError(e.FS, ex.File, err)}
+			if se.Landscaper == "" {
+				se.Landscaper = err.Error()
+			}
+			return nil, "", se
 		}
 		return data, blueprint.FilePath(ex.File), nil
 	}
-	return nil, "", fmt.Errorf("has neither file nor template")
+	return nil, "", &SourceError{Err: fmt.Errorf("has neither file nor template"), Landscaper: "no template found"}
 }
 
 // clusters are what the cluster kubeconfig functions of req need.
@@ -167,6 +191,10 @@ func (e *Executor) executeSpiff(req Request) (*Result, error) {
 		var ee *spiff.EvalError
 		if errors.As(err, &ee) {
 			te.Spiff = ee.Landscaper
+		}
+		var pe *spiff.ParseError
+		if errors.As(err, &pe) {
+			return nil, &SourceError{Err: te, Landscaper: pe.Err.Error()}
 		}
 		return nil, te
 	}

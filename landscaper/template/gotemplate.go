@@ -112,7 +112,7 @@ func (e *Executor) executeGo(req Request) (*Result, error) {
 	text := string(raw)
 	if file == "" {
 		if err := fastjson.Unmarshal(raw, &text); err != nil {
-			return nil, fmt.Errorf("a GoTemplate template must be a string (template: |): %w", err)
+			return nil, &SourceError{Err: fmt.Errorf("a GoTemplate template must be a string (template: |): %w", err), Landscaper: err.Error()}
 		}
 	}
 	values := maps.Clone(req.Values)

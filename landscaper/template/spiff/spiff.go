@@ -181,14 +181,41 @@ func templateName(name string) string {
 // (Spiff's parser expands them).
 func parseTemplate(name string, raw []byte, maxNodes int64) (spiffyaml.Node, error) {
 	name = templateName(name)
-	node, err := unmarshal(name, raw, maxNodes)
+	node, err := parseYAML(name, raw, maxNodes)
 	if err != nil {
-		return nil, fmt.Errorf("parse template: %w", err)
+		return nil, err
 	}
 	if text, ok := node.Value().(string); ok {
-		if node, err = unmarshal(name, []byte(text), maxNodes); err != nil {
-			return nil, fmt.Errorf("parse template: %w", err)
+		if node, err = parseYAML(name, []byte(text), maxNodes); err != nil {
+			return nil, err
 		}
+	}
+	return node, nil
+}
+
+// ParseError is a template that Spiff's YAML parser rejects. Its message
+// is "parse template: " and the parser's, which Landscaper's spiff
+// templater returns as it is (templateNode).
+type ParseError struct {
+	// Err is the parser's error.
+	Err error
+}
+
+// Error is "parse template: " and the parser's message.
+func (e *ParseError) Error() string { return "parse template: " + e.Err.Error() }
+
+// Unwrap returns the parser's error.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// parseYAML is unmarshal for a template: the parser's errors are
+// *ParseError, a template beyond maxNodes is not.
+func parseYAML(name string, data []byte, maxNodes int64) (spiffyaml.Node, error) {
+	if err := limits.CheckYAML(data, maxNodes); err != nil {
+		return nil, fmt.Errorf("parse template: %w", err)
+	}
+	node, err := spiffyaml.Unmarshal(name, data)
+	if err != nil {
+		return nil, &ParseError{Err: err}
 	}
 	return node, nil
 }
