@@ -42,7 +42,8 @@ type runner struct {
 	// goState is the "state" binding of the last stateful GoTemplate
 	// execution that ran, nil before one ran. Landscaper's GoTemplate
 	// executor sets it in the input that all executions of the kind
-	// share, so the input of a later Spiff execution has it too.
+	// share, so a later Spiff execution has it among its values (and in
+	// the input its errors show).
 	goState map[string]any
 }
 
@@ -73,7 +74,14 @@ func (ru *runner) run(ctx context.Context, ex lsv1alpha1.TemplateExecutor, out a
 // the same name in the same job reads it.
 func (ru *runner) render(ctx context.Context, ex lsv1alpha1.TemplateExecutor) ([]byte, error) {
 	env := template.EnvironmentFrom(ctx)
-	req := template.Request{Execution: ex, Values: ru.values, Stateful: ru.prefix != "", CheckNoValue: ru.kind != kindImport,
+	values := ru.values
+	if ex.Type == lsv1alpha1.SpiffTemplateType && ru.goState != nil {
+		// Landscaper's Spiff templater gets the input the GoTemplate
+		// executions before it set "state" in.
+		values = maps.Clone(values)
+		maps.Copy(values, ru.goState)
+	}
+	req := template.Request{Execution: ex, Values: values, Stateful: ru.prefix != "", CheckNoValue: ru.kind != kindImport,
 		Now: env.Now(), Seed: env.SeedFor(ru.inst.Namespace, ru.inst.Name, ru.inst.Status.JobID, ru.kind, ex.Name), Limits: env.Limits}
 	if req.Stateful {
 		st, err := loadState(ctx, ru.c, ru.inst, ru.prefix, ex.Name)
