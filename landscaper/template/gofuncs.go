@@ -1,6 +1,7 @@
 package template
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -87,7 +88,17 @@ func runFuncs(cur func() *goRun) gotmpl.FuncMap {
 			}
 			return data, err
 		},
-		"readDir":        func(p string) ([]fs.FileInfo, error) { return cur().readDir(p) },
+		// readDir's error for a folder that does not exist is the file
+		// system's too: vfs.ReadDir opens the folder first.
+		"readDir": func(p string) ([]fs.FileInfo, error) {
+			infos, err := cur().readDir(p)
+			if err != nil && errors.Is(err, fs.ErrNotExist) {
+				if text := vfsError(cur().e.FS, p, err); text != "" {
+					err = funcs.Worded(err, text)
+				}
+			}
+			return infos, err
+		},
 		"getResourceKey": func(args ...any) (string, error) { return cur().components().ResourceKey(args...) },
 		// getResource, getResources and getComponent need the installation's
 		// component descriptor, also when given one (Landscaper's
