@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/url"
-	"path"
 	"strings"
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 	"github.com/lscli/lscli/internal/yamlout"
+	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/components/descriptor"
 	"sigs.k8s.io/yaml"
 )
@@ -74,8 +73,8 @@ func (c *Components) ResourceKey(args ...any) (string, error) {
 
 // parseResourceReference reads a resource reference as Landscaper's
 // ParseResourceReference (template/common/utils.go) does: a "cd://" path
-// with cdutils.ParseURI (url.Parse: a fragment or query is not part of the
-// path) and AsRelativeResourceReference, in their words; anything else as an
+// with cdutils.ParseURI (components.ParseURI: a fragment or query is not
+// part of the path) and AsRelativeResourceReference, in their words; anything else as an
 // OCM relative reference in YAML.
 func parseResourceReference(s string) (*resourceReference, error) {
 	if !strings.HasPrefix(s, "cd://") {
@@ -88,15 +87,15 @@ func parseResourceReference(s string) (*resourceReference, error) {
 		}
 		return ref, nil
 	}
-	parts, err := cdURIPath(s)
+	uri, err := components.ParseURI(s)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse argument into URI: %w", err)
 	}
 	ref := &resourceReference{}
-	for i := 0; i < len(parts); i += 2 {
-		isLast := i+2 == len(parts)
-		id := map[string]string{cdv2.SystemIdentityName: parts[i+1]}
-		switch parts[i] {
+	for i, e := range uri.Path {
+		isLast := i == len(uri.Path)-1
+		id := map[string]string{cdv2.SystemIdentityName: e.Value}
+		switch e.Keyword {
 		case "componentReferences":
 			ref.ReferencePath = append(ref.ReferencePath, id)
 			if isLast {
@@ -109,32 +108,10 @@ func parseResourceReference(s string) (*resourceReference, error) {
 			ref.Resource = id
 			return ref, nil
 		default:
-			return nil, fmt.Errorf("unknown keyword %s", parts[i])
+			return nil, fmt.Errorf("unknown keyword %s", e.Keyword)
 		}
 	}
 	return nil, fmt.Errorf("unable to find resource %q", s)
-}
-
-// maxCDURILength is the longest cd:// URI Landscaper's cdutils.ParseURI
-// takes.
-const maxCDURILength = 2083
-
-// cdURIPath returns the keyword/value elements of a cd:// URI as
-// Landscaper's cdutils.ParseURI splits them: host and path of url.Parse,
-// joined (and so cleaned), in an even number.
-func cdURIPath(s string) ([]string, error) {
-	if len(s) > maxCDURILength {
-		return nil, fmt.Errorf("too long uri, got %d but expected max %d", len(s), maxCDURILength)
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	parts := strings.Split(path.Join(u.Host, u.Path), "/")
-	if len(parts)%2 != 0 {
-		return nil, errors.New("even number of path arguments expected")
-	}
-	return parts, nil
 }
 
 // resolveReference follows the reference path from Root and finds the
