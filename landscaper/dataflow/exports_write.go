@@ -23,9 +23,11 @@ func WriteExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.In
 	for _, d := range exps.Data {
 		m := base
 		m.key = d.DataRef
-		if err := writeDataObject(ctx, c, inst, ObjectName(m.context, d.DataRef), d.Value, m, true); err != nil {
-			return &WriteError{Export: true, Type: lsv1alpha1.ImportTypeData, Key: d.DataRef,
-				Err: about(inst, err, "write data export %q (dataRef %q): %w", d.Name, d.DataRef, err)}
+		name := ObjectName(m.context, d.DataRef)
+		if err := writeDataObject(ctx, c, inst, name, d.Value, m, true); err != nil {
+			e := about(inst, err, "write data export %q (dataRef %q): %w", d.Name, d.DataRef, err)
+			e.Landscaper = landscaperConflictText(err, "data object", "W000068", name, d.DataRef)
+			return &WriteError{Export: true, Type: lsv1alpha1.ImportTypeData, Key: d.DataRef, Err: e}
 		}
 	}
 	for _, t := range exps.Targets {
@@ -33,9 +35,11 @@ func WriteExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha1.In
 		m.key = t.Target
 		tgt := &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Labels: t.Value.Labels, Annotations: t.Value.Annotations},
 			Spec: t.Value.TargetSpec}
-		if err := writeTarget(ctx, c, inst, ObjectName(m.context, t.Target), tgt, m, true); err != nil {
-			return &WriteError{Export: true, Type: lsv1alpha1.ImportTypeTarget, Key: t.Target,
-				Err: about(inst, err, "write target export %q (target %q): %w", t.Name, t.Target, err)}
+		name := ObjectName(m.context, t.Target)
+		if err := writeTarget(ctx, c, inst, name, tgt, m, true); err != nil {
+			e := about(inst, err, "write target export %q (target %q): %w", t.Name, t.Target, err)
+			e.Landscaper = landscaperConflictText(err, "target", "W000069", name, t.Target)
+			return &WriteError{Export: true, Type: lsv1alpha1.ImportTypeTarget, Key: t.Target, Err: e}
 		}
 	}
 	return nil

@@ -3,7 +3,9 @@ package dataflow
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -172,10 +174,39 @@ func addOwner(obj metav1.Object, owner *lsv1alpha1.Installation, exclusive bool)
 			return nil
 		}
 		if exclusive {
-			return fmt.Errorf("%s is already written by installation %s (each dataRef and target may have one exporter)",
-				obj.GetName(), ref.Name)
+			return &ownerConflictError{object: obj.GetNamespace() + "/" + obj.GetName(), owner: ref.Name}
 		}
 	}
 	obj.SetOwnerReferences(append(refs, ownerRef(owner)))
 	return nil
+}
+
+// ownerConflictError is an export object that another installation owns.
+type ownerConflictError struct {
+	object string // "<namespace>/<name>"
+	owner  string // the other installation
+}
+
+func (e *ownerConflictError) Error() string {
+	_, name, _ := strings.Cut(e.object, "/")
+	return fmt.Sprintf("%s is already written by installation %s (each dataRef and target may have one exporter)", name, e.owner)
+}
+
+// landscaperConflictText is Landscaper's message for an export that
+// another installation owns: CreateOrUpdateExports
+// (pkg/landscaper/installations/operation.go) wraps the error of
+// SetExclusiveOwnerReference (pkg/utils/miscellaneous.go) in its mutate
+// function's words, in read_write_layer's errorWithWriteID and in its own.
+// what is "data object" or "target"; writeID W000068 or W000069.
+func landscaperConflictText(err error, what, writeID, name, key string) string {
+	oc, ok := errors.AsType[*ownerConflictError](err)
+	if !ok {
+		return ""
+	}
+	mutate := fmt.Sprintf("dataobject '%s' for export '%s' conflicts with existing dataobject owned by another installation", oc.object, key)
+	if what == "target" {
+		mutate = fmt.Sprintf("target object '%s' for export '%s' conflicts with existing target owned by another installation", oc.object, key)
+	}
+	return fmt.Sprintf("unable to create or update %s %s for export %s: Op: errorWithWriteID - Reason: write - Message: write operation %s failed with %s: object '%s' is already owned by another object with kind 'Installation' (%s)",
+		what, name, key, writeID, mutate, oc.object, oc.owner)
 }
