@@ -125,7 +125,11 @@ func (e *Exports) assign(inst *lsv1alpha1.Installation) error {
 		}
 		tmpl, err := toGeneric[lsv1alpha1.TargetTemplate](v)
 		if err != nil {
-			return fail(inst, ReasonExportInvalid, "target export %q is not a target {type, config|secretRef, labels, annotations}: %v", t.Name, err)
+			e := about(inst, nil, "target export %q is not a target {type, config|secretRef, labels, annotations}: %v", t.Name, err)
+			// ConvertTargetTemplateToTargetExtension's error, under the
+			// export's field path.
+			e.Landscaper = fmt.Sprintf("(inst: %s).internalExports.exports.targets.%s: unable to build target from template: %v", inst.Name, t.Name, err)
+			return reconcile.TerminalWithCodes(e, ReasonExportInvalid)
 		}
 		e.Targets = append(e.Targets, TargetExport{Name: t.Name, Target: t.Target, Value: tmpl})
 	}
