@@ -2,8 +2,10 @@ package dataflow
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
@@ -178,15 +180,44 @@ func checkExport(def lsv1alpha1.ExportDefinition, val any, sch *schemas) (landsc
 		}
 	case lsv1alpha1.ExportTypeTarget:
 		m, _ := val.(map[string]any)
-		typ, isString := m["type"].(string)
+		raw, found := m["type"]
+		if !found {
+			// client-go's jsonpath, which Landscaper's jsonpath.GetValue uses.
+			return "exported target does not match the expected target template schema: type is not found",
+				fmt.Errorf("it has no type (a target export is {type, config|secretRef, labels, annotations}); the blueprint wants %q", def.TargetType)
+		}
+		typ, isScalar := scalarString(raw)
+		if !isScalar {
+			return "", fmt.Errorf("its type is not a string; the blueprint wants %q", def.TargetType)
+		}
 		if typ != def.TargetType {
-			if isString {
-				landscaper = fmt.Sprintf("exported target type is %s but expected %s", typ, def.TargetType)
-			}
-			return landscaper, fmt.Errorf("target type is %q, the blueprint wants %q", typ, def.TargetType)
+			return fmt.Sprintf("exported target type is %s but expected %s", typ, def.TargetType),
+				fmt.Errorf("target type is %q, the blueprint wants %q", typ, def.TargetType)
 		}
 	default:
 		return "", fmt.Errorf("the blueprint gives it the unknown type %q (allowed: data, target)", def.Type)
 	}
 	return "", nil
+}
+
+// scalarString is a scalar JSON value as Landscaper's jsonpath.GetValue
+// reads it into a string (through sigs.k8s.io/yaml, which turns numbers and
+// booleans into their text and null into ""). ok is false for a list or a
+// map.
+func scalarString(v any) (s string, ok bool) {
+	switch v := v.(type) {
+	case nil:
+		return "", true
+	case string:
+		return v, true
+	case bool:
+		return strconv.FormatBool(v), true
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64), true
+	case json.Number:
+		return v.String(), true
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	}
+	return "", false
 }
