@@ -131,15 +131,27 @@ func isNotFound(err error) bool { return apierrors.IsNotFound(err) }
 // ImportLoadError is an import that cannot be read from the installation's
 // context: a DataObject, Target, Secret or ConfigMap that does not exist, a
 // key the Secret or ConfigMap lacks, or a Target of a targetMapRef without
-// its target map key label. Landscaper's ImportsSatisfied fails
+// its target map key label, a value of a Secret or ConfigMap that is not
+// YAML. Landscaper's ImportsSatisfied fails
 // the job on it; its text is Landscaper's.
 type ImportLoadError struct {
 	err error
+	// text, when set, is Landscaper's text, where err words it lscli's way
+	// (naming the key of a Secret or ConfigMap that Landscaper's does not).
+	text string
 	// Installation ("<namespace>/<name>") and Import name where it happened.
 	Installation, Import string
 }
 
 func (e *ImportLoadError) Error() string { return e.err.Error() }
+
+// StatusText is Landscaper's text (see reconcile.StatusText).
+func (e *ImportLoadError) StatusText() string {
+	if e.text != "" {
+		return e.text
+	}
+	return e.err.Error()
+}
 
 // Explained returns err with the installation and the import named when it
 // is an ImportLoadError (Landscaper's text names neither), else err.

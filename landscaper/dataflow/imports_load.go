@@ -111,7 +111,7 @@ func (l *loader) data(ctx context.Context, imp lsv1alpha1.DataImport) (any, erro
 		if err := l.get(ctx, imp.SecretRef.Name, s); err != nil {
 			return nil, loadError(err, "%w", err)
 		}
-		return fromKeys(s.Data, imp.SecretRef.Key, "Secret "+s.Name,
+		return fromKeys(s.Data, imp.SecretRef.Key, "secret", s.Namespace+"/"+s.Name,
 			fmt.Sprintf("key %s in secret %s/%s does not exist", imp.SecretRef.Key, s.Namespace, s.Name))
 	case imp.ConfigMapRef != nil:
 		cm := &corev1.ConfigMap{}
@@ -122,7 +122,7 @@ func (l *loader) data(ctx context.Context, imp lsv1alpha1.DataImport) (any, erro
 			// Landscaper marshals neither map of an empty ConfigMap: null.
 			return nil, nil
 		}
-		return fromKeys(configMapData(cm), imp.ConfigMapRef.Key, "ConfigMap "+cm.Name,
+		return fromKeys(configMapData(cm), imp.ConfigMapRef.Key, "configmap", cm.Namespace+"/"+cm.Name,
 			fmt.Sprintf("key '%s' in configmap '%s/%s' does not exist", imp.ConfigMapRef.Key, cm.Namespace, cm.Name))
 	}
 	return nil, fmt.Errorf("names no dataRef, secretRef or configMapRef")
@@ -163,8 +163,13 @@ func configMapData(cm *corev1.ConfigMap) map[string][]byte {
 
 // fromKeys returns the value of key (a YAML or JSON document), or, for an
 // empty key, all keys as a map of their decoded values, as Landscaper does.
-// A missing key is an ImportLoadError with the text missing.
-func fromKeys(data map[string][]byte, key, what, missing string) (any, error) {
+// A missing key is an ImportLoadError with the text missing; so is a value
+// that is not YAML, with Landscaper's text: GetDataImport's decoding of the
+// key's value (pkg/landscaper/installations/helper.go), or, without a key,
+// the conversion of all keys in Resolve{Secret,ConfigMap}Reference
+// (controller-utils/pkg/landscaper/references.go), whose kind is "secret"
+// or "configmap"; obj names the object ("<namespace>/<name>").
+func fromKeys(data map[string][]byte, key, kind, obj, missing string) (any, error) {
 	if key != "" {
 		raw, ok := data[key]
 		if !ok {
@@ -172,15 +177,19 @@ func fromKeys(data map[string][]byte, key, what, missing string) (any, error) {
 		}
 		var v any
 		if err := yaml.Unmarshal(raw, &v); err != nil {
-			return nil, fmt.Errorf("%s key %q: %w", what, key, err)
+			return nil, &ImportLoadError{err: fmt.Errorf("%s %s key %s is not YAML: %w", kind, obj, key, err), text: err.Error()}
 		}
 		return v, nil
 	}
 	out := map[string]any{}
-	for k, raw := range data {
+	for _, k := range sortedKeys(data) {
 		var v any
-		if err := yaml.Unmarshal(raw, &v); err != nil {
-			return nil, fmt.Errorf("%s key %q: %w", what, k, err)
+		if _, err := yaml.YAMLToJSON(data[k]); err != nil {
+			return nil, &ImportLoadError{err: fmt.Errorf("%s %s key %s is not YAML: %w", kind, obj, k, err),
+				text: fmt.Sprintf("unable to convert %s data to raw message map: %v", kind, err)}
+		}
+		if err := yaml.Unmarshal(data[k], &v); err != nil {
+			return nil, fmt.Errorf("%s key %q: %w", kind, k, err)
 		}
 		out[k] = v
 	}
