@@ -2,12 +2,11 @@ package dataflow
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/landscaper/blueprint"
@@ -186,9 +185,10 @@ func checkExport(def lsv1alpha1.ExportDefinition, val any, sch *schemas) (landsc
 			return "exported target does not match the expected target template schema: type is not found",
 				fmt.Errorf("it has no type (a target export is {type, config|secretRef, labels, annotations}); the blueprint wants %q", def.TargetType)
 		}
-		typ, isScalar := scalarString(raw)
-		if !isScalar {
-			return "", fmt.Errorf("its type is not a string; the blueprint wants %q", def.TargetType)
+		typ, err := typeString(raw)
+		if err != nil {
+			return "exported target does not match the expected target template schema: " + err.Error(),
+				fmt.Errorf("its type is not a string; the blueprint wants %q", def.TargetType)
 		}
 		if typ != def.TargetType {
 			return fmt.Sprintf("exported target type is %s but expected %s", typ, def.TargetType),
@@ -200,24 +200,16 @@ func checkExport(def lsv1alpha1.ExportDefinition, val any, sch *schemas) (landsc
 	return "", nil
 }
 
-// scalarString is a scalar JSON value as Landscaper's jsonpath.GetValue
-// reads it into a string (through sigs.k8s.io/yaml, which turns numbers and
-// booleans into their text and null into ""). ok is false for a list or a
-// map.
-func scalarString(v any) (s string, ok bool) {
-	switch v := v.(type) {
-	case nil:
-		return "", true
-	case string:
-		return v, true
-	case bool:
-		return strconv.FormatBool(v), true
-	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64), true
-	case json.Number:
-		return v.String(), true
-	case int64:
-		return strconv.FormatInt(v, 10), true
+// typeString reads the type of a target export into a string as
+// Landscaper's jsonpath.GetValue does (pkg/landscaper/dataobjects/jsonpath):
+// through sigs.k8s.io/yaml, which turns numbers and booleans into their
+// text and null into "", and fails for a list or a map.
+func typeString(v any) (string, error) {
+	data, err := yaml.Marshal(v)
+	if err != nil {
+		return "", err
 	}
-	return "", false
+	var s string
+	err = yaml.Unmarshal(data, &s)
+	return s, err
 }
