@@ -111,3 +111,11 @@ func IsUnrecoverable(err error) bool {
 	}
 	return false
 }
+
+// WithWriteID wraps err, a refused write, as Landscaper's read_write_layer
+// returns it (errorWithWriteID in pkg/utils/read_write_layer/write.go):
+// operation errorWithWriteID, reason write, and the message "write
+// operation <writeID> failed with <err>".
+func WithWriteID(err error, writeID string) error {
+	return WrapError(err, "errorWithWriteID", "write", fmt.Sprintf("write operation %s failed with %s", writeID, err))
+}

@@ -184,7 +184,7 @@ func (c *Controller) applyTemplate(ctx context.Context, exec *lsv1alpha1.Executi
 // failed with <the API server's error>", so that the execution's lastError
 // shows that text as its message.
 func writeError(err error) error {
-	return reconcile.WrapError(err, "errorWithWriteID", "write", fmt.Sprintf("write operation %s failed with %s", writeDeployItem, err))
+	return reconcile.WithWriteID(err, writeDeployItem)
 }
 
 // setDeployItemFromTemplate sets spec, labels and annotations of di as

@@ -95,5 +95,5 @@ func SetController(owner, obj metav1.Object, scheme *runtime.Scheme, writeID, co
 	if context != "" {
 		err = fmt.Errorf("%s: %w", context, err)
 	}
-	return reconcile.WrapError(err, "errorWithWriteID", "write", fmt.Sprintf("write operation %s failed with %s", writeID, err))
+	return reconcile.WithWriteID(err, writeID)
 }
