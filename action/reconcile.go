@@ -92,13 +92,9 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 		res.NewJobs, res.NewStandaloneJobs = newJobs(ctx, ss.cluster(), applied)
 		res.PendingJobs, res.PendingStandaloneJobs = pendingJobs(ctx, ss.cluster(), applied)
 	} else {
-		for _, ref := range roots {
-			if ref.Kind == "Installation" {
-				res.NewJobs++
-			} else {
-				res.NewStandaloneJobs++
-			}
-		}
+		// Stand-alone objects that kept another operation
+		// (annotateReconcile) may start none.
+		res.NewJobs, res.NewStandaloneJobs = withJobOperation(ctx, ss.cluster(), roots, nil)
 	}
 	if res.Run, err = runAndSave(ctx, ss, roots, r.RunOptions); err != nil {
 		return nil, err
@@ -195,16 +191,21 @@ func liveOperation(ctx context.Context, c *fakecluster.Cluster, ref landscape.Ob
 // applied gives a new job: those created or whose spec changed, and those on
 // which the file put back an operation that starts one (reconcile, and
 // test-reconcile on a DeployItem: the deployer library's).
+//
+// A changed object counts when its live operation starts a job (a
+// stand-alone object keeps its file's interrupt, see annotateReconcile), or
+// when it is a root with reconcile-if-changed, whose controller annotates it
+// itself.
 func newJobs(ctx context.Context, c *fakecluster.Cluster, applied landscape.ApplyResult) (roots, standalone int) {
-	roots, standalone = len(applied.ChangedRoots), len(applied.ChangedStandalone)
-	changed := map[landscape.ObjectRef]bool{}
-	for _, ref := range installationRefs(applied.ChangedRoots) {
-		changed[ref] = true
+	changed := append(installationRefs(applied.ChangedRoots), applied.ChangedStandalone...)
+	skip := map[landscape.ObjectRef]bool{}
+	for _, ref := range changed {
+		if reconcilesIfChanged(ctx, c, ref) {
+			skip[ref] = true
+			roots++
+		}
 	}
-	for _, ref := range applied.ChangedStandalone {
-		changed[ref] = true
-	}
-	r, st := withJobOperation(ctx, c, applied.Operated, changed)
+	r, st := withJobOperation(ctx, c, appendNewRefs(changed, applied.Operated...), skip)
 	return roots + r, standalone + st
 }
 
