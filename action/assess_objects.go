@@ -137,7 +137,7 @@ func (p Pending) unfinishedObject(ctx context.Context, c *fakecluster.Cluster, r
 	case !hasJob:
 		why = "marked for deletion, it waits for its finalizers: " + strings.Join(obj.GetFinalizers(), ", ")
 	case st.JobID == st.JobIDFinished && obj.GetDeletionTimestamp() != nil:
-		why = "marked for deletion, it waits for a job" + ownerHint(obj)
+		why = "marked for deletion, it waits for a job" + ownerHint(obj) + deletedExecutionHint(obj)
 	case st.JobID == st.JobIDFinished && flow.HasOperation(obj, lsv1alpha1.ReconcileOperation):
 		why = "a reconcile annotation is waiting to start a new job" + ownerHint(obj)
 	case st.JobID == st.JobIDFinished:
@@ -156,6 +156,21 @@ func ownerHint(obj fakecluster.Object) string {
 		return fmt.Sprintf(" of its %s %s", ref.Kind, ref.Name)
 	}
 	return ""
+}
+
+// deletedExecutionHint says, for a marked Execution that an Installation
+// controls, what that installation's next job does: it deletes the
+// Execution, then cannot finish, as Landscaper's handlePhaseProgressing reads
+// the Execution status.executionReference names and retries the not-found
+// error, and no new job starts while one runs (isCreateNewJobID).
+func deletedExecutionHint(obj fakecluster.Object) string {
+	if _, ok := obj.(*lsv1alpha1.Execution); !ok {
+		return ""
+	}
+	if ref := fakecluster.ControllerOf(obj); ref == nil || ref.Kind != "Installation" {
+		return ""
+	}
+	return ", which deletes it and then never finishes (Progressing without its Execution, as in Landscaper)"
 }
 
 // unfinishedItems lists the unfinished deploy items of exec.
