@@ -82,9 +82,7 @@ func runFuncs(cur func() *goRun) gotmpl.FuncMap {
 		"readFile": func(p string) ([]byte, error) {
 			data, err := cur().e.readFile(p)
 			if err != nil {
-				if text := vfsError(cur().e.FS, p, err); text != "" {
-					err = funcs.Worded(err, text)
-				}
+				err = wordedFSError(cur().e.FS, p, err)
 			}
 			return data, err
 		},
@@ -92,10 +90,8 @@ func runFuncs(cur func() *goRun) gotmpl.FuncMap {
 		// system's too: vfs.ReadDir opens the folder first.
 		"readDir": func(p string) ([]fs.FileInfo, error) {
 			infos, err := cur().readDir(p)
-			if err != nil && errors.Is(err, fs.ErrNotExist) {
-				if text := vfsError(cur().e.FS, p, err); text != "" {
-					err = funcs.Worded(err, text)
-				}
+			if errors.Is(err, fs.ErrNotExist) {
+				err = wordedFSError(cur().e.FS, p, err)
 			}
 			return infos, err
 		},

@@ -208,3 +208,12 @@ func vfsError(fsys fs.FS, p string, err error) string {
 	}
 	return ""
 }
+
+// wordedFSError is err, an error reading p from the blueprint's files fsys,
+// with Landscaper's words where vfsError has them.
+func wordedFSError(fsys fs.FS, p string, err error) error {
+	if text := vfsError(fsys, p, err); text != "" {
+		return funcs.Worded(err, text)
+	}
+	return err
+}
