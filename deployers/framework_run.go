@@ -119,12 +119,32 @@ func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error
 		if res.Phase != "" && res.Phase != lsv1alpha1.DeployItemPhases.Succeeded {
 			return f.finish(ctx, c, res)
 		}
+		if res.DeleteExportSecret {
+			if err := f.deleteExportSecret(ctx, di); err != nil {
+				return f.fail(ctx, c, buildDeleteError(err))
+			}
+		}
 	}
 	controllerutil.RemoveFinalizer(di, lsv1alpha1.LandscaperFinalizer)
 	if err := f.Client.Update(ctx, di); err != nil && !apierrors.IsNotFound(err) {
 		return reconcile.Result{}, fmt.Errorf("remove finalizer of deploy item %s: %w", di.Name, err)
 	}
 	return reconcile.Result{}, nil
+}
+
+// deleteExportSecret deletes the Secret that di's status.exportReference
+// names, if there is one, as Landscaper's mock deployer does in its Delete
+// (ensureDeletion in pkg/deployer/mock/controller.go).
+func (f *Framework) deleteExportSecret(ctx context.Context, di *lsv1alpha1.DeployItem) error {
+	ref := di.Status.ExportReference
+	if ref == nil {
+		return nil
+	}
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ref.Namespace, Name: ref.Name}}
+	if err := f.Client.Delete(ctx, secret); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("delete export secret %s/%s of deploy item %s: %w", ref.Namespace, ref.Name, di.Name, err)
+	}
+	return nil
 }
 
 // buildDeleteError wraps a deployer's Delete error as Landscaper's library

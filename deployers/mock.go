@@ -61,9 +61,10 @@ func validation(status lsv1alpha1.ConditionStatus, reason, message string) deplo
 	return deployer.Condition{Type: lsv1alpha1.DeployItemValidationCondition, Status: status, Reason: reason, Message: message}
 }
 
-// Delete has nothing to uninstall; the export Secret goes with the item.
+// Delete has nothing to uninstall; it deletes the export Secret, before the
+// item goes, as Landscaper's mock does.
 func (Mock) Delete(context.Context, deployer.Request) (deployer.Result, error) {
-	return deployer.Result{}, nil
+	return deployer.Result{DeleteExportSecret: true}, nil
 }
 
 // mockDecoder decodes the mock's configurations as Landscaper's mock does:

@@ -52,6 +52,11 @@ type Result struct {
 	// ExportSecretGenerateName names a new export Secret; empty means
 	// "<item name>-export".
 	ExportSecretGenerateName string
+	// DeleteExportSecret, for a Delete that is done, has the framework
+	// delete the Secret that status.exportReference names before the item
+	// goes, as Landscaper's mock deployer does in its Delete; otherwise the
+	// Secret goes with the item, whose owner reference it carries.
+	DeleteExportSecret bool
 	// ProviderStatus, when not nil, replaces status.providerStatus.
 	ProviderStatus *runtime.RawExtension
 	// Conditions are created or updated in status.conditions (with
