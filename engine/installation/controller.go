@@ -119,7 +119,8 @@ func (c *Controller) Reconcile(ctx context.Context, inst *lsv1alpha1.Installatio
 // reconcileOnce is one pass over inst, in Landscaper's order: add the
 // finalizer, trigger dependents recorded by the last job (and go on), forward an
 // interrupt, strip a reconcile annotation from a non-root, start a new job at
-// a root, then handle the current phase.
+// a root (and look at its automatic reconcile then, as Landscaper's pass
+// ends there), then handle the current phase.
 func (c *Controller) reconcileOnce(ctx context.Context, inst *lsv1alpha1.Installation) (reconcile.Result, error) {
 	if inst.DeletionTimestamp == nil && !controllerutil.ContainsFinalizer(inst, lsv1alpha1.LandscaperFinalizer) {
 		controllerutil.AddFinalizer(inst, lsv1alpha1.LandscaperFinalizer)
@@ -139,6 +140,14 @@ func (c *Controller) reconcileOnce(ctx context.Context, inst *lsv1alpha1.Install
 	}
 	if startsNewJob(inst) {
 		if err := c.startJob(ctx, inst); err != nil {
+			return reconcile.Result{}, err
+		}
+		// Landscaper's pass ends here, and its automatic reconcile looks at
+		// the installation with the phase of the last job: a Failed root
+		// whose status a user's annotation reset is annotated for a retry
+		// while the new job runs. Its timer is dropped, as the pass that
+		// follows (the rest of this one) computes the next.
+		if _, err := c.recomputeRetry(ctx, inst, reconcile.Result{}, nil); err != nil {
 			return reconcile.Result{}, err
 		}
 	}
