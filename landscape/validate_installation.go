@@ -36,7 +36,38 @@ func validateInstallation(obj fakecluster.Object) []string {
 	if bp.Inline != nil {
 		msgs = append(msgs, validateInlineFilesystem("spec.blueprint.inline.filesystem", bp.Inline.Filesystem.RawMessage)...)
 	}
+	return append(msgs, endlessAutomaticReconcile(inst.Spec.AutomaticReconcile)...)
+}
+
+// endlessAutomaticReconcile is lscli's own check of spec.automaticReconcile:
+// an interval that is not positive, without a cronSpec (which wins over it)
+// and, for failedReconcile, without numberOfReconciles. Landscaper takes it
+// and starts the next automatic reconcile as soon as its clock has moved on
+// after a job, for ever; on the virtual clock that is a run without end.
+func endlessAutomaticReconcile(ar *lsv1alpha1.AutomaticReconcile) []string {
+	if ar == nil {
+		return nil
+	}
+	path := field.NewPath("spec", "automaticReconcile")
+	const detail = "Landscaper starts the next automatic reconcile as soon as a job ends, for ever, which lscli cannot run to an end"
+	var msgs []string
+	if sr := ar.SucceededReconcile; sr != nil && sr.CronSpec == "" && sr.Interval != nil && sr.Interval.Duration <= 0 {
+		msgs = append(msgs, fieldErrors(field.ErrorList{field.Invalid(path.Child("succeededReconcile", "interval"),
+			durationText(sr.Interval), detail)}, func(*field.Error) string { return "give a positive interval or a cronSpec" })...)
+	}
+	if fr := ar.FailedReconcile; fr != nil && fr.CronSpec == "" && fr.NumberOfReconciles == nil && fr.Interval != nil && fr.Interval.Duration <= 0 {
+		msgs = append(msgs, fieldErrors(field.ErrorList{field.Invalid(path.Child("failedReconcile", "interval"),
+			durationText(fr.Interval), detail)}, func(*field.Error) string { return "give a positive interval, a cronSpec or numberOfReconciles" })...)
+	}
 	return msgs
+}
+
+// durationText is d as Landscaper writes it: "none" for zero.
+func durationText(d *lsv1alpha1.Duration) string {
+	if d.Duration == 0 {
+		return "none"
+	}
+	return d.Duration.String()
 }
 
 // installationHint gives lscli's advice for the errors of Landscaper's
