@@ -242,3 +242,32 @@ func withFailedReconcile(n int, interval time.Duration) func(*lsv1alpha1.Install
 			NumberOfReconciles: &n, Interval: &lsv1alpha1.Duration{Duration: interval}}}
 	}
 }
+
+// TestAutomaticReconcileAtJobStart: the pass that starts a job looks at the
+// automatic reconcile with the phase of the last job, as Landscaper's pass
+// ends there (retry_helper.go recomputeRetry after reconcileInstallation):
+// a user's reconcile of a Failed root with failedReconcile, whose count it
+// resets, annotates the root for a retry at once, while the new job runs.
+func TestAutomaticReconcileAtJobStart(t *testing.T) {
+	f := newFixture(t)
+	x := inst("x", status(phases.Failed, job1, job1), withFailedReconcile(3, time.Hour),
+		withAnnotation(lsv1alpha1.OperationAnnotation, "reconcile"))
+	x.Spec.Blueprint = enginetest.InlineBlueprint("- {name: a, type: landscaper.gardener.cloud/mock, config: {}}")
+	x.Status.ObservedGeneration = 1
+	x.Status.AutomaticReconcileStatus = &lsv1alpha1.AutomaticReconcileStatus{Generation: 1, NumberOfReconciles: 3, OnFailed: true}
+	f.Create(x)
+	if _, err := f.reconcile(New(*f.cfg), "x"); err != nil {
+		t.Fatal(err)
+	}
+	got := f.Installation("x")
+	if got.Status.JobID == job1 || got.Status.JobID == got.Status.JobIDFinished {
+		t.Fatalf("no running job: %s", got.Status.JobID)
+	}
+	if got.Annotations[lsv1alpha1.OperationAnnotation] != "reconcile" || got.Annotations[lsv1alpha1.ReconcileReasonAnnotation] != "retry" {
+		t.Errorf("annotations = %v, want reconcile with reason retry", got.Annotations)
+	}
+	st := got.Status.AutomaticReconcileStatus
+	if st == nil || st.NumberOfReconciles != 1 || !st.OnFailed || !st.LastReconcileTime.Time.Equal(f.Clock.Now()) {
+		t.Errorf("automaticReconcileStatus = %+v, want 1 retry now (annotations %v, phase %s)", st, got.Annotations, got.Status.InstallationPhase)
+	}
+}
