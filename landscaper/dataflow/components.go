@@ -130,6 +130,11 @@ func componentRequest(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha
 		if err != nil && !isContextNotFound(err) {
 			return components.Request{}, err
 		}
+		if err == nil {
+			if err := repositoryMissing(inst, lsCtx, ow); err != nil {
+				return components.Request{}, err
+			}
+		}
 		cd := def.Inline.DeepCopy()
 		return components.Request{Repo: cd.GetEffectiveRepositoryContext(), Name: cd.GetName(), Version: cd.GetVersion(),
 			Inline: source.Inline(cd, reg.LocalRoot()), Fallback: fallback, Overwrites: ow}, nil
@@ -146,9 +151,8 @@ func componentRequest(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha
 		ref.Repo = lsCtx.RepositoryContext
 	}
 	ref, _ = ow.Apply(ref)
-	if ref.Repo == nil && lsCtx.OCMConfig == nil {
-		return components.Request{}, fail(inst, ReasonRepositoryContextMissing,
-			"spec.componentDescriptor.ref has no repositoryContext and Context %q has none: set one of them", lsCtx.Name)
+	if err := repositoryMissing(inst, lsCtx, ow); err != nil {
+		return components.Request{}, err
 	}
 	return components.Request{Repo: ref.Repo, Name: ref.Name, Version: ref.Version, Fallback: fallback, Overwrites: ow}, nil
 }
@@ -157,19 +161,36 @@ func componentRequest(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha
 // at the start of every Init and Completing (GetInstallationContext): a
 // Context that does not exist is a terminal error (reason
 // ContextNotFound), also for an installation whose blueprint needs no
-// component. (A component reference without a repository context is
-// refused where the component is looked up, see InstallationBlueprint:
-// not when lscli's config maps the blueprint to a folder.)
+// component. (A component without a repository context is refused where
+// the component is looked up, see InstallationBlueprint: not when lscli's
+// config maps the blueprint to a folder.)
 //
 // The registryPullSecrets and the ocmConfig ConfigMap the Context names must
 // exist, the ConfigMap with the key .ocmconfig, as Landscaper's
 // SetupRegistries reads them for every installation (reason
-// SetupRegistries).
+// SetupRegistries). Where they do not, a component without repository
+// context is the error, as Landscaper finds it first (RepositoryContextMissing).
 func CheckContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation) error {
 	lsCtx, err := readContext(ctx, r, inst, r.GetUnsafe) // only read here
 	if err != nil {
 		return err
 	}
+	if err := checkRegistries(ctx, r, inst, lsCtx); err != nil {
+		ow, owErr := overwrites(ctx, inst, lsCtx, r.GetUnsafe)
+		if owErr != nil {
+			return owErr
+		}
+		if missing := repositoryMissing(inst, lsCtx, ow); missing != nil {
+			return missing
+		}
+		return err
+	}
+	return nil
+}
+
+// checkRegistries requires the registryPullSecrets and the ocmConfig
+// ConfigMap of lsCtx, as Landscaper's SetupRegistries reads them.
+func checkRegistries(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, lsCtx *lsv1alpha1.Context) error {
 	for _, ps := range lsCtx.RegistryPullSecrets {
 		if err := r.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: ps.Name}, &corev1.Secret{}); err != nil {
 			return failWrap(inst, ReasonSetupRegistries, err, "Context %q: registryPullSecrets", lsCtx.Name)
@@ -185,6 +206,40 @@ func CheckContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.In
 		}
 	}
 	return nil
+}
+
+// repositoryMissing returns Landscaper's RepositoryContextMissing error
+// (GetExternalContext) when inst's component has no repository context:
+// not its reference's (for an inline descriptor, the descriptor's last
+// repositoryContexts entry), not the Context's, nor one an overwrite of the
+// Context gives, and the Context names no ocmConfig. Nil for an
+// installation without component descriptor.
+func repositoryMissing(inst *lsv1alpha1.Installation, lsCtx *lsv1alpha1.Context, ow components.Overwrites) error {
+	def := inst.Spec.ComponentDescriptor
+	var ref components.Ref
+	var what string
+	switch {
+	case def == nil:
+		return nil
+	case def.Inline != nil:
+		ref = components.Ref{Repo: def.Inline.GetEffectiveRepositoryContext(), Name: def.Inline.GetName(), Version: def.Inline.GetVersion()}
+		what = "spec.componentDescriptor.inline has no repositoryContexts"
+	case def.Reference != nil:
+		ref = components.Ref{Repo: def.Reference.RepositoryContext, Name: def.Reference.ComponentName, Version: def.Reference.Version}
+		what = "spec.componentDescriptor.ref has no repositoryContext"
+	default:
+		return nil
+	}
+	if ref.Repo == nil {
+		ref.Repo = lsCtx.RepositoryContext
+	}
+	ref, _ = ow.Apply(ref)
+	if ref.Repo != nil || (lsCtx.OCMConfig != nil && lsCtx.OCMConfig.Name != "") {
+		return nil
+	}
+	e := about(inst, nil, "%s and Context %q has none: set one of them", what, lsCtx.Name)
+	e.Landscaper = "RepositoryContextMissing" // MissingRepositoryContextError's text
+	return reconcile.TerminalWithCodes(e, ReasonRepositoryContextMissing)
 }
 
 // ocmConfigKey is the key of a Context's ocmConfig ConfigMap that holds the
