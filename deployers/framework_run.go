@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/lscli/lscli/deployers/deployer"
@@ -32,8 +31,8 @@ const (
 	reasonDelete    = "DeleteWithUninstall"
 )
 
-// reconcile adds the finalizer, checks target type, Context and
-// configuration, sets Progressing (deployer.Traits.Progressing) and calls
+// reconcile adds the finalizer, checks the Target (see validateTarget),
+// Context and configuration, sets Progressing (deployer.Traits.Progressing) and calls
 // Reconcile, as Landscaper's deployer library does. An error is handled by
 // fail: an unrecoverable one fails the item, any other keeps its phase (an
 // error of Reconcile in Init moves it to Progressing for a deployer with
@@ -49,7 +48,7 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 			return reconcile.Result{}, fmt.Errorf("add finalizer to deploy item %s: %w", di.Name, err)
 		}
 	}
-	err := f.precheck(ctx, c, opReconcile)
+	err := f.validateTarget(ctx, c.req.Target, opReconcile)
 	if err == nil {
 		err = f.checkContext(ctx, di, opReconcile)
 	}
@@ -98,10 +97,7 @@ func (f *Framework) delete(ctx context.Context, c call) (reconcile.Result, error
 		return f.fail(ctx, c, err)
 	}
 	if !lshelper.HasDeleteWithoutUninstallAnnotation(di.ObjectMeta) {
-		err := f.precheckType(c, opDelete)
-		if err == nil {
-			err = f.checkContext(ctx, di, opDelete)
-		}
+		err := f.checkContext(ctx, di, opDelete)
 		if err == nil {
 			err = f.enter(ctx, c, lsv1alpha1.DeployItemPhases.InitDelete, lsv1alpha1.DeployItemPhases.Deleting)
 		}
@@ -159,28 +155,6 @@ func buildDeleteError(err error) error {
 	return reconcile.Wrap(err, opDelete, reasonDelete)
 }
 
-// precheck validates the Target before a call, as Landscaper's library
-// does (see validateTarget), then its type (deployer.Traits.TargetTypes):
-// an error there fails the item (ERR_CONFIGURATION_PROBLEM).
-func (f *Framework) precheck(ctx context.Context, c call, op string) error {
-	if err := f.validateTarget(ctx, c.req.Target, op); err != nil {
-		return err
-	}
-	return f.precheckType(c, op)
-}
-
-// precheckType checks the type of the item's Target
-// (deployer.Traits.TargetTypes): an error fails the item
-// (ERR_CONFIGURATION_PROBLEM).
-func (f *Framework) precheckType(c call, op string) error {
-	t := c.req.Target
-	if t == nil || len(c.traits.TargetTypes) == 0 || slices.Contains(c.traits.TargetTypes, t.Spec.Type) {
-		return nil
-	}
-	return reconcile.NewError(op, "WrongTargetType", fmt.Sprintf("the %s deployer needs a Target of type %s, but Target %s/%s has type %q",
-		c.di.Spec.Type, joinTypes(c.traits.TargetTypes), t.Namespace, t.Name, t.Spec.Type), lsv1alpha1.ErrorConfigurationProblem)
-}
-
 // overdue turns a call that did not finish (a recoverable error, or a
 // result that is not done) into the progressing timeout once the item's
 // deadline has passed (deployer.Traits.ProgressingTimeout), as Landscaper's
@@ -216,17 +190,6 @@ type overdueError struct {
 
 func (e *overdueError) Error() string { return e.timeout.Error() }
 func (e *overdueError) Unwrap() error { return e.timeout }
-
-func joinTypes(ts []lsv1alpha1.TargetType) string {
-	s := ""
-	for i, t := range ts {
-		if i > 0 {
-			s += " or "
-		}
-		s += string(t)
-	}
-	return s
-}
 
 // failedIn moves an item whose deployer call failed (err) from phase from to
 // phase to, for deployers with deployer.Traits.ProgressingOnError: the phase

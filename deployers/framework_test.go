@@ -12,7 +12,6 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -21,10 +20,9 @@ import (
 	"github.com/lscli/lscli/reconcile"
 )
 
-// fullTraits are all traits: a kubernetes-cluster Target, the progressing
-// timeout and Progressing (Deleting) before the calls.
-var fullTraits = deployer.Traits{TargetTypes: []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType},
-	ProgressingTimeout: true, Progressing: true}
+// fullTraits are all traits: the progressing timeout and Progressing
+// (Deleting) before the calls.
+var fullTraits = deployer.Traits{ProgressingTimeout: true, Progressing: true}
 
 // polling is a deployer with fullTraits that is never done: it polls.
 var polling = deployer.WithTraits(deployer.Func(func(_ context.Context, op deployer.Operation, _ deployer.Request) (deployer.Result, error) {
@@ -107,11 +105,10 @@ func TestFrameworkReconcile(t *testing.T) {
 			want: []string{"+0s Init", "+0s Progressing", "+2m0s Failed"},
 			wantError: &lsv1alpha1.Error{Reason: lsv1alpha1.ProgressingTimeoutReason,
 				Message: `timeout at: "helm deployer: start reconcile"`, Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}}},
-		{name: "a target of the wrong type fails the item", deployer: mustNotBeCalled,
-			item: item(HelmType, func(di *lsv1alpha1.DeployItem) { di.Spec.Target.Name = "other" }),
-			want: []string{"+0s Init", "+0s Failed"},
-			wantError: &lsv1alpha1.Error{Reason: "WrongTargetType", Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorConfigurationProblem},
-				Message: `the landscaper.gardener.cloud/helm deployer needs a Target of type landscaper.gardener.cloud/kubernetes-cluster, but Target example/other has type "example.com/other"`}},
+		{name: "a target of another type is no error: Landscaper's deployers do not check it",
+			deployer: func(*testing.T) deployer.Deployer { return deployer.WithTraits(Mock{}, fullTraits) },
+			item:     item(HelmType, func(di *lsv1alpha1.DeployItem) { di.Spec.Target.Name = "other" }),
+			want:     []string{"+0s Init", "+0s Progressing", "+0s Succeeded"}},
 		{name: "a missing target fails the item", deployer: mustNotBeCalled,
 			item: item(HelmType, func(di *lsv1alpha1.DeployItem) { di.Spec.Target.Name = "missing" }),
 			want: []string{"+0s Failed"},
@@ -307,7 +304,7 @@ func TestFrameworkWaitsForClusterChanges(t *testing.T) {
 			return deployer.Result{Phase: lsv1alpha1.DeployItemPhases.Progressing}, nil
 		}
 		return deployer.Result{}, nil
-	}), deployer.Traits{TargetTypes: []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType}}))
+	}), deployer.Traits{}))
 	h.f.Clusters = forecast{at: ready}
 	h.create(item(HelmType))
 	h.run(time.Hour)

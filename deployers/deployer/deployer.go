@@ -5,7 +5,6 @@ import (
 	"time"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"github.com/gardener/landscaper/apis/core/v1alpha1/targettypes"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -120,10 +119,6 @@ type ClusterClients interface {
 // Traits say how the framework treats a deployer's items where Landscaper's
 // deployers differ. The zero value is the mock deployer's behaviour.
 type Traits struct {
-	// TargetTypes are the Target types the deployer can deploy to. An item
-	// whose Target has another type fails with reason WrongTargetType. Empty
-	// means any.
-	TargetTypes []lsv1alpha1.TargetType
 	// ProgressingTimeout says that the item's spec.timeout (default 10m,
 	// "none" disables it), measured from status.transitionTimes.initTime,
 	// applies, as for Landscaper's helm, manifest and container deployers:
@@ -216,11 +211,9 @@ func (w withTraits) PicksUp(item *lsv1alpha1.DeployItem) bool {
 }
 
 // KubernetesDeployer are the traits of Landscaper's manifest and helm
-// deployers: their items need a Target of type kubernetes-cluster, the
-// progressing timeout applies (they check it themselves too, and set their
+// deployers: the progressing timeout applies (they check it themselves too, and set their
 // phases themselves), and a normal error leaves the item in Progressing.
 var KubernetesDeployer = Traits{
-	TargetTypes:        []lsv1alpha1.TargetType{targettypes.KubernetesClusterTargetType},
 	ProgressingTimeout: true,
 	ProgressingOnError: true,
 }
