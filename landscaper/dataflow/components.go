@@ -189,20 +189,28 @@ func CheckContext(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.In
 }
 
 // checkRegistries requires the registryPullSecrets and the ocmConfig
-// ConfigMap of lsCtx, as Landscaper's SetupRegistries reads them.
+// ConfigMap of lsCtx, as Landscaper's SetupRegistries reads them. The
+// status shows Landscaper's message, the error alone; lscli's names the
+// Context.
 func checkRegistries(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, lsCtx *lsv1alpha1.Context) error {
+	registriesError := func(err error, text, format string, args ...any) error {
+		e := about(inst, err, format, args...)
+		e.Landscaper = text
+		return reconcile.TerminalWithCodes(e, ReasonSetupRegistries)
+	}
 	for _, ps := range lsCtx.RegistryPullSecrets {
 		if err := r.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: ps.Name}, &corev1.Secret{}); err != nil {
-			return failWrap(inst, ReasonSetupRegistries, err, "Context %q: registryPullSecrets", lsCtx.Name)
+			return registriesError(err, err.Error(), "Context %q: registryPullSecrets: %v", lsCtx.Name, err)
 		}
 	}
 	if lsCtx.OCMConfig != nil {
 		cm := &corev1.ConfigMap{}
 		if err := r.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: lsCtx.OCMConfig.Name}, cm); err != nil {
-			return failWrap(inst, ReasonSetupRegistries, err, "Context %q: ocmConfig", lsCtx.Name)
+			return registriesError(err, err.Error(), "Context %q: ocmConfig: %v", lsCtx.Name, err)
 		}
 		if _, ok := cm.Data[ocmConfigKey]; !ok {
-			return fail(inst, ReasonSetupRegistries, "Context %q: ocm configuration config map does not contain key %q", lsCtx.Name, ocmConfigKey)
+			const msg = "ocm configuration config map does not contain key %q"
+			return registriesError(nil, fmt.Sprintf(msg, ocmConfigKey), "Context %q: "+msg, lsCtx.Name, ocmConfigKey)
 		}
 	}
 	return nil
