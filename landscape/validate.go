@@ -140,7 +140,8 @@ func webhookErrors[V, I any](kind string, obj *V, convert func(*V, *I, conversio
 // validateTarget checks a Target as Landscaper's webhook does
 // (ValidateTarget), and what the CRD's schema requires: a type and a
 // secretRef's name. lscli refuses an empty type too, which the schema takes
-// when the key is written (type: ""): deployers select Targets by type.
+// when the key is written (type: ""): no import of it matches a blueprint's
+// targetType.
 func validateTarget(obj fakecluster.Object) []string {
 	t := obj.(*lsv1alpha1.Target)
 	var msgs []string
