@@ -2,7 +2,6 @@ package dataflow
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
@@ -171,11 +170,12 @@ func checkExport(def lsv1alpha1.ExportDefinition, val any, sch *schemas) (landsc
 		if def.Schema == nil {
 			return fmt.Sprintf("schema for data export %q must not be empty", def.Name), fmt.Errorf("the blueprint defines no schema for it")
 		}
-		if err := sch.validate(def.Schema.RawMessage, val); errors.Is(err, errRefused) {
-			return "", fmt.Errorf("the schema of blueprint %s cannot be used: %w", sch.blueprintName(), err)
-		} else if err != nil {
-			return landscaperSchemaText("exported data does not satisfy the configured schema", err),
-				fmt.Errorf("does not match the blueprint's schema: %w", err)
+		if err := sch.validate(def.Schema.RawMessage, val); err != nil {
+			text := landscaperSchemaText("exported data does not satisfy the configured schema", err)
+			if !isViolation(err) {
+				return text, fmt.Errorf("the schema of blueprint %s cannot be used: %w", sch.blueprintName(), err)
+			}
+			return text, fmt.Errorf("does not match the blueprint's schema: %w", err)
 		}
 	case lsv1alpha1.ExportTypeTarget:
 		m, _ := val.(map[string]any)

@@ -94,7 +94,9 @@ func (c *constructor) data(def lsv1alpha1.ImportDefinition, parents []string) (b
 	}
 	if err := c.schemas.validate(def.Schema.RawMessage, val); err != nil {
 		e := about(c.inst, nil, "%s", c.schemas.describeSchemaError(fmt.Sprintf("import %q", def.Name), err))
-		e.Landscaper = landscaperSchemaText(c.importPath(def, parents)+": imported datatype does not have the expected schema", err)
+		if text := landscaperSchemaText("imported datatype does not have the expected schema", err); text != "" {
+			e.Landscaper = c.importPath(def, parents) + ": " + text
+		}
 		return false, importError(ImportReasonSchema, reconcile.TerminalWithCodes(e, ReasonImportInvalid))
 	}
 	c.values[def.Name] = val

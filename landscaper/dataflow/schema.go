@@ -18,6 +18,7 @@ import (
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/components/source"
+	"github.com/lscli/lscli/landscaper/template"
 )
 
 // schemas validates values against the JSON schemas of one blueprint. It
@@ -94,16 +95,66 @@ func (e *schemaViolation) landscaper() string {
 }
 
 // landscaperSchemaText is Landscaper's text of err, an error of validate
-// for a value, after prefix (the path and Landscaper's words before the
-// validator's errors), or "" when err is not a violation of the schema
-// (a schema lscli cannot compile or use, where Landscaper's error is not
-// the same).
-func landscaperSchemaText(prefix string, err error) string {
+// for a value: for a value that does not satisfy the schema, violation
+// (Landscaper's words before the validator's errors) and the errors; for
+// a schema that cannot be resolved or compiled, the words of Landscaper's
+// JSONSchemaValidator (pkg/landscaper/installations/operation.go) and of
+// its resolver (pkg/landscaper/jsonschema/reference.go). It is "" where
+// Landscaper's error is not the same (a $ref lscli refuses, a cycle
+// without a component version, where Landscaper's message panics).
+func landscaperSchemaText(violation string, err error) string {
 	var v *schemaViolation
-	if !errors.As(err, &v) {
-		return ""
+	if errors.As(err, &v) {
+		return violation + ": " + v.landscaper()
 	}
-	return prefix + ": " + v.landscaper()
+	if text := lsText(err); text != "" {
+		return "validator creation failed: error compiling jsonschema: " + text
+	}
+	return ""
+}
+
+// isViolation reports whether err, an error of validate, is a value that
+// does not satisfy its schema (not a schema that cannot be used).
+func isViolation(err error) bool {
+	var v *schemaViolation
+	return errors.As(err, &v)
+}
+
+// schemaError is a schema that cannot be resolved or compiled: lscli's
+// error, and Landscaper's words for it ("" when not known).
+type schemaError struct {
+	err        error
+	landscaper string
+}
+
+func (e *schemaError) Error() string { return e.err.Error() }
+
+// Unwrap returns lscli's error.
+func (e *schemaError) Unwrap() error { return e.err }
+
+// withLS returns err with Landscaper's words for it.
+func withLS(err error, landscaper string) error {
+	return &schemaError{err: err, landscaper: landscaper}
+}
+
+// lsText returns Landscaper's words for err, "" when not known.
+func lsText(err error) string {
+	var se *schemaError
+	if errors.As(err, &se) {
+		return se.landscaper
+	}
+	return ""
+}
+
+// lsWrap puts prefix before Landscaper's words for err, as Landscaper
+// wraps the error of each reference on the way; unknown words stay
+// unknown.
+func lsWrap(err error, prefix string) error {
+	text := lsText(err)
+	if text != "" {
+		text = prefix + ": " + text
+	}
+	return withLS(err, text)
 }
 
 // compile resolves and compiles schema. A schema without references
@@ -118,15 +169,19 @@ func (s *schemas) compile(schema []byte) (*gojsonschema.Schema, error) {
 	}
 	doc, err := decodeJSONNumber(schema)
 	if err != nil {
-		return nil, fmt.Errorf("schema is not valid JSON: %w", err)
+		return nil, withLS(fmt.Errorf("schema is not valid JSON: %w", err), err.Error())
 	}
-	resolved, err := s.resolve(doc, map[string]bool{})
+	resolved, err := s.resolve(doc, map[string]bool{}, field.NewPath(""))
 	if err != nil {
 		return nil, err
 	}
 	compiled, err := gojsonschema.NewSchemaLoader().Compile(offlineLoader{gojsonschema.NewGoLoader(resolved)})
 	if err != nil {
-		return nil, fmt.Errorf("invalid schema: %w", err)
+		text := err.Error()
+		if errors.Is(err, errRefused) {
+			text = "" // Landscaper fetches it
+		}
+		return nil, withLS(fmt.Errorf("invalid schema: %w", err), text)
 	}
 	if cacheable {
 		compiledSchemas.Put(string(schema), compiled)
@@ -140,13 +195,15 @@ func (s *schemas) compile(schema []byte) (*gojsonschema.Schema, error) {
 var compiledSchemas memo.Bounded[string, *gojsonschema.Schema]
 
 // resolve replaces local:// and blueprint:// references in doc. seen holds
-// the references being resolved, to find cycles.
-func (s *schemas) resolve(doc any, seen map[string]bool) (any, error) {
+// the references being resolved, to find cycles; at is where doc is in
+// the schema, as Landscaper's errors name it (a referenced schema's
+// references are named by the path of the $ref that brought it in).
+func (s *schemas) resolve(doc any, seen map[string]bool, at *field.Path) (any, error) {
 	switch v := doc.(type) {
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			r, err := s.resolve(e, seen)
+			r, err := s.resolve(e, seen, at.Index(i))
 			if err != nil {
 				return nil, err
 			}
@@ -161,11 +218,15 @@ func (s *schemas) resolve(doc any, seen map[string]bool) (any, error) {
 				// which the validator reads as {}: anything goes.
 				return map[string]any{}, nil
 			}
-			return s.resolveRef(ref, v, seen)
+			r, err := s.resolveRef(ref, v, seen, at)
+			if err != nil {
+				return nil, lsWrap(err, "error resolving reference at "+at.Child("$ref").String())
+			}
+			return r, nil
 		}
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			r, err := s.resolve(e, seen)
+			r, err := s.resolve(e, seen, at.Child(k))
 			if err != nil {
 				return nil, err
 			}
@@ -176,32 +237,53 @@ func (s *schemas) resolve(doc any, seen map[string]bool) (any, error) {
 	return doc, nil
 }
 
-// resolveRef resolves one $ref; node is the object holding it.
-func (s *schemas) resolveRef(ref string, node map[string]any, seen map[string]bool) (any, error) {
+// resolveRef resolves one $ref; node is the object holding it. As in
+// Landscaper, a reference is the same one again when its text is, in the
+// same component version: one that is on the way to itself is a cycle.
+func (s *schemas) resolveRef(ref string, node map[string]any, seen map[string]bool, at *field.Path) (any, error) {
 	u, err := url.Parse(ref)
 	if err != nil {
-		return nil, fmt.Errorf("$ref %q: %w", ref, err)
+		return nil, withLS(fmt.Errorf("$ref %q: %w", ref, err), "invalid url: "+err.Error())
 	}
+	key := ref
+	if s.owner != nil {
+		key = s.owner.Key().String() + "::" + ref
+	}
+	if seen[key] {
+		text := ""
+		if s.owner != nil {
+			text = fmt.Sprintf("cyclic references detected: reference %q from component %s is part of a cycle", ref, s.owner.Key())
+		}
+		return nil, withLS(fmt.Errorf("$ref %q: the references form a cycle", ref), text)
+	}
+	seen[key] = true
+	defer delete(seen, key)
 	var raw []byte
 	switch u.Scheme {
 	case "local":
 		if u.Path != "" {
-			return nil, fmt.Errorf("$ref %q: a path is not supported for local resources", ref)
+			return nil, withLS(fmt.Errorf("$ref %q: a path is not supported for local resources", ref), "a path is not supported for local resources")
 		}
 		t, ok := s.localTypes[u.Host]
 		if !ok {
-			return nil, fmt.Errorf("$ref %q: the blueprint has no localTypes entry %q", ref, u.Host)
+			return nil, withLS(fmt.Errorf("$ref %q: the blueprint has no localTypes entry %q", ref, u.Host),
+				fmt.Sprintf("type %s is not defined in local types", u.Host))
 		}
 		raw = t.RawMessage
 	case "blueprint":
 		if s.fs == nil {
-			return nil, fmt.Errorf("$ref %q: the blueprint has no files", ref)
+			return nil, withLS(fmt.Errorf("$ref %q: the blueprint has no files", ref), "no filesystem defined to read a local schema")
 		}
-		if raw, err = fs.ReadFile(s.fs, blueprint.FilePath(path.Join(u.Host, u.Path))); err != nil {
-			return nil, fmt.Errorf("$ref %q: read schema from the blueprint: %w", ref, err)
+		file := path.Join(u.Host, u.Path)
+		if raw, err = fs.ReadFile(s.fs, blueprint.FilePath(file)); err != nil {
+			text := template.BlueprintFileError(s.fs, file, err)
+			if text != "" {
+				text = fmt.Sprintf("unable to read local schema from %s: %s", file, text)
+			}
+			return nil, withLS(fmt.Errorf("$ref %q: read schema from the blueprint: %w", ref, err), text)
 		}
 	case "cd":
-		return s.resolveCD(ref, seen)
+		return s.resolveCD(ref, seen, at)
 	case "":
 		if strings.HasPrefix(ref, "#") {
 			return node, nil // a JSON pointer into the same schema
@@ -210,7 +292,7 @@ func (s *schemas) resolveRef(ref string, node map[string]any, seen map[string]bo
 	default:
 		return nil, refused(ref)
 	}
-	return s.resolveDoc(ref, u.Fragment, raw, seen)
+	return s.resolveDoc(ref, u.Fragment, raw, seen, at)
 }
 
 // errRefused is wrapped by the errors of schemas that refer to what lscli
@@ -227,10 +309,10 @@ func refused(ref string) error {
 }
 
 // describeSchemaError words the error of validate for a value (e.g.
-// `import "config"`): a schema lscli cannot use, or a value that does not
-// match it.
+// `import "config"`): a schema lscli cannot use (one it refuses, or cannot
+// resolve or compile), or a value that does not match it.
 func (s *schemas) describeSchemaError(value string, err error) string {
-	if errors.Is(err, errRefused) {
+	if !isViolation(err) {
 		return fmt.Sprintf("%s: the schema of blueprint %s cannot be used: %v", value, s.blueprintName(), err)
 	}
 	return fmt.Sprintf("%s does not match the blueprint's schema: %v", value, err)
@@ -245,25 +327,13 @@ func (s *schemas) blueprintName() string {
 }
 
 // resolveDoc decodes a referenced schema, resolves its references and
-// returns the part the fragment names.
-func (s *schemas) resolveDoc(ref, fragment string, raw []byte, seen map[string]bool) (any, error) {
-	// A reference is the same one again only in the same component
-	// version, as Landscaper's cycle check keys it (absoluteRef):
-	// cd://resources/defs of one component is not that of another.
-	base := strings.SplitN(ref, "#", 2)[0]
-	if s.owner != nil {
-		base = s.owner.Key().String() + "::" + base
-	}
-	if seen[base] {
-		return nil, fmt.Errorf("$ref %q: the references form a cycle", ref)
-	}
+// returns the part the fragment names; at is where the $ref is.
+func (s *schemas) resolveDoc(ref, fragment string, raw []byte, seen map[string]bool, at *field.Path) (any, error) {
 	doc, err := decodeJSONNumber(raw)
 	if err != nil {
-		return nil, fmt.Errorf("$ref %q: not valid JSON: %w", ref, err)
+		return nil, withLS(fmt.Errorf("$ref %q: not valid JSON: %w", ref, err), "error unmarshalling json into go struct: "+err.Error())
 	}
-	seen[base] = true
-	defer delete(seen, base)
-	resolved, err := s.resolve(doc, seen)
+	resolved, err := s.resolve(doc, seen, at)
 	if err != nil {
 		return nil, err
 	}
@@ -272,14 +342,18 @@ func (s *schemas) resolveDoc(ref, fragment string, raw []byte, seen map[string]b
 	}
 	// As Landscaper's resolveFragment: one leading and one trailing slash
 	// go, every part between slashes is a field (so "#/" names the field "").
+	where := field.NewPath("")
 	for _, part := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(fragment, "/"), "/"), "/") {
 		m, ok := resolved.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("$ref %q: the schema has no %q", ref, fragment)
+			return nil, withLS(fmt.Errorf("$ref %q: the schema has no %q", ref, fragment),
+				fmt.Sprintf("unable to resolve fragment %s: element at %q is no object", fragment, where.String()))
 		}
 		if resolved, ok = m[part]; !ok {
-			return nil, fmt.Errorf("$ref %q: the schema has no %q", ref, fragment)
+			return nil, withLS(fmt.Errorf("$ref %q: the schema has no %q", ref, fragment),
+				fmt.Sprintf("error resolving fragment %s: element at %q doesn't have a field %q", fragment, where.String(), part))
 		}
+		where = where.Child(part)
 	}
 	return resolved, nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"github.com/lscli/lscli/landscaper/components"
 )
 
@@ -13,9 +15,9 @@ import (
 // undone); references inside it are resolved relative to the version that
 // owns it, without local types or blueprint files; then the fragment
 // applies.
-func (s *schemas) resolveCD(ref string, seen map[string]bool) (any, error) {
+func (s *schemas) resolveCD(ref string, seen map[string]bool, at *field.Path) (any, error) {
 	if s.tree == nil || s.owner == nil {
-		return nil, fmt.Errorf("$ref %q: no component descriptor defined to resolve the ref", ref)
+		return nil, withLS(fmt.Errorf("$ref %q: no component descriptor defined to resolve the ref", ref), "no component descriptor defined to resolve the ref")
 	}
 	uri, err := components.ParseURI(ref)
 	if err != nil {
@@ -37,5 +39,5 @@ func (s *schemas) resolveCD(ref string, seen map[string]bool) (any, error) {
 		return nil, fmt.Errorf("unable to fetch jsonschema for '%s': %w", ref, err)
 	}
 	nested := &schemas{tree: s.tree, owner: owner}
-	return nested.resolveDoc(ref, uri.Fragment, raw, seen)
+	return nested.resolveDoc(ref, uri.Fragment, raw, seen, at)
 }

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+
 	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/components/source"
 )
@@ -62,5 +64,31 @@ func TestSchemasFromComponents(t *testing.T) {
 			}
 			checkErr(t, err, tt.err, false)
 		})
+	}
+}
+
+// A cycle of references in a blueprint of a component version is
+// Landscaper's message, which names the component version.
+func TestSchemasCycleLandscaperText(t *testing.T) {
+	files := fstest.MapFS{"cc.yaml": {Data: []byte(`components:
+- {name: example.com/app, version: 1.0.0, provider: {name: x}}
+`)}}
+	root := source.Root{FS: files, Display: "."}
+	reg := components.NewFromRoots(components.Config{}, []source.Root{root}, root)
+	tree, err := reg.Resolve(components.Request{Name: "example.com/app", Version: "1.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &schemas{tree: tree, owner: tree.Root, localTypes: map[string]lsv1alpha1.JSONSchemaDefinition{
+		"a": {RawMessage: []byte(`{"$ref": "local://b#/x"}`)},
+		"b": {RawMessage: []byte(`{"x": {"type": "string"}, "y": {"$ref": "local://b#/x"}}`)},
+	}}
+	err = s.validate([]byte(`{"$ref": "local://a"}`), 1)
+	checkErr(t, err, `$ref "local://b#/x": the references form a cycle`, false)
+	want := "validator creation failed: error compiling jsonschema: error resolving reference at [].$ref: " +
+		"error resolving reference at [].$ref: error resolving reference at [].y.$ref: " +
+		`cyclic references detected: reference "local://b#/x" from component example.com/app:1.0.0 is part of a cycle`
+	if got := landscaperSchemaText("words", err); got != want {
+		t.Errorf("Landscaper's text\n got %q\nwant %q", got, want)
 	}
 }

@@ -83,3 +83,50 @@ func TestContextOf(t *testing.T) {
 		t.Error("ObjectName does not follow GenerateDataObjectName")
 	}
 }
+
+// A schema that cannot be resolved or compiled is Landscaper's message in
+// the status (pkg/landscaper/jsonschema/reference.go, validate.go and
+// installations/operation.go's JSONSchemaValidator): "validator creation
+// failed: error compiling jsonschema: " and the resolver's error, each
+// reference on the way wrapped in "error resolving reference at <path>".
+func TestSchemasLandscaperText(t *testing.T) {
+	s := &schemas{
+		localTypes: map[string]lsv1alpha1.JSONSchemaDefinition{
+			"defs": {RawMessage: []byte(`{"definitions": {"name": {"type": "string"}}}`)},
+			"bad":  {RawMessage: []byte(`{"properties": {"b": {"items": [{"$ref": "local://nope"}]}}}`)},
+			"loop": {RawMessage: []byte(`{"$ref": "local://loop"}`)},
+		},
+		fs: fstest.MapFS{"schemas/size.json": {Data: []byte(`{"type": "string"}`)}, "broken.json": {Data: []byte(`{`)}},
+	}
+	const creation = "validator creation failed: error compiling jsonschema: "
+	tests := []struct{ name, schema, want string }{
+		{"unknown local", `{"$ref": "local://nope"}`, creation + "error resolving reference at [].$ref: type nope is not defined in local types"},
+		{"nested", `{"properties": {"a": {"$ref": "local://bad"}}}`, creation + "error resolving reference at [].properties.a.$ref: " +
+			"error resolving reference at [].properties.a.properties.b.items[0].$ref: type nope is not defined in local types"},
+		{"local with a path", `{"$ref": "local://defs/x"}`, creation + "error resolving reference at [].$ref: a path is not supported for local resources"},
+		{"missing file", `{"$ref": "blueprint://schemas/nope.json"}`, creation + "error resolving reference at [].$ref: unable to read local schema from schemas/nope.json: file does not exist"},
+		{"missing folder", `{"$ref": "blueprint://nope/x.json"}`, creation + "error resolving reference at [].$ref: unable to read local schema from nope/x.json:  /nope: file does not exist"},
+		{"not JSON", `{"$ref": "blueprint://broken.json"}`, creation + "error resolving reference at [].$ref: error unmarshalling json into go struct: unexpected EOF"},
+		{"fragment without field", `{"$ref": "local://defs#/definitions/nope"}`, creation +
+			`error resolving reference at [].$ref: error resolving fragment /definitions/nope: element at "[].definitions" doesn't have a field "nope"`},
+		{"fragment into no object", `{"$ref": "local://defs#/definitions/name/type/x"}`, creation +
+			`error resolving reference at [].$ref: unable to resolve fragment /definitions/name/type/x: element at "[].definitions.name.type" is no object`},
+		{"invalid schema", `{"type": 5}`, creation + "Invalid type. Expected: string/array of strings, given: type"},
+		// Landscaper's cycle message panics without a component version.
+		{"cycle", `{"$ref": "local://loop"}`, ""},
+		// Landscaper fetches it.
+		{"https", `{"$ref": "https://schemas.example/size.json"}`, ""},
+		{"violation", `{"$ref": "blueprint://schemas/size.json"}`, "words: (root): Invalid value: 1: Invalid type. Expected: string, given: integer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := s.validate([]byte(tt.schema), 1)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if got := landscaperSchemaText("words", err); got != tt.want {
+				t.Errorf("Landscaper's text\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -209,6 +209,11 @@ func vfsError(fsys fs.FS, p string, err error) string {
 	return ""
 }
 
+// BlueprintFileError is vfsError for other packages: Landscaper's words
+// for err, an error reading file p of a blueprint's files fsys, "" when
+// they are not known.
+func BlueprintFileError(fsys fs.FS, p string, err error) string { return vfsError(fsys, p, err) }
+
 // wordedFSError is err, an error reading p from the blueprint's files fsys,
 // with Landscaper's words where vfsError has them.
 func wordedFSError(fsys fs.FS, p string, err error) error {
