@@ -218,7 +218,7 @@ func (s *schemas) resolve(doc any, seen map[string]bool, at *field.Path) (any, e
 				// which the validator reads as {}: anything goes.
 				return map[string]any{}, nil
 			}
-			r, err := s.resolveRef(ref, v, seen, at)
+			r, err := s.resolveRef(ref, seen, at)
 			if err != nil {
 				return nil, lsWrap(err, "error resolving reference at "+at.Child("$ref").String())
 			}
@@ -237,10 +237,10 @@ func (s *schemas) resolve(doc any, seen map[string]bool, at *field.Path) (any, e
 	return doc, nil
 }
 
-// resolveRef resolves one $ref; node is the object holding it. As in
+// resolveRef resolves one $ref. As in
 // Landscaper, a reference is the same one again when its text is, in the
 // same component version: one that is on the way to itself is a cycle.
-func (s *schemas) resolveRef(ref string, node map[string]any, seen map[string]bool, at *field.Path) (any, error) {
+func (s *schemas) resolveRef(ref string, seen map[string]bool, at *field.Path) (any, error) {
 	u, err := url.Parse(ref)
 	if err != nil {
 		return nil, withLS(fmt.Errorf("$ref %q: %w", ref, err), "invalid url: "+err.Error())
@@ -286,7 +286,11 @@ func (s *schemas) resolveRef(ref string, node map[string]any, seen map[string]bo
 		return s.resolveCD(ref, seen, at)
 	case "":
 		if strings.HasPrefix(ref, "#") {
-			return node, nil // a JSON pointer into the same schema
+			// A JSON pointer into the same schema, left to the validator.
+			// As Landscaper rebuilds the reference, the object is the $ref
+			// alone: its other keys go (definitions next to a $ref that
+			// points into them are then not there).
+			return map[string]any{"$ref": ref}, nil
 		}
 		return nil, refused(ref)
 	default:

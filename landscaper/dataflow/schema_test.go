@@ -32,7 +32,13 @@ func TestSchemas(t *testing.T) {
 		{name: "local too big", schema: `{"$ref": "local://port"}`, value: 70000, err: "(root): Must be less than or equal to 65535"},
 		{name: "nested local", schema: `{"$ref": "local://pair"}`, value: map[string]any{"port": "x"}, err: "port: Invalid type. Expected: integer, given: string"},
 		{name: "fragment", schema: `{"$ref": "local://defs#/definitions/name"}`, value: "a", err: "(root): String length must be greater than or equal to 2"},
-		{name: "internal ref", schema: `{"$ref": "local://inner"}`, value: "ok"},
+		// As in Landscaper, an object with a $ref is the reference alone:
+		// its siblings (the definitions it points into) go.
+		{name: "internal ref", schema: `{"$ref": "local://inner"}`, value: "ok", err: "invalid schema: Object has no key 'definitions'"},
+		{name: "internal ref with siblings", schema: `{"$ref": "#/definitions/x", "definitions": {"x": {"type": "string"}}}`, value: "ok",
+			err: "invalid schema: Object has no key 'definitions'"},
+		{name: "internal ref alone", schema: `{"properties": {"a": {"$ref": "#/definitions/x"}}, "definitions": {"x": {"type": "string"}}}`,
+			value: map[string]any{"a": 1}, err: "a: Invalid type. Expected: string, given: integer"},
 		{name: "blueprint file", schema: `{"$ref": "blueprint://schemas/size.json"}`, value: "XL", err: "(root): (root) must be one of the following"},
 		{name: "unknown local", schema: `{"$ref": "local://nope"}`, value: 1, err: `$ref "local://nope": the blueprint has no localTypes entry "nope"`},
 		{name: "missing file", schema: `{"$ref": "blueprint://nope.json"}`, value: 1, err: `$ref "blueprint://nope.json": read schema from the blueprint`},
