@@ -9,6 +9,7 @@ import (
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/template/funcs"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // Imports are an installation's resolved imports.
@@ -62,10 +63,6 @@ func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.
 	if err != nil {
 		return nil, err
 	}
-	comps, err := templateComponents(tree, bp, inst.Spec.ComponentDescriptor)
-	if err != nil {
-		return nil, failWrap(inst, ReasonTemplatingFailed, err, "blueprint annotation %s", ocmSchemaVersionAnnotation)
-	}
 	vals, err := ld.values()
 	if err != nil {
 		return nil, fail(inst, ReasonImportInvalid, "%v", err)
@@ -78,6 +75,18 @@ func ResolveImports(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.
 		schemas: newSchemas(bp, tree), values: map[string]any{}}
 	if err := c.construct(bp.Info.Imports); err != nil {
 		return nil, err
+	}
+	// Landscaper builds the templates' values, the component descriptors
+	// in the schema version the blueprint asks for, when it renders the
+	// import executions (with or without any), after the imports are
+	// constructed (RenderImportExecutions).
+	comps, err := templateComponents(tree, bp, inst.Spec.ComponentDescriptor)
+	if err != nil {
+		e := about(inst, err, "blueprint annotation %s: %w", ocmSchemaVersionAnnotation, err)
+		// pkg/landscaper/installations/executions/template/template.go
+		// (serializeComponentDescriptor) and options.go (Values).
+		e.Landscaper = "RenderImportExecutions - unable to template executions: error during serializing of the resolved components: unknown schema version"
+		return nil, reconcile.TerminalWithCodes(e, ReasonTemplatingFailed)
 	}
 	imps := &Imports{Values: c.values, Hash: hash, defs: bp.Info.Imports,
 		targets: ld.targets, lists: ld.lists, maps: ld.maps, components: comps, tree: tree}
