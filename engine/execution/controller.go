@@ -8,6 +8,7 @@ import (
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/reconcile"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
@@ -38,6 +39,9 @@ type Controller struct {
 	// progress is the last view of an execution's items in Progressing
 	// (see progressView).
 	progress flow.ViewMemo[itemsView]
+	// startCache holds, by execution, the status.deployItemCache of the job
+	// before, from the start of a job to its Init (see startCache).
+	startCache map[types.UID]*lsv1alpha1.DeployItemCache
 	// unobservedGeneration receives what the flow machine would write to
 	// status.observedGeneration (see status).
 	unobservedGeneration int64
@@ -45,15 +49,36 @@ type Controller struct {
 
 // New returns the execution controller over opts.
 func New(opts Options) *Controller {
-	c := &Controller{cfg: &opts}
+	c := &Controller{cfg: &opts, startCache: map[types.UID]*lsv1alpha1.DeployItemCache{}}
 	phases := lsv1alpha1.ExecutionPhases
 	c.machine = &flow.Machine[*lsv1alpha1.Execution, lsv1alpha1.ExecutionPhase]{
 		Client: opts.Cluster, Clock: opts.Clock, Status: c.status,
 		Init: phases.Init, InitDelete: phases.InitDelete, Failed: phases.Failed, DeleteFailed: phases.DeleteFailed,
-		OnStart: func(exec *lsv1alpha1.Execution) { exec.Status.DeployItemCache = nil },
+		OnStart: c.onStart,
 		Run:     c.runPhase,
 	}
 	return c
+}
+
+// onStart resets status.deployItemCache when a job starts and keeps what it
+// was for the job's Init, as Landscaper's handleReconcilePhase does: the
+// cache of the job before, an empty one for a new execution (phase empty).
+func (c *Controller) onStart(exec *lsv1alpha1.Execution) {
+	cache := exec.Status.DeployItemCache
+	if exec.Status.ExecutionPhase == "" {
+		cache = &lsv1alpha1.DeployItemCache{}
+	}
+	c.startCache[exec.UID] = cache
+	exec.Status.DeployItemCache = nil
+}
+
+// takeStartCache returns the cache onStart kept for exec and forgets it; nil
+// when there is none (an Init that is not the first phase of its job's
+// first pass), as Landscaper then has none.
+func (c *Controller) takeStartCache(exec *lsv1alpha1.Execution) *lsv1alpha1.DeployItemCache {
+	cache := c.startCache[exec.UID]
+	delete(c.startCache, exec.UID)
+	return cache
 }
 
 // status is flow.ExecutionStatus without status.observedGeneration:

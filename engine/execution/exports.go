@@ -31,7 +31,7 @@ const opExports = "CollectAndUpdateExports"
 // Any error (a missing Secret, exports that are not an object) is returned
 // for the caller to fail the execution.
 func (c *Controller) collectExports(ctx context.Context, exec *lsv1alpha1.Execution) error {
-	items, _, err := c.listExecutionItems(ctx, exec, true) // only read
+	items, _, err := c.listExecutionItems(ctx, exec, true, nil) // only read
 	if err != nil {
 		return err
 	}

@@ -68,12 +68,13 @@ func byTemplateName(found []*lsv1alpha1.DeployItem) map[string]*lsv1alpha1.Deplo
 // items without a template, and, as Landscaper's getExecutionItems has it,
 // every item with a template's name but the first (see listDeployItems).
 func (c *Controller) executionItems(ctx context.Context, exec *lsv1alpha1.Execution) (items, orphans []item, err error) {
-	return c.listExecutionItems(ctx, exec, false)
+	return c.listExecutionItems(ctx, exec, false, exec.Status.DeployItemCache)
 }
 
 // listExecutionItems is executionItems; view gives read-only items (see
-// listDeployItems).
-func (c *Controller) listExecutionItems(ctx context.Context, exec *lsv1alpha1.Execution, view bool) (items, orphans []item, err error) {
+// listDeployItems). The orphans are in the order cache gives them (see
+// orderOrphans).
+func (c *Controller) listExecutionItems(ctx context.Context, exec *lsv1alpha1.Execution, view bool, cache *lsv1alpha1.DeployItemCache) (items, orphans []item, err error) {
 	found, err := c.managedDeployItems(ctx, exec, view)
 	if err != nil {
 		return nil, nil, reconcile.Wrap(err, "getDeployItems", "ListManagedDeployItems")
@@ -92,15 +93,50 @@ func (c *Controller) listExecutionItems(ctx context.Context, exec *lsv1alpha1.Ex
 			orphans = append(orphans, item{name: di.Name, di: di})
 		}
 	}
-	sort.Slice(orphans, func(i, j int) bool { return orphans[i].name < orphans[j].name })
+	orderOrphans(orphans, cache)
 	return items, orphans, nil
+}
+
+// orderOrphans sorts orphans as Landscaper's ListManagedDeployItems lists
+// them: with a cache, its orphanedDIs first, then its activeDIs, each in
+// the cache's order; without one (nil), in the order the API server lists
+// them, by name. Orphans the cache does not name (lscli finds items by
+// label, Landscaper through the cache, see docs/semantics.md) follow, by
+// name.
+func orderOrphans(orphans []item, cache *lsv1alpha1.DeployItemCache) {
+	rank := map[string]int{}
+	if cache != nil {
+		for _, n := range cache.OrphanedDIs {
+			if _, ok := rank[n]; !ok {
+				rank[n] = len(rank)
+			}
+		}
+		for _, p := range cache.ActiveDIs {
+			if _, ok := rank[p.ObjectName]; !ok {
+				rank[p.ObjectName] = len(rank)
+			}
+		}
+	}
+	pos := func(it item) int {
+		if r, ok := rank[it.name]; ok {
+			return r
+		}
+		return len(rank)
+	}
+	sort.SliceStable(orphans, func(i, j int) bool {
+		if pi, pj := pos(orphans[i]), pos(orphans[j]); pi != pj {
+			return pi < pj
+		}
+		return orphans[i].name < orphans[j].name
+	})
 }
 
 // updateDeployItems is the Init phase, as Landscaper's UpdateDeployItems:
 // delete orphaned items, create or update one item per template, and record
-// them in status.deployItemCache.
+// them in status.deployItemCache. Orphans are deleted and recorded in the
+// order of the cache of the job before (see startCache).
 func (c *Controller) updateDeployItems(ctx context.Context, exec *lsv1alpha1.Execution) error {
-	items, orphans, err := c.executionItems(ctx, exec)
+	items, orphans, err := c.listExecutionItems(ctx, exec, false, c.takeStartCache(exec))
 	if err != nil {
 		return err
 	}

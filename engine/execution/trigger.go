@@ -84,7 +84,7 @@ type itemsView struct{ items, orphans []item }
 // pass that follows it look at the same items.
 func (c *Controller) progressView(ctx context.Context, exec *lsv1alpha1.Execution) (itemsView, error) {
 	return c.progress.Get(exec.UID, c.cfg.Cluster.ResourceVersion(), func() (itemsView, error) {
-		items, orphans, err := c.listExecutionItems(ctx, exec, true)
+		items, orphans, err := c.listExecutionItems(ctx, exec, true, exec.Status.DeployItemCache)
 		return itemsView{items, orphans}, err
 	})
 }
