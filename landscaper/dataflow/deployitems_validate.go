@@ -31,11 +31,30 @@ func validateDeployItems(list lsv1alpha1.DeployItemTemplateList) (msg, landscape
 		}
 	}
 	errs := validation.ValidateDeployItemTemplateList(field.NewPath("deployExecutions"), coreList)
+	landscaperLabelKeyWords(errs)
 	if msg := aggregate(errs, deployItemHint(list)); msg != "" {
 		const prefix = "error validating deployitem templates: "
 		return prefix + msg, prefix + aggregate(errs, func(*field.Error) string { return "" })
 	}
 	return "", ""
+}
+
+// labelKeyOrigin is the origin apimachinery gives the errors of an invalid
+// label key.
+const labelKeyOrigin = "format=k8s-label-key"
+
+// landscaperLabelKeyWords rewrites the errors of a label key with more than
+// one "/" in the words of the apimachinery Landscaper is built with (v0.34,
+// IsQualifiedName: "a qualified name must consist of ..."); the newer one
+// lscli is built with says "a valid label key must consist of ...". The
+// rest of the message is the same in both.
+func landscaperLabelKeyWords(errs field.ErrorList) {
+	const newer, older = "a valid label key ", "a qualified name "
+	for _, e := range errs {
+		if e.Origin == labelKeyOrigin && strings.HasPrefix(e.Detail, newer) {
+			e.Detail = older + strings.TrimPrefix(e.Detail, newer)
+		}
+	}
 }
 
 // deployItemHint gives lscli's advice for an error of Landscaper's
