@@ -68,8 +68,13 @@ func (c *Controller) onStart(exec *lsv1alpha1.Execution) {
 	if exec.Status.ExecutionPhase == "" {
 		cache = &lsv1alpha1.DeployItemCache{}
 	}
-	c.startCache[exec.UID] = cache
 	exec.Status.DeployItemCache = nil
+	if exec.DeletionTimestamp != nil {
+		// A deletion job starts in InitDelete, which has no use for it.
+		delete(c.startCache, exec.UID)
+		return
+	}
+	c.startCache[exec.UID] = cache
 }
 
 // takeStartCache returns the cache onStart kept for exec and forgets it; nil
