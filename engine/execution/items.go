@@ -104,6 +104,9 @@ func (c *Controller) listExecutionItems(ctx context.Context, exec *lsv1alpha1.Ex
 // label, Landscaper through the cache, see docs/semantics.md) follow, by
 // name.
 func orderOrphans(orphans []item, cache *lsv1alpha1.DeployItemCache) {
+	if len(orphans) < 2 {
+		return // nearly every look: no order to find, no map to build
+	}
 	rank := map[string]int{}
 	if cache != nil {
 		for _, n := range cache.OrphanedDIs {
