@@ -58,7 +58,9 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 		}
 		spec, err := dataflow.SubinstallationSpec(inst, bp, tree, tmpl, c.cfg.Blueprints)
 		if err != nil {
-			return err
+			// Landscaper's createOrUpdateSubinstallations wraps what
+			// createOrUpdateNewInstallation returns.
+			return reconcile.WrapError(err, opEnsureSubinstallations, "CreateOrUpdateInstallation", "unable to create installation for "+tmpl.Name)
 		}
 		sub, err := c.applySubinstallation(ctx, inst, tmpl, spec, existing[tmpl.Name])
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/components/descriptor"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // SubinstallationBlueprint returns the spec.blueprint and
@@ -45,7 +46,11 @@ func SubinstallationBlueprint(parent *lsv1alpha1.Installation, parentBP *bluepri
 	case strings.HasPrefix(def.Ref, "cd://"):
 		bp, cd, err := cdReference(parent, tree, def.Ref)
 		if err != nil {
-			return nil, nil, fail(parent, ReasonBlueprintInvalid, "subinstallation %q: blueprint.ref %q: %v", tmpl.Name, def.Ref, err)
+			// The status gets Landscaper's error alone
+			// (GetBlueprintDefinitionFromInstallationTemplate).
+			ie := about(parent, err, "subinstallation %q: blueprint.ref %q: %v", tmpl.Name, def.Ref, err)
+			ie.Landscaper = err.Error()
+			return nil, nil, reconcile.TerminalWithCodes(ie, ReasonBlueprintInvalid)
 		}
 		return bp, cd, nil
 	case def.Ref != "":
