@@ -21,6 +21,8 @@ import (
 // of the templates. It finds the existing ones through cache (see
 // Controller.initCache): in Landscaper, a subinstallation the cache does not
 // name is neither updated nor an orphan, and its template gets a new one.
+// A subinstallation without the subinstallation-name annotation fails it
+// first (DanglingSubinstallation), as in Landscaper.
 // It records them in status.subInstCache (orphans first, then the
 // templates in order). As in Landscaper, a template whose
 // subinstallation is still being deleted (an orphan whose deletion failed,
@@ -33,7 +35,14 @@ func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha
 	}
 	existing := map[string]*lsv1alpha1.Installation{}
 	for _, s := range subs {
-		existing[s.Annotations[lsv1alpha1.SubinstallationNameAnnotation]] = s
+		name, ok := s.Annotations[lsv1alpha1.SubinstallationNameAnnotation]
+		if !ok {
+			// Landscaper's GetSubInstallations: no template can be told
+			// for it, so it is neither updated nor an orphan.
+			msg := "dangling installation found " + s.Name
+			return reconcile.NewError(opEnsureSubinstallations, "DanglingSubinstallation", msg)
+		}
+		existing[name] = s
 	}
 	next := &lsv1alpha1.SubInstCache{}
 	wanted := map[string]bool{}
