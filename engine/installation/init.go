@@ -151,12 +151,16 @@ func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Inst
 		c.writeFailed(inst, err)
 		return reconcile.Wrap(err, opCreate, "CreateOrUpdateImports")
 	}
-	subs, err := dataflow.RenderSubinstallations(ctx, cl, inst, bp, imps)
+	subs, existing, err := c.existingSubinstallations(ctx, inst, cache)
+	if err != nil {
+		return reconcile.Wrap(err, opCreate, "EnsureSubinstallations")
+	}
+	templates, err := dataflow.RenderSubinstallations(ctx, cl, inst, bp, imps)
 	// Templates in an import cycle: Landscaper's controller deletes the
 	// orphans, then creates and updates nothing, and goes on.
 	var cycle *dataflow.CycleError
 	if err == nil || errors.As(err, &cycle) {
-		err = c.ensureSubinstallations(ctx, inst, cache, bp, tree, subs, cycle == nil)
+		err = c.ensureSubinstallations(ctx, inst, subs, existing, bp, tree, templates, cycle == nil)
 	} else {
 		err = templatesError(err)
 	}
@@ -165,11 +169,11 @@ func (c *Controller) createSubobjects(ctx context.Context, inst *lsv1alpha1.Inst
 	}
 	c.setCondition(inst, lsv1alpha1.EnsureSubInstallationsCondition, lsv1alpha1.ConditionTrue,
 		"InstallationsInstalled", "All Installations are successfully installed")
-	templates, err := dataflow.RenderDeployItems(ctx, cl, inst, bp, imps)
+	items, err := dataflow.RenderDeployItems(ctx, cl, inst, bp, imps)
 	var itemErr *dataflow.DeployItemError
 	switch {
 	case err == nil:
-		err = c.ensureExecution(ctx, inst, templates)
+		err = c.ensureExecution(ctx, inst, items)
 	case errors.As(err, &itemErr):
 		// What is wrong with a rendered item Landscaper returns as it is,
 		// without the template error's wrapping and code.

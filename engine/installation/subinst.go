@@ -15,35 +15,42 @@ import (
 	"github.com/lscli/lscli/reconcile"
 )
 
-// ensureSubinstallations deletes the orphans (no template any more) with the
-// delete-ignore-successors annotation, then, with apply, creates a
-// subinstallation per template and updates the existing ones, in the order
-// of the templates. It finds the existing ones through cache (see
-// Controller.initCache): in Landscaper, a subinstallation the cache does not
-// name is neither updated nor an orphan, and its template gets a new one.
-// A subinstallation without the subinstallation-name annotation fails it
-// first (DanglingSubinstallation), as in Landscaper.
-// It records them in status.subInstCache (orphans first, then the
-// templates in order). As in Landscaper, a template whose
-// subinstallation is still being deleted (an orphan whose deletion failed,
-// its template back) is an error, at that template: the ones before it are
-// applied.
-func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCache, bp *blueprint.Blueprint, tree *components.Tree, templates []*lsv1alpha1.InstallationTemplate, apply bool) error {
+// existingSubinstallations returns the subinstallations of inst, found
+// through cache (see Controller.initCache), and them by template name (the
+// subinstallation-name annotation): in Landscaper, a subinstallation the
+// cache does not name is neither updated nor an orphan, and its template
+// gets a new one. As Landscaper's GetSubInstallations, which its
+// subinstallation step calls before it reads the templates, a
+// subinstallation without the annotation is an error
+// (DanglingSubinstallation): no template can be told for it, so it is
+// neither updated nor an orphan.
+func (c *Controller) existingSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, cache *lsv1alpha1.SubInstCache) ([]*lsv1alpha1.Installation, map[string]*lsv1alpha1.Installation, error) {
 	subs, err := c.listSubinstallations(ctx, inst, cache, false)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	existing := map[string]*lsv1alpha1.Installation{}
 	for _, s := range subs {
 		name, ok := s.Annotations[lsv1alpha1.SubinstallationNameAnnotation]
 		if !ok {
-			// Landscaper's GetSubInstallations: no template can be told
-			// for it, so it is neither updated nor an orphan.
 			msg := "dangling installation found " + s.Name
-			return reconcile.NewError(opEnsureSubinstallations, "DanglingSubinstallation", msg)
+			return nil, nil, reconcile.NewError(opEnsureSubinstallations, "DanglingSubinstallation", msg)
 		}
 		existing[name] = s
 	}
+	return subs, existing, nil
+}
+
+// ensureSubinstallations deletes the orphans among subs (no template any
+// more) with the delete-ignore-successors annotation, then, with apply,
+// creates a subinstallation per template and updates the existing ones (by
+// template name, see existingSubinstallations), in the order of the
+// templates. It records them in status.subInstCache (orphans first, then
+// the templates in order). As in Landscaper, a template whose
+// subinstallation is still being deleted (an orphan whose deletion failed,
+// its template back) is an error, at that template: the ones before it are
+// applied.
+func (c *Controller) ensureSubinstallations(ctx context.Context, inst *lsv1alpha1.Installation, subs []*lsv1alpha1.Installation, existing map[string]*lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, templates []*lsv1alpha1.InstallationTemplate, apply bool) error {
 	next := &lsv1alpha1.SubInstCache{}
 	wanted := map[string]bool{}
 	for _, tmpl := range templates {
