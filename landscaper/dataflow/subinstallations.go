@@ -130,10 +130,10 @@ func (e *TemplatesInvalidError) Error() string { return e.err.Error() }
 func (e *TemplatesInvalidError) Unwrap() error { return e.err }
 
 // blueprintSubinstallations reads the blueprint's subinstallations. lscli's
-// error names the first entry that cannot be read; Landscaper's
+// error names the first entry that cannot be read or whose file template
+// fails the checks of one template (checkTemplate); Landscaper's
 // (GetSubinstallations in pkg/utils/blueprints/blueprint.go, which
-// getInstallationTemplates wraps) lists the field errors of all entries,
-// also the checks of the templates that could be read.
+// getInstallationTemplates wraps) lists the field errors of all entries.
 func blueprintSubinstallations(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint) ([]*lsv1alpha1.InstallationTemplate, error) {
 	const prefix = "unable to get default subinstallation templates: "
 	var (
@@ -164,7 +164,13 @@ func blueprintSubinstallations(inst *lsv1alpha1.Installation, bp *blueprint.Blue
 				}
 				continue
 			}
-			lsErrs = append(lsErrs, checkTemplate(path.Index(i), t)...)
+			if errs := checkTemplate(path.Index(i), t); len(errs) > 0 {
+				if first == nil {
+					first = about(inst, nil, "blueprint subinstallations[%d]: file %s: %v", i, st.File, errs.ToAggregate())
+				}
+				lsErrs = append(lsErrs, errs...)
+				continue
+			}
 			out = append(out, t)
 		default:
 			// Landscaper returns at once, without the errors before.
@@ -210,10 +216,9 @@ func readTemplateFile(fsys fs.FS, name string, path *field.Path) (t *lsv1alpha1.
 }
 
 // checkTemplate is Landscaper's check of a template read from a file
-// (validation.ValidateInstallationTemplate) at path. Its errors are part of
-// Landscaper's message when another entry cannot be read; a template that
-// fails only these checks fails them later, with all templates (see
-// validateTemplates).
+// (validation.ValidateInstallationTemplate) at path: GetSubinstallations
+// fails on it as on a file that cannot be read, before the templates are
+// validated together (see validateTemplates).
 func checkTemplate(path *field.Path, t *lsv1alpha1.InstallationTemplate) field.ErrorList {
 	core := &core.InstallationTemplate{}
 	if err := lsv1alpha1.Convert_v1alpha1_InstallationTemplate_To_core_InstallationTemplate(t, core, nil); err != nil {
