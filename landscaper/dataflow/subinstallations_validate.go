@@ -168,9 +168,17 @@ func compareKeys(a, b string) int {
 }
 
 // templateCycle describes an import cycle among templates that
-// validateTemplates found valid, or returns "" when there is none.
+// validateTemplates found valid, or returns "" when there is none. As in
+// Landscaper's CheckForCyclesAndDuplicateExports, a template that imports
+// its own export is a cycle too (among installations, its siblings are the
+// others only; see edges).
 func templateCycle(tmpls []*lsv1alpha1.InstallationTemplate) string {
-	if cycle := findCycle(newExportGraph(tmpls).edges()); cycle != nil {
+	g := newExportGraph(tmpls)
+	edges := map[string][]string{}
+	for _, t := range tmpls {
+		edges[t.Name] = predecessorNames(t.Imports, g.data, g.targets)
+	}
+	if cycle := findCycle(edges); cycle != nil {
 		return importCycleText(cycle)
 	}
 	return ""
