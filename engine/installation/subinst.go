@@ -115,15 +115,12 @@ func (c *Controller) deleteOrphan(ctx context.Context, sub *lsv1alpha1.Installat
 func (c *Controller) applySubinstallation(ctx context.Context, inst *lsv1alpha1.Installation, tmpl *lsv1alpha1.InstallationTemplate, spec lsv1alpha1.InstallationSpec, sub *lsv1alpha1.Installation) (*lsv1alpha1.Installation, error) {
 	if sub == nil {
 		sub = dataflow.NewSubinstallation(inst, tmpl, spec)
-		sub.Finalizers = []string{lsv1alpha1.LandscaperFinalizer}
-		setCacheHelmCharts(&sub.ObjectMeta, inst)
 		if err := c.cfg.Cluster.Create(ctx, sub); err != nil {
 			return nil, fmt.Errorf("create subinstallation %s: %w", tmpl.Name, err)
 		}
 		return sub, nil
 	}
 	want := dataflow.NewSubinstallation(inst, tmpl, spec)
-	setCacheHelmCharts(&want.ObjectMeta, inst)
 	owners := sub.DeepCopy().OwnerReferences
 	if err := flow.SetController(inst, sub, c.cfg.Cluster.Scheme(), writeSubinstallation, "unable to set owner reference"); err != nil {
 		return nil, c.subinstallationOwned(inst, tmpl, err)

@@ -2,6 +2,7 @@ package dataflow
 
 import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	lshelper "github.com/gardener/landscaper/apis/core/v1alpha1/helper"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/lscli/lscli/landscaper/blueprint"
@@ -13,21 +14,28 @@ import (
 const maxGenerateNamePrefix = 52
 
 // NewSubinstallation returns the subinstallation Landscaper creates for tmpl
-// as a child of parent: generateName from the template name, the
-// encompassed-by label, the subinstallation-name annotation, a controller
-// reference to parent, and the spec of SubinstallationSpec.
+// as a child of parent (createOrUpdateNewInstallation): generateName from
+// the template name, the encompassed-by label, the subinstallation-name
+// annotation and, when parent has it, cache-helm-charts, Landscaper's
+// finalizer, a controller reference to parent, and the spec of
+// SubinstallationSpec.
 func NewSubinstallation(parent *lsv1alpha1.Installation, tmpl *lsv1alpha1.InstallationTemplate, spec lsv1alpha1.InstallationSpec) *lsv1alpha1.Installation {
 	prefix := tmpl.Name
 	if len(prefix) > maxGenerateNamePrefix {
 		prefix = prefix[:maxGenerateNamePrefix]
+	}
+	ann := map[string]string{lsv1alpha1.SubinstallationNameAnnotation: tmpl.Name}
+	if lshelper.HasCacheHelmChartsAnnotation(&parent.ObjectMeta) {
+		ann[lsv1alpha1.CacheHelmChartsAnnotation] = "true"
 	}
 	return &lsv1alpha1.Installation{
 		ObjectMeta: metav1.ObjectMeta{
 			GenerateName:    prefix + "-",
 			Namespace:       parent.Namespace,
 			Labels:          map[string]string{lsv1alpha1.EncompassedByLabel: parent.Name},
-			Annotations:     map[string]string{lsv1alpha1.SubinstallationNameAnnotation: tmpl.Name},
+			Annotations:     ann,
 			OwnerReferences: []metav1.OwnerReference{ControllerRef(parent, "Installation")},
+			Finalizers:      []string{lsv1alpha1.LandscaperFinalizer},
 		},
 		Spec: spec,
 	}
