@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/apiwords"
 )
 
 // Messages of the checks below are the field errors Landscaper's webhooks
@@ -126,15 +127,16 @@ func fieldError(e *field.Error) string {
 
 // webhookErrors converts obj to Landscaper's internal version with
 // convert, as its webhooks receive it, and returns what validate (the
-// webhook's check of kind) finds there, with the advice of hint; or the
-// problem of the conversion.
+// webhook's check of kind) finds there, in the words of the apimachinery
+// Landscaper is built with (apiwords.AsLandscaper), with the advice of
+// hint; or the problem of the conversion.
 func webhookErrors[V, I any](kind string, obj *V, convert func(*V, *I, conversion.Scope) error,
 	validate func(*I) field.ErrorList, hint hinter) []string {
 	var c I
 	if err := convert(obj, &c, nil); err != nil {
 		return []string{fmt.Sprintf("cannot convert the %s to Landscaper's internal version for its validation: %v", kind, err)}
 	}
-	return fieldErrors(validate(&c), hint)
+	return fieldErrors(apiwords.AsLandscaper(validate(&c)), hint)
 }
 
 // validateTarget checks a Target as Landscaper's webhook does

@@ -9,6 +9,8 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/lscli/lscli/internal/apiwords"
 )
 
 // validateDeployItems checks rendered deploy items with Landscaper's
@@ -17,11 +19,11 @@ import (
 // name and namespace, labels valid, and, unless a name is used twice,
 // dependsOn naming existing items without cycles. It returns Landscaper's
 // message ("error validating deployitem templates: " and its field errors
-// as an aggregate error prints them), each error with lscli's advice in
-// parentheses, and Landscaper's message without the advice, or "" when the
-// items are valid. (Whether a name makes a
-// valid object name only the API server checks, when the execution creates
-// the item.)
+// as an aggregate error prints them, in the words of the apimachinery
+// Landscaper is built with: apiwords.AsLandscaper), each error with lscli's
+// advice in parentheses, and Landscaper's message without the advice, or ""
+// when the items are valid. (Whether a name makes a valid object name only
+// the API server checks, when the execution creates the item.)
 func validateDeployItems(list lsv1alpha1.DeployItemTemplateList) (msg, landscaper string) {
 	coreList := make(core.DeployItemTemplateList, len(list))
 	for i := range list {
@@ -31,30 +33,12 @@ func validateDeployItems(list lsv1alpha1.DeployItemTemplateList) (msg, landscape
 		}
 	}
 	errs := validation.ValidateDeployItemTemplateList(field.NewPath("deployExecutions"), coreList)
-	landscaperLabelKeyWords(errs)
+	apiwords.AsLandscaper(errs)
 	if msg := aggregate(errs, deployItemHint(list)); msg != "" {
 		const prefix = "error validating deployitem templates: "
 		return prefix + msg, prefix + aggregate(errs, func(*field.Error) string { return "" })
 	}
 	return "", ""
-}
-
-// labelKeyOrigin is the origin apimachinery gives the errors of an invalid
-// label key.
-const labelKeyOrigin = "format=k8s-label-key"
-
-// landscaperLabelKeyWords rewrites the errors of a label key with more than
-// one "/" in the words of the apimachinery Landscaper is built with (v0.34,
-// IsQualifiedName: "a qualified name must consist of ..."); the newer one
-// lscli is built with says "a valid label key must consist of ...". The
-// rest of the message is the same in both.
-func landscaperLabelKeyWords(errs field.ErrorList) {
-	const newer, older = "a valid label key ", "a qualified name "
-	for _, e := range errs {
-		if e.Origin == labelKeyOrigin && strings.HasPrefix(e.Detail, newer) {
-			e.Detail = older + strings.TrimPrefix(e.Detail, newer)
-		}
-	}
 }
 
 // deployItemHint gives lscli's advice for an error of Landscaper's

@@ -10,6 +10,8 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"github.com/gardener/landscaper/apis/core/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/lscli/lscli/internal/apiwords"
 )
 
 // validateTemplates checks subinstallation templates against each other and
@@ -37,7 +39,7 @@ func validateTemplates(tmpls []*lsv1alpha1.InstallationTemplate, parent []lsv1al
 		}
 	}
 	path := field.NewPath("subinstallations")
-	errs := mapOrder(validation.ValidateInstallationTemplates(path, coreImports, coreTmpls))
+	errs := mapOrder(apiwords.AsLandscaper(validation.ValidateInstallationTemplates(path, coreImports, coreTmpls)))
 	noHint := func(*field.Error) string { return "" }
 	return aggregate(errs, templateHint(importRefs(path, tmpls))), aggregate(errs, noHint)
 }
