@@ -200,6 +200,7 @@ var exportReaders = map[lsv1alpha1.DeployItemType]dryrun.ExportReader{
 // item for its configuration alone: what Landscaper's deployers do before
 // they deploy, which a dry run can do too.
 var configChecks = map[lsv1alpha1.DeployItemType]dryrun.ConfigCheck{
-	helm.Type:     {Deployer: "helm", Check: helm.CheckConfig},
-	manifest.Type: {Deployer: "manifest", Check: manifest.CheckConfig},
+	helm.Type:               {Deployer: "helm", Check: helm.CheckConfig},
+	manifest.Type:           {Deployer: "manifest", Check: manifest.CheckConfig},
+	deployers.ContainerType: {Deployer: "container", Check: deployers.CheckContainerConfig},
 }

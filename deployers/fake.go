@@ -37,8 +37,13 @@ var (
 	_ deployer.Picker   = Fake{}
 )
 
-// Reconcile runs the reconcile step of the item's rule.
+// Reconcile runs the reconcile step of the item's rule. A container item's
+// configuration is checked first, as Landscaper's container deployer does
+// (CheckContainerConfig).
 func (f Fake) Reconcile(_ context.Context, req deployer.Request) (deployer.Result, error) {
+	if err := checkConfig(req.Item); err != nil {
+		return deployer.Result{}, err
+	}
 	r := f.Rules.Find(req.Item)
 	if r == nil {
 		return deployer.Result{}, nil
@@ -50,13 +55,28 @@ func (f Fake) Reconcile(_ context.Context, req deployer.Request) (deployer.Resul
 	return res, err
 }
 
-// Delete runs the delete step of the item's rule.
+// Delete runs the delete step of the item's rule. A container item's
+// configuration is checked first, as Landscaper's container deployer
+// decodes it in its delete too: a bad one fails the deletion.
 func (f Fake) Delete(_ context.Context, req deployer.Request) (deployer.Result, error) {
+	if err := checkConfig(req.Item); err != nil {
+		return deployer.Result{}, err
+	}
 	r := f.Rules.Find(req.Item)
 	if r == nil {
 		return deployer.Result{}, nil
 	}
 	return run(req, r.Delete, honoursTimeout(r, req.Item), lsv1alpha1.DeployItemPhases.Deleting, "delete")
+}
+
+// checkConfig checks the configuration of an item of a type whose
+// Landscaper deployer lscli fakes but whose configuration it knows: the
+// container type's (CheckContainerConfig).
+func checkConfig(item *lsv1alpha1.DeployItem) error {
+	if item.Spec.Type == ContainerType {
+		return CheckContainerConfig(item)
+	}
+	return nil
 }
 
 // PicksUp is false for items a rule keeps from being picked up.
