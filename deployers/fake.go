@@ -51,6 +51,9 @@ func (f Fake) Reconcile(_ context.Context, req deployer.Request) (deployer.Resul
 	res, err := run(req, r.Reconcile, honoursTimeout(r, req.Item), lsv1alpha1.DeployItemPhases.Progressing, "reconcile")
 	if err == nil && res.Phase == "" {
 		res.Exports = r.Exports
+		// Landscaper's container deployer makes its export Secret with
+		// a controller reference (SyncExport).
+		res.ExportSecretController = req.Item.Spec.Type == ContainerType
 	}
 	return res, err
 }
@@ -103,7 +106,7 @@ func run(req deployer.Request, s Step, honour bool, busy lsv1alpha1.DeployItemPh
 	left := time.Duration(0) // time until the progressing timeout; 0: none
 	if honour {
 		var err error
-		if left, err = timeout.Check(req.Item, req.Now, "fake deployer: "+op); err != nil {
+		if left, err = timeout.Check(req.Item, req.Now, checkpoint(req.Item.Spec.Type, op)); err != nil {
 			return deployer.Result{}, err
 		}
 	}
@@ -120,6 +123,18 @@ func run(req deployer.Request, s Step, honour bool, busy lsv1alpha1.DeployItemPh
 		return deployer.Result{}, reconcile.NewError(op, FailureReason, s.Fail, lsv1alpha1.ErrorConfigurationProblem)
 	}
 	return deployer.Result{}, nil
+}
+
+// checkpoint is where the progressing timeout of a step (op "reconcile" or
+// "delete") of an item of typ is reported: for a container item where
+// Landscaper's container deployer checks it first ("container deployer:
+// start reconcile", "container deployer: start delete"), else "fake
+// deployer: OP".
+func checkpoint(typ lsv1alpha1.DeployItemType, op string) string {
+	if typ == ContainerType {
+		return timeout.StartCheckpoint(typ, op)
+	}
+	return "fake deployer: " + op
 }
 
 // startOf is when the item's current operation started: its initTime, set

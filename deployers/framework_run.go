@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
@@ -396,8 +397,12 @@ func (f *Framework) writeExports(ctx context.Context, di *lsv1alpha1.DeployItem,
 	if exists {
 		return f.Client.Update(ctx, secret)
 	}
+	ref := ownerRef(di)
+	if res.ExportSecretController {
+		ref.Controller, ref.BlockOwnerDeletion = ptr.To(true), ptr.To(true)
+	}
 	secret.ObjectMeta = metav1.ObjectMeta{Namespace: di.Namespace, Name: di.Name + "-export",
-		OwnerReferences: []metav1.OwnerReference{ownerRef(di)}}
+		OwnerReferences: []metav1.OwnerReference{ref}}
 	if res.ExportSecretGenerateName != "" {
 		secret.Name, secret.GenerateName = "", res.ExportSecretGenerateName
 	}

@@ -51,6 +51,11 @@ type Result struct {
 	// ExportSecretGenerateName names a new export Secret; empty means
 	// "<item name>-export".
 	ExportSecretGenerateName string
+	// ExportSecretController makes the owner reference of a new export
+	// Secret a controller reference (controller and blockOwnerDeletion), as
+	// Landscaper's container deployer sets it; otherwise it is a plain one,
+	// as Landscaper's deployer library sets it.
+	ExportSecretController bool
 	// DeleteExportSecret, for a Delete that is done, has the framework
 	// delete the Secret that status.exportReference names before the item
 	// goes, as Landscaper's mock deployer does in its Delete; otherwise the
