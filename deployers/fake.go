@@ -40,8 +40,11 @@ var (
 // Reconcile runs the reconcile step of the item's rule. A container item's
 // configuration is checked first, as Landscaper's container deployer does
 // (CheckContainerConfig).
-func (f Fake) Reconcile(_ context.Context, req deployer.Request) (deployer.Result, error) {
+func (f Fake) Reconcile(ctx context.Context, req deployer.Request) (deployer.Result, error) {
 	if err := checkConfig(req.Item); err != nil {
+		return deployer.Result{}, err
+	}
+	if err := startPod(ctx, req); err != nil {
 		return deployer.Result{}, err
 	}
 	r := f.Rules.Find(req.Item)
@@ -80,6 +83,18 @@ func checkConfig(item *lsv1alpha1.DeployItem) error {
 		return CheckContainerConfig(item)
 	}
 	return nil
+}
+
+// startPod writes phase Progressing for a container item in Init, as
+// Landscaper's container deployer does once it has created the item's pod
+// (Reconcile in pkg/deployer/container/container_reconcile.go): its item
+// is Progressing until a later reconcile finds the pod done, also when the
+// fake's step ends at once.
+func startPod(ctx context.Context, req deployer.Request) error {
+	if req.Item.Spec.Type != ContainerType || req.Item.Status.Phase != lsv1alpha1.DeployItemPhases.Init || req.Progress == nil {
+		return nil
+	}
+	return req.Progress(ctx, nil)
 }
 
 // PicksUp is false for items a rule keeps from being picked up.
