@@ -27,7 +27,11 @@ const FailureReason = "SimulatedFailure"
 // selects an item decides how long its reconcile and deletion take (virtual
 // time; the item is Progressing or Deleting meanwhile), whether they fail,
 // hang, and what the item exports. An item no rule selects succeeds at once
-// and is deleted at once.
+// and is deleted at once. For container items it does what Landscaper's
+// container deployer does around its pod: it checks the configuration
+// (CheckContainerConfig), sets Progressing, reports the timeout at that
+// deployer's checkpoints and gives the export Secret a controller
+// reference.
 type Fake struct {
 	Rules Rules
 }
