@@ -190,7 +190,8 @@ type call struct {
 	traits deployer.Traits
 	req    deployer.Request
 	// changed says the deployer's call changed the item's simulated
-	// cluster (see deploy), so that a retry can do something else.
+	// cluster (see deploy) or its providerStatus (see reconcile), so that
+	// a retry can do something else.
 	changed bool
 }
 

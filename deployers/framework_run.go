@@ -1,6 +1,7 @@
 package deployers
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -71,6 +72,12 @@ func (f *Framework) reconcile(ctx context.Context, c call) (reconcile.Result, er
 	}
 	if res.ProviderStatus != nil {
 		// Also on error: Landscaper keeps what a failed apply did manage.
+		// A new one changes what the retry does (the orphans of a failed
+		// apply are forgotten with the inventory it replaces), so it is
+		// retried at the next poll as after a change of the cluster.
+		if di.Status.ProviderStatus == nil || !bytes.Equal(di.Status.ProviderStatus.Raw, res.ProviderStatus.Raw) {
+			c.changed = true
+		}
 		di.Status.ProviderStatus = res.ProviderStatus
 	}
 	f.mergeConditions(di, res.Conditions)
@@ -288,8 +295,9 @@ func (f *Framework) fail(ctx context.Context, c call, err error) (reconcile.Resu
 // release, which runs other hooks). A call that failed and left its
 // simulated cluster as it was would fail the same way until the cluster
 // changes, which wakes the item anyway; one that changed it (a hook Job
-// created or deleted, a failed release record written) is called again at
-// the next poll, as a deadline, while the item has a progressing timeout
+// created or deleted, a failed release record written), or that wrote a new
+// providerStatus (the inventory the next apply starts from), is called again
+// at the next poll, as a deadline, while the item has a progressing timeout
 // that ends the retries.
 func (f *Framework) retry(c call) deployer.Result {
 	if !c.changed || !c.traits.ProgressingTimeout {
