@@ -145,12 +145,13 @@ func run(req deployer.Request, s Step, honour bool, busy lsv1alpha1.DeployItemPh
 }
 
 // checkpoint is where the progressing timeout of a step (op "reconcile" or
-// "delete") of an item of typ is reported: for a container item where
-// Landscaper's container deployer checks it first ("container deployer:
-// start reconcile", "container deployer: start delete"), else "fake
-// deployer: OP".
+// "delete") of an item of typ is reported: for an item of a type whose
+// Landscaper deployer checks it (helm, manifest, container), where that
+// deployer checks it first ("helm deployer: start reconcile", "container
+// deployer: start delete"), else "fake deployer: OP".
 func checkpoint(typ lsv1alpha1.DeployItemType, op string) string {
-	if typ == ContainerType {
+	switch typ {
+	case HelmType, ManifestType, ContainerType:
 		return timeout.StartCheckpoint(typ, op)
 	}
 	return "fake deployer: " + op

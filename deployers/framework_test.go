@@ -93,7 +93,7 @@ func TestFrameworkReconcile(t *testing.T) {
 				return fakeWith(t, RuleConfig{Reconcile: StepConfig{Hang: true}})
 			},
 			want: []string{"+0s Init", "+0s Progressing", "+10m0s Failed"},
-			wantError: &lsv1alpha1.Error{Reason: lsv1alpha1.ProgressingTimeoutReason, Message: `timeout at: "fake deployer: reconcile"`,
+			wantError: &lsv1alpha1.Error{Reason: lsv1alpha1.ProgressingTimeoutReason, Message: `timeout at: "helm deployer: start reconcile"`,
 				Codes: []lsv1alpha1.ErrorCode{lsv1alpha1.ErrorTimeout}}},
 		{name: "spec.timeout none disables the progressing timeout", item: item(HelmType, withTimeout("none")), limit: time.Hour,
 			deployer: func(t *testing.T) deployer.Deployer {
