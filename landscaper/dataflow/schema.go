@@ -19,6 +19,7 @@ import (
 	"github.com/lscli/lscli/landscaper/components"
 	"github.com/lscli/lscli/landscaper/components/source"
 	"github.com/lscli/lscli/landscaper/template"
+	"github.com/lscli/lscli/landscaper/template/funcs"
 )
 
 // schemas validates values against the JSON schemas of one blueprint. It
@@ -120,28 +121,18 @@ func isViolation(err error) bool {
 	return errors.As(err, &v)
 }
 
-// schemaError is a schema that cannot be resolved or compiled: lscli's
-// error, and Landscaper's words for it ("" when not known).
-type schemaError struct {
-	err        error
-	landscaper string
-}
-
-func (e *schemaError) Error() string { return e.err.Error() }
-
-// Unwrap returns lscli's error.
-func (e *schemaError) Unwrap() error { return e.err }
-
-// withLS returns err with Landscaper's words for it.
+// withLS returns err, a schema that cannot be resolved or compiled, with
+// Landscaper's words for it ("" when not known), as template functions
+// carry theirs (funcs.Worded).
 func withLS(err error, landscaper string) error {
-	return &schemaError{err: err, landscaper: landscaper}
+	return funcs.Worded(err, landscaper)
 }
 
-// lsText returns Landscaper's words for err, "" when not known.
+// lsText returns Landscaper's words for err (see withLS), "" when not known.
 func lsText(err error) string {
-	var se *schemaError
-	if errors.As(err, &se) {
-		return se.landscaper
+	var worded interface{ LandscaperMessage() string }
+	if errors.As(err, &worded) {
+		return worded.LandscaperMessage()
 	}
 	return ""
 }
