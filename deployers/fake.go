@@ -110,7 +110,13 @@ func honoursTimeout(r *Rule, item *lsv1alpha1.DeployItem) bool {
 	if r.ProgressingTimeout != nil {
 		return *r.ProgressingTimeout
 	}
-	switch item.Spec.Type {
+	return checksTimeout(item.Spec.Type)
+}
+
+// checksTimeout says whether Landscaper's deployer of typ checks the
+// progressing timeout: the helm, manifest and container deployers do.
+func checksTimeout(typ lsv1alpha1.DeployItemType) bool {
+	switch typ {
 	case ManifestType, HelmType, ContainerType:
 		return true
 	}
@@ -150,8 +156,7 @@ func run(req deployer.Request, s Step, honour bool, busy lsv1alpha1.DeployItemPh
 // deployer checks it first ("helm deployer: start reconcile", "container
 // deployer: start delete"), else "fake deployer: OP".
 func checkpoint(typ lsv1alpha1.DeployItemType, op string) string {
-	switch typ {
-	case HelmType, ManifestType, ContainerType:
+	if checksTimeout(typ) {
 		return timeout.StartCheckpoint(typ, op)
 	}
 	return "fake deployer: " + op
