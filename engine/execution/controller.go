@@ -8,7 +8,6 @@ import (
 	"github.com/lscli/lscli/engine/flow"
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/reconcile"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
@@ -39,9 +38,9 @@ type Controller struct {
 	// progress is the last view of an execution's items in Progressing
 	// (see progressView).
 	progress flow.ViewMemo[itemsView]
-	// startCache holds, by execution, the status.deployItemCache of the job
-	// before, from the start of a job to its Init (see startCache).
-	startCache map[types.UID]*lsv1alpha1.DeployItemCache
+	// startCache holds the status.deployItemCache of the job before, from
+	// the start of a job to its Init (see onStart).
+	startCache flow.StartMemo[*lsv1alpha1.DeployItemCache]
 	// unobservedGeneration receives what the flow machine would write to
 	// status.observedGeneration (see status).
 	unobservedGeneration int64
@@ -49,7 +48,7 @@ type Controller struct {
 
 // New returns the execution controller over opts.
 func New(opts Options) *Controller {
-	c := &Controller{cfg: &opts, startCache: map[types.UID]*lsv1alpha1.DeployItemCache{}}
+	c := &Controller{cfg: &opts}
 	phases := lsv1alpha1.ExecutionPhases
 	c.machine = &flow.Machine[*lsv1alpha1.Execution, lsv1alpha1.ExecutionPhase]{
 		Client: opts.Cluster, Clock: opts.Clock, Status: c.status,
@@ -71,18 +70,17 @@ func (c *Controller) onStart(exec *lsv1alpha1.Execution) {
 	exec.Status.DeployItemCache = nil
 	if exec.DeletionTimestamp != nil {
 		// A deletion job starts in InitDelete, which has no use for it.
-		delete(c.startCache, exec.UID)
+		c.startCache.Forget()
 		return
 	}
-	c.startCache[exec.UID] = cache
+	c.startCache.Keep(exec.UID, cache)
 }
 
 // takeStartCache returns the cache onStart kept for exec and forgets it; nil
 // when there is none (an Init that is not the first phase of its job's
 // first pass), as Landscaper then has none.
 func (c *Controller) takeStartCache(exec *lsv1alpha1.Execution) *lsv1alpha1.DeployItemCache {
-	cache := c.startCache[exec.UID]
-	delete(c.startCache, exec.UID)
+	cache, _ := c.startCache.Take(exec.UID)
 	return cache
 }
 

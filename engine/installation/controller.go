@@ -13,7 +13,6 @@ import (
 	"github.com/lscli/lscli/landscaper/dataflow"
 	"github.com/lscli/lscli/reconcile"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
@@ -46,14 +45,7 @@ type Controller struct {
 	// started is the subinstallation cache an installation had when its
 	// job started, for the Init that follows in the same pass (see
 	// initCache).
-	started startedCache
-}
-
-// startedCache is the status.subInstCache of the installation uid when its
-// current job started.
-type startedCache struct {
-	uid   types.UID
-	cache *lsv1alpha1.SubInstCache
+	started flow.StartMemo[*lsv1alpha1.SubInstCache]
 }
 
 // New returns the installation controller over opts.
@@ -217,9 +209,10 @@ func (c *Controller) starting(inst *lsv1alpha1.Installation) {
 	if inst.Status.InstallationPhase == "" {
 		old = &lsv1alpha1.SubInstCache{}
 	}
-	c.started = startedCache{uid: inst.UID, cache: old}
-	if inst.DeletionTimestamp != nil {
-		c.started = startedCache{}
+	if inst.DeletionTimestamp == nil {
+		c.started.Keep(inst.UID, old)
+	} else {
+		c.started.Forget()
 	}
 	inst.Status.SubInstCache = nil
 }
@@ -229,10 +222,8 @@ func (c *Controller) starting(inst *lsv1alpha1.Installation) {
 // cache of the job before when the job started in this pass, else the
 // status's (which the start cleared: all are listed).
 func (c *Controller) initCache(inst *lsv1alpha1.Installation) *lsv1alpha1.SubInstCache {
-	st := c.started
-	c.started = startedCache{}
-	if st.uid != "" && st.uid == inst.UID {
-		return st.cache
+	if cache, ok := c.started.Take(inst.UID); ok {
+		return cache
 	}
 	return inst.Status.SubInstCache
 }
