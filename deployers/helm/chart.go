@@ -164,7 +164,8 @@ func ChartIdentity(ref helmv1alpha1.Chart) (key, name, version string) {
 			return "", "", ""
 		}
 		repo := withoutVersion(ref.Ref)
-		return ref.Ref, path.Base(repo), strings.TrimPrefix(strings.TrimPrefix(ref.Ref, repo), ":")
+		tagged, _, _ := strings.Cut(ref.Ref, "@")
+		return ref.Ref, path.Base(repo), strings.TrimPrefix(strings.TrimPrefix(tagged, repo), ":")
 	case ref.HelmChartRepo != nil:
 		r := ref.HelmChartRepo
 		return strings.TrimSuffix(r.HelmChartRepoUrl, "/") + "/" + r.HelmChartName + ":" + r.HelmChartVersion, r.HelmChartName, r.HelmChartVersion
@@ -195,8 +196,10 @@ func unsafeLocalPath(ref string) bool {
 	return slices.Contains(strings.Split(filepath.ToSlash(ref), "/"), "..")
 }
 
-// withoutVersion strips the tag (":1.0.0") of an OCI reference.
+// withoutVersion strips the tag (":1.0.0") and the digest ("@sha256:...")
+// of an OCI reference: the repository.
 func withoutVersion(ref string) string {
+	ref, _, _ = strings.Cut(ref, "@")
 	i := strings.LastIndex(ref, ":")
 	if i < 0 || strings.Contains(ref[i:], "/") {
 		return ref

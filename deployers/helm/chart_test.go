@@ -137,3 +137,28 @@ func TestLoadChartFromFS(t *testing.T) {
 		}
 	}
 }
+
+// TestChartIdentityDigest: a chart.ref pinned by digest, as an OCM transfer
+// leaves it ("repo:tag@sha256:<hex>", or "repo@sha256:<hex>"), names the
+// chart of the repository's last element and the tag; the charts map also
+// maps it by the repository alone.
+func TestChartIdentityDigest(t *testing.T) {
+	const hex = "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"
+	tests := []struct {
+		ref, name, version, repo string
+	}{
+		{ref: "registry.example/charts/cert-manager:v1.13.3@sha256:" + hex, name: "cert-manager", version: "v1.13.3", repo: "registry.example/charts/cert-manager"},
+		{ref: "registry.example/charts/cert-manager@sha256:" + hex, name: "cert-manager", version: "", repo: "registry.example/charts/cert-manager"},
+		{ref: "registry.example:5000/charts/cert-manager:v1.13.3", name: "cert-manager", version: "v1.13.3", repo: "registry.example:5000/charts/cert-manager"},
+		{ref: "registry.example:5000/charts/cert-manager", name: "cert-manager", version: "", repo: "registry.example:5000/charts/cert-manager"},
+	}
+	for _, tt := range tests {
+		key, name, version := ChartIdentity(helmv1alpha1.Chart{Ref: tt.ref})
+		if key != tt.ref || name != tt.name || version != tt.version {
+			t.Errorf("ChartIdentity(%q) = %q, %q, %q; want %q, %q, %q", tt.ref, key, name, version, tt.ref, tt.name, tt.version)
+		}
+		if got := withoutVersion(tt.ref); got != tt.repo {
+			t.Errorf("withoutVersion(%q) = %q, want %q", tt.ref, got, tt.repo)
+		}
+	}
+}
