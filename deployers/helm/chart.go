@@ -78,7 +78,11 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 	case ref.Archive != nil && ref.Archive.Remote != nil:
 		keys = []string{ref.Archive.Remote.URL}
 	case ref.Ref != "":
-		keys = []string{ref.Ref, withoutVersion(ref.Ref)}
+		keys = []string{ref.Ref}
+		if tagged, _, pinned := strings.Cut(ref.Ref, "@"); pinned && tagged != withoutVersion(ref.Ref) {
+			keys = append(keys, tagged) // pinned by digest: mapped by its tag
+		}
+		keys = append(keys, withoutVersion(ref.Ref))
 	case ref.HelmChartRepo != nil:
 		r := ref.HelmChartRepo
 		key := strings.TrimSuffix(r.HelmChartRepoUrl, "/") + "/" + r.HelmChartName

@@ -64,6 +64,8 @@ func TestLoadChart(t *testing.T) {
 			Raw: base64.StdEncoding.EncodeToString(raw)}}},
 		{name: "mapped OCI ref", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/demo:0.1.0"}},
 		{name: "mapped OCI ref without version", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/any:0.1.0"}},
+		{name: "mapped OCI ref without digest", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/demo:0.1.0@sha256:" + strings.Repeat("a", 64)}},
+		{name: "mapped OCI ref without tag and digest", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/any:0.1.0@sha256:" + strings.Repeat("a", 64)}},
 		{name: "mapped OCI ref without tag", chart: helmv1alpha1.Chart{Ref: "registry.example/charts/any"}},
 		// the guided tour's timeout-error chapter: version 0.0.5 of a
 		// repository whose chart is 0.1.0 is not found.

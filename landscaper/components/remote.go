@@ -30,7 +30,14 @@ func describeRemote(a access) (remote, bool) {
 	switch accessKind(a.Type) {
 	case "ociArtifact":
 		repo, tag := splitTag(a.ImageReference)
-		return remote{key: a.ImageReference, where: "an OCI registry", chartKeys: uniq(a.ImageReference, repo),
+		keys := []string{a.ImageReference}
+		if tagged, _, ok := strings.Cut(a.ImageReference, "@"); ok && tagged != repo {
+			keys = append(keys, tagged)
+		}
+		if repo != a.ImageReference {
+			keys = append(keys, repo)
+		}
+		return remote{key: a.ImageReference, where: "an OCI registry", chartKeys: keys,
 			chartName: path.Base(repo), chartVersion: tag}, true
 	case "helm":
 		name, version, _ := strings.Cut(a.HelmChart, ":")
@@ -238,22 +245,18 @@ func chartFile(ch source.Chart) *Content {
 	return &Content{Origin: b.Origin, Dir: b.Dir, Chart: true, read: b.Bytes}
 }
 
-// splitTag splits an OCI reference into repository and tag (or digest).
+// splitTag splits an OCI reference into repository and tag; a reference
+// pinned by digest only gives the digest. "repo:tag@sha256:<hex>", as an OCM
+// transfer writes it, gives repo and tag.
 func splitTag(ref string) (string, string) {
-	if at := strings.Index(ref, "@"); at >= 0 {
-		return ref[:at], ref[at+1:]
-	}
+	ref, digest, pinned := strings.Cut(ref, "@")
 	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
 		return ref[:i], ref[i+1:]
 	}
-	return ref, ""
-}
-
-func uniq(a, b string) []string {
-	if a == b {
-		return []string{a}
+	if pinned {
+		return ref, digest
 	}
-	return []string{a, b}
+	return ref, ""
 }
 
 func firstOf(a, b string) string {
