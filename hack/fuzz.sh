@@ -25,6 +25,7 @@ targets=(
 	"./landscaper/template FuzzSpiff 3000x"
 	"./state FuzzDecode 20000x"
 	"./cmd FuzzConfig 1000x"
+	"./cmd FuzzReconcile 50x"
 	"./internal/fastjson FuzzUnmarshalStrict 10000x"
 	"./internal/fastjson FuzzIndenterIsIndent 10000x"
 )
