@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
+	"github.com/lscli/lscli/internal/ociref"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/ignore"
@@ -78,11 +79,7 @@ func (d *Deployer) chartPath(ref helmv1alpha1.Chart) (string, error) {
 	case ref.Archive != nil && ref.Archive.Remote != nil:
 		keys = []string{ref.Archive.Remote.URL}
 	case ref.Ref != "":
-		keys = []string{ref.Ref}
-		if tagged, _, pinned := strings.Cut(ref.Ref, "@"); pinned && tagged != withoutVersion(ref.Ref) {
-			keys = append(keys, tagged) // pinned by digest: mapped by its tag
-		}
-		keys = append(keys, withoutVersion(ref.Ref))
+		keys = ociref.MapKeys(ref.Ref)
 	case ref.HelmChartRepo != nil:
 		r := ref.HelmChartRepo
 		key := strings.TrimSuffix(r.HelmChartRepoUrl, "/") + "/" + r.HelmChartName
@@ -167,9 +164,8 @@ func ChartIdentity(ref helmv1alpha1.Chart) (key, name, version string) {
 		if _, local := localPath(ref.Ref); local {
 			return "", "", ""
 		}
-		repo := withoutVersion(ref.Ref)
-		tagged, _, _ := strings.Cut(ref.Ref, "@")
-		return ref.Ref, path.Base(repo), strings.TrimPrefix(strings.TrimPrefix(tagged, repo), ":")
+		repo, tag, _ := ociref.Split(ref.Ref)
+		return ref.Ref, path.Base(repo), tag
 	case ref.HelmChartRepo != nil:
 		r := ref.HelmChartRepo
 		return strings.TrimSuffix(r.HelmChartRepoUrl, "/") + "/" + r.HelmChartName + ":" + r.HelmChartVersion, r.HelmChartName, r.HelmChartVersion
@@ -198,17 +194,6 @@ func unsafeLocalPath(ref string) bool {
 		return true
 	}
 	return slices.Contains(strings.Split(filepath.ToSlash(ref), "/"), "..")
-}
-
-// withoutVersion strips the tag (":1.0.0") and the digest ("@sha256:...")
-// of an OCI reference: the repository.
-func withoutVersion(ref string) string {
-	ref, _, _ = strings.Cut(ref, "@")
-	i := strings.LastIndex(ref, ":")
-	if i < 0 || strings.Contains(ref[i:], "/") {
-		return ref
-	}
-	return ref[:i]
 }
 
 // loadPath loads a chart folder or archive from Options.FS, or from the host

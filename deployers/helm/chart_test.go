@@ -11,6 +11,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 
+	"github.com/lscli/lscli/internal/ociref"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -159,8 +160,8 @@ func TestChartIdentityDigest(t *testing.T) {
 		if key != tt.ref || name != tt.name || version != tt.version {
 			t.Errorf("ChartIdentity(%q) = %q, %q, %q; want %q, %q, %q", tt.ref, key, name, version, tt.ref, tt.name, tt.version)
 		}
-		if got := withoutVersion(tt.ref); got != tt.repo {
-			t.Errorf("withoutVersion(%q) = %q, want %q", tt.ref, got, tt.repo)
+		if got, _, _ := ociref.Split(tt.ref); got != tt.repo {
+			t.Errorf("ociref.Split(%q) repository = %q, want %q", tt.ref, got, tt.repo)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 
+	"github.com/lscli/lscli/internal/ociref"
 	"github.com/lscli/lscli/landscaper/components/source"
 	"github.com/lscli/lscli/landscaper/components/tarfs"
 )
@@ -29,16 +30,10 @@ type remote struct {
 func describeRemote(a access) (remote, bool) {
 	switch accessKind(a.Type) {
 	case "ociArtifact":
-		repo, tag := splitTag(a.ImageReference)
-		keys := []string{a.ImageReference}
-		if tagged, _, ok := strings.Cut(a.ImageReference, "@"); ok && tagged != repo {
-			keys = append(keys, tagged)
-		}
-		if repo != a.ImageReference {
-			keys = append(keys, repo)
-		}
-		return remote{key: a.ImageReference, where: "an OCI registry", chartKeys: keys,
-			chartName: path.Base(repo), chartVersion: tag}, true
+		// A reference pinned by digest alone has the digest for a version.
+		repo, tag, digest := ociref.Split(a.ImageReference)
+		return remote{key: a.ImageReference, where: "an OCI registry", chartKeys: ociref.MapKeys(a.ImageReference),
+			chartName: path.Base(repo), chartVersion: firstOf(tag, digest)}, true
 	case "helm":
 		name, version, _ := strings.Cut(a.HelmChart, ":")
 		if version == "" {
@@ -243,20 +238,6 @@ func chartFile(ch source.Chart) *Content {
 		return &Content{Origin: ch.Root.Show(ch.Path), read: func() ([]byte, error) { return nil, err }}
 	}
 	return &Content{Origin: b.Origin, Dir: b.Dir, Chart: true, read: b.Bytes}
-}
-
-// splitTag splits an OCI reference into repository and tag; a reference
-// pinned by digest only gives the digest. "repo:tag@sha256:<hex>", as an OCM
-// transfer writes it, gives repo and tag.
-func splitTag(ref string) (string, string) {
-	ref, digest, pinned := strings.Cut(ref, "@")
-	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
-		return ref[:i], ref[i+1:]
-	}
-	if pinned {
-		return ref, digest
-	}
-	return ref, ""
 }
 
 func firstOf(a, b string) string {
