@@ -7,9 +7,11 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/state"
@@ -203,25 +205,64 @@ var kindShortNames = map[string]string{
 }
 
 // selectClusterObjects keeps the objects that match args: [KIND[,KIND...]
-// [NAME]], a kind given as kubectl takes it (singular, plural or short) and
-// NAME with or without its NAMESPACE/.
+// [NAME]], a kind given as kubectl takes it (singular, plural or short, or
+// RESOURCE.GROUP; for a custom resource also the names its CRD among objs
+// declares) and NAME with or without its NAMESPACE/.
 func selectClusterObjects(objs []*unstructured.Unstructured, args []string) []*unstructured.Unstructured {
 	if len(args) == 0 {
 		return objs
 	}
-	var kinds []string
+	var wants []schema.GroupResource
 	for _, kind := range strings.Split(strings.ToLower(args[0]), ",") {
-		if long, ok := kindShortNames[kind]; ok {
-			kind = long
+		want := schema.ParseGroupResource(kind)
+		if long, ok := kindShortNames[want.Resource]; ok {
+			want.Resource = long
 		}
-		kinds = append(kinds, kind)
+		wants = append(wants, want)
 	}
+	crdNames := customResourceNames(objs)
 	var out []*unstructured.Unstructured
 	for _, o := range objs {
-		k := strings.ToLower(o.GetKind())
-		named := slices.ContainsFunc(kinds, func(kind string) bool { return kind == k || kind == k+"s" || kind == k+"es" })
+		gvk := o.GroupVersionKind()
+		names := resourceNames(gvk, crdNames[gvk.GroupKind()])
+		named := slices.ContainsFunc(wants, func(w schema.GroupResource) bool {
+			return (w.Group == "" || w.Group == gvk.Group) && slices.Contains(names, w.Resource)
+		})
 		if named && (len(args) < 2 || o.GetName() == args[1] || o.GetNamespace()+"/"+o.GetName() == args[1]) {
 			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// resourceNames are the lower-case names kubectl takes for objects of kind
+// gvk: the kind, its plural as Kubernetes guesses it (networkpolicies) and
+// the kind with s or es, and the names of its CRD, crd.
+func resourceNames(gvk schema.GroupVersionKind, crd []string) []string {
+	k := strings.ToLower(gvk.Kind)
+	plural, _ := meta.UnsafeGuessKindToResource(gvk)
+	return append([]string{k, k + "s", k + "es", plural.Resource}, crd...)
+}
+
+// customResourceNames maps the group and kind of each CustomResourceDefinition
+// among objs to the names it declares for them (plural, singular and short
+// names, lower case), as a cluster's discovery lists them for kubectl.
+func customResourceNames(objs []*unstructured.Unstructured) map[schema.GroupKind][]string {
+	out := map[schema.GroupKind][]string{}
+	for _, o := range objs {
+		if o.GetKind() != "CustomResourceDefinition" || o.GroupVersionKind().Group != "apiextensions.k8s.io" {
+			continue
+		}
+		group, _, _ := unstructured.NestedString(o.Object, "spec", "group")
+		kind, _, _ := unstructured.NestedString(o.Object, "spec", "names", "kind")
+		plural, _, _ := unstructured.NestedString(o.Object, "spec", "names", "plural")
+		singular, _, _ := unstructured.NestedString(o.Object, "spec", "names", "singular")
+		short, _, _ := unstructured.NestedStringSlice(o.Object, "spec", "names", "shortNames")
+		gk := schema.GroupKind{Group: group, Kind: kind}
+		for _, n := range append([]string{plural, singular}, short...) {
+			if n != "" {
+				out[gk] = append(out[gk], strings.ToLower(n))
+			}
 		}
 	}
 	return out

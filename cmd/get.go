@@ -65,7 +65,8 @@ With --target NAME, show the objects that real deployers applied to the simulate
 Target NAME (-n picks the Target's namespace when the name is ambiguous): a table with each
 object's kstatus (-o wide adds apiVersion and generation), a Kubernetes List (-o yaml|json), or
 kubectl's name, jsonpath, custom-columns and go-template formats.
-KIND and NAME then narrow the objects by kind (e.g. deployment, deployments) and name (NAME
+KIND and NAME then narrow the objects by kind (e.g. deployment, deployments, deploy, or a
+custom resource's plural or short name from its CRD, or RESOURCE.GROUP) and name (NAME
 or NAMESPACE/NAME, as lscli names the objects a deployer applies; -n is the Target's namespace);
 a named object the cluster does not have is exit 2.`,
 		Example: `  lscli get inst
