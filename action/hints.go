@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/lscli/lscli/deployers/realcluster"
 	"github.com/lscli/lscli/deployers/simcluster"
@@ -34,38 +36,152 @@ var (
 // real one would, and how to make the check pass: on a simulated cluster only
 // the fake controllers fill in status, and nothing but the deployers and the
 // seeds creates objects. It is empty for other items, and for a kind whose
-// status a fake controller fills in (then a fake rule held it back).
-func timeoutHint(di *lsv1alpha1.DeployItem) string {
+// status a fake controller fills in (then a fake rule held it back). A
+// custom check or an export with a targetName reads from that Target's
+// cluster, which the hint names with describe (nil: the Target's name).
+func timeoutHint(di *lsv1alpha1.DeployItem, describe func(namespace, name string) string) string {
 	le := di.Status.LastError
 	if le == nil || di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed {
 		return ""
 	}
+	if describe == nil {
+		describe = func(ns, name string) string { return "Target " + ns + "/" + name }
+	}
 	ref := fmt.Sprintf("DeployItem %s/%s", di.Namespace, di.Name)
-	const seed = "seed it on the deploy item's target cluster (simulatedCluster.seeds, see docs/deployers.md)"
+	reads := secondaryReads(di)
+	const seeds = "(simulatedCluster.seeds, see docs/deployers.md)"
+	seed := "seed it on the deploy item's target cluster " + seeds
 	switch m := readinessObjectTimeout.FindStringSubmatch(le.Message); {
 	case m != nil:
 		kind := m[3]
 		if simcluster.HasController(kind) {
 			return ""
 		}
-		return fmt.Sprintf("%s: its readiness check timed out on %s %s/%s. If that cluster is simulated: no controller "+
+		where := ""
+		for _, r := range reads {
+			if r.check != "" && r.kind == kind && r.namespace == m[1] && r.name == m[2] {
+				where = fmt.Sprintf("; the custom check %q reads it from the cluster of %s, its targetName", r.check,
+					describe(di.Namespace, r.target))
+				seed = "seed it on that cluster " + seeds
+				break
+			}
+		}
+		return fmt.Sprintf("%s: its readiness check timed out on %s %s/%s%s. If that cluster is simulated: no controller "+
 			"fills in the status of a %s there (fake controllers serve only %s), so the object stays as it was applied. "+
 			"To go on as a real cluster would once the object is ready, %s with the status the check requires; "+
 			"a deployer's apply keeps that status when the CRD has the status subresource",
-			ref, kind, m[1], m[2], kind, strings.Join(simcluster.ControlledKinds(), ", "), seed)
+			ref, kind, m[1], m[2], where, kind, strings.Join(simcluster.ControlledKinds(), ", "), seed)
 	case strings.Contains(le.Message, readinessTimeout):
+		var where []string
+		for _, r := range reads {
+			if r.check != "" {
+				where = append(where, fmt.Sprintf("the custom check %q reads %s %s/%s from the cluster of %s, its targetName",
+					r.check, r.kind, r.namespace, r.name, describe(di.Namespace, r.target)))
+			}
+		}
+		also := ""
+		if len(where) > 0 {
+			also = "; " + strings.Join(where, "; ") + ": seed such an object on that cluster"
+		}
 		return fmt.Sprintf("%s: its readiness check timed out before it could read an object it checks: the object "+
 			"is not on the target cluster, or its kind is not served there. If that cluster is simulated: only the "+
 			"deployers and the seeds create objects there (no operator or controller does, nor installs CRDs), so "+
-			"%s, with its CRD and the status the check requires", ref, strings.Replace(seed, "seed it", "seed the object", 1))
+			"%s, with its CRD and the status the check requires%s", ref, strings.Replace(seed, "seed it", "seed the object", 1), also)
 	}
 	if m := exportTimeout.FindStringSubmatch(le.Message); m != nil {
-		return fmt.Sprintf("%s: export %q timed out: the object it is read from, or the field, is not there. If the "+
+		where := ""
+		for _, r := range reads {
+			if r.export == m[1] {
+				where = fmt.Sprintf(" (it reads %s %s/%s from the cluster of %s, its targetName)", r.kind, r.namespace, r.name,
+					describe(di.Namespace, r.target))
+				seed = "seed it on that cluster " + seeds
+				break
+			}
+		}
+		return fmt.Sprintf("%s: export %q timed out%s: the object it is read from, or the field, is not there. If the "+
 			"target cluster is simulated: only fake controllers fill in status (%s), so a field another controller "+
-			"writes is never there: %s with that field", ref, m[1], strings.Join(simcluster.ControlledKinds(), ", "),
+			"writes is never there: %s with that field", ref, m[1], where, strings.Join(simcluster.ControlledKinds(), ", "),
 			strings.Replace(seed, "seed it", "seed the object", 1))
 	}
 	return ""
+}
+
+// secondaryRead is an object that a custom readiness check (check) or an
+// export (export, its key) of a deploy item reads from the cluster of
+// another Target, the one its targetName names.
+type secondaryRead struct {
+	check, export, target string
+	kind, namespace, name string
+}
+
+// secondaryReads lists the objects that the custom readiness checks and
+// exports of di's configuration (manifest or helm) read through a
+// targetName; a configuration that does not decode has none.
+func secondaryReads(di *lsv1alpha1.DeployItem) []secondaryRead {
+	if di.Spec.Configuration == nil {
+		return nil
+	}
+	type ref struct{ Kind, Name, Namespace string }
+	var cfg struct {
+		ReadinessChecks struct {
+			Custom []struct {
+				Name             string
+				TargetName       string
+				ResourceSelector []ref
+			}
+		}
+		Exports struct {
+			Exports []struct {
+				Key          string
+				TargetName   string
+				FromResource *ref
+			}
+		}
+	}
+	if err := json.Unmarshal(di.Spec.Configuration.Raw, &cfg); err != nil {
+		return nil
+	}
+	var out []secondaryRead
+	for _, c := range cfg.ReadinessChecks.Custom {
+		if c.TargetName == "" {
+			continue
+		}
+		for _, s := range c.ResourceSelector {
+			out = append(out, secondaryRead{check: c.Name, target: c.TargetName, kind: s.Kind, namespace: s.Namespace, name: s.Name})
+		}
+	}
+	for _, e := range cfg.Exports.Exports {
+		if e.TargetName != "" && e.FromResource != nil {
+			r := e.FromResource
+			out = append(out, secondaryRead{export: e.Key, target: e.TargetName, kind: r.Kind, namespace: r.Namespace, name: r.Name})
+		}
+	}
+	return out
+}
+
+// describeTarget names Target namespace/name for a hint, with the server of
+// its kubeconfig's current context when it has one inline (a seed entry may
+// name that server); c is the landscape's cluster.
+func describeTarget(ctx context.Context, c *fakecluster.Cluster) func(namespace, name string) string {
+	return func(namespace, name string) string {
+		s := "Target " + namespace + "/" + name
+		t := &lsv1alpha1.Target{}
+		if err := c.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, t); err != nil || t.Spec.Configuration == nil {
+			return s
+		}
+		var tc struct{ Kubeconfig string }
+		if json.Unmarshal(t.Spec.Configuration.RawMessage, &tc) != nil || tc.Kubeconfig == "" {
+			return s
+		}
+		kc, err := clientcmd.Load([]byte(tc.Kubeconfig))
+		if err != nil {
+			return s
+		}
+		if ctxt := kc.Contexts[kc.CurrentContext]; ctxt != nil && kc.Clusters[ctxt.Cluster] != nil && kc.Clusters[ctxt.Cluster].Server != "" {
+			s += " (server " + kc.Clusters[ctxt.Cluster].Server + ")"
+		}
+		return s
+	}
 }
 
 // hintsIn returns the timeout hints of the failed deploy items in the tree
@@ -122,7 +238,7 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsForFun
 	dis []lsv1alpha1.DeployItem) ([]string, error) {
 	var hints []string
 	for i := range dis {
-		if h := timeoutHint(&dis[i]); h != "" {
+		if h := timeoutHint(&dis[i], describeTarget(ctx, c)); h != "" {
 			hints = append(hints, h)
 		}
 		if h := atomicHint(&dis[i]); h != "" {

@@ -7,6 +7,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/reconcile"
@@ -41,7 +42,7 @@ func TestTimeoutHint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := timeoutHint(tt.item)
+			got := timeoutHint(tt.item, nil)
 			if len(tt.wants) == 0 {
 				if got != "" {
 					t.Fatalf("hint = %q, want none", got)
@@ -214,3 +215,46 @@ type explained struct{ long, short string }
 
 func (e *explained) Error() string      { return e.long }
 func (e *explained) StatusText() string { return e.short }
+
+// A custom readiness check or an export with targetName reads from another
+// Target's cluster (Landscaper's lib.GetTargetClientConsideringSecondaryTarget):
+// the hint sends the user to that cluster, not to the deploy item's.
+func TestTimeoutHintSecondaryTarget(t *testing.T) {
+	const config = `{"apiVersion":"manifest.deployer.landscaper.gardener.cloud/v1alpha2","kind":"ProviderConfiguration",
+"readinessChecks":{"disableDefault":true,"custom":[
+ {"name":"KustomizationReady","resourceSelector":[{"apiVersion":"kustomize.toolkit.fluxcd.io/v1","kind":"Kustomization","name":"provider","namespace":"flux-system"}]},
+ {"name":"TokenGenerated","targetName":"t2","resourceSelector":[{"apiVersion":"v1","kind":"Secret","name":"test-secret","namespace":"cu-dataflow"}]}]},
+"exports":{"exports":[{"key":"test-token","targetName":"t2","fromResource":{"apiVersion":"v1","kind":"Secret","name":"test-secret","namespace":"cu-dataflow"},"jsonPath":".data.token"}]}}`
+	describe := func(ns, name string) string { return "Target " + ns + "/" + name + " (server https://apps.example:6443)" }
+	item := func(msg string) *lsv1alpha1.DeployItem {
+		di := failedItem(lsv1alpha1.DeployItemPhases.Failed, msg)
+		di.Spec.Configuration = &runtime.RawExtension{Raw: []byte(config)}
+		return di
+	}
+	for _, tt := range []struct {
+		name, msg string
+		wants     []string
+		not       string
+	}{
+		{"object read, on the secondary target", `timeout at: "deployer: during readiness check - resource cu-dataflow/test-secret of type Secret"`,
+			[]string{"timed out on Secret cu-dataflow/test-secret", "custom check \"TokenGenerated\" reads it from the cluster of Target laas/t2 (server https://apps.example:6443), its targetName"}, "deploy item's target cluster"},
+		{"object never read", `timeout at: "deployer: during readiness check"`,
+			[]string{"before it could read an object it checks", "custom check \"TokenGenerated\" reads Secret cu-dataflow/test-secret from the cluster of Target laas/t2 (server https://apps.example:6443), its targetName"}, ""},
+		{"export", `timeout at: "deployer: during export - key: test-token"`,
+			[]string{`export "test-token" timed out`, "reads Secret cu-dataflow/test-secret from the cluster of Target laas/t2 (server https://apps.example:6443), its targetName"}, "deploy item's target cluster"},
+		{"object on the item's target", `timeout at: "deployer: during readiness check - resource flux-system/provider of type Kustomization"`,
+			[]string{"timed out on Kustomization flux-system/provider", "seed it on the deploy item's target cluster"}, "targetName"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := timeoutHint(item(tt.msg), describe)
+			for _, w := range tt.wants {
+				if !strings.Contains(got, w) {
+					t.Errorf("hint = %q, want it to contain %q", got, w)
+				}
+			}
+			if tt.not != "" && strings.Contains(got, tt.not) {
+				t.Errorf("hint = %q, want it without %q", got, tt.not)
+			}
+		})
+	}
+}
