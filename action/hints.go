@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,6 +67,7 @@ func timeoutHint(di *lsv1alpha1.DeployItem, describe func(namespace, name string
 				break
 			}
 		}
+		where += checkRequirements(di, kind, m[1], m[2])
 		return fmt.Sprintf("%s: its readiness check timed out on %s %s/%s%s. If that cluster is simulated: no controller "+
 			"fills in the status of a %s there (fake controllers serve only %s), so the object stays as it was applied. "+
 			"To go on as a real cluster would once the object is ready, %s with the status the check requires; "+
@@ -157,6 +159,55 @@ func secondaryReads(di *lsv1alpha1.DeployItem) []secondaryRead {
 		}
 	}
 	return out
+}
+
+// checkRequirements says what the first custom readiness check of di that
+// selects the object kind namespace/name requires of it ("; the custom
+// check NAME requires PATH OP VALUE, ..."), or "" when none selects it.
+func checkRequirements(di *lsv1alpha1.DeployItem, kind, namespace, name string) string {
+	if di.Spec.Configuration == nil {
+		return ""
+	}
+	var cfg struct {
+		ReadinessChecks struct {
+			Custom []struct {
+				Name             string
+				ResourceSelector []struct{ Kind, Name, Namespace string }
+				Requirements     []struct {
+					JSONPath string `json:"jsonPath"`
+					Operator string
+					Values   []struct{ Value json.RawMessage }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(di.Spec.Configuration.Raw, &cfg); err != nil {
+		return ""
+	}
+	for _, c := range cfg.ReadinessChecks.Custom {
+		if !slices.ContainsFunc(c.ResourceSelector, func(s struct{ Kind, Name, Namespace string }) bool {
+			return s.Kind == kind && s.Name == name && s.Namespace == namespace
+		}) || len(c.Requirements) == 0 {
+			continue
+		}
+		var reqs []string
+		for _, r := range c.Requirements {
+			var vals []string
+			for _, v := range r.Values {
+				vals = append(vals, string(v.Value))
+			}
+			req := r.JSONPath + " " + r.Operator
+			switch {
+			case len(vals) == 1 && (r.Operator == "==" || r.Operator == "=" || r.Operator == "!="):
+				req += " " + vals[0]
+			case len(vals) > 0:
+				req += " [" + strings.Join(vals, ",") + "]"
+			}
+			reqs = append(reqs, req)
+		}
+		return fmt.Sprintf("; the custom check %q requires %s", c.Name, strings.Join(reqs, ", "))
+	}
+	return ""
 }
 
 // describeTarget names Target namespace/name for a hint, with the server of

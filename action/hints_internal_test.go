@@ -225,7 +225,9 @@ func TestTimeoutHintSecondaryTarget(t *testing.T) {
  {"name":"KustomizationReady","resourceSelector":[{"apiVersion":"kustomize.toolkit.fluxcd.io/v1","kind":"Kustomization","name":"provider","namespace":"flux-system"}]},
  {"name":"TokenGenerated","targetName":"t2","resourceSelector":[{"apiVersion":"v1","kind":"Secret","name":"test-secret","namespace":"cu-dataflow"}]}]},
 "exports":{"exports":[{"key":"test-token","targetName":"t2","fromResource":{"apiVersion":"v1","kind":"Secret","name":"test-secret","namespace":"cu-dataflow"},"jsonPath":".data.token"}]}}`
-	describe := func(ns, name string) string { return "Target " + ns + "/" + name + " (server https://apps.example:6443)" }
+	describe := func(ns, name string) string {
+		return "Target " + ns + "/" + name + " (server https://apps.example:6443)"
+	}
 	item := func(msg string) *lsv1alpha1.DeployItem {
 		di := failedItem(lsv1alpha1.DeployItemPhases.Failed, msg)
 		di.Spec.Configuration = &runtime.RawExtension{Raw: []byte(config)}
@@ -256,5 +258,24 @@ func TestTimeoutHintSecondaryTarget(t *testing.T) {
 				t.Errorf("hint = %q, want it without %q", got, tt.not)
 			}
 		})
+	}
+}
+
+// The hint on an object a custom check timed out on says what the check
+// requires of it, so that a seed can give it that (a time the template
+// rendered with now changes with every job).
+func TestTimeoutHintRequirements(t *testing.T) {
+	di := failedItem(lsv1alpha1.DeployItemPhases.Failed, `timeout at: "deployer: during readiness check - resource flux-system/provider of type Kustomization"`)
+	di.Spec.Configuration = &runtime.RawExtension{Raw: []byte(`{"readinessChecks":{"disableDefault":true,"custom":[
+ {"name":"KustomizationReady","resourceSelector":[{"apiVersion":"kustomize.toolkit.fluxcd.io/v1","kind":"Kustomization","name":"provider","namespace":"flux-system"}],
+  "requirements":[{"jsonPath":".status.conditions[?(@.type == 'Ready')].status","operator":"==","values":[{"value":"True"}]},
+   {"jsonPath":".status.lastHandledReconcileAt","operator":"==","values":[{"value":"2025-01-01T00:10:00Z"}]},
+   {"jsonPath":".status.x","operator":"exists"},
+   {"jsonPath":".status.y","operator":"in","values":[{"value":"a"},{"value":2}]}]}]}}`)}
+	got := timeoutHint(di, nil)
+	want := `the custom check "KustomizationReady" requires .status.conditions[?(@.type == 'Ready')].status == "True", ` +
+		`.status.lastHandledReconcileAt == "2025-01-01T00:10:00Z", .status.x exists, .status.y in ["a",2]`
+	if !strings.Contains(got, want) {
+		t.Errorf("hint = %q, want it to contain %q", got, want)
 	}
 }
