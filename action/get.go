@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -181,6 +182,11 @@ func (a *Get) RunTarget(ctx context.Context, target string, args []string) ([]*u
 	if err != nil {
 		return nil, err
 	}
+	if len(args) > 0 {
+		if err := checkResourceTypes(c.Client().RESTMapper(), objs, args[0]); err != nil {
+			return nil, Invalidf("%v (Target %s/%s)", err, t.Namespace, t.Name)
+		}
+	}
 	objs = selectClusterObjects(objs, args)
 	if a.Selector == nil {
 		return objs, nil
@@ -233,6 +239,45 @@ func selectClusterObjects(objs []*unstructured.Unstructured, args []string) []*u
 		}
 	}
 	return out
+}
+
+// checkResourceTypes returns kubectl's error for a kind in kinds
+// (KIND[,KIND...]) that the cluster does not serve: one that is no short
+// name lscli knows, names no object in objs, no CRD's names in objs, and
+// that mapper, the cluster's discovery, does not know either.
+func checkResourceTypes(mapper meta.RESTMapper, objs []*unstructured.Unstructured, kinds string) error {
+	crdNames := customResourceNames(objs)
+	for _, kind := range strings.Split(strings.ToLower(kinds), ",") {
+		want := schema.ParseGroupResource(kind)
+		if _, ok := kindShortNames[want.Resource]; ok && want.Group == "" {
+			continue
+		}
+		if slices.ContainsFunc(objs, func(o *unstructured.Unstructured) bool {
+			gvk := o.GroupVersionKind()
+			return (want.Group == "" || want.Group == gvk.Group) && slices.Contains(resourceNames(gvk, crdNames[gvk.GroupKind()]), want.Resource)
+		}) {
+			continue
+		}
+		if crdServes(crdNames, want) {
+			continue
+		}
+		if _, err := mapper.KindFor(want.WithVersion("")); err == nil {
+			continue
+		}
+		return fmt.Errorf("the server doesn't have a resource type %q", want.Resource)
+	}
+	return nil
+}
+
+// crdServes reports whether a CRD in names (customResourceNames) declares
+// the resource want, in its group when want names one.
+func crdServes(names map[schema.GroupKind][]string, want schema.GroupResource) bool {
+	for gk, ns := range names {
+		if (want.Group == "" || want.Group == gk.Group) && slices.Contains(ns, want.Resource) {
+			return true
+		}
+	}
+	return false
 }
 
 // resourceNames are the lower-case names kubectl takes for objects of kind

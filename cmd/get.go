@@ -68,7 +68,7 @@ kubectl's name, jsonpath, custom-columns and go-template formats.
 KIND and NAME then narrow the objects by kind (e.g. deployment, deployments, deploy, or a
 custom resource's plural or short name from its CRD, or RESOURCE.GROUP) and name (NAME
 or NAMESPACE/NAME, as lscli names the objects a deployer applies; -n is the Target's namespace);
-a named object the cluster does not have is exit 2.`,
+a named object the cluster does not have, or a kind it does not serve, is exit 2.`,
 		Example: `  lscli get inst
   lscli get di -l app=web -o wide
   lscli get inst demo -o jsonpath='{.status.phase}'
