@@ -10,11 +10,12 @@ import (
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
+	"github.com/gardener/landscaper/apis/deployer/utils/readinesschecks"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/lscli/lscli/deployers/realcluster"
 	"github.com/lscli/lscli/deployers/simcluster"
@@ -49,7 +50,8 @@ func timeoutHint(di *lsv1alpha1.DeployItem, describe func(namespace, name string
 		describe = func(ns, name string) string { return "Target " + ns + "/" + name }
 	}
 	ref := fmt.Sprintf("DeployItem %s/%s", di.Namespace, di.Name)
-	reads := secondaryReads(di)
+	cfg := checkConfigOf(di)
+	reads := secondaryReads(cfg)
 	const seeds = "(simulatedCluster.seeds, see docs/deployers.md)"
 	seed := "seed it on the deploy item's target cluster " + seeds
 	switch m := readinessObjectTimeout.FindStringSubmatch(le.Message); {
@@ -67,7 +69,7 @@ func timeoutHint(di *lsv1alpha1.DeployItem, describe func(namespace, name string
 				break
 			}
 		}
-		where += checkRequirements(di, kind, m[1], m[2])
+		where += checkRequirements(cfg, kind, m[1], m[2])
 		return fmt.Sprintf("%s: its readiness check timed out on %s %s/%s%s. If that cluster is simulated: no controller "+
 			"fills in the status of a %s there (fake controllers serve only %s), so the object stays as it was applied. "+
 			"To go on as a real cluster would once the object is ready, %s with the status the check requires; "+
@@ -108,6 +110,24 @@ func timeoutHint(di *lsv1alpha1.DeployItem, describe func(namespace, name string
 	return ""
 }
 
+// checkConfig is what the hints read of a helm or manifest item's
+// configuration: the readiness checks and exports, which both deployers'
+// ProviderConfigurations have under these names.
+type checkConfig struct {
+	ReadinessChecks readinesschecks.ReadinessCheckConfiguration `json:"readinessChecks"`
+	Exports         *managedresource.Exports                    `json:"exports,omitempty"`
+}
+
+// checkConfigOf decodes di's configuration as a checkConfig; one that does
+// not decode has no checks and exports.
+func checkConfigOf(di *lsv1alpha1.DeployItem) checkConfig {
+	var cfg checkConfig
+	if di.Spec.Configuration == nil || json.Unmarshal(di.Spec.Configuration.Raw, &cfg) != nil {
+		return checkConfig{}
+	}
+	return cfg
+}
+
 // secondaryRead is an object that a custom readiness check (check) or an
 // export (export, its key) of a deploy item reads from the cluster of
 // another Target, the one its targetName names.
@@ -117,88 +137,52 @@ type secondaryRead struct {
 }
 
 // secondaryReads lists the objects that the custom readiness checks and
-// exports of di's configuration (manifest or helm) read through a
-// targetName; a configuration that does not decode has none.
-func secondaryReads(di *lsv1alpha1.DeployItem) []secondaryRead {
-	if di.Spec.Configuration == nil {
-		return nil
-	}
-	type ref struct{ Kind, Name, Namespace string }
-	var cfg struct {
-		ReadinessChecks struct {
-			Custom []struct {
-				Name             string
-				TargetName       string
-				ResourceSelector []ref
-			}
-		}
-		Exports struct {
-			Exports []struct {
-				Key          string
-				TargetName   string
-				FromResource *ref
-			}
-		}
-	}
-	if err := json.Unmarshal(di.Spec.Configuration.Raw, &cfg); err != nil {
-		return nil
-	}
+// exports of cfg read through a targetName.
+func secondaryReads(cfg checkConfig) []secondaryRead {
 	var out []secondaryRead
-	for _, c := range cfg.ReadinessChecks.Custom {
-		if c.TargetName == "" {
+	for _, c := range cfg.ReadinessChecks.CustomReadinessChecks {
+		if c.TargetName == nil || *c.TargetName == "" {
 			continue
 		}
-		for _, s := range c.ResourceSelector {
-			out = append(out, secondaryRead{check: c.Name, target: c.TargetName, kind: s.Kind, namespace: s.Namespace, name: s.Name})
+		for _, r := range c.Resource {
+			out = append(out, secondaryRead{check: c.Name, target: *c.TargetName, kind: r.Kind, namespace: r.Namespace, name: r.Name})
 		}
 	}
+	if cfg.Exports == nil {
+		return out
+	}
 	for _, e := range cfg.Exports.Exports {
-		if e.TargetName != "" && e.FromResource != nil {
+		if e.TargetName != nil && *e.TargetName != "" && e.FromResource != nil {
 			r := e.FromResource
-			out = append(out, secondaryRead{export: e.Key, target: e.TargetName, kind: r.Kind, namespace: r.Namespace, name: r.Name})
+			out = append(out, secondaryRead{export: e.Key, target: *e.TargetName, kind: r.Kind, namespace: r.Namespace, name: r.Name})
 		}
 	}
 	return out
 }
 
-// checkRequirements says what the first custom readiness check of di that
+// checkRequirements says what the first custom readiness check of cfg that
 // selects the object kind namespace/name requires of it ("; the custom
 // check NAME requires PATH OP VALUE, ..."), or "" when none selects it.
-func checkRequirements(di *lsv1alpha1.DeployItem, kind, namespace, name string) string {
-	if di.Spec.Configuration == nil {
-		return ""
-	}
-	var cfg struct {
-		ReadinessChecks struct {
-			Custom []struct {
-				Name             string
-				ResourceSelector []struct{ Kind, Name, Namespace string }
-				Requirements     []struct {
-					JSONPath string `json:"jsonPath"`
-					Operator string
-					Values   []struct{ Value json.RawMessage }
-				}
-			}
-		}
-	}
-	if err := json.Unmarshal(di.Spec.Configuration.Raw, &cfg); err != nil {
-		return ""
-	}
-	for _, c := range cfg.ReadinessChecks.Custom {
-		if !slices.ContainsFunc(c.ResourceSelector, func(s struct{ Kind, Name, Namespace string }) bool {
-			return s.Kind == kind && s.Name == name && s.Namespace == namespace
+func checkRequirements(cfg checkConfig, kind, namespace, name string) string {
+	for _, c := range cfg.ReadinessChecks.CustomReadinessChecks {
+		if !slices.ContainsFunc(c.Resource, func(r lsv1alpha1.TypedObjectReference) bool {
+			return r.Kind == kind && r.Name == name && r.Namespace == namespace
 		}) || len(c.Requirements) == 0 {
 			continue
 		}
 		var reqs []string
 		for _, r := range c.Requirements {
 			var vals []string
-			for _, v := range r.Values {
-				vals = append(vals, string(v.Value))
+			for _, v := range r.Value {
+				var value struct{ Value json.RawMessage }
+				if json.Unmarshal(v.Raw, &value) == nil && value.Value != nil {
+					vals = append(vals, string(value.Value))
+				}
 			}
-			req := r.JSONPath + " " + r.Operator
+			op := string(r.Operator)
+			req := r.JsonPath + " " + op
 			switch {
-			case len(vals) == 1 && (r.Operator == "==" || r.Operator == "=" || r.Operator == "!="):
+			case len(vals) == 1 && (op == "==" || op == "=" || op == "!="):
 				req += " " + vals[0]
 			case len(vals) > 0:
 				req += " [" + strings.Join(vals, ",") + "]"
@@ -210,26 +194,18 @@ func checkRequirements(di *lsv1alpha1.DeployItem, kind, namespace, name string) 
 	return ""
 }
 
-// describeTarget names Target namespace/name for a hint, with the server of
-// its kubeconfig's current context when it has one inline (a seed entry may
-// name that server); c is the landscape's cluster.
+// describeTarget names Target namespace/name for a hint, with the server
+// of the cluster it reaches when it names one (a seed entry may name that
+// server); c is the landscape's cluster.
 func describeTarget(ctx context.Context, c *fakecluster.Cluster) func(namespace, name string) string {
 	return func(namespace, name string) string {
 		s := "Target " + namespace + "/" + name
 		t := &lsv1alpha1.Target{}
-		if err := c.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, t); err != nil || t.Spec.Configuration == nil {
+		if err := c.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, t); err != nil {
 			return s
 		}
-		var tc struct{ Kubeconfig string }
-		if json.Unmarshal(t.Spec.Configuration.RawMessage, &tc) != nil || tc.Kubeconfig == "" {
-			return s
-		}
-		kc, err := clientcmd.Load([]byte(tc.Kubeconfig))
-		if err != nil {
-			return s
-		}
-		if ctxt := kc.Contexts[kc.CurrentContext]; ctxt != nil && kc.Clusters[ctxt.Cluster] != nil && kc.Clusters[ctxt.Cluster].Server != "" {
-			s += " (server " + kc.Clusters[ctxt.Cluster].Server + ")"
+		if key, err := simcluster.Key(ctx, t, c); err == nil && strings.Contains(key, "://") {
+			s += " (server " + key + ")"
 		}
 		return s
 	}
