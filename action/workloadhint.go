@@ -9,12 +9,14 @@ import (
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/fakecluster"
 )
 
 // WaitsForFunc says what the pods of a workload on the simulated cluster
-// behind target wait for, empty when nothing (simcluster.Clusters.WaitsFor).
-type WaitsForFunc func(ctx context.Context, target *lsv1alpha1.Target, gvk schema.GroupVersionKind, ns, name string) (string, error)
+// behind target wait for, the zero Wait when nothing
+// (simcluster.Clusters.WaitsFor).
+type WaitsForFunc func(ctx context.Context, target *lsv1alpha1.Target, gvk schema.GroupVersionKind, ns, name string) (simcluster.Wait, error)
 
 // workloadKinds are the kinds whose fake controllers run pods, by kind as
 // Landscaper's readiness timeout names them.
@@ -33,8 +35,11 @@ var workloadKinds = map[string]schema.GroupVersionKind{
 // cluster (a Secret a volume mounts, say), which object that is, and that
 // on a real cluster something else may create it: a Job (a chart's hook
 // that generates a certificate Secret, as ingress-nginx's does) or an
-// operator, which a simulated cluster does not run. The cluster keeps no
-// pods whose events would tell. It is empty for other items.
+// operator, which a simulated cluster does not run; or which container
+// cannot start because the kubelet cannot parse its image
+// (InvalidImageName), which only the pod's status shows on a real cluster.
+// The cluster keeps no pods whose events would tell. It is empty for other
+// items.
 func workloadHint(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsForFunc, di *lsv1alpha1.DeployItem) (string, error) {
 	le := di.Status.LastError
 	if waitsFor == nil || le == nil || di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed || di.Spec.Target == nil {
@@ -58,16 +63,24 @@ func workloadHint(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsFor
 	if target == nil || err != nil {
 		return "", err
 	}
-	missing, err := waitsFor(ctx, target, gvk, objNS, objName)
-	if err != nil || missing == "" {
+	w, err := waitsFor(ctx, target, gvk, objNS, objName)
+	if err != nil || w == (simcluster.Wait{}) {
 		return "", err
+	}
+	if w.Reason == simcluster.ReasonInvalidImageName {
+		return fmt.Sprintf("DeployItem %s/%s: %s timed out on %s %s/%s, whose pods cannot start: container %q waits "+
+			"with reason %s: %s. The API server stores an image the kubelet cannot parse, on a real cluster too, where "+
+			"only the pods' status shows it; a chart or manifest that joins a repository and a tag makes one of a "+
+			"reference pinned by digest (repo:tag@sha256:..., as an OCM transfer leaves it): fix the image, or the "+
+			"values it is made of",
+			di.Namespace, di.Name, what, kind, objNS, objName, w.Container, w.Reason, w.Message), nil
 	}
 	return fmt.Sprintf("DeployItem %s/%s: %s timed out on %s %s/%s, whose pods wait for an object "+
 		"they need: %s. If that cluster is simulated: only the deployers and the seeds create objects there; on a real "+
 		"cluster a Job or a controller may create it (a chart's hook Job that generates a certificate Secret, an "+
 		"operator). If one does, seed the object on the deploy item's target cluster (simulatedCluster.seeds, see "+
 		"docs/deployers.md); else apply it in this item or in one it depends on",
-		di.Namespace, di.Name, what, kind, objNS, objName, missing), nil
+		di.Namespace, di.Name, what, kind, objNS, objName, w.Missing), nil
 }
 
 // helmTimeout is the progressing timeout of Landscaper's helm deployer,

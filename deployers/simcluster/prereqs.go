@@ -49,6 +49,10 @@ const (
 	// stallConfig: a Secret or ConfigMap of env or envFrom, or a key env
 	// names, is missing; the container waits in CreateContainerConfigError.
 	stallConfig
+	// stallImage: the kubelet cannot parse a container's image; the
+	// container waits in InvalidImageName until its image is changed.
+	// Nothing is missing, but the pods get no further.
+	stallImage
 )
 
 // missingRef is the first object a pod spec needs that does not exist.
@@ -57,13 +61,24 @@ type missingRef struct {
 	// resource is the singular resource name as the errors of Kubernetes
 	// spell it: serviceaccount, persistentvolumeclaim, secret, configmap.
 	resource, name string
-	// container is the container whose env names the object (stallConfig),
-	// init tells whether it is an init container.
-	container string
-	init      bool
+	// container is the container whose env names the object (stallConfig)
+	// or whose image does not parse (stallImage, with the image), init
+	// tells whether it is an init container.
+	container, image string
+	init             bool
 	// why, when not empty, is the message in place of notFound's: the
-	// object exists, but a key or its binding is missing.
+	// object exists, but a key or its binding is missing, or the kubelet's
+	// message for the image.
 	why string
+}
+
+// reason is the kubelet's waiting reason of the container m names
+// (stallConfig, stallImage).
+func (m *missingRef) reason() string {
+	if m.stall == stallImage {
+		return ReasonInvalidImageName
+	}
+	return "CreateContainerConfigError"
 }
 
 // notFound is the message of what is missing: the error of a lookup of
@@ -180,6 +195,11 @@ func (c *Cluster) findMissing(ctx context.Context, ns string, s *corev1.PodSpec)
 			cs = s.InitContainers
 		}
 		for i := range cs {
+			// The kubelet pulls a container's image before it makes its
+			// config (kuberuntime's startContainer).
+			if msg := invalidImage(cs[i].Image); msg != "" {
+				return &missingRef{stall: stallImage, container: cs[i].Name, image: cs[i].Image, init: init, why: msg}, nil
+			}
 			var refs []objectUse
 			for _, e := range cs[i].EnvFrom {
 				if e.SecretRef != nil {
@@ -389,7 +409,12 @@ func (c *Cluster) awaitPrereqs(ctx context.Context, ref objectRef, obj client.Ob
 		}
 		return false, nil
 	}
-	c.waiting[ref] = struct{}{}
+	if m.stall != stallImage || hasRefs(spec) {
+		// Only a write of obj changes an image: a workload whose pods
+		// need no other object need not be looked at again on other
+		// writes (recheck), as noteRestored leaves it too.
+		c.waiting[ref] = struct{}{}
+	}
 	want := obj.DeepCopyObject().(client.Object)
 	var wake time.Time
 	switch o := want.(type) {

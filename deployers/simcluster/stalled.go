@@ -204,7 +204,8 @@ func activePods(j *batchv1.Job) int32 {
 // else scheduled with its containers waiting: ContainerCreating while a
 // volume cannot be mounted (PodInitializing behind init containers), or
 // CreateContainerConfigError with the kubelet's message for the container
-// whose env names the missing object. (A Pod without its ServiceAccount is
+// whose env names the missing object, or InvalidImageName for the one
+// whose image the kubelet cannot parse. (A Pod without its ServiceAccount is
 // refused when created: admitPod.)
 func stallPod(p *corev1.Pod, m *missingRef, now metav1.Time) {
 	st := corev1.PodStatus{Phase: corev1.PodPending, ObservedGeneration: p.Generation, QOSClass: p.Status.QOSClass}
@@ -228,15 +229,16 @@ func stallPod(p *corev1.Pod, m *missingRef, now metav1.Time) {
 		return corev1.ContainerStatus{Name: c.Name, Image: c.Image, Ready: true, Started: new(true),
 			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}}
 	}
-	initialized := len(p.Spec.InitContainers) == 0 || m.stall == stallConfig && !m.init
+	inContainer := m.stall == stallConfig || m.stall == stallImage
+	initialized := len(p.Spec.InitContainers) == 0 || inContainer && !m.init
 	var blockedInit, unready []string
 	for _, c := range p.Spec.InitContainers {
 		switch {
 		case initialized:
 			st.InitContainerStatuses = append(st.InitContainerStatuses, corev1.ContainerStatus{Name: c.Name, Image: c.Image, Started: new(false),
 				State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", StartedAt: now, FinishedAt: now}}})
-		case m.stall == stallConfig && c.Name == m.container:
-			st.InitContainerStatuses = append(st.InitContainerStatuses, waiting(c, "CreateContainerConfigError", m.notFound()))
+		case inContainer && c.Name == m.container:
+			st.InitContainerStatuses = append(st.InitContainerStatuses, waiting(c, m.reason(), m.notFound()))
 			blockedInit = append(blockedInit, c.Name)
 		default:
 			st.InitContainerStatuses = append(st.InitContainerStatuses, waiting(c, "PodInitializing", ""))
@@ -250,7 +252,7 @@ func stallPod(p *corev1.Pod, m *missingRef, now metav1.Time) {
 		case m.stall == stallMount:
 			st.ContainerStatuses = append(st.ContainerStatuses, waiting(c, "ContainerCreating", ""))
 		case c.Name == m.container:
-			st.ContainerStatuses = append(st.ContainerStatuses, waiting(c, "CreateContainerConfigError", m.notFound()))
+			st.ContainerStatuses = append(st.ContainerStatuses, waiting(c, m.reason(), m.notFound()))
 		default:
 			st.ContainerStatuses = append(st.ContainerStatuses, running(c))
 			continue

@@ -10,41 +10,58 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
+// Wait is what the pods of a workload wait for (WaitsFor): an object they
+// need that is missing, or a container that cannot start whatever exists.
+// The zero Wait is nothing.
+type Wait struct {
+	// Missing is the first object the pods need that is missing, in the
+	// words of Kubernetes' errors (`secret "NAME" not found`, or the key or
+	// binding it lacks).
+	Missing string
+	// Reason is the kubelet's waiting reason of Container when its image
+	// is what stops the pods (ReasonInvalidImageName), Message the
+	// kubelet's message, Image the container's image.
+	Reason, Container, Image, Message string
+}
+
 // WaitsFor says what the pods of workload ns/name of kind gvk, on the
 // simulated cluster behind target, wait for (see prereqs.go): the first
-// object they need that is missing, in the words of Kubernetes' errors
-// (`secret "NAME" not found`, or the key or binding it lacks). It is empty
-// when nothing is missing, and for an object that is not there or whose
-// kind runs no pods. Hints use it to name what a workload that never got
-// ready lacks: a simulated cluster keeps no pods to look at.
-func (cs *Clusters) WaitsFor(ctx context.Context, target *lsv1alpha1.Target, gvk schema.GroupVersionKind, ns, name string) (string, error) {
+// object they need that is missing, or the first container whose image
+// the kubelet cannot parse, in the order the pods get to them. It is the
+// zero Wait when nothing stops them, and for an object that is not there
+// or whose kind runs no pods. Hints use it to name why a workload never
+// got ready: a simulated cluster keeps no pods to look at.
+func (cs *Clusters) WaitsFor(ctx context.Context, target *lsv1alpha1.Target, gvk schema.GroupVersionKind, ns, name string) (Wait, error) {
 	c, err := cs.ClusterFor(ctx, target)
 	if err != nil {
-		return "", err
+		return Wait{}, err
 	}
 	c.set.mu.Lock()
 	defer c.set.mu.Unlock()
 	o, err := c.scheme.New(gvk)
 	if err != nil {
-		return "", nil
+		return Wait{}, nil
 	}
 	obj, ok := o.(client.Object)
 	if !ok {
-		return "", nil
+		return Wait{}, nil
 	}
 	if err := c.inner.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj); err != nil {
 		if apierrors.IsNotFound(err) {
-			return "", nil
+			return Wait{}, nil
 		}
-		return "", fmt.Errorf("simulated cluster %s: get %s %s/%s: %w", c.key, gvk.Kind, ns, name, err)
+		return Wait{}, fmt.Errorf("simulated cluster %s: get %s %s/%s: %w", c.key, gvk.Kind, ns, name, err)
 	}
 	spec, makesPods := podSpecOf(obj)
 	if spec == nil || !makesPods {
-		return "", nil
+		return Wait{}, nil
 	}
 	m, err := c.findMissing(ctx, ns, spec)
 	if err != nil || m == nil {
-		return "", err
+		return Wait{}, err
 	}
-	return m.notFound(), nil
+	if m.stall == stallImage {
+		return Wait{Reason: m.reason(), Container: m.container, Image: m.image, Message: m.notFound()}, nil
+	}
+	return Wait{Missing: m.notFound()}, nil
 }

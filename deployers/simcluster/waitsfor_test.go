@@ -28,19 +28,19 @@ spec:
 	for _, c := range []struct {
 		gvk      schema.GroupVersionKind
 		ns, name string
-		want     string
+		want     Wait
 	}{
-		{deploymentGVK, "default", "web", `secret "web-cert" not found`},
-		{deploymentGVK, "default", "none", ""},
-		{schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, "default", "c", ""},
+		{deploymentGVK, "default", "web", Wait{Missing: `secret "web-cert" not found`}},
+		{deploymentGVK, "default", "none", Wait{}},
+		{schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, "default", "c", Wait{}},
 	} {
 		got, err := f.clusters.WaitsFor(ctx, f.target, c.gvk, c.ns, c.name)
 		if err != nil || got != c.want {
-			t.Errorf("WaitsFor %s %s/%s = %q, %v; want %q", c.gvk.Kind, c.ns, c.name, got, err, c.want)
+			t.Errorf("WaitsFor %s %s/%s = %+v, %v; want %+v", c.gvk.Kind, c.ns, c.name, got, err, c.want)
 		}
 	}
 	f.create(`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"web-cert","namespace":"default"}}`)
-	if got, err := f.clusters.WaitsFor(ctx, f.target, deploymentGVK, "default", "web"); err != nil || got != "" {
-		t.Errorf("WaitsFor once the Secret exists = %q, %v; want nothing", got, err)
+	if got, err := f.clusters.WaitsFor(ctx, f.target, deploymentGVK, "default", "web"); err != nil || got != (Wait{}) {
+		t.Errorf("WaitsFor once the Secret exists = %+v, %v; want nothing", got, err)
 	}
 }
