@@ -132,8 +132,15 @@ func (k *kubeClient) info(u *unstructured.Unstructured) (*resource.Info, error) 
 	gvk := u.GroupVersionKind()
 	m, err := k.c.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
 	if err != nil {
-		return nil, fmt.Errorf("resource mapping not found for name %q namespace %q: %w\nensure CRDs are installed first",
-			u.GetName(), u.GetNamespace(), err)
+		// helm's Build reads the manifest through cli-runtime's resource
+		// builder from a stream whose source is "" (k8s.io/cli-runtime
+		// pkg/resource/mapper.go infoForData), and says so in its words.
+		var noKind *meta.NoKindMatchError
+		if errors.As(err, &noKind) {
+			return nil, fmt.Errorf("resource mapping not found for name: %q namespace: %q from %q: %w\nensure CRDs are installed first",
+				u.GetName(), u.GetNamespace(), "", err)
+		}
+		return nil, fmt.Errorf("unable to recognize %q: %v", "", err)
 	}
 	if m.Scope.Name() == meta.RESTScopeNameNamespace {
 		if u.GetNamespace() == "" {

@@ -27,7 +27,7 @@ func TestBuild(t *testing.T) {
 			manifest: "---\n# only a comment\n---\napiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- {apiVersion: v1, kind: Secret, metadata: {name: b}}\n",
 			want:     []string{"ConfigMap rel/a", "Secret rel/b"}},
 		{name: "unknown kind", manifest: "apiVersion: x.io/v1\nkind: Thing\nmetadata: {name: t}\n",
-			wantErr: "ensure CRDs are installed first"},
+			wantErr: "resource mapping not found for name: \"t\" namespace: \"\" from \"\": no matches for kind \"Thing\" in version \"x.io/v1\"\nensure CRDs are installed first"},
 		{name: "bad YAML", manifest: "kind: [", wantErr: "decode manifest"},
 	}
 	for _, tt := range tests {
