@@ -40,3 +40,23 @@ spec:
 		t.Errorf("the NetworkPolicy has a status: %v", got.Object["status"])
 	}
 }
+
+// TestApplyCreateOfCustomResourceHasNoStatus: a server-side apply that
+// creates a custom resource whose CRD has the status subresource stores it
+// without status, as kube-apiserver's customResourceStrategy.PrepareForCreate
+// deletes the key (apiextensions-apiserver pkg/registry/customresource
+// strategy.go), not with "status": null. helm's releases create custom
+// resources so (podinfo's cert-manager Certificate).
+func TestApplyCreateOfCustomResourceHasNoStatus(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.create(crdManifest)
+	u := obj(t, widgetManifest)
+	if err := f.c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("helm"), client.ForceOwnership); err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	got := f.get("example.com/v1", "Widget", "default", "w")
+	if s, ok := got.Object["status"]; ok {
+		t.Errorf("the Widget has a status: %#v, want none", s)
+	}
+}

@@ -423,6 +423,12 @@ func (t *tracker) Apply(gvr schema.GroupVersionResource, ac runtime.Object, ns s
 		}
 		live.GetObjectKind().SetGroupVersionKind(gvk)
 		old = nil
+		// A create drops the status, as Create does; controller-runtime's
+		// fake client hands a custom resource over with "status": null,
+		// which kube-apiserver would not store.
+		if !t.keepStatus && t.hasStatusSubresource(gvk) {
+			clearStatus(ac)
+		}
 	}
 	out, err := mgr.Apply(live, ac, managerName(o.FieldManager), o.Force != nil && *o.Force)
 	if err != nil {
