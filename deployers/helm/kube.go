@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/wait"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/cli-runtime/pkg/resource"
@@ -81,15 +82,18 @@ func (k *kubeClient) IsReachable() error { return nil }
 
 // Build decodes a multi-document manifest into resource infos. Namespaced
 // objects without a namespace get the release namespace; Lists are expanded.
-// A kind the cluster does not serve is an error, as with helm.
+// A kind the cluster does not serve is an error, as with helm: helm's
+// builder goes on after it (ContinueOnError) and reports every object it
+// could not map, aggregated as apimachinery's utilerrors ("[a, b]").
 func (k *kubeClient) Build(r io.Reader, _ bool) (kube.ResourceList, error) {
 	dec := utilyaml.NewYAMLOrJSONDecoder(r, 4096)
 	var list kube.ResourceList
+	var errs []error
 	for {
 		u := &unstructured.Unstructured{}
 		if err := dec.Decode(u); err != nil {
 			if errors.Is(err, io.EOF) {
-				return list, nil
+				break
 			}
 			return nil, fmt.Errorf("decode manifest: %w", err)
 		}
@@ -100,11 +104,16 @@ func (k *kubeClient) Build(r io.Reader, _ bool) (kube.ResourceList, error) {
 		for _, obj := range objs {
 			info, err := k.info(obj)
 			if err != nil {
-				return nil, err
+				errs = append(errs, err)
+				continue
 			}
 			list.Append(info)
 		}
 	}
+	if len(errs) > 0 {
+		return nil, utilerrors.NewAggregate(errs)
+	}
+	return list, nil
 }
 
 // expandList returns the items of a List, u itself otherwise, and nothing

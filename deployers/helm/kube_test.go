@@ -28,6 +28,10 @@ func TestBuild(t *testing.T) {
 			want:     []string{"ConfigMap rel/a", "Secret rel/b"}},
 		{name: "unknown kind", manifest: "apiVersion: x.io/v1\nkind: Thing\nmetadata: {name: t}\n",
 			wantErr: "resource mapping not found for name: \"t\" namespace: \"\" from \"\": no matches for kind \"Thing\" in version \"x.io/v1\"\nensure CRDs are installed first"},
+		{name: "every unknown kind, as cli-runtime's builder with ContinueOnError gives them",
+			manifest: "apiVersion: x.io/v1\nkind: Thing\nmetadata: {name: t}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: y.io/v1\nkind: Other\nmetadata: {name: o, namespace: team}\n",
+			wantErr: "[resource mapping not found for name: \"t\" namespace: \"\" from \"\": no matches for kind \"Thing\" in version \"x.io/v1\"\nensure CRDs are installed first, " +
+				"resource mapping not found for name: \"o\" namespace: \"team\" from \"\": no matches for kind \"Other\" in version \"y.io/v1\"\nensure CRDs are installed first]"},
 		{name: "bad YAML", manifest: "kind: [", wantErr: "decode manifest"},
 	}
 	for _, tt := range tests {
