@@ -49,6 +49,12 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Scripts read committed fixtures that a txtar cannot hold well (such
+	// as what the real ocm CLI wrote, testdata/ocm) from $TESTDATA.
+	testdata, err := filepath.Abs("../testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../testdata/script",
 		RequireExplicitExec: true,
@@ -58,6 +64,7 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			scenario.Setup(env)
 			env.Setenv("EXAMPLES", examples)
+			env.Setenv("TESTDATA", testdata)
 			env.Defer(func() { checkStoredStates(env.T(), env.WorkDir) })
 			return nil
 		},
