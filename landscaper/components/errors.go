@@ -53,12 +53,19 @@ type AmbiguousError struct {
 	Key     source.Key
 	Origins []string
 	File    string
+	// Difference is the first field in which the two differ, with both
+	// values (firstDifference), or "".
+	Difference string
 }
 
 // Error says what is missing and what to do.
 func (e *AmbiguousError) Error() string {
-	return fmt.Sprintf("component %s is in two sources that differ: %s; say which one lscli reads in %s, e.g.\n  components:\n    %q: ./path/to/one",
-		e.Key, strings.Join(e.Origins, " and "), fileOr(e.File), e.Key.String())
+	diff := ""
+	if e.Difference != "" {
+		diff = " (first in " + e.Difference + ")"
+	}
+	return fmt.Sprintf("component %s is in two sources that differ: %s%s; say which one lscli reads in %s, e.g.\n  components:\n    %q: ./path/to/one",
+		e.Key, strings.Join(e.Origins, " and "), diff, fileOr(e.File), e.Key.String())
 }
 
 // NeedsRegistryError says that the content of a resource is in a registry

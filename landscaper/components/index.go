@@ -60,7 +60,8 @@ func (x *index) find(k source.Key) (*source.Version, error) {
 	}
 	for _, c := range cands {
 		if c.Version != best.Version && c.rank == best.rank && !sameDescriptor(c.Version, best.Version) {
-			return nil, &AmbiguousError{Key: k, Origins: []string{best.Origin, c.Origin}}
+			return nil, &AmbiguousError{Key: k, Origins: []string{best.Origin, c.Origin},
+				Difference: firstDifference(best.Descriptor, c.Descriptor)}
 		}
 	}
 	return best.Version, nil
@@ -71,6 +72,80 @@ func sameDescriptor(a, b *source.Version) bool {
 	ja, err1 := json.Marshal(a.Descriptor)
 	jb, err2 := json.Marshal(b.Descriptor)
 	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}
+
+// firstDifference names the first field, in the order of sorted keys, in
+// which a and b differ when written as JSON, with both values:
+// `component.creationTime: "x" and "y"`. Versions the ocm CLI wrote twice
+// from one constructor differ only in their creationTime, which the user
+// would not see otherwise. It returns "" when it finds none.
+func firstDifference(a, b any) string {
+	var va, vb any
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil || json.Unmarshal(ja, &va) != nil || json.Unmarshal(jb, &vb) != nil {
+		return ""
+	}
+	return diffValues("", va, vb)
+}
+
+// diffValues is firstDifference below the path p.
+func diffValues(p string, a, b any) string {
+	switch ma := a.(type) {
+	case map[string]any:
+		if mb, ok := b.(map[string]any); ok {
+			keys := make([]string, 0, len(ma)+len(mb))
+			for k := range ma {
+				keys = append(keys, k)
+			}
+			for k := range mb {
+				if _, ok := ma[k]; !ok {
+					keys = append(keys, k)
+				}
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				sub := k
+				if p != "" {
+					sub = p + "." + k
+				}
+				if d := diffValues(sub, ma[k], mb[k]); d != "" {
+					return d
+				}
+			}
+			return ""
+		}
+	case []any:
+		if lb, ok := b.([]any); ok && len(ma) == len(lb) {
+			for i := range ma {
+				if d := diffValues(fmt.Sprintf("%s[%d]", p, i), ma[i], lb[i]); d != "" {
+					return d
+				}
+			}
+			return ""
+		}
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) == string(jb) {
+		return ""
+	}
+	if p == "" {
+		p = "the descriptor"
+	}
+	return fmt.Sprintf("%s: %s and %s", p, shorten(ja), shorten(jb))
+}
+
+// shorten cuts a JSON value for a message.
+func shorten(j []byte) string {
+	const limit = 80
+	if j == nil || string(j) == "null" {
+		return "(none)"
+	}
+	if len(j) > limit {
+		return string(j[:limit]) + "..."
+	}
+	return string(j)
 }
 
 // held lists what the index holds, for messages: each source with up to

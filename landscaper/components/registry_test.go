@@ -552,3 +552,24 @@ func TestNotFoundTemplateVariables(t *testing.T) {
 		t.Errorf("a variable in the repository only: got %q", msg)
 	}
 }
+
+// Two archives of one version that the ocm CLI wrote at different times
+// (a CTF folder and, later, its tgz) differ only in creationTime: the error
+// says so, or the user sees no difference between them.
+func TestAmbiguousNamesTheDifference(t *testing.T) {
+	cd := func(created string) []byte {
+		return []byte(`meta: {schemaVersion: v2}
+component: {name: example.com/twice, version: 1.0.0, provider: x, creationTime: "` + created + `", repositoryContexts: [{type: local}]}
+`)
+	}
+	files := fstest.MapFS{
+		"one/component-descriptor.yaml": {Data: cd("2026-11-28T16:51:55Z")},
+		"two/component-descriptor.yaml": {Data: cd("2026-11-28T16:52:04Z")},
+	}
+	_, err := newTestRegistry(Config{}, files).Lookup(Request{Name: "example.com/twice", Version: "1.0.0"})
+	want := `component example.com/twice:1.0.0 is in two sources that differ: component archive land/one and component archive land/two ` +
+		`(first in component.creationTime: "2026-11-28T16:51:55Z" and "2026-11-28T16:52:04Z"); say which one`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err:\n%v\nwant:\n%s", err, want)
+	}
+}
