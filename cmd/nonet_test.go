@@ -62,7 +62,14 @@ func runScriptCommands(t *testing.T, script, examples string) {
 	if err := os.CopyFS(copied, os.DirFS(examples)); err != nil {
 		t.Fatal(err)
 	}
-	expand := strings.NewReplacer("$WORK", work, "$EXAMPLES", copied)
+	// $TESTDATA's fixtures (testdata/ocm), for the scripts that read them.
+	testdata := filepath.Join(t.TempDir(), "testdata")
+	if strings.Contains(string(ar.Comment), "$TESTDATA") {
+		if err := os.CopyFS(filepath.Join(testdata, "ocm"), os.DirFS("../testdata/ocm")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expand := strings.NewReplacer("$WORK", work, "$EXAMPLES", copied, "$TESTDATA", testdata)
 	t.Chdir(work)
 	for _, line := range strings.Split(string(ar.Comment), "\n") {
 		fields := strings.Fields(expand.Replace(line))
