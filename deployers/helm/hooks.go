@@ -113,8 +113,8 @@ func (h *hookRun) skipDelete(info *resource.Info) bool {
 }
 
 // skipCreate reports whether the creation of info is one an earlier call
-// did: a resumed hook that succeeded, or the one waited for that still
-// exists (live is whether it does).
+// did: the first creation in this call of a resumed hook that succeeded,
+// or of the one waited for that still exists (live is whether it does).
 //
 // The one waited for (Running in the record) that is gone and has the
 // hook-succeeded policy completed: helm records nothing between the last
@@ -133,6 +133,15 @@ func (h *hookRun) skipCreate(info *resource.Info, live func() bool) bool {
 	}
 	if h.created == nil {
 		h.created = map[string]bool{}
+	}
+	if h.created[key] {
+		// A hook of several events (ingress-nginx's ServiceAccount and
+		// RBAC, for its pre-install and post-install Jobs) is created
+		// once per event: the earlier call did the first of these
+		// creations, and the record's phase is its last run's. A later
+		// event's creation follows the hook-succeeded deletion this
+		// call has just done again, so it is done too.
+		return false
 	}
 	h.created[key] = true
 	if phase == release.HookPhaseSucceeded || live() {
