@@ -265,7 +265,8 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 }
 
 // afterDelete cascades: a CRD takes its custom resources, a Namespace the
-// objects in it, a ServiceAccount its token Secrets; the APIServices of a
+// objects in it, a ServiceAccount its token Secrets, the last user of a
+// deleted claim its pvc-protection finalizer; the APIServices of a
 // deleted Service (or of the Services of a deleted Namespace) become
 // unavailable.
 func (c *Cluster) afterDelete(ctx context.Context, gvk schema.GroupVersionKind, ns, name string) error {
@@ -278,7 +279,10 @@ func (c *Cluster) afterDelete(ctx context.Context, gvk schema.GroupVersionKind, 
 	case schema.GroupKind{Kind: "Namespace"}:
 		err = c.emptyNamespace(ctx, name)
 	default:
-		err = c.finishNamespace(ctx, ns)
+		err = c.releaseClaims(ctx, ns)
+		if err == nil {
+			err = c.finishNamespace(ctx, ns)
+		}
 	}
 	if err != nil {
 		return err
@@ -306,6 +310,9 @@ func (c *Cluster) emptyNamespace(ctx context.Context, ns string) error {
 				return fmt.Errorf("delete %s %s/%s: %w", gvk.Kind, ns, list.Items[i].GetName(), err)
 			}
 		}
+	}
+	if err := c.releaseClaims(ctx, ns); err != nil {
+		return err
 	}
 	// The APIServices of its Services see them gone.
 	return c.checkAPIServices(ctx, schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, "", ns)
