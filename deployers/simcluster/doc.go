@@ -122,7 +122,8 @@
 // schemas, defaulting beyond the
 // above, conversion between versions of a kind, garbage collection through
 // owner references, finalizers other controllers would remove (a finalizer
-// stays until a client removes it), watch, or discovery beyond the
+// stays until a client removes it; but kubernetes.io/pvc-protection, see
+// pvcprotection.go), watch, or discovery beyond the
 // RESTMapper and ServerVersion (an APIService adds no group version to it,
 // and the local APIServices a real kube-apiserver registers for its
 // built-in group versions do not exist). No controller creates default
