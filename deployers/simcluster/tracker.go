@@ -542,6 +542,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		}
 		m.SetDeletionTimestamp(nil)
 		admit(obj)
+		if err := validateWorkloadSelector(obj); err != nil {
+			return err
+		}
 		initialStatus(obj)
 		if err := admitAPIService(obj, true, t.keepStatus, now); err != nil {
 			return err
@@ -562,6 +565,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	// comes before the registry's: writing a manifest again without the
 	// defaults is no change.
 	admit(obj)
+	if err := validateWorkloadSelector(obj); err != nil {
+		return err
+	}
 	if err := admitAPIService(obj, false, false, now); err != nil {
 		return err
 	}
