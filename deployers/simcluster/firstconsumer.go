@@ -83,29 +83,35 @@ func consumerLists() []client.ObjectList {
 // are Bound (findMissing finds nothing or only what the node's kubelet
 // needs, or a claim that binds on its first consumer).
 func (c *Cluster) hasScheduledConsumer(ctx context.Context, ns, name string) (bool, error) {
+	return c.anyClaimConsumer(ctx, ns, name, func(_ client.Object, spec *corev1.PodSpec) (bool, error) {
+		m, err := c.findMissing(ctx, ns, spec)
+		return err == nil && (m == nil || m.stall >= stallBinding), err
+	})
+}
+
+// anyClaimConsumer reports whether ok holds for a workload in namespace ns
+// (of consumerLists' kinds) whose pods use the claim name; spec is their
+// pod spec. It stops at the first error.
+func (c *Cluster) anyClaimConsumer(ctx context.Context, ns, name string, ok func(o client.Object, spec *corev1.PodSpec) (bool, error)) (bool, error) {
 	for _, list := range consumerLists() {
 		if err := c.inner.List(ctx, list, client.InNamespace(ns)); err != nil {
 			return false, fmt.Errorf("simulated cluster %s: list %T: %w", c.key, list, err)
 		}
 		items, err := meta.ExtractList(list)
 		if err != nil {
-			return false, err
+			return false, fmt.Errorf("simulated cluster %s: %w", c.key, err)
 		}
 		for _, it := range items {
-			o, ok := it.(client.Object)
-			if !ok {
+			o, isObj := it.(client.Object)
+			if !isObj {
 				continue
 			}
 			spec, makesPods := podSpecOf(o)
 			if spec == nil || !makesPods || !usesClaim(spec, name) {
 				continue
 			}
-			m, err := c.findMissing(ctx, ns, spec)
-			if err != nil {
-				return false, err
-			}
-			if m == nil || m.stall >= stallBinding {
-				return true, nil
+			if yes, err := ok(o, spec); err != nil || yes {
+				return yes, err
 			}
 		}
 	}

@@ -7,7 +7,6 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -57,25 +56,9 @@ func (c *Cluster) releaseClaims(ctx context.Context, ns string) error {
 // claimInUse reports whether a workload in ns makes pods that use the claim
 // name (see releaseClaims).
 func (c *Cluster) claimInUse(ctx context.Context, ns, name string) (bool, error) {
-	for _, list := range consumerLists() {
-		if err := c.inner.List(ctx, list, client.InNamespace(ns)); err != nil {
-			return false, fmt.Errorf("simulated cluster %s: list %T: %w", c.key, list, err)
-		}
-		items, err := meta.ExtractList(list)
-		if err != nil {
-			return false, fmt.Errorf("simulated cluster %s: %w", c.key, err)
-		}
-		for _, it := range items {
-			o, ok := it.(client.Object)
-			if !ok || o.GetDeletionTimestamp() != nil || shutDown(o) {
-				continue
-			}
-			if spec, makesPods := podSpecOf(o); spec != nil && makesPods && usesClaim(spec, name) {
-				return true, nil
-			}
-		}
-	}
-	return false, nil
+	return c.anyClaimConsumer(ctx, ns, name, func(o client.Object, _ *corev1.PodSpec) (bool, error) {
+		return o.GetDeletionTimestamp() == nil && !shutDown(o), nil
+	})
 }
 
 // shutDown reports whether o is a Pod that has ended or a Job that
