@@ -210,30 +210,50 @@ var kindShortNames = map[string]string{
 	"sa": "serviceaccount", "sts": "statefulset", "svc": "service",
 }
 
+// kindQuery is a KIND[,KIND...] argument as kubectl reads it (singular,
+// plural or short name, or RESOURCE.GROUP; for a custom resource also the
+// names its CRD declares), against the objects of one cluster.
+type kindQuery struct {
+	wants []schema.GroupResource
+	// short tells which of wants was a short name lscli knows.
+	short []bool
+	// crdNames are the names the CRDs among the objects declare
+	// (customResourceNames).
+	crdNames map[schema.GroupKind][]string
+}
+
+// newKindQuery reads kinds against objs.
+func newKindQuery(objs []*unstructured.Unstructured, kinds string) kindQuery {
+	q := kindQuery{crdNames: customResourceNames(objs)}
+	for _, kind := range strings.Split(strings.ToLower(kinds), ",") {
+		want := schema.ParseGroupResource(kind)
+		long, short := kindShortNames[want.Resource]
+		if short {
+			want.Resource = long
+		}
+		q.wants = append(q.wants, want)
+		q.short = append(q.short, short && want.Group == "")
+	}
+	return q
+}
+
+// names reports whether want names objects of kind gvk.
+func (q kindQuery) names(want schema.GroupResource, gvk schema.GroupVersionKind) bool {
+	return (want.Group == "" || want.Group == gvk.Group) && slices.Contains(resourceNames(gvk, q.crdNames[gvk.GroupKind()]), want.Resource)
+}
+
 // selectClusterObjects keeps the objects that match args: [KIND[,KIND...]
-// [NAME]], a kind given as kubectl takes it (singular, plural or short, or
-// RESOURCE.GROUP; for a custom resource also the names its CRD among objs
-// declares) and NAME with or without its NAMESPACE/.
+// [NAME]], the kinds as kindQuery reads them, and NAME with or without its
+// NAMESPACE/.
 func selectClusterObjects(objs []*unstructured.Unstructured, args []string) []*unstructured.Unstructured {
 	if len(args) == 0 {
 		return objs
 	}
-	var wants []schema.GroupResource
-	for _, kind := range strings.Split(strings.ToLower(args[0]), ",") {
-		want := schema.ParseGroupResource(kind)
-		if long, ok := kindShortNames[want.Resource]; ok {
-			want.Resource = long
-		}
-		wants = append(wants, want)
-	}
-	crdNames := customResourceNames(objs)
+	q := newKindQuery(objs, args[0])
 	var out []*unstructured.Unstructured
 	for _, o := range objs {
 		gvk := o.GroupVersionKind()
-		names := resourceNames(gvk, crdNames[gvk.GroupKind()])
-		named := slices.ContainsFunc(wants, func(w schema.GroupResource) bool {
-			return (w.Group == "" || w.Group == gvk.Group) && slices.Contains(names, w.Resource)
-		})
+		named := slices.ContainsFunc(q.wants, func(w schema.GroupResource) bool { return q.names(w, gvk) })
 		if named && (len(args) < 2 || o.GetName() == args[1] || o.GetNamespace()+"/"+o.GetName() == args[1]) {
 			out = append(out, o)
 		}
@@ -246,25 +266,17 @@ func selectClusterObjects(objs []*unstructured.Unstructured, args []string) []*u
 // name lscli knows, names no object in objs, no CRD's names in objs, and
 // that mapper, the cluster's discovery, does not know either.
 func checkResourceTypes(mapper meta.RESTMapper, objs []*unstructured.Unstructured, kinds string) error {
-	crdNames := customResourceNames(objs)
-	for _, kind := range strings.Split(strings.ToLower(kinds), ",") {
-		want := schema.ParseGroupResource(kind)
-		if _, ok := kindShortNames[want.Resource]; ok && want.Group == "" {
-			continue
+	q := newKindQuery(objs, kinds)
+	for i, want := range q.wants {
+		switch {
+		case q.short[i]:
+		case slices.ContainsFunc(objs, func(o *unstructured.Unstructured) bool { return q.names(want, o.GroupVersionKind()) }):
+		case crdServes(q.crdNames, want):
+		default:
+			if _, err := mapper.KindFor(want.WithVersion("")); err != nil {
+				return fmt.Errorf("the server doesn't have a resource type %q", want.Resource)
+			}
 		}
-		if slices.ContainsFunc(objs, func(o *unstructured.Unstructured) bool {
-			gvk := o.GroupVersionKind()
-			return (want.Group == "" || want.Group == gvk.Group) && slices.Contains(resourceNames(gvk, crdNames[gvk.GroupKind()]), want.Resource)
-		}) {
-			continue
-		}
-		if crdServes(crdNames, want) {
-			continue
-		}
-		if _, err := mapper.KindFor(want.WithVersion("")); err == nil {
-			continue
-		}
-		return fmt.Errorf("the server doesn't have a resource type %q", want.Resource)
 	}
 	return nil
 }
