@@ -48,6 +48,9 @@ type Cluster struct {
 	crdServes map[string]served
 	// kindCRDs names the CRDs that serve each kind.
 	kindCRDs map[schema.GroupVersionKind]map[string]bool
+	// crdSchemas are the schemas of each stored CRD's versions, by CRD
+	// name, built when the CRD is written (see cacheSchemas).
+	crdSchemas map[string]crdSchemaSet
 	// crdMapper maps the served kinds; nil until the first refresh.
 	crdMapper *meta.DefaultRESTMapper
 	// crdsRead counts the CRDs read to keep served up to date, for tests
@@ -76,7 +79,7 @@ type pendingFill struct {
 
 func newCluster(set *Clusters, key string) *Cluster {
 	c := &Cluster{key: key, set: set, scheme: set.scheme, base: builtinRESTMapper(set.minor),
-		served: served{}, crdServes: map[string]served{}, kindCRDs: map[schema.GroupVersionKind]map[string]bool{},
+		served: served{}, crdServes: map[string]served{}, crdSchemas: map[string]crdSchemaSet{}, kindCRDs: map[schema.GroupVersionKind]map[string]bool{},
 		pending: map[objectRef]pendingFill{}, waiting: map[objectRef]struct{}{}}
 	var store testing.ObjectTracker
 	if key == SelfKey && set.opts.Landscape != nil {
@@ -94,6 +97,7 @@ func newCluster(set *Clusters, key string) *Cluster {
 	}
 	c.mapper = &dynamicMapper{RESTMapper: c.base}
 	c.tracker.hasStatus = func(gvk schema.GroupVersionKind) bool { return c.served[gvk].status }
+	c.tracker.crSchema = c.schemaOf
 	c.build()
 	return c
 }

@@ -111,8 +111,12 @@ func (c *Cluster) refreshCRDs(ctx context.Context) error {
 	c.crdsRead += len(list.Items)
 	c.crdServes = make(map[string]served, len(list.Items))
 	c.kindCRDs = map[schema.GroupVersionKind]map[string]bool{}
+	schemas := c.crdSchemas
+	c.crdSchemas = make(map[string]crdSchemaSet, len(list.Items))
 	for i := range list.Items {
 		c.setCRDServes(list.Items[i].Name, servedBy(list.Items[i:i+1]))
+		c.crdSchemas[list.Items[i].Name] = schemas[list.Items[i].Name]
+		c.cacheSchemas(&list.Items[i])
 	}
 	changes := map[schema.GroupVersionKind]*crdKind{}
 	for gvk := range c.served {
@@ -136,10 +140,12 @@ func (c *Cluster) refreshCRD(ctx context.Context, name string) error {
 	var next served
 	switch err := c.inner.Get(ctx, client.ObjectKey{Name: name}, crd); {
 	case apierrors.IsNotFound(err):
+		delete(c.crdSchemas, name)
 	case err != nil:
 		return fmt.Errorf("get CRD %s: %w", name, err)
 	default:
 		next = servedBy([]apiextensionsv1.CustomResourceDefinition{*crd})
+		c.cacheSchemas(crd)
 	}
 	old := c.crdServes[name]
 	c.setCRDServes(name, next)
@@ -178,15 +184,47 @@ func (c *Cluster) setCRDServes(name string, s served) {
 // it says (of two CRDs that serve one kind, the later by name wins), or nil
 // when none does.
 func (c *Cluster) winner(gvk schema.GroupVersionKind) *crdKind {
-	best := ""
-	for name := range c.kindCRDs[gvk] {
-		best = max(best, name)
-	}
+	best := c.winnerName(gvk)
 	if best == "" {
 		return nil
 	}
 	k := c.crdServes[best][gvk]
 	return &k
+}
+
+// winnerName names the CRD that serves gvk (see winner); "" when none does.
+func (c *Cluster) winnerName(gvk schema.GroupVersionKind) string {
+	best := ""
+	for name := range c.kindCRDs[gvk] {
+		best = max(best, name)
+	}
+	return best
+}
+
+// crdSchemaSet is the schemas of one CRD's versions, built from the CRD of
+// uid and resourceVersion.
+type crdSchemaSet struct {
+	uid, resourceVersion string
+	versions             map[string]*crSchema
+}
+
+// cacheSchemas builds the schemas of crd's versions, just read, unless
+// those of the same uid and resourceVersion are there.
+func (c *Cluster) cacheSchemas(crd *apiextensionsv1.CustomResourceDefinition) {
+	if had, ok := c.crdSchemas[crd.Name]; ok && had.uid == string(crd.UID) && had.resourceVersion == crd.ResourceVersion {
+		return
+	}
+	c.crdSchemas[crd.Name] = crdSchemaSet{uid: string(crd.UID), resourceVersion: crd.ResourceVersion, versions: crdSchemas(crd)}
+}
+
+// schemaOf is the schema of the custom resources of gvk, as the CRD that
+// serves it declares it; nil for a built-in kind or a version without one.
+func (c *Cluster) schemaOf(gvk schema.GroupVersionKind) *crSchema {
+	name := c.winnerName(gvk)
+	if name == "" {
+		return nil
+	}
+	return c.crdSchemas[name].versions[gvk.Version]
 }
 
 // serveChanges serves each kind of changes as it says, or no longer (nil):

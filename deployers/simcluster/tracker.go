@@ -1,6 +1,7 @@
 package simcluster
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -47,6 +49,9 @@ type tracker struct {
 	// hasStatus reports whether a custom resource kind has the status
 	// subresource (its CRD declares it). Nil: none has.
 	hasStatus func(schema.GroupVersionKind) bool
+	// crSchema is the schema of a custom resource kind (its CRD's); nil
+	// when it has none. Nil: no kind has one.
+	crSchema func(schema.GroupVersionKind) *crSchema
 	// listSelector, while set, keeps what List returns to the objects it
 	// selects (see selecting).
 	listSelector labels.Selector
@@ -298,6 +303,7 @@ func (t *tracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns
 		clearStatus(obj)
 	}
 	beforeManager(gvk, obj)
+	t.coerce(gvk, obj)
 	out, err := mgr.Update(live, obj, managerName(o.FieldManager))
 	if err != nil {
 		return err
@@ -365,6 +371,7 @@ func (t *tracker) merged(gvr schema.GroupVersionResource, obj runtime.Object, ns
 		return nil, nil, err
 	}
 	beforeManager(gvk, obj)
+	t.coerce(gvk, obj)
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		return nil, nil, err
@@ -434,6 +441,7 @@ func (t *tracker) Apply(gvr schema.GroupVersionResource, ac runtime.Object, ns s
 	if err != nil {
 		return err
 	}
+	t.coerce(gvk, out)
 	if err := t.stamp(old, out); err != nil {
 		return err
 	}
@@ -545,6 +553,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		if err := validateWorkloadSelector(obj); err != nil {
 			return err
 		}
+		if err := t.validateCustomResource(nil, obj); err != nil {
+			return err
+		}
 		initialStatus(obj)
 		if err := admitAPIService(obj, true, t.keepStatus, now); err != nil {
 			return err
@@ -577,6 +588,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	if err := t.validateUpdate(old, obj); err != nil {
 		return err
 	}
+	if err := t.validateCustomResource(old, obj); err != nil {
+		return err
+	}
 	gen := o.GetGeneration()
 	if rule, ok := t.generationRule(obj); ok && gen > 0 && rule.changed(old, obj) {
 		gen++
@@ -593,6 +607,35 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	m.SetGeneration(gen)
 	stampManagedFields(m, o.GetManagedFields(), now)
 	return nil
+}
+
+// schemaOf is the schema of obj's kind when it is a custom resource whose
+// CRD has one.
+func (t *tracker) schemaOf(obj runtime.Object) *crSchema {
+	if t.crSchema == nil {
+		return nil
+	}
+	if _, ok := obj.(*unstructured.Unstructured); !ok {
+		return nil
+	}
+	return t.crSchema(obj.GetObjectKind().GroupVersionKind())
+}
+
+// coerce prunes and defaults obj, of kind gvk, being written, when it is a
+// custom resource whose CRD has a schema, as kube-apiserver's decoding
+// does (crSchema.coerce).
+func (t *tracker) coerce(gvk schema.GroupVersionKind, obj runtime.Object) {
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	if s := t.schemaOf(obj); s != nil {
+		s.coerce(obj.(*unstructured.Unstructured))
+	}
+}
+
+// validateCustomResource validates obj, when it is a custom resource whose
+// CRD has a schema, as the custom resource strategy does (old: the stored
+// object, nil on create).
+func (t *tracker) validateCustomResource(old, obj runtime.Object) error {
+	return admitCustomResource(context.Background(), t.schemaOf(obj), old, obj)
 }
 
 // stampManagedFields keeps the time of entries that did not change and

@@ -1,0 +1,114 @@
+package simcluster
+
+import (
+	"context"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// schemaCRDManifest is a CRD whose schema prunes, defaults and validates
+// (with a CEL rule), as cert-manager's or Flux's CRDs do.
+const schemaCRDManifest = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Gadget, plural: gadgets, singular: gadget, listKind: GadgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [url]
+            x-kubernetes-validations:
+            - rule: "self.replicas <= 10"
+              message: replicas must be at most 10
+            properties:
+              url: {type: string, pattern: '^https?://'}
+              interval: {type: string, default: 5m}
+              replicas: {type: integer, minimum: 0, default: 1}
+              mode: {type: string, enum: [fast, slow]}
+              extra: {type: object, x-kubernetes-preserve-unknown-fields: true}
+          status:
+            type: object
+            properties:
+              ready: {type: boolean}
+`
+
+const gadgetManifest = `
+apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: g, namespace: default}
+spec:
+  url: https://example.com
+  unknown: dropped
+  extra: {kept: "yes"}
+`
+
+// TestCustomResourceSchema checks that a custom resource is pruned,
+// defaulted and validated by its CRD's schema on every kind of write, as
+// kube-apiserver does (TestRealClusterCustomResourceSchema compares with
+// a real one).
+func TestCustomResourceSchema(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	f.create(schemaCRDManifest, gadgetManifest)
+	got := f.get("example.com/v1", "Gadget", "default", "g")
+	if _, has, _ := unstructured.NestedFieldNoCopy(got.Object, "spec", "unknown"); has {
+		t.Errorf("spec.unknown was not pruned: %v", got.Object["spec"])
+	}
+	if v, _, _ := unstructured.NestedString(got.Object, "spec", "extra", "kept"); v != "yes" {
+		t.Errorf("spec.extra.kept = %q, want the preserved yes", v)
+	}
+	if v, _, _ := unstructured.NestedString(got.Object, "spec", "interval"); v != "5m" {
+		t.Errorf("spec.interval = %q, want the default 5m", v)
+	}
+	if v, _, _ := unstructured.NestedInt64(got.Object, "spec", "replicas"); v != 1 {
+		t.Errorf("spec.replicas = %d, want the default 1", v)
+	}
+
+	for _, tc := range []struct {
+		name, manifest, want string
+	}{
+		{"pattern", `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"bad","namespace":"default"},"spec":{"url":"ftp://x"}}`,
+			`Gadget.example.com "bad" is invalid: spec.url: Invalid value: "ftp://x": spec.url in body should match '^https?://'`},
+		{"required", `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"bad","namespace":"default"},"spec":{}}`,
+			`Gadget.example.com "bad" is invalid: [spec.url: Required value, <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]`},
+		{"enum", `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"bad","namespace":"default"},"spec":{"url":"http://x","mode":"medium"}}`,
+			`Gadget.example.com "bad" is invalid: [spec.mode: Unsupported value: "medium": supported values: "fast", "slow", <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]`},
+		{"cel", `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"bad","namespace":"default"},"spec":{"url":"http://x","replicas":11}}`,
+			`Gadget.example.com "bad" is invalid: spec: Invalid value: replicas must be at most 10`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := f.c.Create(ctx, obj(t, tc.manifest))
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("create: %v\nwant: %s", err, tc.want)
+			}
+		})
+	}
+
+	// Update and patch are pruned, defaulted and validated too.
+	got.Object["spec"] = map[string]any{"url": "http://y", "again": "dropped"}
+	if err := f.c.Update(ctx, got); err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	got = f.get("example.com/v1", "Gadget", "default", "g")
+	if spec := got.Object["spec"].(map[string]any); spec["again"] != nil || spec["interval"] != "5m" {
+		t.Errorf("updated spec = %v, want pruned and defaulted", spec)
+	}
+	patch := client.RawPatch("application/merge-patch+json", []byte(`{"spec":{"url":"gopher://z"}}`))
+	if err := f.c.Patch(ctx, got, patch); err == nil {
+		t.Error("a patch that breaks the pattern was accepted")
+	}
+}
