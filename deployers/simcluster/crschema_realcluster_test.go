@@ -1,0 +1,95 @@
+package simcluster
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/internal/testcluster"
+)
+
+// crSchemaCases are custom resources of schemaCRDManifest's Gadget: valid
+// ones whose stored spec is compared, and invalid ones whose error is.
+var crSchemaCases = map[string]string{
+	"pruned and defaulted": gadgetManifest,
+	"pattern":              `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"pattern","namespace":"default"},"spec":{"url":"ftp://x"}}`,
+	"required":             `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"required","namespace":"default"},"spec":{}}`,
+	"enum":                 `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"enum","namespace":"default"},"spec":{"url":"http://x","mode":"medium"}}`,
+	"type":                 `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"type","namespace":"default"},"spec":{"url":"http://x","replicas":"two"}}`,
+	"minimum":              `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"minimum","namespace":"default"},"spec":{"url":"http://x","replicas":-1}}`,
+	"cel":                  `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"cel","namespace":"default"},"spec":{"url":"http://x","replicas":11}}`,
+	"null":                 `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"null","namespace":"default"},"spec":{"url":"http://x","mode":null,"interval":null}}`,
+}
+
+// TestRealClusterCustomResourceSchema creates schemaCRDManifest's CRD and
+// each of crSchemaCases on a real kube-apiserver and on a simulated
+// cluster and compares the stored spec (pruned and defaulted) or the
+// error (the schema's and the CEL rule's validation).
+func TestRealClusterCustomResourceSchema(t *testing.T) {
+	tc := testcluster.Get(t)
+	ctx := context.Background()
+	ns := tc.Namespace(t)
+	f := newFixture(t)
+	f.create(schemaCRDManifest)
+	if err := tc.Client.Create(ctx, obj(t, schemaCRDManifest)); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	probe := obj(t, gadgetManifest)
+	probe.SetNamespace(ns)
+	probe.SetName("probe")
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		err := tc.Client.Create(ctx, probe.DeepCopy())
+		return err == nil, nil
+	}); err != nil {
+		t.Fatalf("the real cluster does not serve Gadgets: %v", err)
+	}
+	for name, manifest := range crSchemaCases {
+		t.Run(name, func(t *testing.T) {
+			sim, real := obj(t, manifest), obj(t, manifest)
+			real.SetNamespace(ns)
+			errSim, errReal := f.c.Create(ctx, sim), tc.Client.Create(ctx, real)
+			if errString(errSim) != errString(errReal) {
+				t.Fatalf("create\nsimulated: %v\nreal:      %v", errSim, errReal)
+			}
+			if errReal != nil {
+				return
+			}
+			gotSim, gotReal := &unstructured.Unstructured{}, &unstructured.Unstructured{}
+			gotSim.SetGroupVersionKind(sim.GroupVersionKind())
+			gotReal.SetGroupVersionKind(real.GroupVersionKind())
+			if err := f.c.Get(ctx, client.ObjectKeyFromObject(sim), gotSim); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.Client.Get(ctx, client.ObjectKeyFromObject(real), gotReal); err != nil {
+				t.Fatal(err)
+			}
+			if s, r := specJSON(t, gotSim), specJSON(t, gotReal); s != r {
+				t.Errorf("stored spec\nsimulated: %s\nreal:      %s", s, r)
+			}
+		})
+	}
+}
+
+// errString is err's text, "" for nil.
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return strings.TrimSpace(err.Error())
+}
+
+// specJSON is u's spec as JSON.
+func specJSON(t *testing.T, u *unstructured.Unstructured) string {
+	b, err := json.Marshal(u.Object["spec"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
