@@ -112,3 +112,40 @@ func TestCustomResourceSchema(t *testing.T) {
 		t.Error("a patch that breaks the pattern was accepted")
 	}
 }
+
+// TestCustomResourceStatusSubresource checks that, for a CRD with
+// subresources.status, an update of the object keeps the stored status and
+// a status update keeps the stored spec, as the custom resource strategies
+// (PrepareForUpdate of the object and of its status) do.
+func TestCustomResourceStatusSubresource(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	f.create(schemaCRDManifest, gadgetManifest)
+	g := f.get("example.com/v1", "Gadget", "default", "g")
+	g.Object["status"] = map[string]any{"ready": true}
+	if err := f.c.Status().Update(ctx, g); err != nil {
+		t.Fatalf("status update: %v", err)
+	}
+	g = f.get("example.com/v1", "Gadget", "default", "g")
+	g.Object["status"] = map[string]any{"ready": false}
+	_ = unstructured.SetNestedField(g.Object, "http://changed", "spec", "url")
+	if err := f.c.Update(ctx, g); err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	g = f.get("example.com/v1", "Gadget", "default", "g")
+	if ready, _, _ := unstructured.NestedBool(g.Object, "status", "ready"); !ready {
+		t.Errorf("an update of the object changed its status: %v", g.Object["status"])
+	}
+	_ = unstructured.SetNestedField(g.Object, "http://from-status", "spec", "url")
+	g.Object["status"] = map[string]any{"ready": false}
+	if err := f.c.Status().Update(ctx, g); err != nil {
+		t.Fatalf("status update: %v", err)
+	}
+	g = f.get("example.com/v1", "Gadget", "default", "g")
+	if url, _, _ := unstructured.NestedString(g.Object, "spec", "url"); url != "http://changed" {
+		t.Errorf("a status update changed spec.url to %q", url)
+	}
+	if ready, _, _ := unstructured.NestedBool(g.Object, "status", "ready"); ready {
+		t.Errorf("the status update was not stored: %v", g.Object["status"])
+	}
+}

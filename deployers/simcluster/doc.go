@@ -58,6 +58,13 @@
 //     (alloc.go: one asked for that another Service holds is refused with
 //     kube-apiserver's error; on update, before validation, and a changed
 //     cluster IP only by validation, as the registry allocates none), a Job's generated selector.
+//   - Custom resources by their CRD's schema, with apiextensions-apiserver's
+//     own packages (crschema.go): on every write unknown fields are pruned
+//     (but where the schema preserves them) and the schema's defaults
+//     applied; the object is validated against the OpenAPI schema (with
+//     ratcheting on update), list types and the CEL rules of
+//     x-kubernetes-validations, an invalid one refused with kube-apiserver's
+//     Invalid error. The schemas are built when the CRD is written.
 //   - Status as kube-apiserver's strategies treat it for kinds with a
 //     status subresource (status.go): a create drops the client's, an
 //     update or patch of the object keeps the stored one.
@@ -118,9 +125,10 @@
 // StorageClasses, Pod specs; not PersistentVolumes or CRDs). There is no
 // admission (but for the immortal namespaces, new objects in a
 // terminating one, the ServiceAccounts of new Pods and the resize of
-// claims), validation against OpenAPI
-// schemas, defaulting beyond the
-// above, conversion between versions of a kind, garbage collection through
+// claims), validation of CRDs (a
+// non-structural schema or two storage versions are stored), refusal of
+// unknown fields in server-side apply or with fieldValidation Strict (they
+// are pruned), defaulting beyond the above, conversion between versions of a kind, garbage collection through
 // owner references, finalizers other controllers would remove (a finalizer
 // stays until a client removes it; but kubernetes.io/pvc-protection, see
 // pvcprotection.go), watch, or discovery beyond the
