@@ -366,7 +366,10 @@ func (s *statusWriter) Update(ctx context.Context, obj client.Object, opts ...cl
 	if err != nil {
 		return err
 	}
-	if err := s.w.Update(ctx, obj, opts...); err != nil {
+	done := s.cc.c.tracker.writingStatus()
+	err = s.w.Update(ctx, obj, opts...)
+	done()
+	if err != nil {
 		return err
 	}
 	return s.cc.c.afterWrite(ctx, gvk, obj.GetNamespace(), obj.GetName())
@@ -379,7 +382,10 @@ func (s *statusWriter) Patch(ctx context.Context, obj client.Object, patch clien
 	if err != nil {
 		return err
 	}
-	if err := s.w.Patch(ctx, obj, patch, opts...); err != nil {
+	done := s.cc.c.tracker.writingStatus()
+	err = s.w.Patch(ctx, obj, patch, opts...)
+	done()
+	if err != nil {
 		return err
 	}
 	return s.cc.c.afterWrite(ctx, gvk, obj.GetNamespace(), obj.GetName())
@@ -396,7 +402,10 @@ func (s *statusWriter) Apply(ctx context.Context, ac runtime.ApplyConfiguration,
 	if err != nil {
 		return err
 	}
-	if err := s.w.Apply(ctx, ac, opts...); err != nil {
+	done := s.cc.c.tracker.writingStatus()
+	err = s.w.Apply(ctx, ac, opts...)
+	done()
+	if err != nil {
 		return err
 	}
 	return s.cc.c.afterWrite(ctx, gvk, u.GetNamespace(), u.GetName())

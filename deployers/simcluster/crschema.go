@@ -39,7 +39,11 @@ type crSchema struct {
 	// preserve is spec.preserveUnknownFields: nothing is pruned.
 	preserve  bool
 	validator apiservervalidation.SchemaValidator
-	cel       *cel.Validator
+	// statusValidator validates writes of the status subresource, by the
+	// schema of status alone; nil when the version has no status
+	// subresource or its schema no status.
+	statusValidator apiservervalidation.SchemaValidator
+	cel             *cel.Validator
 }
 
 // crdSchemas builds the crSchema of each version of crd that has a schema.
@@ -82,6 +86,13 @@ func newCRSchema(crd *apiextensionsv1.CustomResourceDefinition, version string) 
 	out.structural = s
 	if out.validator, _, err = apiservervalidation.NewSchemaValidator(internal.OpenAPIV3Schema); err != nil {
 		return nil, fmt.Errorf("the schema validator of %s %s: %w", crd.Name, version, err)
+	}
+	if sub, err := apiextensionshelpers.GetSubresourcesForVersion(crd, version); err == nil && sub != nil && sub.Status != nil {
+		if status, ok := internal.OpenAPIV3Schema.Properties["status"]; ok {
+			if out.statusValidator, _, err = apiservervalidation.NewSchemaValidator(&status); err != nil {
+				return nil, fmt.Errorf("the status schema validator of %s %s: %w", crd.Name, version, err)
+			}
+		}
 	}
 	if s != nil {
 		out.cel = cel.NewValidator(s, true, celconfig.PerCallLimit)
@@ -136,6 +147,13 @@ func (s *crSchema) validate(ctx context.Context, old, u *unstructured.Unstructur
 	if old == nil || len(structurallisttype.ValidateListSetsAndMaps(nil, s.structural, old.Object)) == 0 {
 		errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, s.structural, u.Object)...)
 	}
+	return s.validateRules(ctx, old, u, errs, celOpts)
+}
+
+// validateRules adds to errs, the errors of the other validations of u
+// (old: the stored object, nil on create), those of the CEL rules, unless
+// errs block them.
+func (s *crSchema) validateRules(ctx context.Context, old, u *unstructured.Unstructured, errs field.ErrorList, celOpts []cel.Option) field.ErrorList {
 	if s.cel == nil {
 		return errs
 	}
@@ -148,6 +166,32 @@ func (s *crSchema) validate(ctx context.Context, old, u *unstructured.Unstructur
 	}
 	celErrs, _ := s.cel.Validate(ctx, nil, s.structural, u.Object, oldObj, celconfig.RuntimeCELCostBudget, celOpts...)
 	return append(errs, celErrs...)
+}
+
+// validateStatus checks u, whose status subresource is being written over
+// old, as the custom resource status strategy's ValidateUpdate does: the
+// status against the schema of status alone (with ratcheting), list types
+// where the stored object's were valid, and the CEL rules.
+func (s *crSchema) validateStatus(ctx context.Context, old, u *unstructured.Unstructured) field.ErrorList {
+	var errs field.ErrorList
+	var opts []apiservervalidation.ValidationOption
+	var celOpts []cel.Option
+	if s.structural != nil {
+		correlated := common.NewCorrelatedObject(u.Object, old.Object, &model.Structural{Structural: s.structural})
+		opts = append(opts, apiservervalidation.WithRatcheting(correlated.Key("status")))
+		celOpts = append(celOpts, cel.WithRatcheting(correlated))
+	}
+	if status, has := u.Object["status"]; has {
+		errs = append(errs, apiservervalidation.ValidateCustomResourceUpdate(field.NewPath("status"), status, old.Object["status"], s.statusValidator, opts...)...)
+	}
+	if s.structural == nil {
+		return errs
+	}
+	if newErrs := structurallisttype.ValidateListSetsAndMaps(nil, s.structural, u.Object); len(newErrs) > 0 &&
+		len(structurallisttype.ValidateListSetsAndMaps(nil, s.structural, old.Object)) == 0 {
+		errs = append(errs, newErrs...)
+	}
+	return s.validateRules(ctx, old, u, errs, celOpts)
 }
 
 // blocking reports whether errs keep the CEL rules from being checked, as
@@ -165,8 +209,9 @@ func blocking(errs field.ErrorList) bool {
 
 // admitCustomResource validates obj, a custom resource just coerced and
 // stamped, against its version's schema s (nil: none), with
-// kube-apiserver's Invalid error.
-func admitCustomResource(ctx context.Context, s *crSchema, old, obj runtime.Object) error {
+// kube-apiserver's Invalid error; status tells a write of the status
+// subresource (over old) from one of the object.
+func admitCustomResource(ctx context.Context, s *crSchema, old, obj runtime.Object, status bool) error {
 	u, ok := obj.(*unstructured.Unstructured)
 	if s == nil || !ok {
 		return nil
@@ -175,7 +220,11 @@ func admitCustomResource(ctx context.Context, s *crSchema, old, obj runtime.Obje
 	if old != nil && prev == nil {
 		return nil
 	}
-	if errs := s.validate(ctx, prev, u); len(errs) > 0 {
+	validate := s.validate
+	if status && prev != nil {
+		validate = s.validateStatus
+	}
+	if errs := validate(ctx, prev, u); len(errs) > 0 {
 		return apierrors.NewInvalid(u.GroupVersionKind().GroupKind(), u.GetName(), errs)
 	}
 	return nil

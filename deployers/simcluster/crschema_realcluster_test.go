@@ -35,21 +35,7 @@ var crSchemaCases = map[string]string{
 func TestRealClusterCustomResourceSchema(t *testing.T) {
 	tc := testcluster.Get(t)
 	ctx := context.Background()
-	ns := tc.Namespace(t)
-	f := newFixture(t)
-	f.create(schemaCRDManifest)
-	if err := tc.Client.Create(ctx, obj(t, schemaCRDManifest)); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatal(err)
-	}
-	probe := obj(t, gadgetManifest)
-	probe.SetNamespace(ns)
-	probe.SetName("probe")
-	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
-		err := tc.Client.Create(ctx, probe.DeepCopy())
-		return err == nil, nil
-	}); err != nil {
-		t.Fatalf("the real cluster does not serve Gadgets: %v", err)
-	}
+	f, ns := gadgetClusters(t, tc)
 	for name, manifest := range crSchemaCases {
 		t.Run(name, func(t *testing.T) {
 			sim, real := obj(t, manifest), obj(t, manifest)
@@ -72,6 +58,101 @@ func TestRealClusterCustomResourceSchema(t *testing.T) {
 			}
 			if s, r := specJSON(t, gotSim), specJSON(t, gotReal); s != r {
 				t.Errorf("stored spec\nsimulated: %s\nreal:      %s", s, r)
+			}
+		})
+	}
+}
+
+// gadgetClusters creates schemaCRDManifest's CRD on a simulated cluster and
+// on the real one, and returns the simulated cluster and a namespace of the
+// real one, once the real one serves Gadgets.
+func gadgetClusters(t *testing.T, tc *testcluster.Cluster) (*fixture, string) {
+	ctx := context.Background()
+	ns := tc.Namespace(t)
+	f := newFixture(t)
+	f.create(schemaCRDManifest)
+	if err := tc.Client.Create(ctx, obj(t, schemaCRDManifest)); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	probe := obj(t, gadgetManifest)
+	probe.SetNamespace(ns)
+	probe.SetName("probe")
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		err := tc.Client.Create(ctx, probe.DeepCopy())
+		return err == nil || apierrors.IsAlreadyExists(err), nil
+	}); err != nil {
+		t.Fatalf("the real cluster does not serve Gadgets: %v", err)
+	}
+	return f, ns
+}
+
+// TestRealClusterCustomResourceUpdates updates a Gadget on a real
+// kube-apiserver and on a simulated cluster, as a deployer writing a
+// manifest again does, and compares what they store or the error: an
+// update is pruned and defaulted, an invalid one refused, the status
+// kept; a status update changes only the status.
+func TestRealClusterCustomResourceUpdates(t *testing.T) {
+	tc := testcluster.Get(t)
+	ctx := context.Background()
+	f, ns := gadgetClusters(t, tc)
+	sim, real := obj(t, gadgetManifest), obj(t, gadgetManifest)
+	real.SetNamespace(ns)
+	if err := f.c.Create(ctx, sim); err != nil {
+		t.Fatal(err)
+	}
+	if err := tc.Client.Create(ctx, real); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name   string
+		status bool
+		change func(u *unstructured.Unstructured)
+	}{
+		{"status", true, func(u *unstructured.Unstructured) {
+			u.Object["status"] = map[string]any{"ready": true, "unknown": "x"}
+			u.Object["spec"].(map[string]any)["url"] = "http://from-status"
+		}},
+		{"pruned and defaulted", false, func(u *unstructured.Unstructured) {
+			u.Object["spec"] = map[string]any{"url": "http://y", "again": "dropped", "interval": nil}
+			u.Object["status"] = map[string]any{"ready": false}
+		}},
+		{"invalid", false, func(u *unstructured.Unstructured) {
+			u.Object["spec"].(map[string]any)["replicas"] = int64(-3)
+		}},
+		{"invalid status", true, func(u *unstructured.Unstructured) {
+			u.Object["status"] = map[string]any{"ready": "very"}
+		}},
+	}
+	for _, step := range steps {
+		t.Run(step.name, func(t *testing.T) {
+			var errSim, errReal error
+			for _, w := range []struct {
+				c   client.Client
+				u   *unstructured.Unstructured
+				err *error
+			}{{f.c, sim, &errSim}, {tc.Client, real, &errReal}} {
+				if err := w.c.Get(ctx, client.ObjectKeyFromObject(w.u), w.u); err != nil {
+					t.Fatal(err)
+				}
+				step.change(w.u)
+				if step.status {
+					*w.err = w.c.Status().Update(ctx, w.u)
+				} else {
+					*w.err = w.c.Update(ctx, w.u)
+				}
+				if err := w.c.Get(ctx, client.ObjectKeyFromObject(w.u), w.u); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if errString(errSim) != errString(errReal) {
+				t.Errorf("update\nsimulated: %v\nreal:      %v", errSim, errReal)
+			}
+			for _, part := range []string{"spec", "status"} {
+				s, _ := json.Marshal(sim.Object[part])
+				r, _ := json.Marshal(real.Object[part])
+				if string(s) != string(r) {
+					t.Errorf("stored %s\nsimulated: %s\nreal:      %s", part, s, r)
+				}
 			}
 		})
 	}

@@ -148,4 +148,11 @@ func TestCustomResourceStatusSubresource(t *testing.T) {
 	if ready, _, _ := unstructured.NestedBool(g.Object, "status", "ready"); ready {
 		t.Errorf("the status update was not stored: %v", g.Object["status"])
 	}
+	// A status write is validated by the schema of status alone, which
+	// names the field from there (TestRealClusterCustomResourceUpdates).
+	g.Object["status"] = map[string]any{"ready": "very"}
+	want := `Gadget.example.com "g" is invalid: [status.ready: Invalid value: "string": ready in body must be of type boolean: "string", <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]`
+	if err := f.c.Status().Update(ctx, g); err == nil || err.Error() != want {
+		t.Errorf("status update: %v\nwant: %s", err, want)
+	}
 }

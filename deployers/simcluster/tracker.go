@@ -55,6 +55,9 @@ type tracker struct {
 	// listSelector, while set, keeps what List returns to the objects it
 	// selects (see selecting).
 	listSelector labels.Selector
+	// statusWrite is true during a write of the status subresource (see
+	// writingStatus).
+	statusWrite bool
 	// keepStatus, while true, makes a create keep the status its object
 	// has (objects seeded as another controller leaves them, see put).
 	keepStatus bool
@@ -214,6 +217,15 @@ func (t *tracker) selecting(sel labels.Selector) func() {
 	}
 	t.listSelector = sel
 	return func() { t.listSelector = nil }
+}
+
+// writingStatus marks the writes until the returned func is called as
+// writes of the status subresource, which the fake client passes on as
+// updates: a custom resource's are validated as its status strategy
+// validates them.
+func (t *tracker) writingStatus() func() {
+	t.statusWrite = true
+	return func() { t.statusWrite = false }
 }
 
 // List lists the objects of gvr in ns (all namespaces when empty), sorted
@@ -635,7 +647,7 @@ func (t *tracker) coerce(gvk schema.GroupVersionKind, obj runtime.Object) {
 // CRD has a schema, as the custom resource strategy does (old: the stored
 // object, nil on create).
 func (t *tracker) validateCustomResource(old, obj runtime.Object) error {
-	return admitCustomResource(context.Background(), t.schemaOf(obj), old, obj)
+	return admitCustomResource(context.Background(), t.schemaOf(obj), old, obj, t.statusWrite)
 }
 
 // stampManagedFields keeps the time of entries that did not change and
