@@ -51,6 +51,9 @@ type Cluster struct {
 	// crdSchemas are the schemas of each stored CRD's versions, by CRD
 	// name, built when the CRD is written (see cacheSchemas).
 	crdSchemas map[string]crdSchemaSet
+	// schemasBuilt counts the CRDs whose schemas were built, for tests
+	// that check a custom resource's write builds none.
+	schemasBuilt int
 	// crdMapper maps the served kinds; nil until the first refresh.
 	crdMapper *meta.DefaultRESTMapper
 	// crdsRead counts the CRDs read to keep served up to date, for tests

@@ -214,6 +214,7 @@ func (c *Cluster) cacheSchemas(crd *apiextensionsv1.CustomResourceDefinition) {
 	if had, ok := c.crdSchemas[crd.Name]; ok && had.uid == string(crd.UID) && had.resourceVersion == crd.ResourceVersion {
 		return
 	}
+	c.schemasBuilt++
 	c.crdSchemas[crd.Name] = crdSchemaSet{uid: string(crd.UID), resourceVersion: crd.ResourceVersion, versions: crdSchemas(crd)}
 }
 

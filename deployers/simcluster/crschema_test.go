@@ -156,3 +156,61 @@ func TestCustomResourceStatusSubresource(t *testing.T) {
 		t.Errorf("status update: %v\nwant: %s", err, want)
 	}
 }
+
+// TestCustomResourceSchemaFollowsCRD checks that a write of a CRD makes
+// its new schema the one its custom resources are written by, and that
+// deleting and recreating it does too.
+func TestCustomResourceSchemaFollowsCRD(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	f.create(schemaCRDManifest, gadgetManifest)
+	crd := f.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", "", "gadgets.example.com")
+	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
+	v := versions[0].(map[string]any)
+	if err := unstructured.SetNestedField(v, "10m", "schema", "openAPIV3Schema", "properties", "spec", "properties", "interval", "default"); err != nil {
+		t.Fatal(err)
+	}
+	if err := unstructured.SetNestedField(v, map[string]any{"type": "string"}, "schema", "openAPIV3Schema", "properties", "spec", "properties", "unknown"); err != nil {
+		t.Fatal(err)
+	}
+	if err := unstructured.SetNestedSlice(crd.Object, versions, "spec", "versions"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.Update(ctx, crd); err != nil {
+		t.Fatalf("update CRD: %v", err)
+	}
+	second := obj(t, gadgetManifest)
+	second.SetName("second")
+	if err := f.c.Create(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	got := f.get("example.com/v1", "Gadget", "default", "second")
+	if spec := got.Object["spec"].(map[string]any); spec["interval"] != "10m" || spec["unknown"] != "dropped" {
+		t.Errorf("spec after the CRD changed = %v, want interval 10m and unknown kept", spec)
+	}
+	if err := f.c.Delete(ctx, crd); err != nil {
+		t.Fatal(err)
+	}
+	f.create(schemaCRDManifest, gadgetManifest)
+	got = f.get("example.com/v1", "Gadget", "default", "g")
+	if spec := got.Object["spec"].(map[string]any); spec["interval"] != "5m" || spec["unknown"] != nil {
+		t.Errorf("spec after the CRD was recreated = %v, want interval 5m and unknown pruned", spec)
+	}
+
+	// Writes of custom resources build no schema.
+	c, err := f.clusters.ClusterFor(ctx, f.target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := c.schemasBuilt
+	for _, name := range []string{"a", "b", "c"} {
+		u := obj(t, gadgetManifest)
+		u.SetName(name)
+		if err := f.c.Create(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.schemasBuilt != built {
+		t.Errorf("three custom resource writes built %d schemas", c.schemasBuilt-built)
+	}
+}
