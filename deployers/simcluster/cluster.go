@@ -49,7 +49,7 @@ type Cluster struct {
 	// kindCRDs names the CRDs that serve each kind.
 	kindCRDs map[schema.GroupVersionKind]map[string]bool
 	// crdSchemas are the schemas of each stored CRD's versions, by CRD
-	// name, built when the CRD is written (see cacheSchemas).
+	// name, built once for each write of the CRD (see cacheSchemas).
 	crdSchemas map[string]crdSchemaSet
 	// schemasBuilt counts the CRDs whose schemas were built, for tests
 	// that check a custom resource's write builds none.

@@ -202,20 +202,21 @@ func (c *Cluster) winnerName(gvk schema.GroupVersionKind) string {
 }
 
 // crdSchemaSet is the schemas of one CRD's versions, built from the CRD of
-// uid and resourceVersion.
+// uid and resourceVersion when a custom resource of it is first written
+// (versions nil until then: a command that writes none builds none).
 type crdSchemaSet struct {
 	uid, resourceVersion string
+	crd                  *apiextensionsv1.CustomResourceDefinition
 	versions             map[string]*crSchema
 }
 
-// cacheSchemas builds the schemas of crd's versions, just read, unless
-// those of the same uid and resourceVersion are there.
+// cacheSchemas keeps crd, just read, to build its versions' schemas from,
+// unless those of the same uid and resourceVersion are there.
 func (c *Cluster) cacheSchemas(crd *apiextensionsv1.CustomResourceDefinition) {
 	if had, ok := c.crdSchemas[crd.Name]; ok && had.uid == string(crd.UID) && had.resourceVersion == crd.ResourceVersion {
 		return
 	}
-	c.schemasBuilt++
-	c.crdSchemas[crd.Name] = crdSchemaSet{uid: string(crd.UID), resourceVersion: crd.ResourceVersion, versions: crdSchemas(crd)}
+	c.crdSchemas[crd.Name] = crdSchemaSet{uid: string(crd.UID), resourceVersion: crd.ResourceVersion, crd: crd.DeepCopy()}
 }
 
 // schemaOf is the schema of the custom resources of gvk, as the CRD that
@@ -225,7 +226,16 @@ func (c *Cluster) schemaOf(gvk schema.GroupVersionKind) *crSchema {
 	if name == "" {
 		return nil
 	}
-	return c.crdSchemas[name].versions[gvk.Version]
+	set, ok := c.crdSchemas[name]
+	if !ok {
+		return nil
+	}
+	if set.versions == nil {
+		c.schemasBuilt++
+		set.versions = crdSchemas(set.crd)
+		c.crdSchemas[name] = set
+	}
+	return set.versions[gvk.Version]
 }
 
 // serveChanges serves each kind of changes as it says, or no longer (nil):

@@ -30,8 +30,9 @@ import (
 // defaulting (the decoder's unstructuredSchemaCoercer and
 // unstructuredDefaulter), the OpenAPI schema validator and the CEL
 // validator of x-kubernetes-validations (the strategy's Validate and
-// ValidateUpdate, pkg/registry/customresource/strategy.go). It is built
-// once per CRD write (crdSchemas), not per write of a custom resource.
+// ValidateUpdate, pkg/registry/customresource/strategy.go). It is built at
+// most once per write of the CRD, when a custom resource of it is first
+// written after it (Cluster.schemaOf), not per write of a custom resource.
 type crSchema struct {
 	// structural is nil when the version has no schema (a CRD with
 	// preserveUnknownFields, of apiextensions.k8s.io/v1beta1 times).

@@ -64,7 +64,7 @@
 //     applied; the object is validated against the OpenAPI schema (with
 //     ratcheting on update), list types and the CEL rules of
 //     x-kubernetes-validations, an invalid one refused with kube-apiserver's
-//     Invalid error. The schemas are built when the CRD is written.
+//     Invalid error. The schemas are built once per write of the CRD.
 //   - Status as kube-apiserver's strategies treat it for kinds with a
 //     status subresource (status.go): a create drops the client's, an
 //     update or patch of the object keeps the stored one.
