@@ -23,6 +23,9 @@ type Exports struct {
 	// Targets are the installation's target exports (spec.exports.targets),
 	// in order.
 	Targets []TargetExport
+	// dropped are the exports the exportExecutions rendered and the
+	// blueprint does not declare, which Landscaper drops.
+	dropped map[string]bool
 }
 
 // DataExport is one data export: the value that spec.exports.data[name]
@@ -77,7 +80,8 @@ func ConstructExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha
 		}
 		exports = mergeMaps(exports, out.Exports)
 	}
-	if err := validateExports(inst, bp, imps.tree, exports); err != nil {
+	dropped, err := validateExports(inst, bp, imps.tree, exports)
+	if err != nil {
 		return nil, err
 	}
 	if len(inst.Spec.ExportDataMappings) > 0 {
@@ -91,7 +95,7 @@ func ConstructExports(ctx context.Context, c fakecluster.Client, inst *lsv1alpha
 		}
 		exports = mergeTop(exports, mapped)
 	}
-	exps := &Exports{Values: exports}
+	exps := &Exports{Values: exports, dropped: dropped}
 	return exps, exps.assign(inst)
 }
 
@@ -106,11 +110,15 @@ func mergeTop(a, b map[string]any) map[string]any {
 // assign maps the values to the installation's spec.exports. An export
 // without a value has Landscaper's text (its field path) in the status.
 func (e *Exports) assign(inst *lsv1alpha1.Installation) error {
+	dropped := e.dropped
 	for _, d := range inst.Spec.Exports.Data {
 		v, ok := e.Values[d.Name]
 		if !ok {
 			e := about(inst, nil, "data export %q has no value: neither the blueprint's exportExecutions nor "+
 				"exportDataMappings produce %q", d.Name, d.Name)
+			if dropped[d.Name] {
+				e = about(inst, nil, "data export %q has no value: %s", d.Name, undeclared(d.Name))
+			}
 			e.Landscaper = fmt.Sprintf("(inst: %s).internalExports.exports.data.%s: data export is not defined", inst.Name, d.Name)
 			return reconcile.TerminalWithCodes(e, ReasonExportInvalid)
 		}
@@ -120,6 +128,9 @@ func (e *Exports) assign(inst *lsv1alpha1.Installation) error {
 		v, ok := e.Values[t.Name]
 		if !ok {
 			e := about(inst, nil, "target export %q has no value: the blueprint's exportExecutions do not produce %q", t.Name, t.Name)
+			if dropped[t.Name] {
+				e = about(inst, nil, "target export %q has no value: %s", t.Name, undeclared(t.Name))
+			}
 			e.Landscaper = fmt.Sprintf("(inst: %s).internalExports.exports.targets.%s: target export is not defined", inst.Name, t.Name)
 			return reconcile.TerminalWithCodes(e, ReasonExportInvalid)
 		}
@@ -136,18 +147,27 @@ func (e *Exports) assign(inst *lsv1alpha1.Installation) error {
 	return nil
 }
 
-// validateExports drops undeclared exports and checks the others against
-// their definitions.
-func validateExports(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, exports map[string]any) error {
+// undeclared explains why an export that the export executions rendered has
+// no value: the blueprint does not declare it.
+func undeclared(name string) string {
+	return fmt.Sprintf("the blueprint's exportExecutions produce %q, but the blueprint declares no export %q, and "+
+		"Landscaper drops the exports a blueprint does not declare (add %q to the blueprint's exports)", name, name, name)
+}
+
+// validateExports drops undeclared exports, returning their names, and
+// checks the others against their definitions.
+func validateExports(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tree *components.Tree, exports map[string]any) (map[string]bool, error) {
 	defs := map[string]lsv1alpha1.ExportDefinition{}
 	for _, d := range bp.Info.Exports {
 		defs[d.Name] = d
 	}
 	sch := newSchemas(bp, tree)
+	dropped := map[string]bool{}
 	for _, name := range sortedKeys(exports) {
 		def, ok := defs[name]
 		if !ok {
 			delete(exports, name)
+			dropped[name] = true
 			continue
 		}
 		if landscaper, err := checkExport(def, exports[name], sch); err != nil {
@@ -156,10 +176,10 @@ func validateExports(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tre
 				// pkg/landscaper/installations/exports/constructor.go
 				e.Landscaper = fmt.Sprintf("(inst: %s).internalExports: %s", inst.Name, landscaper)
 			}
-			return reconcile.TerminalWithCodes(e, ReasonExportInvalid)
+			return nil, reconcile.TerminalWithCodes(e, ReasonExportInvalid)
 		}
 	}
-	return nil
+	return dropped, nil
 }
 
 // checkExport checks one export value against its definition. landscaper

@@ -126,6 +126,13 @@ func TestConstructExportsErrors(t *testing.T) {
 			want: `data export "o" has no value: neither the blueprint's exportExecutions nor exportDataMappings produce "o"`},
 		{name: "no target value", spec: "exports: {targets: [{name: t, target: t}]}", exports: "- {name: t, type: target, targetType: a/b}",
 			template: "exports: {}", want: `target export "t" has no value`},
+		// gardener's controlplane blueprint: the export execution renders
+		// the value, the blueprint declares no export of that name, and
+		// Landscaper drops it (exports/constructor.go).
+		{name: "undeclared", spec: "exports: {data: [{name: o, dataRef: o}]}", exports: "", template: "exports: {o: x}",
+			want: `data export "o" has no value: the blueprint's exportExecutions produce "o", but the blueprint declares no export "o", and Landscaper drops the exports a blueprint does not declare (add "o" to the blueprint's exports)`},
+		{name: "undeclared target", spec: "exports: {targets: [{name: t, target: t}]}", exports: "", template: "exports: {t: {type: a/b}}",
+			want: `target export "t" has no value: the blueprint's exportExecutions produce "t", but the blueprint declares no export "t", and Landscaper drops the exports a blueprint does not declare (add "t" to the blueprint's exports)`},
 		{name: "mapping", spec: "exports: {data: [{name: m, dataRef: m}]}\nexportDataMappings: {m: '(( nope ))'}", exports: "",
 			template: "exports: {}", want: `spec.exportDataMappings["m"]: unresolved nodes`},
 		{name: "template", spec: "{}", exports: "", template: "exports: {{ .deployitems.x.y }}",
