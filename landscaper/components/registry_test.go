@@ -573,3 +573,33 @@ component: {name: example.com/twice, version: 1.0.0, provider: x, creationTime: 
 		t.Fatalf("err:\n%v\nwant:\n%s", err, want)
 	}
 }
+
+// TestNamedChartUploadedFromHiddenFolder: vasu1124/introspect packs its
+// charts into ocm/.gen, a hidden folder the landscape walk skips, and its
+// blueprints deploy chart.ref: <resource>.access.imageReference, which
+// after `ocm transfer` names the artifact OCM uploaded the helm input as
+// (<registry>/<referenceName>). Landscaper's helm deployer pulls that
+// artifact: the chart is the input's, wherever its folder is.
+func TestNamedChartUploadedFromHiddenFolder(t *testing.T) {
+	files := fstest.MapFS{
+		".gen/demo/Chart.yaml":  {Data: []byte("apiVersion: v2\nname: demo\nversion: 0.7.6\n")},
+		".gen/demo/values.yaml": {Data: []byte("x: 1\n")},
+		"component.yaml": {Data: []byte(`components:
+- name: example.com/demo
+  version: 1.0.0
+  provider: {name: example}
+  resources:
+  - name: demo-helm
+    type: helm
+    input: {type: helm, path: ./.gen/demo}
+`)},
+	}
+	r := newTestRegistry(Config{}, files)
+	ch, found, err := r.NamedChart("registry.example.com/project/example.com/demo/demo:0.7.6", "demo", "0.7.6")
+	if err != nil || !found || ch == nil {
+		t.Fatalf("the uploaded chart: found %v, err %v", found, err)
+	}
+	if _, found, err = r.NamedChart("registry.example.com/project/example.com/other/demo:0.7.6", "demo", "0.7.6"); found || err != nil {
+		t.Fatalf("another artifact: found %v, err %v", found, err)
+	}
+}

@@ -252,7 +252,18 @@ func firstOf(a, b string) string {
 // that the charts map does not map: for a helm deploy item's chart.ref or
 // helmChartRepo. found is false when there is none; several different
 // charts are an error that says to map one under key.
+//
+// A key that names the artifact `ocm transfer` uploads a component's helm
+// input as (<registry>/<referenceName>, see uploadArtifacts) is that input's
+// chart, also in a folder the landscape walk skips (a hidden one).
 func (r *Registry) NamedChart(key, name, version string) (chart *Chart, found bool, err error) {
+	if c, ok, err := r.uploadedChart(key); ok || err != nil {
+		if err != nil {
+			return nil, true, err
+		}
+		ch, err := ReadChart(c)
+		return ch, true, err
+	}
 	c, found, _, err := r.chartContent(remote{chartKeys: []string{key}, chartName: name, chartVersion: version}, "")
 	if !found || err != nil {
 		return nil, found, err

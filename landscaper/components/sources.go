@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"sort"
 	"strings"
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
@@ -225,6 +226,45 @@ func uploadArtifacts(v *source.Version, repo Repo) {
 		}
 		v.Uploaded[imageRef] = source.LocalBlobRef{Reference: ref, MediaType: mediaType}
 	}
+}
+
+// uploadedChart returns the local blob of the component version in the
+// landscape folders whose helm input `ocm transfer` uploads as the artifact
+// key names: a localBlob of an OCI archive media type whose referenceName
+// is key below some registry path. found is false when no version has one.
+func (r *Registry) uploadedChart(key string) (c *Content, found bool, err error) {
+	x := r.discoveredIndex()
+	if x == nil {
+		return nil, false, nil
+	}
+	x.load()
+	keys := make([]source.Key, 0, len(x.byKey))
+	for k := range x.byKey {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i].Name < keys[j].Name || keys[i].Name == keys[j].Name && keys[i].Version < keys[j].Version
+	})
+	for _, k := range keys {
+		v, err := x.find(k)
+		if err != nil || v == nil {
+			continue
+		}
+		for _, res := range v.Descriptor.Resources {
+			if res.Access == nil || accessKind(res.Access.GetType()) != "localBlob" {
+				continue
+			}
+			ref, _ := res.Access.Object["localReference"].(string)
+			mediaType, _ := res.Access.Object["mediaType"].(string)
+			name, _ := res.Access.Object["referenceName"].(string)
+			if ref == "" || name == "" || !isOCIArchive(mediaType) || !strings.HasSuffix(key, "/"+name) {
+				continue
+			}
+			c, err := localContent(v, res, ref, mediaType)
+			return c, true, err
+		}
+	}
+	return nil, false, nil
 }
 
 // isOCIArchive reports whether mediaType is that of an OCI artifact kept
