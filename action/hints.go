@@ -310,17 +310,26 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsForFun
 // version, or the group version and kind.
 var unservedKind = regexp.MustCompile(`unable to get api resources for (\S+): the server could not find the requested resource|unable to get apiresource for ([^"]+?)(?:$|: )`)
 
+// unservedReleaseKind matches helm's error for a release whose manifest has
+// a kind its cluster does not serve (helm's kube client maps every object
+// before it installs or upgrades: "resource mapping not found ... no
+// matches for kind"), which Landscaper's helm deployer passes on.
+var unservedReleaseKind = regexp.MustCompile(`no matches for kind "([^"]+)" in version "([^"]+)"`)
+
 // unservedKindHint says, for a deploy item that failed because its target
 // cluster does not serve a kind it applies, where that kind comes from: on a
 // real cluster a CRD or an aggregated API server (Gardener's core.gardener.cloud
 // is gardener-apiserver's) serves it, a simulated cluster serves only the
 // built-in kinds and the CRDs it was given. It is empty for other items.
 func unservedKindHint(di *lsv1alpha1.DeployItem) string {
-	m := failedItemMatch(di, unservedKind)
-	if m == nil {
+	var what string
+	if m := failedItemMatch(di, unservedKind); m != nil {
+		what = m[1] + m[2]
+	} else if m := failedItemMatch(di, unservedReleaseKind); m != nil {
+		what = m[2] + ", Kind=" + m[1]
+	} else {
 		return ""
 	}
-	what := m[1] + m[2]
 	target := itemTarget(di)
 	if h := removedVersionHint(di, what, target); h != "" {
 		return h

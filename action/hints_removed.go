@@ -25,11 +25,14 @@ func removedVersionHint(di *lsv1alpha1.DeployItem, what, target string) string {
 	if release == "" {
 		return ""
 	}
+	older := ", or, to try the old manifest, give the simulated cluster an older release (simulatedCluster.kubernetesVersion in the config file)"
+	if simcluster.ServedByNoRelease(what) {
+		older = " (a simulated cluster serves it at no release: client-go, which lscli's clusters are built on, no longer has its types)"
+	}
 	hint := fmt.Sprintf("DeployItem %s/%s: its target cluster (%s) does not serve %s: Kubernetes removed this built-in "+
 		"API version in %s (see Kubernetes' deprecated API migration guide), so no cluster of that release or later "+
-		"serves it, and no CustomResourceDefinition can: apply the version that replaced it, or, to try the old "+
-		"manifest, give the simulated cluster an older release (simulatedCluster.kubernetesVersion in the config file)",
-		di.Namespace, di.Name, target, what, release)
+		"serves it, and no CustomResourceDefinition can: apply the version that replaced it%s",
+		di.Namespace, di.Name, target, what, release, older)
 	if strings.HasPrefix(what, "apiregistration.k8s.io/") && renderedWithoutRelease(di) {
 		hint += ". The chart was rendered with helmDeployment: false, where Landscaper gives templates helm's default " +
 			".Capabilities.APIVersions, which lacks apiregistration.k8s.io/v1: a chart that picks its APIService's " +
