@@ -51,3 +51,28 @@ func walkChain(err error, f func(error)) {
 		}
 	}
 }
+
+// WithStatusText returns err with text as its status text (Landscaper's
+// words for it, see StatusTexter); its Error() text stays err's. A nil err
+// stays nil.
+func WithStatusText(err error, text string) error {
+	if err == nil {
+		return nil
+	}
+	return &statusTextError{err: err, text: text}
+}
+
+// statusTextError is an error with a status text of its own.
+type statusTextError struct {
+	err  error
+	text string
+}
+
+func (e *statusTextError) Error() string { return e.err.Error() }
+
+// Unwrap returns the error.
+func (e *statusTextError) Unwrap() error { return e.err }
+
+// StatusText implements StatusTexter.
+func (e *statusTextError) StatusText() string { return e.text }
+

@@ -98,3 +98,20 @@ func TestStatusTextJoined(t *testing.T) {
 		t.Errorf("StatusText = %q, want %q", got, want)
 	}
 }
+
+// TestWithStatusText: WithStatusText gives an error Landscaper's words for
+// the status, keeps lscli's as its Error() text, and wraps it; a nil error
+// stays nil.
+func TestWithStatusText(t *testing.T) {
+	inner := errors.New("failed to get resource with name x (lscli took component a:1 from a.yaml, which has resources y)")
+	err := WithStatusText(inner, "failed to get resource with name x")
+	if err.Error() != inner.Error() || !errors.Is(err, inner) {
+		t.Errorf("Error() = %q, Is(inner) = %v", err.Error(), errors.Is(err, inner))
+	}
+	if got := StatusText(fmt.Errorf("context: %w", err)); got != "context: failed to get resource with name x" {
+		t.Errorf("StatusText = %q", got)
+	}
+	if WithStatusText(nil, "x") != nil {
+		t.Error("WithStatusText(nil) is not nil")
+	}
+}

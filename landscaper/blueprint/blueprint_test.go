@@ -211,3 +211,29 @@ func TestFilePath(t *testing.T) {
 		}
 	}
 }
+
+// worded is a Resolver whose error has a status text of its own, as the
+// components registry's for a resource the component does not have.
+type worded struct{}
+
+func (worded) Resolve(Reference) (*Blueprint, error) {
+	return nil, reconcile.WithStatusText(errors.New("failed to get resource with name x (lscli took component a:1 from a.yaml, which has resources y)"),
+		"failed to get resource with name x")
+}
+
+// TestForInstallationStatusText: where the resolver's error has Landscaper's
+// words for the status, the installation's status has them alone, as
+// Landscaper's InitPrerequisites writes ResolveBlueprint's error
+// (pkg/landscaper/controllers/installations/controller.go); lscli's text
+// still names the installation and the reference.
+func TestForInstallationStatusText(t *testing.T) {
+	inst := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Name: "i", Namespace: "ns"},
+		Spec: lsv1alpha1.InstallationSpec{Blueprint: lsv1alpha1.BlueprintDefinition{Reference: &lsv1alpha1.RemoteBlueprintReference{ResourceName: "x"}}}}
+	_, err := ForInstallation(inst, worded{})
+	if got := reconcile.StatusText(err); got != "failed to get resource with name x" {
+		t.Errorf("status text %q", got)
+	}
+	if want := `installation ns/i: blueprint ref.resourceName "x": failed to get resource with name x (lscli took`; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Error() = %q, want it to start with %q", err.Error(), want)
+	}
+}

@@ -174,7 +174,13 @@ func resolveRef(inst *lsv1alpha1.Installation, name string, r Resolver) (*Bluepr
 		if errors.Is(err, ErrNotFound) {
 			reason = "BlueprintNotFound"
 		}
-		return nil, reconcile.Fatalf(reason, "installation %s: blueprint %s: %w", name, describeRef(ref), err)
+		wrapped := fmt.Errorf("installation %s: blueprint %s: %w", name, describeRef(ref), err)
+		if status := reconcile.StatusText(err); status != err.Error() {
+			// Landscaper's words for the error: its status has them
+			// alone (ResolveBlueprint's error as it is).
+			wrapped = reconcile.WithStatusText(wrapped, status)
+		}
+		return nil, reconcile.TerminalWithCodes(wrapped, reason)
 	}
 	return bp, nil
 }

@@ -3,6 +3,7 @@ package components
 import (
 	"errors"
 	"fmt"
+	"github.com/lscli/lscli/reconcile"
 	"maps"
 	"strings"
 
@@ -110,7 +111,8 @@ func (r *Registry) missingResource(v *source.Version, err error) error {
 		x.load()
 		failed = x.failed
 	}
-	return fmt.Errorf("%w (lscli took component %s from %s, which has %s%s)", err, v.Key(), v.Origin, has, failedNote(failed))
+	return reconcile.WithStatusText(fmt.Errorf("%w (lscli took component %s from %s, which has %s%s)", err, v.Key(), v.Origin, has,
+		failedNote(failed)), err.Error())
 }
 
 // Blueprints resolves spec.blueprint.ref.resourceName of one installation:

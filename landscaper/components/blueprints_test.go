@@ -1,6 +1,7 @@
 package components
 
 import (
+	"github.com/lscli/lscli/reconcile"
 	"testing"
 	"testing/fstest"
 
@@ -87,6 +88,12 @@ func TestMissingResource(t *testing.T) {
 	want = "failed to get resource with name blueprint (lscli took component example.com/app:1.0.0 from component archive test/internal, which has resources chart, image)"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// The installation's status has Landscaper's words alone
+	// (pkg/components/ocmlib/componentversion.go, which ResolveBlueprint
+	// returns as it is).
+	if got := reconcile.StatusText(r.missingResource(v, err)); got != "failed to get resource with name blueprint" {
+		t.Errorf("status text %q", got)
 	}
 }
 
