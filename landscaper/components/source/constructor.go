@@ -161,13 +161,19 @@ func jsonDocuments(data []byte, substitutes string) ([]document, error) {
 	return out, nil
 }
 
-// variableLine returns the line of the first "${", 0 when there is none.
+// variableLine returns the line of the first "${" outside comment lines
+// (whose first non-blank character is #: the value of no field), 0 when
+// there is none.
 func variableLine(data []byte) int {
-	i := bytes.Index(data, []byte("${"))
-	if i < 0 {
-		return 0
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("#")) {
+			continue
+		}
+		if bytes.Contains(line, []byte("${")) {
+			return n + 1
+		}
 	}
-	return bytes.Count(data[:i], []byte("\n")) + 1
+	return 0
 }
 
 // build makes the component version of c.

@@ -134,6 +134,21 @@ func TestConstructorErrors(t *testing.T) {
 	}
 }
 
+// TestConstructorVariableInComment: a ${...} in a comment line is no value
+// the ocm CLI would have to substitute (vasu1124/introspect comments out a
+// git source whose commit is ${INTROSPECT_COMMIT}); one after the comment
+// is still an error.
+func TestConstructorVariableInComment(t *testing.T) {
+	files := fstest.MapFS{"cc.yaml": {Data: []byte("components:\n- name: a\n  version: '1'\n  provider: {name: p}\n#  sources:\n#      commit: ${COMMIT}\n")}}
+	if _, err := Constructor(mapRoot(files), "cc.yaml").Load(); err != nil {
+		t.Fatalf("comment: %v", err)
+	}
+	files["cc.yaml"] = &fstest.MapFile{Data: []byte("# ${COMMIT}\ncomponents:\n- name: a\n  version: ${V}\n")}
+	if _, err := Constructor(mapRoot(files), "cc.yaml").Load(); err == nil || !strings.Contains(err.Error(), "line 4 uses a ${...} variable") {
+		t.Fatalf("err %v, want line 4", err)
+	}
+}
+
 func TestConstructorDirFilters(t *testing.T) {
 	files := constructorFS()
 	files["cc.yaml"] = &fstest.MapFile{Data: []byte(`component:
