@@ -96,7 +96,8 @@ func (r *Registry) blueprintHandler(v *source.Version, res cdv2.Resource) error 
 // have, where lscli found v and what resources it has, and the sources lscli
 // could not read: a component found in a descriptor without resources (such
 // as a test descriptor next to the constructor) while its constructor did not
-// load otherwise leaves the user without a clue.
+// load otherwise leaves the user without a clue. The status text (see
+// reconcile.StatusText) stays Landscaper's err alone.
 func (r *Registry) missingResource(v *source.Version, err error) error {
 	names := make([]string, 0, len(v.Descriptor.Resources))
 	for _, res := range v.Descriptor.Resources {
