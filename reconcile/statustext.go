@@ -75,4 +75,3 @@ func (e *statusTextError) Unwrap() error { return e.err }
 
 // StatusText implements StatusTexter.
 func (e *statusTextError) StatusText() string { return e.text }
-
