@@ -25,8 +25,14 @@ func templateComponents(tree *components.Tree, bp *blueprint.Blueprint, def *lsv
 		if def != nil && def.Reference != nil {
 			c := &funcs.Components{NotFound: def.Reference.ComponentName + ":" + def.Reference.Version}
 			var nf *components.NotFoundError
-			if bp != nil && errors.As(bp.ComponentErr, &nf) {
+			switch {
+			case bp != nil && errors.As(bp.ComponentErr, &nf):
 				c.Missing = nf.Key.String()
+				c.Unreadable = nf.Failed
+			case bp != nil && bp.ComponentErr != nil:
+				// A source the lookup could not read (a file the
+				// config file maps that is no component source).
+				c.LookupErr = bp.ComponentErr.Error()
 			}
 			return c, nil
 		}

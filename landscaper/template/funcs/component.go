@@ -35,6 +35,14 @@ type Components struct {
 	// Missing is the version (name:version) that was not found when it is
 	// not NotFound itself but one it references.
 	Missing string
+	// Unreadable are the component sources lscli could not read while it
+	// looked for NotFound (a file the config file maps that is no
+	// component source), each with why.
+	Unreadable []string
+	// LookupErr is the lookup's error for NotFound when it is not that
+	// the version is in no source (a mapped file lscli reads and finds
+	// no component version in).
+	LookupErr string
 }
 
 // NewComponents returns the components of an installation's
@@ -149,13 +157,21 @@ func (c *Components) RequireRoot() error {
 
 // noRoot is the error of a component function without Root.
 func (c *Components) noRoot() error {
+	var unreadable string
+	if c != nil && len(c.Unreadable) > 0 {
+		unreadable = "; lscli could not read: " + strings.Join(c.Unreadable, "; ")
+	}
+	if c != nil && c.LookupErr != "" {
+		unreadable += "; the lookup failed: " + c.LookupErr
+	}
 	if c != nil && c.NotFound != "" && c.Missing != "" && c.Missing != c.NotFound {
 		return fmt.Errorf("the installation's component version %s could not be resolved: %s, which it references, was not found; "+
-			"the config file's blueprints map gives its blueprint, not its component descriptors; %s", c.NotFound, c.Missing, mapHint(c.Missing))
+			"the config file's blueprints map gives its blueprint, not its component descriptors; %s%s", c.NotFound, c.Missing,
+			mapHint(c.Missing), unreadable)
 	}
 	if c != nil && c.NotFound != "" {
 		return fmt.Errorf("the installation's component version %s was not found: the config file's blueprints map "+
-			"gives its blueprint, not its component descriptor; %s", c.NotFound, mapHint(c.NotFound))
+			"gives its blueprint, not its component descriptor; %s%s", c.NotFound, mapHint(c.NotFound), unreadable)
 	}
 	return errNoComponent
 }

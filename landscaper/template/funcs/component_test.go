@@ -235,6 +235,14 @@ func TestNoRootNamesWhatToMap(t *testing.T) {
 			`example.com/main:v0.1.0 was not found: the config file's blueprints map gives its blueprint, not its component ` +
 				`descriptor; map a folder or file that has example.com/main under components:, e.g. components: ` +
 				`{"example.com/main": ./path/to/folder} (see docs/components.md)`},
+		// gardener's controlplane ships a component-cli descriptor list
+		// (the container's input); mapped under components:, it is read
+		// and holds no component: the error says so.
+		{Components{NotFound: "example.com/main:v0.1.0", Unreadable: []string{"list.yaml is neither a component constructor nor a component descriptor"}},
+			`{"example.com/main": ./path/to/folder} (see docs/components.md); lscli could not read: list.yaml is neither a ` +
+				`component constructor nor a component descriptor`},
+		{Components{NotFound: "example.com/main:v0.1.0", LookupErr: "lscli.yaml maps components[\"example.com/main\"] to list.yaml, which does not hold example.com/main:v0.1.0"},
+			`(see docs/components.md); the lookup failed: lscli.yaml maps components["example.com/main"] to list.yaml, which does not hold example.com/main:v0.1.0`},
 	} {
 		err := tc.c.RequireRoot()
 		if err == nil || !strings.HasSuffix(err.Error(), tc.want) {
