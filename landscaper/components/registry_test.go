@@ -603,3 +603,32 @@ func TestNamedChartUploadedFromHiddenFolder(t *testing.T) {
 		t.Fatalf("another artifact: found %v, err %v", found, err)
 	}
 }
+
+// TestNamedChartMappedBeforeUploaded: a chart the config file's charts map
+// gives for a key is that key's chart, even where a component's helm input
+// would be uploaded as the same artifact: the user's mapping wins.
+func TestNamedChartMappedBeforeUploaded(t *testing.T) {
+	const key = "registry.example.com/project/example.com/demo/demo:0.7.6"
+	mapped := t.TempDir()
+	writeFile(t, filepath.Join(mapped, "Chart.yaml"), "apiVersion: v2\nname: demo\nversion: 0.7.6\n")
+	files := fstest.MapFS{
+		".gen/demo/Chart.yaml": {Data: []byte("apiVersion: v2\nname: demo\nversion: 0.7.6\n")},
+		"component.yaml": {Data: []byte(`components:
+- name: example.com/demo
+  version: 1.0.0
+  provider: {name: example}
+  resources:
+  - name: demo-helm
+    type: helm
+    input: {type: helm, path: ./.gen/demo}
+`)},
+	}
+	r := newTestRegistry(Config{Charts: map[string]string{key: mapped}}, files)
+	ch, found, err := r.NamedChart(key, "demo", "0.7.6")
+	if err != nil || !found || ch == nil {
+		t.Fatalf("the mapped chart: found %v, err %v", found, err)
+	}
+	if !strings.Contains(ch.Origin, mapped) {
+		t.Fatalf("chart of %s comes from %q, want the mapped chart", key, ch.Origin)
+	}
+}

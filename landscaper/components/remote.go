@@ -255,14 +255,17 @@ func firstOf(a, b string) string {
 //
 // A key that names the artifact `ocm transfer` uploads a component's helm
 // input as (<registry>/<referenceName>, see uploadArtifacts) is that input's
-// chart, also in a folder the landscape walk skips (a hidden one).
+// chart, also in a folder the landscape walk skips (a hidden one), unless
+// the charts map maps key: the user's mapping wins.
 func (r *Registry) NamedChart(key, name, version string) (chart *Chart, found bool, err error) {
-	if c, ok, err := r.uploadedChart(key); ok || err != nil {
-		if err != nil {
-			return nil, true, err
+	if _, mapped := r.cfg.Charts[key]; !mapped {
+		if c, ok, err := r.uploadedChart(key); ok || err != nil {
+			if err != nil {
+				return nil, true, err
+			}
+			ch, err := ReadChart(c)
+			return ch, true, err
 		}
-		ch, err := ReadChart(c)
-		return ch, true, err
 	}
 	c, found, _, err := r.chartContent(remote{chartKeys: []string{key}, chartName: name, chartVersion: version}, "")
 	if !found || err != nil {
