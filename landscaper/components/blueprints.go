@@ -3,7 +3,6 @@ package components
 import (
 	"errors"
 	"fmt"
-	"github.com/lscli/lscli/reconcile"
 	"maps"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/lscli/lscli/landscaper/blueprint"
 	"github.com/lscli/lscli/landscaper/components/descriptor"
 	"github.com/lscli/lscli/landscaper/components/source"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // Resource returns the resource of v whose identity is {name: name}, as
