@@ -1,13 +1,13 @@
 package components
 
 import (
-	"github.com/lscli/lscli/reconcile"
 	"testing"
 	"testing/fstest"
 
 	cdv2 "github.com/gardener/landscaper/legacy-component-spec/bindings-go/apis/v2"
 
 	"github.com/lscli/lscli/landscaper/components/source"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // TestResourceByIdentity: a resource is found by its name only when its
