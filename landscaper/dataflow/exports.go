@@ -162,11 +162,14 @@ func validateExports(inst *lsv1alpha1.Installation, bp *blueprint.Blueprint, tre
 		defs[d.Name] = d
 	}
 	sch := newSchemas(bp, tree)
-	dropped := map[string]bool{}
+	var dropped map[string]bool // made for the first: most blueprints declare every export
 	for _, name := range sortedKeys(exports) {
 		def, ok := defs[name]
 		if !ok {
 			delete(exports, name)
+			if dropped == nil {
+				dropped = map[string]bool{}
+			}
 			dropped[name] = true
 			continue
 		}
