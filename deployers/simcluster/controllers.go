@@ -110,7 +110,7 @@ func (c *Cluster) control(ctx context.Context, ref objectRef) error {
 	if ref.gvk.GroupKind() == crdGroupKind {
 		return c.refreshCRD(ctx, ref.name) // an established CRD serves its kinds
 	}
-	return c.jobWrites(ctx, want) // a completed Job's containers wrote (jobwrites.go)
+	return c.jobWrites(ctx, want) // a completed Job's or running workload's containers wrote (jobwrites.go)
 }
 
 // getTyped reads the object ref names as its Go type.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -25,14 +26,18 @@ import (
 // --tls-secret-name X, CA_SECRET_NAME=X, --configmap-name=X), in its own
 // namespace, as an empty object annotated with writtenByAnnotation. An
 // object that exists is left as it is; a workload that needs keys of it
-// still waits for them.
+// still waits for them. So is a Deployment, StatefulSet or DaemonSet once
+// its pods run (a ready replica): operators write their own webhook
+// certificate, such as KEDA's (--cert-secret-name=kedaorg-certs), which
+// the chart's other workloads mount.
 
 // writtenByAnnotation marks a Secret or ConfigMap a completed Job of the
 // simulated cluster is taken to have written, naming the Job (or Pod).
 const writtenByAnnotation = "simcluster.lscli/written-by"
 
 // jobWrites writes what obj, a Job or Pod whose status the fake controller
-// has just written, is taken to write when it has completed.
+// has just written, is taken to write when it has completed, or a
+// Deployment, StatefulSet or DaemonSet when one of its pods is ready.
 func (c *Cluster) jobWrites(ctx context.Context, obj client.Object) error {
 	var spec *corev1.PodSpec
 	var kind string
@@ -47,6 +52,21 @@ func (c *Cluster) jobWrites(ctx context.Context, obj client.Object) error {
 			return nil
 		}
 		spec, kind = &o.Spec, "Pod"
+	case *appsv1.Deployment:
+		if o.Status.ReadyReplicas == 0 {
+			return nil
+		}
+		spec, kind = &o.Spec.Template.Spec, "Deployment"
+	case *appsv1.StatefulSet:
+		if o.Status.ReadyReplicas == 0 {
+			return nil
+		}
+		spec, kind = &o.Spec.Template.Spec, "StatefulSet"
+	case *appsv1.DaemonSet:
+		if o.Status.NumberReady == 0 {
+			return nil
+		}
+		spec, kind = &o.Spec.Template.Spec, "DaemonSet"
 	default:
 		return nil
 	}

@@ -103,3 +103,37 @@ spec:
 		t.Errorf("Secrets %q, want only ca, kept and tls", got)
 	}
 }
+
+// TestRunningOperatorWritesTheSecretItNames is KEDA's pattern (kedacore/
+// charts, keda 2.20.2): the operator Deployment mounts the Secret its
+// --cert-secret-name flag names optionally and writes it itself (its
+// certificate rotation), and the metrics API server's Deployment mounts it
+// without optional, so on a real cluster it waits for the operator. A
+// long-running workload whose pods run is taken to have written what its
+// containers name, as a completed Job is; one that is not ready writes
+// nothing.
+func TestRunningOperatorWritesTheSecretItNames(t *testing.T) {
+	for _, kind := range []string{"Deployment", "StatefulSet", "DaemonSet"} {
+		t.Run(kind, func(t *testing.T) {
+			f := newFixture(t)
+			f.create(strings.Replace(workload("Deployment", `
+      containers: [{name: c, image: server}]
+      volumes: [{name: certificates, secret: {secretName: kedaorg-certs}}]
+`), "name: w", "name: metrics-apiserver", 1))
+			if u := f.get("apps/v1", "Deployment", "default", "metrics-apiserver"); ready(t, u) {
+				t.Fatalf("ready before the Secret exists; status: %v", u.Object["status"])
+			}
+			f.create(workload(kind, `
+      containers: [{name: c, image: operator, args: [--cert-dir=/certs, --cert-secret-name=kedaorg-certs]}]
+      volumes: [{name: certificates, secret: {secretName: kedaorg-certs, optional: true}}]
+`))
+			s := f.get("v1", "Secret", "default", "kedaorg-certs")
+			if got := s.GetAnnotations()[writtenByAnnotation]; got != kind+" default/w" {
+				t.Errorf("annotation %s = %q, want the %s", writtenByAnnotation, got, kind)
+			}
+			if u := f.get("apps/v1", "Deployment", "default", "metrics-apiserver"); !ready(t, u) {
+				t.Errorf("not ready; status: %v", u.Object["status"])
+			}
+		})
+	}
+}
