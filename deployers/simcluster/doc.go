@@ -98,10 +98,12 @@
 //     namespace, or the binding of a claim, finds nothing missing; a Pod
 //     without its ServiceAccount is refused, as ServiceAccount admission
 //     does.
-//   - A Job (or Pod run to completion) that completes is taken to have
-//     written the Secrets and ConfigMaps its containers name by flag or
-//     environment variable (--secret-name=X, CA_SECRET_NAME=X), as
-//     empty objects annotated with the Job (jobwrites.go).
+//   - A Job (or Pod run to completion) that completes, and a Deployment,
+//     StatefulSet or DaemonSet with a ready pod (an operator writing its
+//     own certificate), is taken to have written the Secrets and
+//     ConfigMaps its containers name by flag or environment variable
+//     (--secret-name=X, --cert-secret-name=X, CA_SECRET_NAME=X), as empty
+//     objects annotated with the writer (jobwrites.go).
 //   - The cluster of selfConfig Targets is the simulation's own API server
 //     (Options.Landscape) for the kinds that server keeps, with the other
 //     kinds kept beside it (self.go).
