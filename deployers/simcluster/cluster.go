@@ -64,6 +64,11 @@ type Cluster struct {
 	pending map[objectRef]pendingFill
 	// waiting are the workloads whose pods miss an object (prereqs.go).
 	waiting map[objectRef]struct{}
+	// expiring are the finished Jobs with a TTL, with the time it expires;
+	// finished are the Jobs the fake controller finished in this process,
+	// with when (ttl.go).
+	expiring map[objectRef]time.Time
+	finished map[objectRef]finishMark
 }
 
 // objectRef names one stored object.
@@ -83,7 +88,8 @@ type pendingFill struct {
 func newCluster(set *Clusters, key string) *Cluster {
 	c := &Cluster{key: key, set: set, scheme: set.scheme, base: builtinRESTMapper(set.minor),
 		served: served{}, crdServes: map[string]served{}, crdSchemas: map[string]crdSchemaSet{}, kindCRDs: map[schema.GroupVersionKind]map[string]bool{},
-		pending: map[objectRef]pendingFill{}, waiting: map[objectRef]struct{}{}}
+		pending: map[objectRef]pendingFill{}, waiting: map[objectRef]struct{}{},
+		expiring: map[objectRef]time.Time{}, finished: map[objectRef]finishMark{}}
 	var store testing.ObjectTracker
 	if key == SelfKey && set.opts.Landscape != nil {
 		c.own = set.opts.Landscape

@@ -210,9 +210,18 @@ func (cs *Clusters) NextChange(target *lsv1alpha1.Target) (time.Time, bool) {
 		return earliestDue(cs.saved[key])
 	}
 	var next time.Time
-	for _, p := range cs.clusters[key].pending {
+	c := cs.clusters[key]
+	for _, p := range c.pending {
 		if next.IsZero() || p.due.Before(next) {
 			next = p.due
+		}
+	}
+	// A Job whose TTL has expired but that stays in the instant it
+	// finished goes at whatever step comes next: no wake-up for it.
+	now := cs.opts.Now()
+	for _, t := range c.expiring {
+		if t.After(now) && (next.IsZero() || t.Before(next)) {
+			next = t
 		}
 	}
 	return next, !next.IsZero()

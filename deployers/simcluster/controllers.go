@@ -85,7 +85,7 @@ func (c *Cluster) control(ctx context.Context, ref objectRef) error {
 		if ref.gvk == pvcGVK {
 			delete(c.waiting, ref) // no consumer binds it now (awaitConsumer)
 		}
-		return nil
+		return c.expireJob(ctx, ref) // a finished Job's TTL (ttl.go)
 	}
 	if waiting, err := c.awaitConsumer(ctx, ref, obj); waiting || err != nil {
 		return err // a claim that binds on its first consumer has none
@@ -110,7 +110,11 @@ func (c *Cluster) control(ctx context.Context, ref objectRef) error {
 	if ref.gvk.GroupKind() == crdGroupKind {
 		return c.refreshCRD(ctx, ref.name) // an established CRD serves its kinds
 	}
-	return c.jobWrites(ctx, want) // a completed Job's or running workload's containers wrote (jobwrites.go)
+	c.noteFinished(ref, want)
+	if err := c.jobWrites(ctx, want); err != nil { // a completed Job's or running workload's containers wrote (jobwrites.go)
+		return err
+	}
+	return c.expireJob(ctx, ref)
 }
 
 // getTyped reads the object ref names as its Go type.
@@ -124,18 +128,29 @@ func (c *Cluster) getTyped(ctx context.Context, ref objectRef) (client.Object, e
 }
 
 // settle does the status fills that are due at the current virtual time, in
-// a fixed order.
+// a fixed order, then the deletions of the Jobs whose TTL has expired.
 func (c *Cluster) settle(ctx context.Context) error {
 	now := c.set.opts.Now()
-	var due []objectRef
+	var due, expired []objectRef
 	for ref, p := range c.pending {
 		if !now.Before(p.due) {
 			due = append(due, ref)
 		}
 	}
+	for ref, t := range c.expiring {
+		if !now.Before(t) {
+			expired = append(expired, ref)
+		}
+	}
 	sort.Slice(due, func(i, j int) bool { return refKey(due[i]) < refKey(due[j]) })
+	sort.Slice(expired, func(i, j int) bool { return refKey(expired[i]) < refKey(expired[j]) })
 	for _, ref := range due {
 		if err := c.settleOne(ctx, ref); err != nil {
+			return err
+		}
+	}
+	for _, ref := range expired {
+		if err := c.expireJob(ctx, ref); err != nil {
 			return err
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	"github.com/lscli/lscli/state"
 )
 
@@ -80,6 +82,9 @@ func (c *Cluster) restore(ctx context.Context, saved []state.ClusterObject) erro
 		}
 		c.restorePending(obj, rec)
 		c.noteRestored(obj)
+		if m, ok := obj.(client.Object); ok {
+			c.noteExpiring(objectRef{gvk: obj.GetObjectKind().GroupVersionKind(), namespace: m.GetNamespace(), name: m.GetName()}, m)
+		}
 	}
 	if err := c.refreshCRDs(ctx); err != nil {
 		return fmt.Errorf("restore simulated cluster %s: %w", c.key, err)
