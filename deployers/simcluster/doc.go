@@ -104,6 +104,11 @@
 //     ConfigMaps its containers name by flag or environment variable
 //     (--secret-name=X, --cert-secret-name=X, CA_SECRET_NAME=X), as empty
 //     objects annotated with the writer (jobwrites.go).
+//   - kube-controller-manager's TTL-after-finished controller (ttl.go): a
+//     finished Job with spec.ttlSecondsAfterFinished is deleted that many
+//     seconds of virtual time after it finished, but not in the instant the
+//     fake controller finished it in this process (every client sees it
+//     then, as on a real cluster, where the Job runs for seconds).
 //   - The cluster of selfConfig Targets is the simulation's own API server
 //     (Options.Landscape) for the kinds that server keeps, with the other
 //     kinds kept beside it (self.go).
@@ -133,7 +138,8 @@
 // are pruned), defaulting beyond the above, conversion between versions of a kind, garbage collection through
 // owner references, finalizers other controllers would remove (a finalizer
 // stays until a client removes it; but kubernetes.io/pvc-protection, see
-// pvcprotection.go), watch, or discovery beyond the
+// pvcprotection.go; and the Jobs the TTL-after-finished controller
+// deletes, ttl.go), watch, or discovery beyond the
 // RESTMapper and ServerVersion (an APIService adds no group version to it,
 // and the local APIServices a real kube-apiserver registers for its
 // built-in group versions do not exist). No controller creates default
