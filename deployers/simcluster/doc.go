@@ -138,13 +138,14 @@
 // are pruned), defaulting beyond the above, conversion between versions of a kind, garbage collection through
 // owner references, finalizers other controllers would remove (a finalizer
 // stays until a client removes it; but kubernetes.io/pvc-protection, see
-// pvcprotection.go; and the Jobs the TTL-after-finished controller
-// deletes, ttl.go), watch, or discovery beyond the
+// pvcprotection.go), watch, or discovery beyond the
 // RESTMapper and ServerVersion (an APIService adds no group version to it,
 // and the local APIServices a real kube-apiserver registers for its
 // built-in group versions do not exist). No controller creates default
 // ServiceAccounts, kube-root-ca.crt ConfigMaps or system RBAC. A CRD that
 // fails (a rule) never serves its kinds. A deleted Namespace stays
 // Terminating only while objects in it are held by finalizers (namespaces.go).
-// Seeds apply to new clusters only.
+// A Job whose TTL has expired stays through the virtual instant in which
+// the fake controller finished it (ttl.go), and deleting it takes no pods
+// with it (there are none). Seeds apply to new clusters only.
 package simcluster
