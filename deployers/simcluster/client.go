@@ -210,13 +210,20 @@ func (cc *clusterClient) Delete(ctx context.Context, obj client.Object, opts ...
 	if err := checkDelete(gvk.Kind, obj.GetName()); err != nil {
 		return err
 	}
+	owner := gcOwner{uid: cc.c.storedUID(ctx, gvk, obj), ref: objectRef{gvk: gvk, namespace: obj.GetNamespace(), name: obj.GetName()}}
 	if gvk.GroupKind() == (schema.GroupKind{Kind: "Namespace"}) {
-		return cc.c.deleteNamespace(ctx, obj, opts...)
+		if err := cc.c.deleteNamespace(ctx, obj, opts...); err != nil {
+			return err
+		}
+		return cc.c.collect(ctx, owner, opts)
 	}
 	if err := cc.c.inner.Delete(ctx, obj, opts...); err != nil {
 		return err
 	}
-	return cc.c.afterDelete(ctx, gvk, obj.GetNamespace(), obj.GetName())
+	if err := cc.c.afterDelete(ctx, gvk, obj.GetNamespace(), obj.GetName()); err != nil {
+		return err
+	}
+	return cc.c.collect(ctx, owner, opts) // garbage collection (gc.go)
 }
 
 // DeleteAllOf deletes the matching objects of obj's kind.

@@ -69,6 +69,9 @@ type Cluster struct {
 	// with when (ttl.go).
 	expiring map[objectRef]time.Time
 	finished map[objectRef]finishMark
+	// gc are the deleted owners whose dependents the garbage collector
+	// looks at in the next step (gc.go).
+	gc []gcOwner
 }
 
 // objectRef names one stored object.

@@ -128,7 +128,8 @@ func (c *Cluster) getTyped(ctx context.Context, ref objectRef) (client.Object, e
 }
 
 // settle does the status fills that are due at the current virtual time, in
-// a fixed order, then the deletions of the Jobs whose TTL has expired.
+// a fixed order, then the deletions of the Jobs whose TTL has expired and
+// the garbage collection of the dependents of deleted objects.
 func (c *Cluster) settle(ctx context.Context) error {
 	now := c.set.opts.Now()
 	var due, expired []objectRef
@@ -154,7 +155,10 @@ func (c *Cluster) settle(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	if len(c.gc) == 0 {
+		return nil
+	}
+	return c.collectGarbage(ctx)
 }
 
 func refKey(r objectRef) string {

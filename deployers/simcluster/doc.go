@@ -109,6 +109,11 @@
 //     seconds of virtual time after it finished, but not in the instant the
 //     fake controller finished it in this process (every client sees it
 //     then, as on a real cluster, where the Job runs for seconds).
+//   - kube-controller-manager's garbage collector (gc.go): at the next step
+//     after an object is deleted (the next client call, or before the state
+//     is saved), the objects whose ownerReferences name it by uid are
+//     deleted, or lose that reference when another owner they name exists;
+//     propagation Orphan removes the references instead.
 //   - The cluster of selfConfig Targets is the simulation's own API server
 //     (Options.Landscape) for the kinds that server keeps, with the other
 //     kinds kept beside it (self.go).
@@ -135,8 +140,9 @@
 // claims), validation of CRDs (a
 // non-structural schema or two storage versions are stored), refusal of
 // unknown fields in server-side apply or with fieldValidation Strict (they
-// are pruned), defaulting beyond the above, conversion between versions of a kind, garbage collection through
-// owner references, finalizers other controllers would remove (a finalizer
+// are pruned), defaulting beyond the above, conversion between versions of a kind, foreground deletion (the
+// owner goes at once, blockOwnerDeletion is not looked at) or the collection
+// of dependents whose owner never existed, finalizers other controllers would remove (a finalizer
 // stays until a client removes it; but kubernetes.io/pvc-protection, see
 // pvcprotection.go), watch, or discovery beyond the
 // RESTMapper and ServerVersion (an APIService adds no group version to it,

@@ -37,6 +37,11 @@ func (cs *Clusters) Save() ([]state.ClusterObject, error) {
 			out = append(out, cs.saved[key]...)
 			continue
 		}
+		if len(c.gc) > 0 { // the collector's step comes before the state is kept
+			if err := c.collectGarbage(context.Background()); err != nil {
+				return nil, err
+			}
+		}
 		objs, err := c.save()
 		if err != nil {
 			return nil, err

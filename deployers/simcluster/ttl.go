@@ -108,6 +108,7 @@ func (c *Cluster) expireJob(ctx context.Context, ref objectRef) error {
 		return nil
 	}
 	delete(c.finished, ref)
+	c.gc = append(c.gc, gcOwner{uid: job.UID, ref: ref}) // its pods, had it any
 	err = c.inner.Delete(ctx, job, client.PropagationPolicy(metav1.DeletePropagationForeground),
 		client.Preconditions{UID: &job.UID})
 	if apierrors.IsNotFound(err) {

@@ -1,0 +1,189 @@
+package simcluster
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Garbage collection through owner references, as kube-controller-manager's
+// garbage collector (pkg/controller/garbagecollector) does it: when an
+// object is gone, the objects whose metadata.ownerReferences name it by uid
+// are deleted (with background propagation, so theirs go too), unless
+// another owner they name still exists: then only the reference to the
+// deleted owner is removed. This happens at the next controller step (the
+// next client call), not within the call that deleted the owner. A deletion
+// with propagation Orphan removes the references at once and deletes
+// nothing. Foreground deletion is taken as background: the owner goes at
+// once (no foregroundDeletion finalizer), blockOwnerDeletion is not looked
+// at. The simulation's own API server (self.go) is left alone.
+
+// gcOwner is a deleted object whose dependents the collector looks at.
+type gcOwner struct {
+	uid types.UID
+	ref objectRef
+}
+
+// storedUID returns the uid of the stored object of kind gvk named by obj,
+// or "" when there is none.
+func (c *Cluster) storedUID(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object) types.UID {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(gvk)
+	if err := c.inner.Get(ctx, client.ObjectKeyFromObject(obj), u); err != nil {
+		return ""
+	}
+	return u.GetUID()
+}
+
+// collect hands the deleted owner to the garbage collector: an orphaning
+// deletion removes the references to it now, any other is looked at in the
+// next step. The caller holds the lock.
+func (c *Cluster) collect(ctx context.Context, owner gcOwner, opts []client.DeleteOption) error {
+	if c.own != nil || owner.uid == "" {
+		return nil
+	}
+	if p := (&client.DeleteOptions{}).ApplyOptions(opts).PropagationPolicy; p != nil && *p == metav1.DeletePropagationOrphan {
+		return c.forEachDependent(ctx, owner.uid, func(dep *unstructured.Unstructured, _ schema.GroupVersionKind) error {
+			return c.dropOwnerRef(ctx, dep, owner.uid)
+		})
+	}
+	c.gc = append(c.gc, owner)
+	return nil
+}
+
+// collectGarbage deletes the dependents of the owners that are gone (see
+// above), in the order they were deleted; an owner still held by
+// finalizers waits. The caller holds the lock.
+func (c *Cluster) collectGarbage(ctx context.Context) error {
+	if c.own != nil {
+		c.gc = nil
+		return nil
+	}
+	var waiting []gcOwner
+	for len(c.gc) > 0 {
+		owner := c.gc[0]
+		c.gc = c.gc[1:]
+		if gvk := owner.ref.gvk; c.storedUID(ctx, gvk, refObject(owner.ref)) == owner.uid {
+			waiting = append(waiting, owner)
+			continue
+		}
+		err := c.forEachDependent(ctx, owner.uid, func(dep *unstructured.Unstructured, gvk schema.GroupVersionKind) error {
+			solid, err := c.hasOtherOwner(ctx, dep, owner.uid)
+			if err != nil {
+				return err
+			}
+			if solid {
+				return c.dropOwnerRef(ctx, dep, owner.uid)
+			}
+			return c.deleteDependent(ctx, dep, gvk)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	c.gc = waiting
+	return nil
+}
+
+// refObject is an object with the namespace and name of ref.
+func refObject(ref objectRef) client.Object {
+	u := &unstructured.Unstructured{}
+	u.SetNamespace(ref.namespace)
+	u.SetName(ref.name)
+	return u
+}
+
+// forEachDependent calls fn for each stored object with an owner reference
+// to uid, in the order of kind, namespace and name.
+func (c *Cluster) forEachDependent(ctx context.Context, uid types.UID, fn func(*unstructured.Unstructured, schema.GroupVersionKind) error) error {
+	var gvks []schema.GroupVersionKind
+	for _, gvk := range c.tracker.kinds {
+		if !slices.Contains(gvks, gvk) {
+			gvks = append(gvks, gvk)
+		}
+	}
+	sort.Slice(gvks, func(i, j int) bool { return gvks[i].String() < gvks[j].String() })
+	for _, gvk := range gvks {
+		list := &unstructured.UnstructuredList{}
+		list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+		if err := c.inner.List(ctx, list); err != nil {
+			return fmt.Errorf("simulated cluster %s: garbage collector: list %s: %w", c.key, gvk.Kind, err)
+		}
+		for i := range list.Items {
+			dep := &list.Items[i]
+			if !slices.ContainsFunc(dep.GetOwnerReferences(), func(r metav1.OwnerReference) bool { return r.UID == uid }) {
+				continue
+			}
+			dep.SetGroupVersionKind(gvk)
+			if err := fn(dep, gvk); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// hasOtherOwner reports whether an owner dep names, other than uid, exists.
+func (c *Cluster) hasOtherOwner(ctx context.Context, dep *unstructured.Unstructured, uid types.UID) (bool, error) {
+	for _, r := range dep.GetOwnerReferences() {
+		if r.UID == uid {
+			continue
+		}
+		gv, err := schema.ParseGroupVersion(r.APIVersion)
+		if err != nil {
+			continue // invalid: the collector counts it as absent
+		}
+		gvk := gv.WithKind(r.Kind)
+		ns := ""
+		if c.namespaced(gvk) {
+			ns = dep.GetNamespace()
+		}
+		if c.storedUID(ctx, gvk, refObject(objectRef{namespace: ns, name: r.Name})) == r.UID {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// dropOwnerRef removes dep's owner references to uid.
+func (c *Cluster) dropOwnerRef(ctx context.Context, dep *unstructured.Unstructured, uid types.UID) error {
+	dep.SetOwnerReferences(slices.DeleteFunc(dep.GetOwnerReferences(), func(r metav1.OwnerReference) bool { return r.UID == uid }))
+	if err := c.inner.Update(ctx, dep); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("simulated cluster %s: garbage collector: remove owner reference of %s %s: %w", c.key, dep.GetKind(), objectName(dep), err)
+	}
+	return nil
+}
+
+// deleteDependent deletes dep, whose owners are gone, and hands it to the
+// collector in turn.
+func (c *Cluster) deleteDependent(ctx context.Context, dep *unstructured.Unstructured, gvk schema.GroupVersionKind) error {
+	var err error
+	if gvk.GroupKind() == (schema.GroupKind{Kind: "Namespace"}) {
+		err = c.deleteNamespace(ctx, dep)
+	} else {
+		err = c.inner.Delete(ctx, dep, client.PropagationPolicy(metav1.DeletePropagationBackground))
+	}
+	if client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("simulated cluster %s: garbage collector: delete %s %s: %w", c.key, gvk.Kind, objectName(dep), err)
+	}
+	if err := c.afterDelete(ctx, gvk, dep.GetNamespace(), dep.GetName()); err != nil {
+		return err
+	}
+	c.gc = append(c.gc, gcOwner{uid: dep.GetUID(), ref: objectRef{gvk: gvk, namespace: dep.GetNamespace(), name: dep.GetName()}})
+	return nil
+}
+
+// objectName is namespace/name, or the name of a cluster-scoped object.
+func objectName(o metav1.Object) string {
+	if o.GetNamespace() == "" {
+		return o.GetName()
+	}
+	return o.GetNamespace() + "/" + o.GetName()
+}
