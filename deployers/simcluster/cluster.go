@@ -106,6 +106,7 @@ func newCluster(set *Clusters, key string) *Cluster {
 	if c.own == nil {
 		// Only the tracker writes this store: it can keep the label index.
 		c.tracker.index = labelIndex{}
+		c.tracker.owners = newOwnerIndex()
 	}
 	c.mapper = &dynamicMapper{RESTMapper: c.base}
 	c.tracker.hasStatus = func(gvk schema.GroupVersionKind) bool { return c.served[gvk].status }

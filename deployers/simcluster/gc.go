@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -101,30 +102,42 @@ func refObject(ref objectRef) client.Object {
 }
 
 // forEachDependent calls fn for each stored object with an owner reference
-// to uid, in the order of kind, namespace and name.
+// to uid, in the order of kind, namespace and name, as the tracker's owner
+// index names them (the simulation's own API server, which keeps none, is
+// left alone).
 func (c *Cluster) forEachDependent(ctx context.Context, uid types.UID, fn func(*unstructured.Unstructured, schema.GroupVersionKind) error) error {
-	var gvks []schema.GroupVersionKind
-	for _, gvk := range c.tracker.kinds {
-		if !slices.Contains(gvks, gvk) {
-			gvks = append(gvks, gvk)
+	type dependent struct {
+		gvk      schema.GroupVersionKind
+		ns, name string
+	}
+	var deps []dependent
+	for ref, gvk := range c.tracker.owners.of(uid) {
+		if d := (dependent{gvk, ref.ns, ref.name}); !slices.Contains(deps, d) {
+			deps = append(deps, d)
 		}
 	}
-	sort.Slice(gvks, func(i, j int) bool { return gvks[i].String() < gvks[j].String() })
-	for _, gvk := range gvks {
-		list := &unstructured.UnstructuredList{}
-		list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-		if err := c.inner.List(ctx, list); err != nil {
-			return fmt.Errorf("simulated cluster %s: garbage collector: list %s: %w", c.key, gvk.Kind, err)
+	sort.Slice(deps, func(i, j int) bool {
+		a, b := deps[i], deps[j]
+		if a.gvk != b.gvk {
+			return a.gvk.String() < b.gvk.String()
 		}
-		for i := range list.Items {
-			dep := &list.Items[i]
-			if !slices.ContainsFunc(dep.GetOwnerReferences(), func(r metav1.OwnerReference) bool { return r.UID == uid }) {
-				continue
-			}
-			dep.SetGroupVersionKind(gvk)
-			if err := fn(dep, gvk); err != nil {
-				return err
-			}
+		if a.ns != b.ns {
+			return a.ns < b.ns
+		}
+		return a.name < b.name
+	})
+	for _, d := range deps {
+		dep := &unstructured.Unstructured{}
+		dep.SetGroupVersionKind(d.gvk)
+		switch err := c.inner.Get(ctx, client.ObjectKey{Namespace: d.ns, Name: d.name}, dep); {
+		case apierrors.IsNotFound(err):
+			continue
+		case err != nil:
+			return fmt.Errorf("simulated cluster %s: garbage collector: get %s %s/%s: %w", c.key, d.gvk.Kind, d.ns, d.name, err)
+		}
+		dep.SetGroupVersionKind(d.gvk)
+		if err := fn(dep, d.gvk); err != nil {
+			return err
 		}
 	}
 	return nil

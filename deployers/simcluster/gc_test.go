@@ -2,6 +2,9 @@ package simcluster
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"sort"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -93,5 +96,66 @@ func TestGarbageCollectionBeforeSave(t *testing.T) {
 	g.c = g.client()
 	if !configMapGone(t, g, "child") {
 		t.Errorf("dependent of an owner deleted before the save is in the saved state")
+	}
+}
+
+// TestGarbageCollectorIndexesOwners: the collector finds a deleted owner's
+// dependents in the tracker's owner index, not by listing every object of
+// every kind (a cluster with helm releases holds megabytes of history
+// Secrets, and every upgrade deletes objects); the index follows creates,
+// updates that change the references, and deletes.
+func TestGarbageCollectorIndexesOwners(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	ownedConfigMap(t, f, "parent")
+	ownedConfigMap(t, f, "a", "parent")
+	ownedConfigMap(t, f, "b", "parent")
+	for i := range 20 {
+		ownedConfigMap(t, f, fmt.Sprintf("unrelated-%d", i))
+	}
+	c, err := f.clusters.ClusterFor(ctx, f.target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := &corev1.ConfigMap{}
+	if err := f.c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "parent"}, parent); err != nil {
+		t.Fatal(err)
+	}
+	names := func() []string {
+		var out []string
+		for ref := range c.tracker.owners.of(parent.UID) {
+			out = append(out, ref.name)
+		}
+		sort.Strings(out)
+		return out
+	}
+	if got := names(); !slices.Equal(got, []string{"a", "b"}) {
+		t.Fatalf("dependents of parent = %v, want [a b]", got)
+	}
+	b := &corev1.ConfigMap{}
+	if err := f.c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "b"}, b); err != nil {
+		t.Fatal(err)
+	}
+	b.OwnerReferences = nil
+	if err := f.c.Update(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(); !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("dependents of parent after b dropped its reference = %v, want [a]", got)
+	}
+	if err := f.c.Delete(ctx, parent); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "b"}, &corev1.ConfigMap{}); err != nil {
+		t.Fatalf("b, no longer a dependent: %v", err)
+	}
+	if !configMapGone(t, f, "a") {
+		t.Errorf("a dependent of the deleted owner stays")
+	}
+	if got := names(); len(got) != 0 {
+		t.Errorf("dependents of the deleted parent still indexed: %v", got)
+	}
+	if n := len(c.tracker.owners.owners); n != 0 {
+		t.Errorf("%d objects indexed as dependents after every dependent went", n)
 	}
 }

@@ -68,6 +68,9 @@ type tracker struct {
 	// labels copies only the objects it selects; nil for a store whose
 	// objects change beside the tracker (the simulation's own cluster).
 	index labelIndex
+	// owners indexes the owner references of every stored object, kept
+	// with index (nil with it).
+	owners *ownerIndex
 	// services holds what the stored Services hold, kept with index (see
 	// allocated).
 	services serviceIndex
@@ -90,12 +93,14 @@ func (t *tracker) reindex(gvr schema.GroupVersionResource, ns, name string) {
 	}
 	if err != nil {
 		delete(byNS[ns], name)
+		t.owners.record(storedRef{gvr, ns, name}, schema.GroupVersionKind{}, nil)
 		return
 	}
 	acc, err := meta.Accessor(obj)
 	if err != nil {
 		return
 	}
+	t.recordOwners(storedRef{gvr, ns, name}, obj, acc.GetOwnerReferences())
 	if byNS == nil {
 		byNS = map[string]map[string]map[string]string{}
 		t.index[gvr] = byNS
@@ -104,6 +109,19 @@ func (t *tracker) reindex(gvr schema.GroupVersionResource, ns, name string) {
 		byNS[ns] = map[string]map[string]string{}
 	}
 	byNS[ns][name] = acc.GetLabels()
+}
+
+// recordOwners keeps the owner references of obj, stored as ref, in the
+// owner index.
+func (t *tracker) recordOwners(ref storedRef, obj runtime.Object, refs []metav1.OwnerReference) {
+	var gvk schema.GroupVersionKind
+	if len(refs) > 0 {
+		var err error
+		if gvk, err = apiutil.GVKForObject(obj, t.scheme); err != nil {
+			refs = nil // a kind the scheme does not know cannot be listed either
+		}
+	}
+	t.owners.record(ref, gvk, refs)
 }
 
 // reindexAdded records what Add stored: obj (or each item of a list) under
