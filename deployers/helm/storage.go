@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +20,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/lscli/lscli/internal/fastjson"
 )
 
 // releaseSecretType is the Secret type helm 3 gives its release records.
@@ -212,7 +213,7 @@ func (s *secretStore) secret(key string, rls *release.Release, old *corev1.Secre
 
 // encodeRelease is helm's record format: base64 of gzipped JSON.
 func encodeRelease(rls *release.Release) (string, error) {
-	b, err := json.Marshal(rls)
+	b, err := fastjson.MarshalEscaped(rls) // json.Marshal's bytes, in a fraction of its time
 	if err != nil {
 		return "", err
 	}
@@ -253,7 +254,7 @@ func decodeRelease(sec *corev1.Secret) (*release.Release, error) {
 		}
 	}
 	rls := &release.Release{}
-	if err := json.Unmarshal(b, rls); err != nil {
+	if err := fastjson.Unmarshal(b, rls); err != nil { // as json.Unmarshal decodes it
 		return nil, fmt.Errorf("decode release record %s/%s: %w", sec.Namespace, sec.Name, err)
 	}
 	rls.Labels = map[string]string{}

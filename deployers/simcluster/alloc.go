@@ -123,6 +123,9 @@ func (x *serviceIndex) record(ns, name string, s *corev1.Service) {
 
 var servicesResource = schema.GroupVersionResource{Version: "v1", Resource: "services"}
 
+// secretsResource is the resource of Secrets.
+var secretsResource = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+
 // allocate does what the registries allocate for obj (see the function
 // allocate), given what the other stored Services hold; old is the stored
 // object, nil on create.

@@ -107,6 +107,7 @@ func newCluster(set *Clusters, key string) *Cluster {
 		// Only the tracker writes this store: it can keep the label index.
 		c.tracker.index = labelIndex{}
 		c.tracker.owners = newOwnerIndex()
+		c.tracker.tokenSecrets = map[string]map[string]bool{}
 	}
 	c.mapper = &dynamicMapper{RESTMapper: c.base}
 	c.tracker.hasStatus = func(gvk schema.GroupVersionKind) bool { return c.served[gvk].status }

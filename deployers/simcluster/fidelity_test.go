@@ -157,3 +157,37 @@ func TestServiceAccountToken(t *testing.T) {
 		t.Errorf("token secret after its ServiceAccount was deleted: %v, want NotFound", err)
 	}
 }
+
+// TestServiceAccountTokenLooksAtTokenSecrets: the token controller finds a
+// ServiceAccount's token Secrets in the tracker's index of token Secrets,
+// not by listing every Secret of the namespace for every write of a
+// ServiceAccount (a namespace with helm releases holds megabytes of release
+// records); the index follows creates and deletes.
+func TestServiceAccountTokenLooksAtTokenSecrets(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.create(`{"apiVersion":"v1","kind":"Secret","type":"kubernetes.io/service-account-token","metadata":{"name":"tok","namespace":"default","annotations":{"kubernetes.io/service-account.name":"app"}}}`,
+		`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"plain","namespace":"default"}}`,
+		`{"apiVersion":"v1","kind":"Secret","type":"helm.sh/release.v1","metadata":{"name":"sh.helm.release.v1.x.v1","namespace":"default"}}`)
+	c, err := f.clusters.ClusterFor(ctx, f.target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.tracker.tokenSecrets["default"]; len(got) != 1 || !got["tok"] {
+		t.Fatalf("token secrets of default = %v, want only tok", got)
+	}
+	f.create(`{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"app","namespace":"default"}}`)
+	sec := &corev1.Secret{}
+	if err := f.c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "tok"}, sec); err != nil {
+		t.Fatal(err)
+	}
+	if len(sec.Data["token"]) == 0 {
+		t.Errorf("token secret of a new ServiceAccount has no token: %q", sec.Data)
+	}
+	if err := f.c.Delete(ctx, sec); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.tracker.tokenSecrets["default"]; len(got) != 0 {
+		t.Errorf("token secrets of default after tok was deleted = %v, want none", got)
+	}
+}

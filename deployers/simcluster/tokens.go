@@ -8,6 +8,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -32,6 +34,9 @@ var CACertificate []byte
 func (c *Cluster) tokenController(ctx context.Context, gvk schema.GroupVersionKind, ns, name string, deleted bool) error {
 	switch {
 	case gvk.GroupKind() == schema.GroupKind{Kind: "Secret"} && !deleted:
+		if !c.maybeTokenSecret(ns, name) {
+			return nil
+		}
 		sec := &corev1.Secret{}
 		if err := c.inner.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, sec); err != nil {
 			return client.IgnoreNotFound(err)
@@ -52,12 +57,11 @@ func (c *Cluster) syncAccountTokens(ctx context.Context, ns, name string, delete
 			return err
 		}
 	}
-	list := &corev1.SecretList{}
-	if err := c.inner.List(ctx, list, client.InNamespace(ns)); err != nil {
-		return fmt.Errorf("simulated cluster %s: list secrets in %s: %w", c.key, ns, err)
+	secrets, err := c.tokenSecrets(ctx, ns)
+	if err != nil {
+		return err
 	}
-	for i := range list.Items {
-		sec := &list.Items[i]
+	for _, sec := range secrets {
 		if sec.Type != corev1.SecretTypeServiceAccountToken || sec.Annotations[corev1.ServiceAccountNameKey] != name {
 			continue
 		}
@@ -72,6 +76,43 @@ func (c *Cluster) syncAccountTokens(ctx context.Context, ns, name string, delete
 		}
 	}
 	return nil
+}
+
+// maybeTokenSecret reports whether the Secret ns/name may be a
+// service-account token: the tracker's index says so, or the store keeps
+// none (the simulation's own API server).
+func (c *Cluster) maybeTokenSecret(ns, name string) bool {
+	return c.tracker.tokenSecrets == nil || c.tracker.tokenSecrets[ns][name]
+}
+
+// tokenSecrets returns the service-account token Secrets in ns, sorted by
+// name: those the tracker's index names, or on a store that keeps no index
+// every Secret of ns (the caller checks the type).
+func (c *Cluster) tokenSecrets(ctx context.Context, ns string) ([]*corev1.Secret, error) {
+	if c.tracker.tokenSecrets == nil {
+		list := &corev1.SecretList{}
+		if err := c.inner.List(ctx, list, client.InNamespace(ns)); err != nil {
+			return nil, fmt.Errorf("simulated cluster %s: list secrets in %s: %w", c.key, ns, err)
+		}
+		out := make([]*corev1.Secret, len(list.Items))
+		for i := range list.Items {
+			out[i] = &list.Items[i]
+		}
+		return out, nil
+	}
+	names := slices.Sorted(maps.Keys(c.tracker.tokenSecrets[ns]))
+	out := make([]*corev1.Secret, 0, len(names))
+	for _, name := range names {
+		sec := &corev1.Secret{}
+		switch err := c.inner.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, sec); {
+		case apierrors.IsNotFound(err):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("simulated cluster %s: get secret %s/%s: %w", c.key, ns, name, err)
+		}
+		out = append(out, sec)
+	}
+	return out, nil
 }
 
 // fillToken puts what is missing into the token Secret sec.

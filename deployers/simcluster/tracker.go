@@ -71,6 +71,11 @@ type tracker struct {
 	// owners indexes the owner references of every stored object, kept
 	// with index (nil with it).
 	owners *ownerIndex
+	// tokenSecrets names the Secrets of type
+	// kubernetes.io/service-account-token by namespace, kept with index
+	// (nil with it), so that the token controller (tokens.go) looks at
+	// those alone, not at every Secret (helm's release records among them).
+	tokenSecrets map[string]map[string]bool
 	// services holds what the stored Services hold, kept with index (see
 	// allocated).
 	services serviceIndex
@@ -94,6 +99,7 @@ func (t *tracker) reindex(gvr schema.GroupVersionResource, ns, name string) {
 	if err != nil {
 		delete(byNS[ns], name)
 		t.owners.record(storedRef{gvr, ns, name}, schema.GroupVersionKind{}, nil)
+		t.recordTokenSecret(gvr, ns, name, nil)
 		return
 	}
 	acc, err := meta.Accessor(obj)
@@ -101,6 +107,7 @@ func (t *tracker) reindex(gvr schema.GroupVersionResource, ns, name string) {
 		return
 	}
 	t.recordOwners(storedRef{gvr, ns, name}, obj, acc.GetOwnerReferences())
+	t.recordTokenSecret(gvr, ns, name, obj)
 	if byNS == nil {
 		byNS = map[string]map[string]map[string]string{}
 		t.index[gvr] = byNS
@@ -109,6 +116,22 @@ func (t *tracker) reindex(gvr schema.GroupVersionResource, ns, name string) {
 		byNS[ns] = map[string]map[string]string{}
 	}
 	byNS[ns][name] = acc.GetLabels()
+}
+
+// recordTokenSecret keeps in tokenSecrets whether obj, stored under gvr as
+// ns/name (nil: gone), is a service-account token Secret.
+func (t *tracker) recordTokenSecret(gvr schema.GroupVersionResource, ns, name string, obj runtime.Object) {
+	if t.tokenSecrets == nil || gvr != secretsResource {
+		return
+	}
+	if sec, ok := obj.(*corev1.Secret); ok && sec.Type == corev1.SecretTypeServiceAccountToken {
+		if t.tokenSecrets[ns] == nil {
+			t.tokenSecrets[ns] = map[string]bool{}
+		}
+		t.tokenSecrets[ns][name] = true
+		return
+	}
+	delete(t.tokenSecrets[ns], name)
 }
 
 // recordOwners keeps the owner references of obj, stored as ref, in the
