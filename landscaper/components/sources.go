@@ -205,13 +205,8 @@ var ociArchiveTypes = []string{
 // the local blob (Version.Uploaded).
 func uploadArtifacts(v *source.Version, repo Repo) {
 	for i, res := range v.Descriptor.Resources {
-		if res.Access == nil || accessKind(res.Access.GetType()) != "localBlob" {
-			continue
-		}
-		ref, _ := res.Access.Object["localReference"].(string)
-		mediaType, _ := res.Access.Object["mediaType"].(string)
-		name, _ := res.Access.Object["referenceName"].(string)
-		if ref == "" || name == "" || !isOCIArchive(mediaType) {
+		ref, mediaType, name, ok := uploadedBlob(res)
+		if !ok {
 			continue
 		}
 		imageRef := repo.Key + "/" + name
@@ -226,6 +221,19 @@ func uploadArtifacts(v *source.Version, repo Repo) {
 		}
 		v.Uploaded[imageRef] = source.LocalBlobRef{Reference: ref, MediaType: mediaType}
 	}
+}
+
+// uploadedBlob reads res as a local blob that `ocm transfer` uploads as an
+// artifact of its own: a localBlob of an OCI archive media type with a
+// referenceName. ok is false for any other resource.
+func uploadedBlob(res cdv2.Resource) (ref, mediaType, name string, ok bool) {
+	if res.Access == nil || accessKind(res.Access.GetType()) != "localBlob" {
+		return "", "", "", false
+	}
+	ref, _ = res.Access.Object["localReference"].(string)
+	mediaType, _ = res.Access.Object["mediaType"].(string)
+	name, _ = res.Access.Object["referenceName"].(string)
+	return ref, mediaType, name, ref != "" && name != "" && isOCIArchive(mediaType)
 }
 
 // uploadedChart returns the local blob of the component version in the
@@ -251,13 +259,8 @@ func (r *Registry) uploadedChart(key string) (c *Content, found bool, err error)
 			continue
 		}
 		for _, res := range v.Descriptor.Resources {
-			if res.Access == nil || accessKind(res.Access.GetType()) != "localBlob" {
-				continue
-			}
-			ref, _ := res.Access.Object["localReference"].(string)
-			mediaType, _ := res.Access.Object["mediaType"].(string)
-			name, _ := res.Access.Object["referenceName"].(string)
-			if ref == "" || name == "" || !isOCIArchive(mediaType) || !strings.HasSuffix(key, "/"+name) {
+			ref, mediaType, name, ok := uploadedBlob(res)
+			if !ok || !strings.HasSuffix(key, "/"+name) {
 				continue
 			}
 			c, err := localContent(v, res, ref, mediaType)
