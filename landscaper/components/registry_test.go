@@ -574,6 +574,18 @@ component: {name: example.com/twice, version: 1.0.0, provider: x, creationTime: 
 	}
 }
 
+// hiddenChartComponent is a component constructor whose helm input is a
+// chart in a hidden folder, .gen/demo.
+const hiddenChartComponent = `components:
+- name: example.com/demo
+  version: 1.0.0
+  provider: {name: example}
+  resources:
+  - name: demo-helm
+    type: helm
+    input: {type: helm, path: ./.gen/demo}
+`
+
 // TestNamedChartUploadedFromHiddenFolder: vasu1124/introspect packs its
 // charts into ocm/.gen, a hidden folder the landscape walk skips, and its
 // blueprints deploy chart.ref: <resource>.access.imageReference, which
@@ -584,15 +596,7 @@ func TestNamedChartUploadedFromHiddenFolder(t *testing.T) {
 	files := fstest.MapFS{
 		".gen/demo/Chart.yaml":  {Data: []byte("apiVersion: v2\nname: demo\nversion: 0.7.6\n")},
 		".gen/demo/values.yaml": {Data: []byte("x: 1\n")},
-		"component.yaml": {Data: []byte(`components:
-- name: example.com/demo
-  version: 1.0.0
-  provider: {name: example}
-  resources:
-  - name: demo-helm
-    type: helm
-    input: {type: helm, path: ./.gen/demo}
-`)},
+		"component.yaml":        {Data: []byte(hiddenChartComponent)},
 	}
 	r := newTestRegistry(Config{}, files)
 	ch, found, err := r.NamedChart("registry.example.com/project/example.com/demo/demo:0.7.6", "demo", "0.7.6")
@@ -613,15 +617,7 @@ func TestNamedChartMappedBeforeUploaded(t *testing.T) {
 	writeFile(t, filepath.Join(mapped, "Chart.yaml"), "apiVersion: v2\nname: demo\nversion: 0.7.6\n")
 	files := fstest.MapFS{
 		".gen/demo/Chart.yaml": {Data: []byte("apiVersion: v2\nname: demo\nversion: 0.7.6\n")},
-		"component.yaml": {Data: []byte(`components:
-- name: example.com/demo
-  version: 1.0.0
-  provider: {name: example}
-  resources:
-  - name: demo-helm
-    type: helm
-    input: {type: helm, path: ./.gen/demo}
-`)},
+		"component.yaml":       {Data: []byte(hiddenChartComponent)},
 	}
 	r := newTestRegistry(Config{Charts: map[string]string{key: mapped}}, files)
 	ch, found, err := r.NamedChart(key, "demo", "0.7.6")
