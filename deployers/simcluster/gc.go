@@ -177,11 +177,12 @@ func (c *Cluster) dropOwnerRef(ctx context.Context, dep *unstructured.Unstructur
 // deleteDependent deletes dep, whose owners are gone, and hands it to the
 // collector in turn.
 func (c *Cluster) deleteDependent(ctx context.Context, dep *unstructured.Unstructured, gvk schema.GroupVersionKind) error {
+	opts := []client.DeleteOption{client.PropagationPolicy(metav1.DeletePropagationBackground)}
 	var err error
 	if gvk.GroupKind() == (schema.GroupKind{Kind: "Namespace"}) {
 		err = c.deleteNamespace(ctx, dep)
 	} else {
-		err = c.inner.Delete(ctx, dep, client.PropagationPolicy(metav1.DeletePropagationBackground))
+		err = c.inner.Delete(ctx, dep, opts...)
 	}
 	if client.IgnoreNotFound(err) != nil {
 		return fmt.Errorf("simulated cluster %s: garbage collector: delete %s %s: %w", c.key, gvk.Kind, objectName(dep), err)
@@ -189,8 +190,7 @@ func (c *Cluster) deleteDependent(ctx context.Context, dep *unstructured.Unstruc
 	if err := c.afterDelete(ctx, gvk, dep.GetNamespace(), dep.GetName()); err != nil {
 		return err
 	}
-	c.gc = append(c.gc, gcOwner{uid: dep.GetUID(), ref: objectRef{gvk: gvk, namespace: dep.GetNamespace(), name: dep.GetName()}})
-	return nil
+	return c.collect(ctx, gcOwner{uid: dep.GetUID(), ref: objectRef{gvk: gvk, namespace: dep.GetNamespace(), name: dep.GetName()}}, opts)
 }
 
 // objectName is namespace/name, or the name of a cluster-scoped object.

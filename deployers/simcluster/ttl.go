@@ -108,9 +108,11 @@ func (c *Cluster) expireJob(ctx context.Context, ref objectRef) error {
 		return nil
 	}
 	delete(c.finished, ref)
-	c.gc = append(c.gc, gcOwner{uid: job.UID, ref: ref}) // its pods, had it any
-	err = c.inner.Delete(ctx, job, client.PropagationPolicy(metav1.DeletePropagationForeground),
-		client.Preconditions{UID: &job.UID})
+	opts := []client.DeleteOption{client.PropagationPolicy(metav1.DeletePropagationForeground), client.Preconditions{UID: &job.UID}}
+	if err := c.collect(ctx, gcOwner{uid: job.UID, ref: ref}, opts); err != nil { // its pods, had it any
+		return err
+	}
+	err = c.inner.Delete(ctx, job, opts...)
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
