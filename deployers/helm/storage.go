@@ -242,20 +242,12 @@ var gzipWriters = sync.Pool{New: func() any {
 }}
 
 // decodeRelease reads a record written by encodeRelease (or by helm, which
-// also wrote uncompressed JSON in old versions).
+// also wrote uncompressed JSON in old versions), through releaseRecords; the
+// release's own labels are those of sec.
 func decodeRelease(sec *corev1.Secret) (*release.Release, error) {
-	b, err := base64.StdEncoding.DecodeString(string(sec.Data["release"]))
+	rls, err := releaseRecords.get(sec.Data["release"], func() (*release.Release, int, error) { return decodeRecord(sec) })
 	if err != nil {
-		return nil, fmt.Errorf("decode release record %s/%s: %w", sec.Namespace, sec.Name, err)
-	}
-	if len(b) > 3 && bytes.Equal(b[:3], []byte{0x1f, 0x8b, 0x08}) {
-		if b, err = gunzip(b); err != nil {
-			return nil, fmt.Errorf("decode release record %s/%s: %w", sec.Namespace, sec.Name, err)
-		}
-	}
-	rls := &release.Release{}
-	if err := fastjson.Unmarshal(b, rls); err != nil { // as json.Unmarshal decodes it
-		return nil, fmt.Errorf("decode release record %s/%s: %w", sec.Namespace, sec.Name, err)
+		return nil, err
 	}
 	rls.Labels = map[string]string{}
 	for k, v := range sec.Labels {
@@ -264,6 +256,25 @@ func decodeRelease(sec *corev1.Secret) (*release.Release, error) {
 		}
 	}
 	return rls, nil
+}
+
+// decodeRecord decodes the release of sec's record, and returns the length
+// of its JSON.
+func decodeRecord(sec *corev1.Secret) (*release.Release, int, error) {
+	b, err := base64.StdEncoding.DecodeString(string(sec.Data["release"]))
+	if err != nil {
+		return nil, 0, fmt.Errorf("decode release record %s/%s: %w", sec.Namespace, sec.Name, err)
+	}
+	if len(b) > 3 && bytes.Equal(b[:3], []byte{0x1f, 0x8b, 0x08}) {
+		if b, err = gunzip(b); err != nil {
+			return nil, 0, fmt.Errorf("decode release record %s/%s: %w", sec.Namespace, sec.Name, err)
+		}
+	}
+	rls := &release.Release{}
+	if err := fastjson.Unmarshal(b, rls); err != nil { // as json.Unmarshal decodes it
+		return nil, 0, fmt.Errorf("decode release record %s/%s: %w", sec.Namespace, sec.Name, err)
+	}
+	return rls, len(b), nil
 }
 
 // gunzip decompresses b, with a reader of gzipReaders: a new reader
