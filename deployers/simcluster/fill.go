@@ -44,6 +44,9 @@ func fillDeployment(obj client.Object, fail string, now metav1.Time) {
 	}
 }
 
+// fillStatefulSet runs every pod of a StatefulSet, ready (none with fail),
+// at the revisions statefulSetPods gives: with updateStrategy OnDelete a
+// change of the template leaves the pods running at their revision.
 func fillStatefulSet(obj client.Object, fail string, _ metav1.Time) {
 	s := obj.(*appsv1.StatefulSet)
 	r := replicas(s.Spec.Replicas)
@@ -51,9 +54,7 @@ func fillStatefulSet(obj client.Object, fail string, _ metav1.Time) {
 	if fail != "" {
 		ready = 0
 	}
-	rev := s.Name + "-sim"
-	s.Status = appsv1.StatefulSetStatus{ObservedGeneration: s.Generation, Replicas: r, ReadyReplicas: ready,
-		CurrentReplicas: r, UpdatedReplicas: r, AvailableReplicas: ready, CurrentRevision: rev, UpdateRevision: rev}
+	s.Status = statefulSetStatus(s, r, ready)
 }
 
 func fillDaemonSet(obj client.Object, fail string, _ metav1.Time) {

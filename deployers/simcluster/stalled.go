@@ -173,9 +173,9 @@ func stallStatefulSet(s *appsv1.StatefulSet, m *missingRef) {
 	default:
 		n = 1
 	}
-	rev := s.Name + "-sim"
+	rev := statefulSetRevision(s)
 	s.Status = appsv1.StatefulSetStatus{ObservedGeneration: s.Generation, Replicas: n, CurrentReplicas: n, UpdatedReplicas: n,
-		CurrentRevision: rev, UpdateRevision: rev}
+		CurrentRevision: rev, UpdateRevision: rev, CollisionCount: s.Status.CollisionCount}
 }
 
 // stallDaemonSet: the one node's pod is created but not ready, or, without
