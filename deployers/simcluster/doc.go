@@ -86,6 +86,9 @@
 //     scheduled: awaitConsumer) and LoadBalancer Services get an
 //     ingress hostname (<name>.<namespace>.lb.simulated). Rules (Rule) delay
 //     this by virtual time, make it fail, or keep it from ever happening.
+//     A StatefulSet's revisions are named by its template, and with
+//     updateStrategy OnDelete a template change leaves its pods at their
+//     revision (statefulset.go).
 //   - Workloads whose pods need an object that is missing (prereqs.go): the
 //     ServiceAccount (but "default", which a real namespace always has,
 //     as it has the ConfigMap kube-root-ca.crt with the key ca.crt),
