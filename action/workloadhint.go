@@ -37,7 +37,9 @@ var workloadKinds = map[string]schema.GroupVersionKind{
 // that generates a certificate Secret, as ingress-nginx's does) or an
 // operator, which a simulated cluster does not run; or which container
 // cannot start because the kubelet cannot parse its image
-// (InvalidImageName), which only the pod's status shows on a real cluster.
+// (InvalidImageName), which only the pod's status shows on a real cluster;
+// or, for a StatefulSet with updateStrategy OnDelete, that its pods run an
+// older template, which its controller does not replace.
 // The cluster keeps no pods whose events would tell. It is empty for other
 // items.
 func workloadHint(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsForFunc, di *lsv1alpha1.DeployItem) (string, error) {
@@ -66,6 +68,14 @@ func workloadHint(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsFor
 	w, err := waitsFor(ctx, target, gvk, objNS, objName)
 	if err != nil || w == (simcluster.Wait{}) {
 		return "", err
+	}
+	if w.Outdated > 0 {
+		return fmt.Sprintf("DeployItem %s/%s: %s timed out on %s %s/%s, whose updateStrategy OnDelete replaces no pod: "+
+			"%d of its %d pods run an older template than revision %s, so updatedReplicas stays below replicas, which "+
+			"Landscaper's default readiness check wants (helm's wait and kstatus pass an OnDelete StatefulSet). On a real "+
+			"cluster delete those pods (kubectl delete pod), and the controller recreates them from the new revision; a "+
+			"simulated cluster has no pods to delete: use updateStrategy RollingUpdate, or the template the pods run",
+			di.Namespace, di.Name, what, kind, objNS, objName, w.Outdated, w.Replicas, w.Revision), nil
 	}
 	if w.Reason == simcluster.ReasonInvalidImageName {
 		return fmt.Sprintf("DeployItem %s/%s: %s timed out on %s %s/%s, whose pods cannot start: container %q waits "+

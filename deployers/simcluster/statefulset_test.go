@@ -158,3 +158,21 @@ func TestStatefulSetSavedRevision(t *testing.T) {
 		t.Errorf("status %+v, want the pod at the template's revision", st)
 	}
 }
+
+// TestWaitsForOutdatedPods: WaitsFor names the pods of an OnDelete
+// StatefulSet that run an older template, for the hint of a readiness
+// check that timed out on it; nothing while all run the update revision.
+func TestWaitsForOutdatedPods(t *testing.T) {
+	f := newFixture(t)
+	f.create(statefulSet("OnDelete"))
+	gvk := appsv1.SchemeGroupVersion.WithKind("StatefulSet")
+	if w, err := f.clusters.WaitsFor(context.Background(), f.target, gvk, "default", "vault"); err != nil || w != (Wait{}) {
+		t.Fatalf("new StatefulSet: WaitsFor = %+v, %v, want nothing", w, err)
+	}
+	f.stsUpdate("hashicorp/vault:2.0.4", 0)
+	s, _ := f.sts()
+	w, err := f.clusters.WaitsFor(context.Background(), f.target, gvk, "default", "vault")
+	if want := (Wait{Outdated: 1, Replicas: 1, Revision: s.Status.UpdateRevision}); err != nil || w != want {
+		t.Errorf("after a template change: WaitsFor = %+v, %v, want %+v", w, err, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -22,6 +23,12 @@ type Wait struct {
 	// is what stops the pods (ReasonInvalidImageName), Message the
 	// kubelet's message, Image the container's image.
 	Reason, Container, Image, Message string
+	// Outdated, for a StatefulSet with updateStrategy OnDelete, is how many
+	// of its pods run an older revision than its template's (Revision),
+	// which its controller replaces only when someone deletes them
+	// (statefulset.go), of Replicas.
+	Outdated, Replicas int32
+	Revision           string
 }
 
 // WaitsFor says what the pods of workload ns/name of kind gvk, on the
@@ -57,11 +64,29 @@ func (cs *Clusters) WaitsFor(ctx context.Context, target *lsv1alpha1.Target, gvk
 		return Wait{}, nil
 	}
 	m, err := c.findMissing(ctx, ns, spec)
-	if err != nil || m == nil {
+	if err != nil {
 		return Wait{}, err
+	}
+	if m == nil {
+		return outdatedPods(obj), nil
 	}
 	if m.stall == stallImage {
 		return Wait{Reason: m.reason(), Container: m.container, Image: m.image, Message: m.notFound()}, nil
 	}
 	return Wait{Missing: m.notFound()}, nil
+}
+
+// outdatedPods is the Wait of a StatefulSet with updateStrategy OnDelete
+// whose pods do not all run its update revision, the zero Wait for any
+// other object.
+func outdatedPods(obj client.Object) Wait {
+	s, ok := obj.(*appsv1.StatefulSet)
+	if !ok || s.Spec.UpdateStrategy.Type != appsv1.OnDeleteStatefulSetStrategyType || s.Status.ObservedGeneration != s.Generation {
+		return Wait{}
+	}
+	r := replicas(s.Spec.Replicas)
+	if s.Status.UpdatedReplicas >= r {
+		return Wait{}
+	}
+	return Wait{Outdated: r - s.Status.UpdatedReplicas, Replicas: r, Revision: s.Status.UpdateRevision}
 }
