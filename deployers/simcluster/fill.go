@@ -45,7 +45,7 @@ func fillDeployment(obj client.Object, fail string, now metav1.Time) {
 }
 
 // fillStatefulSet runs every pod of a StatefulSet, ready (none with fail),
-// at the revisions statefulSetPods gives: with updateStrategy OnDelete a
+// at the revisions statefulSetStatus gives: with updateStrategy OnDelete a
 // change of the template leaves the pods running at their revision.
 func fillStatefulSet(obj client.Object, fail string, _ metav1.Time) {
 	s := obj.(*appsv1.StatefulSet)

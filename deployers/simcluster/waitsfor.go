@@ -34,9 +34,10 @@ type Wait struct {
 // WaitsFor says what the pods of workload ns/name of kind gvk, on the
 // simulated cluster behind target, wait for (see prereqs.go): the first
 // object they need that is missing, or the first container whose image
-// the kubelet cannot parse, in the order the pods get to them. It is the
-// zero Wait when nothing stops them, and for an object that is not there
-// or whose kind runs no pods. Hints use it to name why a workload never
+// the kubelet cannot parse, in the order the pods get to them; else, for a
+// StatefulSet with updateStrategy OnDelete, how many of its pods run an
+// older template (outdatedPods). It is the zero Wait when nothing stops
+// them, and for an object that is not there or whose kind runs no pods. Hints use it to name why a workload never
 // got ready: a simulated cluster keeps no pods to look at.
 func (cs *Clusters) WaitsFor(ctx context.Context, target *lsv1alpha1.Target, gvk schema.GroupVersionKind, ns, name string) (Wait, error) {
 	c, err := cs.ClusterFor(ctx, target)
