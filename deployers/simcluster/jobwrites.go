@@ -3,6 +3,7 @@ package simcluster
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -24,9 +25,11 @@ import (
 // taken to have written the Secrets and ConfigMaps its containers name by
 // a flag or an environment variable that says so (--secret-name=X,
 // --tls-secret-name X, CA_SECRET_NAME=X, --configmap-name=X), in its own
-// namespace, as an empty object annotated with writtenByAnnotation. An
-// object that exists is left as it is; a workload that needs keys of it
-// still waits for them. So is a Deployment, StatefulSet or DaemonSet once
+// namespace, as an empty object annotated with writtenByAnnotation; a pod
+// that reads keys of it finds them (prereqs.go), as the container would
+// have written them. An object that exists is left as it is. A Job (or
+// Pod) also writes the Secrets and ConfigMaps its roles name
+// (rbacwrites.go). So is a Deployment, StatefulSet or DaemonSet once
 // its pods run (a ready replica): operators write their own webhook
 // certificate, such as KEDA's (--cert-secret-name=kedaorg-certs), which
 // the chart's other workloads mount.
@@ -70,13 +73,31 @@ func (c *Cluster) jobWrites(ctx context.Context, obj client.Object) error {
 	default:
 		return nil
 	}
+	writes := namedWrites(spec)
+	if kind == "Job" || kind == "Pod" {
+		byRole, err := c.roleWrites(ctx, obj.GetNamespace(), spec) // rbacwrites.go
+		if err != nil {
+			return err
+		}
+		writes = appendNew(writes, byRole)
+	}
 	writer := kind + " " + obj.GetNamespace() + "/" + obj.GetName()
-	for _, w := range namedWrites(spec) {
+	for _, w := range writes {
 		if err := c.writeFor(ctx, writer, obj.GetNamespace(), w); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// appendNew appends to ws those of more it does not hold.
+func appendNew(ws, more []namedWrite) []namedWrite {
+	for _, m := range more {
+		if !slices.Contains(ws, m) {
+			ws = append(ws, m)
+		}
+	}
+	return ws
 }
 
 // jobComplete reports whether j has the Complete condition.

@@ -137,3 +137,86 @@ func TestRunningOperatorWritesTheSecretItNames(t *testing.T) {
 		})
 	}
 }
+
+// redisSecretInit is argo-cd's pattern (argoproj/argo-helm, argo-cd
+// 10.1.1, templates/redis-secret-init): a pre-install hook Job runs
+// `argocd admin redis-initial-password`, which creates Secret argocd-redis
+// with key auth; no flag names it, the Job's Role does (get on it, create
+// on Secrets). ROLE stands for the Role's rules.
+const redisSecretInit = `
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: redis-secret-init, namespace: default}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: redis-secret-init, namespace: default}
+rules: ROLE
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: redis-secret-init, namespace: default}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: redis-secret-init}
+subjects: [{kind: ServiceAccount, name: redis-secret-init, namespace: default}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: redis-secret-init, namespace: default}
+spec:
+  template:
+    spec:
+      restartPolicy: OnFailure
+      serviceAccountName: redis-secret-init
+      containers: [{name: secret-init, image: quay.io/argoproj/argocd:v3.4.4, command: [argocd, admin, redis-initial-password]}]
+`
+
+// readsRedisAuth is a Deployment whose container reads key auth of Secret
+// argocd-redis into its environment, without optional (argo-cd's redis
+// and its servers).
+var readsRedisAuth = workload("Deployment", `
+      containers:
+      - name: redis
+        image: redis
+        env: [{name: REDIS_PASSWORD, valueFrom: {secretKeyRef: {name: argocd-redis, key: auth, optional: false}}}]
+`)
+
+// TestCompletedJobWritesTheSecretItsRoleNames: a completed Job whose
+// ServiceAccount may create Secrets (its Role or ClusterRole, bound in the
+// Job's namespace or cluster-wide) is taken to have written the Secrets a
+// rule of that role names (resourceNames), as argo-cd's redis-secret-init
+// writes argocd-redis. What such a container writes is not known: a pod
+// that reads a key of it finds it. A Role that may not create Secrets, or
+// names none, writes nothing.
+func TestCompletedJobWritesTheSecretItsRoleNames(t *testing.T) {
+	argo := `[{apiGroups: [""], resources: [secrets], resourceNames: [argocd-redis], verbs: [get]}, {apiGroups: [""], resources: [secrets], verbs: [create]}]`
+	f := newFixture(t)
+	f.create(strings.Split(strings.Replace(redisSecretInit, "ROLE", argo, 1), "---")...)
+	s := f.get("v1", "Secret", "default", "argocd-redis")
+	if got := s.GetAnnotations()[writtenByAnnotation]; got != "Job default/redis-secret-init" {
+		t.Errorf("annotation %s = %q, want the Job", writtenByAnnotation, got)
+	}
+	f.create(readsRedisAuth)
+	if u := f.get("apps/v1", "Deployment", "default", "w"); !ready(t, u) {
+		t.Errorf("not ready; status: %v", u.Object["status"])
+	}
+
+	for name, rules := range map[string]string{
+		"read only":   `[{apiGroups: [""], resources: [secrets], resourceNames: [argocd-redis], verbs: [get, update]}]`,
+		"no names":    `[{apiGroups: [""], resources: [secrets], verbs: [get, create]}]`,
+		"other group": `[{apiGroups: [apps], resources: [secrets], resourceNames: [argocd-redis], verbs: [get]}, {apiGroups: [apps], resources: [secrets], verbs: [create]}]`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			f.create(strings.Split(strings.Replace(redisSecretInit, "ROLE", rules, 1), "---")...)
+			list := &unstructured.UnstructuredList{}
+			list.SetAPIVersion("v1")
+			list.SetKind("SecretList")
+			if err := f.c.List(context.Background(), list, client.InNamespace("default")); err != nil {
+				t.Fatal(err)
+			}
+			if len(list.Items) != 0 {
+				t.Errorf("Secrets written: %v", list.Items)
+			}
+		})
+	}
+}

@@ -256,6 +256,8 @@ func itemKeys(items []corev1.KeyToPath) []string {
 // firstMissing returns m, filled in, for the first of refs that is not
 // optional and does not exist or lacks a key it needs, or nil. An optional
 // reference needs neither the object nor its keys, as the kubelet reads it.
+// An object a simulated container is taken to have written has the keys
+// its readers need: the container would have written them.
 func (c *Cluster) firstMissing(ctx context.Context, ns string, refs []objectUse, m *missingRef) (*missingRef, error) {
 	for _, r := range refs {
 		if r.optional != nil && *r.optional {
@@ -271,6 +273,9 @@ func (c *Cluster) firstMissing(ctx context.Context, ns string, refs []objectUse,
 		if err != nil || !ok {
 			m.name = r.name
 			return missing(err, m)
+		}
+		if obj.GetAnnotations()[writtenByAnnotation] != "" {
+			continue // what a container wrote into it is not known: its readers find their keys (jobwrites.go)
 		}
 		for _, k := range r.keys {
 			has := false
