@@ -200,6 +200,20 @@ func TestCompletedJobWritesTheSecretItsRoleNames(t *testing.T) {
 		t.Errorf("not ready; status: %v", u.Object["status"])
 	}
 
+	t.Run("cluster role", func(t *testing.T) {
+		f := newFixture(t)
+		m := strings.Replace(redisSecretInit, "ROLE", argo, 1)
+		m = strings.Replace(m, "kind: Role\nmetadata: {name: redis-secret-init, namespace: default}", "kind: ClusterRole\nmetadata: {name: redis-secret-init}", 1)
+		m = strings.Replace(m, "kind: RoleBinding\nmetadata: {name: redis-secret-init, namespace: default}", "kind: ClusterRoleBinding\nmetadata: {name: redis-secret-init}", 1)
+		m = strings.Replace(m, "kind: Role, name", "kind: ClusterRole, name", 1)
+		if n := strings.Count(m, "kind: ClusterRole"); n != 3 {
+			t.Fatalf("%d ClusterRole kinds in the manifests, want 3", n)
+		}
+		f.create(strings.Split(m, "---")...)
+		if got := f.get("v1", "Secret", "default", "argocd-redis").GetAnnotations()[writtenByAnnotation]; got != "Job default/redis-secret-init" {
+			t.Errorf("annotation %s = %q, want the Job", writtenByAnnotation, got)
+		}
+	})
 	for name, rules := range map[string]string{
 		"read only":   `[{apiGroups: [""], resources: [secrets], resourceNames: [argocd-redis], verbs: [get, update]}]`,
 		"no names":    `[{apiGroups: [""], resources: [secrets], verbs: [get, create]}]`,

@@ -34,9 +34,8 @@ func (c *Cluster) roleWrites(ctx context.Context, ns string, spec *corev1.PodSpe
 	}
 	var out []namedWrite
 	for _, kind := range []struct {
-		secret   bool
-		resource string
-	}{{true, "secrets"}, {false, "configmaps"}} {
+		resource, flag string // flag: what writeOf reads as naming one
+	}{{"secrets", "secret-name"}, {"configmaps", "configmap-name"}} {
 		create := rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{kind.resource}, Verbs: []string{"create"}}
 		if ok, _ := validation.Covers(rules, []rbacv1.PolicyRule{create}); !ok {
 			continue
@@ -51,7 +50,7 @@ func (c *Cluster) roleWrites(ctx context.Context, ns string, spec *corev1.PodSpe
 				if ok, _ := validation.Covers([]rbacv1.PolicyRule{r}, []rbacv1.PolicyRule{read}); !ok || seen[name] {
 					continue
 				}
-				if w, ok := writeOf(kind.resource[:len(kind.resource)-1]+"-name", name); ok {
+				if w, ok := writeOf(kind.flag, name); ok {
 					seen[name] = true
 					out = append(out, w)
 				}
