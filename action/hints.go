@@ -283,6 +283,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsForFun
 		if h := unservedKindHint(&dis[i]); h != "" {
 			hints = append(hints, h)
 		}
+		if h := releaseTooLargeHint(&dis[i]); h != "" {
+			hints = append(hints, h)
+		}
 	}
 	for i := range dis {
 		h, err := pickupHint(ctx, c, &dis[i])
@@ -338,6 +341,27 @@ func unservedKindHint(di *lsv1alpha1.DeployItem) string {
 		"its CustomResourceDefinition is installed or its API server runs; if that cluster is simulated, seed a "+
 		"CustomResourceDefinition for each kind of it the item applies (simulatedCluster.seeds in the config file, "+
 		"see docs/deployers.md), or install it in an item this one depends on", di.Namespace, di.Name, target, what)
+}
+
+// releaseTooLarge matches kube-apiserver's refusal of a helm release
+// record (a Secret of helm's storage) larger than a Secret may be, as
+// helm's install or upgrade passes it on: the release and the revision.
+var releaseTooLarge = regexp.MustCompile(`Secret "sh\.helm\.release\.v1\.(.+)\.v(\d+)" is invalid: data: Too long`)
+
+// releaseTooLargeHint says, for a helm item whose release record was
+// refused as too large, what makes it large and what to do: helm keeps each
+// revision in a Secret, the chart with every file gzipped, and the API
+// server takes at most 1 MiB of data in one. It is empty for other items.
+func releaseTooLargeHint(di *lsv1alpha1.DeployItem) string {
+	m := failedItemMatch(di, releaseTooLarge)
+	if m == nil {
+		return ""
+	}
+	return fmt.Sprintf("DeployItem %s/%s: the record of revision %s of helm release %q is larger than a Secret may be "+
+		"(1 MiB of data), so helm stopped before it created anything; on a real cluster too: helm keeps each revision "+
+		"in a Secret, the chart gzipped with every file in it (crds/ and files the templates never read included). "+
+		"Leave what the templates do not need out of the chart with .helmignore, or split the chart",
+		di.Namespace, di.Name, m[2], m[1])
 }
 
 // resourceNotFound matches Landscaper's error for getResource or getResources

@@ -279,3 +279,24 @@ func TestTimeoutHintRequirements(t *testing.T) {
 		t.Errorf("hint = %q, want it to contain %q", got, want)
 	}
 }
+
+func TestReleaseTooLargeHint(t *testing.T) {
+	failed := lsv1alpha1.DeployItemPhases.Failed
+	di := failedItem(failed, `timeout at: "helm deployer: start reconcile"`)
+	di.Status.FirstError = &lsv1alpha1.Error{Message: `unable to install helm chart release: create: failed to create: Secret "sh.helm.release.v1.monitoring.v1" is invalid: data: Too long: may not be more than 1048576 bytes`}
+	got := releaseTooLargeHint(di)
+	for _, w := range []string{`DeployItem laas/shoot: the record of revision 1 of helm release "monitoring" is larger than a Secret may be (1 MiB of data)`,
+		"on a real cluster too", ".helmignore", "crds/"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("hint = %q, want it to contain %q", got, w)
+		}
+	}
+	for name, di := range map[string]*lsv1alpha1.DeployItem{
+		"not failed":   failedItem(lsv1alpha1.DeployItemPhases.Progressing, `Secret "sh.helm.release.v1.m.v1" is invalid: data: Too long`),
+		"other secret": failedItem(failed, `Secret "app" is invalid: data: Too long: may not be more than 1048576 bytes`),
+	} {
+		if h := releaseTooLargeHint(di); h != "" {
+			t.Errorf("%s: hint = %q, want none", name, h)
+		}
+	}
+}

@@ -3,6 +3,10 @@ package helm
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +18,7 @@ import (
 	"github.com/lscli/lscli/deployers/manifest/kubetest"
 	"github.com/lscli/lscli/deployers/simcluster"
 	"github.com/lscli/lscli/internal/ids"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // TestSimulatedCluster deploys the test chart to lscli's simulated cluster,
@@ -78,4 +83,42 @@ func newSimulated(t *testing.T, now *time.Time, changes map[string]any) simulate
 	req := request(deployItem(t, config(t, changes), lsv1alpha1.DeployItemPhases.Init, *now), *now)
 	req.Target = target
 	return simulated{d: New(Options{Clusters: clusters}), req: req, clusters: clusters, target: target}
+}
+
+// TestReleaseTooLargeForASecret installs a chart whose release record
+// (the chart with its files, gzipped) is larger than a Secret may be: the
+// simulated cluster refuses the record as kube-apiserver does, helm's
+// install stops before it creates any object, and the item is retried.
+func TestReleaseTooLargeForASecret(t *testing.T) {
+	dir := t.TempDir()
+	blob := make([]byte, 900<<10)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range blob {
+		blob[i] = byte(rng.Uint32())
+	}
+	files := map[string][]byte{
+		"Chart.yaml":               []byte("apiVersion: v2\nname: large\nversion: 0.1.0\n"),
+		"templates/configmap.yaml": []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: large}\ndata: {size: \"{{ len (.Files.Get \"files/blob.bin\") }}\"}\n"),
+		"files/blob.bin":           blob,
+	}
+	for name, data := range files {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := epoch
+	sim := newSimulated(t, &now, map[string]any{"chart": map[string]any{"ref": "registry.example/charts/large:0.1.0"}})
+	sim.d = New(Options{Clusters: sim.clusters, Charts: map[string]string{"registry.example/charts/large": dir}})
+	_, err := sim.d.Reconcile(context.Background(), sim.req)
+	want := `create: failed to create: Secret "sh.helm.release.v1.demo.v1" is invalid: data: Too long: may not be more than 1048576 bytes`
+	if err == nil || !strings.Contains(err.Error(), want) || reconcile.IsTerminal(err) {
+		t.Fatalf("err = %v, want a retried error with %q", err, want)
+	}
+	c, _ := sim.clusters.ForTarget(context.Background(), sim.target)
+	if kubetest.Get(t, c, "v1", "ConfigMap", "default", "large") != nil {
+		t.Error("the install created the ConfigMap, though its release record was refused")
+	}
 }

@@ -132,8 +132,9 @@
 // ReplicaSet is not counted); image pull secrets, generic ephemeral
 // volumes and the secrets of other volume sources are not looked at, and a workload waits only for writes through
 // the cluster's clients (not for objects the simulation's own API server
-// gets otherwise, on the self cluster). Names (by the rule of their kind, on create) and
-// labels are validated as kube-apiserver validates them, and so are
+// gets otherwise, on the self cluster). Names (by the rule of their kind, on create),
+// labels and the data of Secrets and ConfigMaps (keys, 1 MiB, the keys a
+// Secret's type needs; datavalidate.go) are validated as kube-apiserver validates them, and so are
 // updates of the fields its update validation keeps (immutable.go: the
 // workloads' selectors, a StatefulSet's claim templates, a Job's template,
 // cluster IPs, claims, immutable ConfigMaps and Secrets, roleRef,

@@ -606,6 +606,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		if err := validateWorkloadSelector(obj); err != nil {
 			return err
 		}
+		if err := validateData(obj); err != nil {
+			return err
+		}
 		if err := t.validateCustomResource(nil, obj); err != nil {
 			return err
 		}
@@ -630,6 +633,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	// defaults is no change.
 	admit(obj)
 	if err := validateWorkloadSelector(obj); err != nil {
+		return err
+	}
+	if err := validateData(obj); err != nil {
 		return err
 	}
 	if err := admitAPIService(obj, false, false, now); err != nil {
