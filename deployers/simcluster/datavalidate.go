@@ -2,6 +2,7 @@ package simcluster
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -66,7 +67,7 @@ func secretErrors(s *corev1.Secret) field.ErrorList {
 	data := field.NewPath("data")
 	var errs field.ErrorList
 	size := 0
-	for _, k := range sortedKeys(s.Data) {
+	for _, k := range slices.Sorted(maps.Keys(s.Data)) {
 		for _, msg := range validation.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(data.Key(k), k, msg))
 		}
@@ -117,7 +118,7 @@ func secretErrors(s *corev1.Secret) field.ErrorList {
 func configMapErrors(c *corev1.ConfigMap) field.ErrorList {
 	var errs field.ErrorList
 	size := 0
-	for _, k := range sortedKeys(c.Data) {
+	for _, k := range slices.Sorted(maps.Keys(c.Data)) {
 		p := field.NewPath("data").Key(k)
 		for _, msg := range validation.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(p, k, msg))
@@ -127,7 +128,7 @@ func configMapErrors(c *corev1.ConfigMap) field.ErrorList {
 		}
 		size += len(c.Data[k])
 	}
-	for _, k := range sortedKeys(c.BinaryData) {
+	for _, k := range slices.Sorted(maps.Keys(c.BinaryData)) {
 		for _, msg := range validation.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(field.NewPath("binaryData").Key(k), k, msg))
 		}
@@ -138,14 +139,4 @@ func configMapErrors(c *corev1.ConfigMap) field.ErrorList {
 		errs = append(errs, field.TooLong(field.NewPath(""), "", maxDataSize))
 	}
 	return errs
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
