@@ -85,7 +85,9 @@ func (c *recordCache) get(data []byte, decode func() (*release.Release, int, err
 
 // copyRelease returns a copy of r that shares no map, slice or pointer with
 // it other than the byte slices of chart files and schemas. Info.Resources,
-// which release records never carry, is copied object by object.
+// which release records never carry, is copied object by object. r is
+// decoded from JSON: its values (Config, the chart's Values) hold only the
+// types runtime.DeepCopyJSON copies.
 func copyRelease(r *release.Release) *release.Release {
 	if r == nil {
 		return nil
@@ -108,7 +110,7 @@ func copyRelease(r *release.Release) *release.Release {
 		c.Info = &info
 	}
 	c.Chart = copyChart(r.Chart)
-	c.Config = copyValues(r.Config)
+	c.Config = runtime.DeepCopyJSON(r.Config)
 	if r.Hooks != nil {
 		c.Hooks = make([]*release.Hook, len(r.Hooks))
 		for i, h := range r.Hooks {
@@ -137,7 +139,7 @@ func copyChart(ch *chart.Chart) *chart.Chart {
 	c.Raw = copyFiles(ch.Raw)
 	c.Templates = copyFiles(ch.Templates)
 	c.Files = copyFiles(ch.Files)
-	c.Values = copyValues(ch.Values)
+	c.Values = runtime.DeepCopyJSON(ch.Values)
 	c.Schema = ch.Schema[:len(ch.Schema):len(ch.Schema)]
 	if m := ch.Metadata; m != nil {
 		mc := *m
@@ -194,43 +196,11 @@ func copyDependencies(deps []*chart.Dependency) []*chart.Dependency {
 			if d.ImportValues != nil {
 				dc.ImportValues = make([]interface{}, len(d.ImportValues))
 				for j, v := range d.ImportValues {
-					dc.ImportValues[j] = copyValue(v)
+					dc.ImportValues[j] = runtime.DeepCopyJSONValue(v)
 				}
 			}
 			out[i] = &dc
 		}
 	}
 	return out
-}
-
-// copyValues copies a tree of values as JSON decodes it.
-func copyValues(m map[string]interface{}) map[string]interface{} {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]interface{}, len(m))
-	for k, v := range m {
-		out[k] = copyValue(v)
-	}
-	return out
-}
-
-// copyValue copies one value of such a tree (maps and slices anew, the
-// scalars as they are).
-func copyValue(v interface{}) interface{} {
-	switch v := v.(type) {
-	case map[string]interface{}:
-		return copyValues(v)
-	case []interface{}:
-		if v == nil {
-			return v
-		}
-		out := make([]interface{}, len(v))
-		for i, e := range v {
-			out[i] = copyValue(e)
-		}
-		return out
-	default:
-		return v
-	}
 }
