@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -110,13 +109,7 @@ func writeDataCase(t *testing.T, cl client.Client, ns string, c dataCase) error 
 	}
 	next := obj(t, expand(c.update))
 	next.SetNamespace(ns)
-	cur := &unstructured.Unstructured{}
-	cur.SetGroupVersionKind(next.GroupVersionKind())
-	if err := cl.Get(ctx, client.ObjectKeyFromObject(next), cur); err != nil {
-		t.Fatalf("%s: get: %v", c.name, err)
-	}
-	next.SetResourceVersion(cur.GetResourceVersion())
-	return cl.Update(ctx, next)
+	return updateWhole(t, cl, c.name, next)
 }
 
 // TestDataValidation writes each of dataCases to a simulated cluster: the

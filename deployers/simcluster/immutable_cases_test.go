@@ -60,13 +60,7 @@ func writeCase(t *testing.T, cl client.Client, ns string, c immutableCase) error
 	next.SetNamespace(first.GetNamespace())
 	switch c.method {
 	case "update":
-		cur := &unstructured.Unstructured{}
-		cur.SetGroupVersionKind(next.GroupVersionKind())
-		if err := cl.Get(ctx, client.ObjectKeyFromObject(next), cur); err != nil {
-			t.Fatalf("%s: get: %v", c.name, err)
-		}
-		next.SetResourceVersion(cur.GetResourceVersion())
-		return cl.Update(ctx, next)
+		return updateWhole(t, cl, c.name, next)
 	case "merge":
 		raw, err := json.Marshal(next.Object)
 		if err != nil {
@@ -78,6 +72,20 @@ func writeCase(t *testing.T, cl client.Client, ns string, c immutableCase) error
 	}
 	t.Fatalf("%s: unknown method %q", c.name, c.method)
 	return nil
+}
+
+// updateWhole writes next, a whole object, over the stored one, with its
+// resourceVersion; a failing read fails case name.
+func updateWhole(t *testing.T, cl client.Client, name string, next *unstructured.Unstructured) error {
+	t.Helper()
+	ctx := context.Background()
+	cur := &unstructured.Unstructured{}
+	cur.SetGroupVersionKind(next.GroupVersionKind())
+	if err := cl.Get(ctx, client.ObjectKeyFromObject(next), cur); err != nil {
+		t.Fatalf("%s: get: %v", name, err)
+	}
+	next.SetResourceVersion(cur.GetResourceVersion())
+	return cl.Update(ctx, next)
 }
 
 // outcome renders err as its status code, message and causes.
