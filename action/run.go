@@ -47,6 +47,11 @@ type Run struct {
 	// words (see reconcile.Explain); the report shows them. Nil when there
 	// are none.
 	Explanations *reconcile.Explanations
+	// Warnings are lscli's warnings about the input that the run found,
+	// each once, in the order found (see reconcile.Warnings): what
+	// Landscaper does without a word, such as YAML documents of a
+	// blueprint file that it ignores.
+	Warnings []string
 }
 
 // ExitCode is the exit code the result stands for: ExitOK when every root
@@ -102,7 +107,7 @@ func runAndSave(ctx context.Context, ss *session, roots []landscape.ObjectRef, o
 	}
 	run := &Run{Run: res, Assessment: assessment, Objects: objs,
 		Scheduled: ss.engine.Scheduled(), FakedTypes: ss.framework.FakedTypes(), TargetSyncs: syncs.Items,
-		Explanations: explained}
+		Explanations: explained, Warnings: ss.engine.Warnings()}
 	if ss.cfg.StoredObjects {
 		// The simulation is saved and nothing reads it any more: its
 		// memory, and the copies, go before the file is read back, so

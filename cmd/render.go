@@ -132,12 +132,16 @@ func rootsIn(roots []*dryrun.Installation, ns string) []*dryrun.Installation {
 
 // reportProblems prints every problem and warning of a dry run (with the
 // template lines around it, when known) and returns exit code 2 when there
-// are problems (1 when a template engine panicked). Warnings are what the
-// dry run could not check; they do not change the exit code.
+// are problems (1 when a template engine panicked). Warnings are lscli's
+// warnings about the files (reconcile.Warn) and what the dry run could not
+// check; they do not change the exit code.
 func (f *factory) reportProblems(res *action.RenderResult) error {
 	where := rootFiles(res.Loaded)
 	for _, p := range res.Problems {
 		f.templateError("error", p, where)
+	}
+	for _, w := range res.InputWarnings {
+		f.status("warning: %s", w)
 	}
 	for _, w := range res.Warnings {
 		f.templateError("warning: not checked", w, where)

@@ -55,10 +55,14 @@ func (f *factory) printRun(s *settings, run *action.Run) error {
 	return output.ListStored(stored, s.Output, f.streams.Out)
 }
 
-// notes tells on ErrOut what a run left for later (automatic reconciles) and
-// which deploy item types lscli faked because no deployer serves them, and
-// that no target sync controller runs for the TargetSyncs.
+// notes tells on ErrOut lscli's warnings about the input (reconcile.Warn),
+// what a run left for later (automatic reconciles) and which deploy item
+// types lscli faked because no deployer serves them, and that no target
+// sync controller runs for the TargetSyncs.
 func (f *factory) notes(run *action.Run) {
+	for _, w := range run.Warnings {
+		f.status("warning: %s", w)
+	}
 	for _, t := range run.Scheduled {
 		f.status("next automatic reconcile of Installation %s/%s at %s", t.Namespace, t.Name, t.Due.Format(time.RFC3339))
 	}

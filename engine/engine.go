@@ -28,6 +28,8 @@ type Engine struct {
 	// explained has lscli's texts of the errors whose status is in
 	// Landscaper's words (see reconcile.Explain).
 	explained reconcile.Explanations
+	// warned has lscli's warnings about the input (see reconcile.Warn).
+	warned reconcile.Warnings
 }
 
 // New returns an engine over cfg.Cluster with the installation, execution and
@@ -100,6 +102,7 @@ func (e *Engine) Scheduled() []reconcile.Timer {
 func (e *Engine) Run(ctx context.Context, opts reconcile.RunOptions) (reconcile.RunResult, error) {
 	ctx = template.WithEnvironment(ctx, template.Environment{Clock: e.cfg.Clock.Now, Seed: e.cfg.IDs.Seed(), Limits: e.cfg.Limits, Clusters: e.cfg.Clusters})
 	ctx = reconcile.WithExplanations(ctx, &e.explained)
+	ctx = reconcile.WithWarnings(ctx, &e.warned)
 	return e.loop.Run(ctx, opts)
 }
 
@@ -107,6 +110,11 @@ func (e *Engine) Run(ctx context.Context, opts reconcile.RunOptions) (reconcile.
 // the engine's runs where the objects' status has Landscaper's words for
 // them (see reconcile.Explain). They are not part of the state.
 func (e *Engine) Explanations() *reconcile.Explanations { return &e.explained }
+
+// Warnings returns lscli's warnings about the input that the engine's runs
+// found, each once, in the order found (see reconcile.Warnings). They are
+// not part of the state.
+func (e *Engine) Warnings() []string { return e.warned.All() }
 
 // onChange records a cluster change in the timeline and wakes the controllers
 // that watch it: the object's own controllers and its controlling owner's.

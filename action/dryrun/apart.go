@@ -10,6 +10,7 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 	"github.com/lscli/lscli/internal/parallel"
 	"github.com/lscli/lscli/landscaper/dataflow"
+	"github.com/lscli/lscli/reconcile"
 )
 
 // minApart is the fewest roots renderApart renders on more than one core:
@@ -52,9 +53,12 @@ func (w *walker) renderApart(ctx context.Context, insts []*lsv1alpha1.Installati
 		fork.Watch(func(ev fakecluster.Event) { current.record(ev) })
 		for i := int(next.Add(1) - 1); i < len(ordered); i = int(next.Add(1) - 1) {
 			current = &renders[i]
+			current.warned = &reconcile.Warnings{}
 			sub := &walker{r: w.r, blueprints: w.blueprints, c: fork, ids: w.ids, res: &current.res}
 			current.start = fork.ResourceVersion()
-			current.node = sub.render(ctx, ordered[i], displayName(ordered[i]))
+			// Each render warns apart, and the warnings are taken over
+			// in order below, as renderInOrder would have found them.
+			current.node = sub.render(reconcile.WithWarnings(ctx, current.warned), ordered[i], displayName(ordered[i]))
 			current.end = fork.ResourceVersion()
 		}
 	})
@@ -74,6 +78,7 @@ func (w *walker) renderApart(ctx context.Context, insts []*lsv1alpha1.Installati
 		shiftNodes(r.node, r.start, shift)
 		w.res.Problems = append(w.res.Problems, r.res.Problems...)
 		w.res.Warnings = append(w.res.Warnings, r.res.Warnings...)
+		reconcile.WarningsOf(ctx).Add(r.warned.All()...)
 		nodes[i] = r.node
 	}
 	return nodes, true
@@ -98,6 +103,7 @@ func (r *apartRender) shifted(shift uint64) []fakecluster.Object {
 type apartRender struct {
 	node       *Installation
 	res        Result
+	warned     *reconcile.Warnings
 	start, end uint64
 	// last holds each object the render wrote as it was last written;
 	// order has their keys in the order first written.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -229,5 +230,43 @@ func TestRenderWithoutObjectsIsRender(t *testing.T) {
 	want.Objects = nil
 	if w, g := dump(t, want), dump(t, got); w != g {
 		t.Fatalf("without objects:\n%s\nwith objects:\n%s", g, w)
+	}
+}
+
+// TestRenderApartWarnsInOrder: the warnings about the files that roots
+// rendered apart find are taken over in the order renderInOrder finds them.
+func TestRenderApartWarnsInOrder(t *testing.T) {
+	files := map[string]string{}
+	for i := range minApart + 2 {
+		name := fmt.Sprintf("r%02d", i)
+		files[name+".yaml"] = `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Installation
+metadata: {name: ` + name + `}
+spec:
+  blueprint:
+    inline:
+      filesystem:
+        blueprint.yaml: |
+          apiVersion: landscaper.gardener.cloud/v1alpha1
+          kind: Blueprint
+          ---
+          kind: Blueprint
+`
+	}
+	seq := &Render{Workers: 1}
+	want, err := seq.Run(context.Background(), load(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	par := &Render{Workers: 3}
+	got, err := par.Run(context.Background(), load(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if par.rendersApart != 1 {
+		t.Fatalf("roots rendered apart in %d namespaces, want 1", par.rendersApart)
+	}
+	if len(want.InputWarnings) != minApart+2 || !slices.Equal(got.InputWarnings, want.InputWarnings) {
+		t.Errorf("warnings apart:\n%q\nin order:\n%q", got.InputWarnings, want.InputWarnings)
 	}
 }

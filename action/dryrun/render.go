@@ -89,6 +89,12 @@ type Result struct {
 	// exports (a deploy item's exports come from its deployer, which does
 	// not run; --exports gives them).
 	Warnings []error
+	// InputWarnings are lscli's warnings about the landscape's files, each
+	// once, in the order found: what Landscaper does without a word and
+	// the author most likely did not mean, such as YAML documents of a
+	// blueprint file that Landscaper ignores (see reconcile.Warnings).
+	// They are no problems.
+	InputWarnings []string
 }
 
 // Installation is one rendered installation.
@@ -145,6 +151,8 @@ func (r *Render) Run(ctx context.Context, ls *landscape.Landscape) (*Result, err
 	}
 	ctx = template.WithEnvironment(ctx, template.Environment{Clock: cfg.Clock.Now, Seed: seed, Limits: r.Limits})
 	w := &walker{r: r, c: cfg.Cluster, ids: cfg.IDs, res: &Result{}, blueprints: &blueprint.Cache{}}
+	warned := &reconcile.Warnings{}
+	ctx = reconcile.WithWarnings(ctx, warned)
 	if err := w.load(ctx, ls); err != nil {
 		return nil, err
 	}
@@ -153,6 +161,7 @@ func (r *Render) Run(ctx context.Context, ls *landscape.Landscape) (*Result, err
 		return nil, err
 	}
 	w.renderRoots(ctx, roots)
+	w.res.InputWarnings = warned.All()
 	if !r.WithoutObjects {
 		// The dry run's cluster is dropped: its objects need no copies.
 		w.res.Objects = cfg.Cluster.SharedObjects()

@@ -62,8 +62,18 @@ func (s Sources) registry() *components.Registry {
 // inline or spec.blueprint.ref.resourceName of the component version. The
 // blueprints map of the config file can override a component's blueprint
 // ("<component>/<resource>"), and stands in for a component lscli cannot
-// find. Errors are terminal.
+// find. Errors are terminal. YAML documents of the blueprint's files that
+// Landscaper ignores are warned of (see warnIgnoredDocuments).
 func InstallationBlueprint(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, src Sources) (*blueprint.Blueprint, *components.Tree, error) {
+	bp, tree, err := installationBlueprint(ctx, r, inst, src)
+	if err == nil {
+		warnIgnoredDocuments(ctx, inst, bp)
+	}
+	return bp, tree, err
+}
+
+// installationBlueprint is InstallationBlueprint without the warnings.
+func installationBlueprint(ctx context.Context, r fakecluster.Reader, inst *lsv1alpha1.Installation, src Sources) (*blueprint.Blueprint, *components.Tree, error) {
 	tree, compErr := ResolveComponents(ctx, r, inst, src.registry())
 	if inst.Spec.Blueprint.Inline != nil {
 		if compErr != nil {
