@@ -123,7 +123,7 @@ func (p Pending) AssessObjects(ctx context.Context, c *fakecluster.Cluster, refs
 		st := RootState{Kind: ref.Kind, Key: key, Phase: string(inst.Status.InstallationPhase), Outcome: rootOutcome(inst)}
 		a.Roots = append(a.Roots, st)
 		if st.Outcome == OutcomeFailed {
-			hints, err := hintsIn(ctx, c, inst, p.Explained, p.WaitsFor)
+			hints, err := hintsIn(ctx, c, inst, p.Explained, p.Clusters)
 			if err != nil {
 				return a, err
 			}

@@ -57,13 +57,13 @@ func (p Pending) assessOther(ctx context.Context, c *fakecluster.Cluster, ref la
 func (p Pending) standaloneHints(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) ([]string, error) {
 	switch o := obj.(type) {
 	case *lsv1alpha1.DeployItem:
-		return itemHints(ctx, c, p.WaitsFor, nil, []lsv1alpha1.DeployItem{*o})
+		return itemHints(ctx, c, p.Clusters, nil, []lsv1alpha1.DeployItem{*o})
 	case *lsv1alpha1.Execution:
 		dis, err := itemsOf(ctx, c, o)
 		if err != nil {
 			return nil, err
 		}
-		return itemHints(ctx, c, p.WaitsFor, nil, dis)
+		return itemHints(ctx, c, p.Clusters, nil, dis)
 	}
 	return nil, nil
 }

@@ -213,10 +213,10 @@ func describeTarget(ctx context.Context, c *fakecluster.Cluster) func(namespace,
 
 // hintsIn returns the timeout hints of the failed deploy items in the tree
 // of inst, subinstallations first. explained has lscli's texts of the run's
-// errors (may be nil), which the report shows; waitsFor (may be nil) says
-// what a workload on a simulated cluster waits for.
+// errors (may be nil), which the report shows; sims (may be nil) answers
+// questions about the simulated clusters.
 func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, explained *reconcile.Explanations,
-	waitsFor WaitsForFunc) ([]string, error) {
+	sims SimulatedClusters) ([]string, error) {
 	var hints []string
 	if h := templateHint(inst, explained); h != "" {
 		hints = append(hints, h)
@@ -233,7 +233,7 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 		return nil, fmt.Errorf("list subinstallations of %s/%s: %w", inst.Namespace, inst.Name, err)
 	}
 	for i := range subs.Items {
-		h, err := hintsIn(ctx, c, &subs.Items[i], explained, waitsFor)
+		h, err := hintsIn(ctx, c, &subs.Items[i], explained, sims)
 		if err != nil {
 			return nil, err
 		}
@@ -251,7 +251,7 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 	if err != nil {
 		return nil, err
 	}
-	h2, err := itemHints(ctx, c, waitsFor, inst, dis)
+	h2, err := itemHints(ctx, c, sims, inst, dis)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +261,7 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Insta
 
 // itemHints are the hints about deploy items dis, of installation inst (nil
 // for stand-alone items and the items of a stand-alone Execution).
-func itemHints(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsForFunc, inst *lsv1alpha1.Installation,
+func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedClusters, inst *lsv1alpha1.Installation,
 	dis []lsv1alpha1.DeployItem) ([]string, error) {
 	var hints []string
 	for i := range dis {
@@ -271,7 +271,7 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsForFun
 		if h := atomicHint(&dis[i]); h != "" {
 			hints = append(hints, h)
 		}
-		h, err := workloadHint(ctx, c, waitsFor, &dis[i])
+		h, err := workloadHint(ctx, c, sims, &dis[i])
 		if err != nil {
 			return nil, err
 		}
@@ -280,7 +280,14 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsForFun
 		}
 	}
 	for i := range dis {
-		if h := unservedKindHint(&dis[i]); h != "" {
+		h, err := unservedVersionHint(ctx, c, sims, &dis[i])
+		if err != nil {
+			return nil, err
+		}
+		if h == "" {
+			h = unservedKindHint(&dis[i])
+		}
+		if h != "" {
 			hints = append(hints, h)
 		}
 		if h := releaseTooLargeHint(&dis[i]); h != "" {

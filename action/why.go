@@ -29,9 +29,9 @@ type Pending struct {
 	// Landscaper's words (see reconcile.Explain); may be nil. Hints that
 	// would only say the same give way to them.
 	Explained *reconcile.Explanations
-	// WaitsFor says what a workload on a simulated cluster waits for; may
-	// be nil.
-	WaitsFor WaitsForFunc
+	// Clusters answers questions about the simulated clusters (what a
+	// workload waits for, CRD versions not served); may be nil.
+	Clusters SimulatedClusters
 	// PickupTimeout is the deploy item pickup timeout of the run (zero: the
 	// default, negative: none).
 	PickupTimeout time.Duration
@@ -42,7 +42,7 @@ func (ss *session) pending() Pending {
 	p := Pending{Now: ss.engine.Config().Clock.Now(), Timers: ss.engine.Timers(), Rules: ss.cfg.Deployers.Rules,
 		Explained: ss.engine.Explanations(), PickupTimeout: ss.cfg.PickupTimeout}
 	if ss.clusters != nil {
-		p.WaitsFor = ss.clusters.WaitsFor
+		p.Clusters = ss.clusters
 	}
 	return p
 }

@@ -13,10 +13,17 @@ import (
 	"github.com/lscli/lscli/fakecluster"
 )
 
-// WaitsForFunc says what the pods of a workload on the simulated cluster
-// behind target wait for, the zero Wait when nothing
-// (simcluster.Clusters.WaitsFor).
-type WaitsForFunc func(ctx context.Context, target *lsv1alpha1.Target, gvk schema.GroupVersionKind, ns, name string) (simcluster.Wait, error)
+// SimulatedClusters answers hints' questions about the simulated clusters
+// behind Targets (*simcluster.Clusters).
+type SimulatedClusters interface {
+	// WaitsFor says what the pods of a workload on the simulated cluster
+	// behind target wait for, the zero Wait when nothing.
+	WaitsFor(ctx context.Context, target *lsv1alpha1.Target, gvk schema.GroupVersionKind, ns, name string) (simcluster.Wait, error)
+	// UnservedVersions lists the CRDs of the simulated cluster behind
+	// target that define gv's version of kind (any kind for "") with
+	// served: false.
+	UnservedVersions(ctx context.Context, target *lsv1alpha1.Target, gv schema.GroupVersion, kind string) ([]simcluster.UnservedVersion, error)
+}
 
 // workloadKinds are the kinds whose fake controllers run pods, by kind as
 // Landscaper's readiness timeout names them.
@@ -42,9 +49,9 @@ var workloadKinds = map[string]schema.GroupVersionKind{
 // older template, which its controller does not replace.
 // The cluster keeps no pods whose events would tell. It is empty for other
 // items.
-func workloadHint(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsForFunc, di *lsv1alpha1.DeployItem) (string, error) {
+func workloadHint(ctx context.Context, c *fakecluster.Cluster, sims SimulatedClusters, di *lsv1alpha1.DeployItem) (string, error) {
 	le := di.Status.LastError
-	if waitsFor == nil || le == nil || di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed || di.Spec.Target == nil {
+	if sims == nil || le == nil || di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed || di.Spec.Target == nil {
 		return "", nil
 	}
 	what, kind, objNS, objName := "its readiness check", "", "", ""
@@ -65,7 +72,7 @@ func workloadHint(ctx context.Context, c *fakecluster.Cluster, waitsFor WaitsFor
 	if target == nil || err != nil {
 		return "", err
 	}
-	w, err := waitsFor(ctx, target, gvk, objNS, objName)
+	w, err := sims.WaitsFor(ctx, target, gvk, objNS, objName)
 	if err != nil || w == (simcluster.Wait{}) {
 		return "", err
 	}
