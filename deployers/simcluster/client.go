@@ -210,20 +210,29 @@ func (cc *clusterClient) Delete(ctx context.Context, obj client.Object, opts ...
 	if err := checkDelete(gvk.Kind, obj.GetName()); err != nil {
 		return err
 	}
-	owner := gcOwner{uid: cc.c.storedUID(ctx, gvk, obj), ref: objectRef{gvk: gvk, namespace: obj.GetNamespace(), name: obj.GetName()}}
+	// The garbage collector (gc.go) learns of the deletion from the store;
+	// only propagation Orphan is done here.
+	orphan, queued := orphaning((&client.DeleteOptions{}).ApplyOptions(opts)), len(cc.c.gc)
+	var uid types.UID
+	if orphan {
+		uid = cc.c.storedUID(ctx, gvk, obj)
+	}
 	if gvk.GroupKind() == (schema.GroupKind{Kind: "Namespace"}) {
 		if err := cc.c.deleteNamespace(ctx, obj, opts...); err != nil {
 			return err
 		}
-		return cc.c.collect(ctx, owner, opts)
+	} else {
+		if err := cc.c.inner.Delete(ctx, obj, opts...); err != nil {
+			return err
+		}
+		if err := cc.c.afterDelete(ctx, gvk, obj.GetNamespace(), obj.GetName()); err != nil {
+			return err
+		}
 	}
-	if err := cc.c.inner.Delete(ctx, obj, opts...); err != nil {
-		return err
+	if orphan {
+		return cc.c.orphan(ctx, queued, []types.UID{uid})
 	}
-	if err := cc.c.afterDelete(ctx, gvk, obj.GetNamespace(), obj.GetName()); err != nil {
-		return err
-	}
-	return cc.c.collect(ctx, owner, opts) // garbage collection (gc.go)
+	return nil
 }
 
 // DeleteAllOf deletes the matching objects of obj's kind.
@@ -233,8 +242,17 @@ func (cc *clusterClient) DeleteAllOf(ctx context.Context, obj client.Object, opt
 	if err != nil {
 		return err
 	}
+	queued := len(cc.c.gc)
 	if err := cc.c.inner.DeleteAllOf(ctx, obj, opts...); err != nil {
 		return err
+	}
+	// The objects deleted are queued for the garbage collector (gc.go);
+	// with propagation Orphan their dependents stay. (Objects held by
+	// finalizers are only marked and are not orphaned here.)
+	if o := (&client.DeleteAllOfOptions{}).ApplyOptions(opts); orphaning(&o.DeleteOptions) {
+		if err := cc.c.orphan(ctx, queued, cc.c.queuedSince(queued)); err != nil {
+			return err
+		}
 	}
 	if gvk.GroupKind() == crdGroupKind {
 		return cc.c.refreshCRDs(ctx)

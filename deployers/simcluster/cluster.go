@@ -112,6 +112,7 @@ func newCluster(set *Clusters, key string) *Cluster {
 	c.mapper = &dynamicMapper{RESTMapper: c.base}
 	c.tracker.hasStatus = func(gvk schema.GroupVersionKind) bool { return c.served[gvk].status }
 	c.tracker.crSchema = c.schemaOf
+	c.tracker.deleted = c.ownerDeleted
 	c.build()
 	return c
 }

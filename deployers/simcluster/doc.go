@@ -116,7 +116,9 @@
 //     after an object is deleted (the next client call, or before the state
 //     is saved), the objects whose ownerReferences name it by uid are
 //     deleted, or lose that reference when another owner they name exists;
-//     propagation Orphan removes the references instead.
+//     propagation Orphan removes the references instead. It learns of every
+//     deletion from the store (the tracker's Delete), whichever path deleted
+//     the object.
 //   - The cluster of selfConfig Targets is the simulation's own API server
 //     (Options.Landscape) for the kinds that server keeps, with the other
 //     kinds kept beside it (self.go).

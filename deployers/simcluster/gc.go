@@ -20,11 +20,17 @@ import (
 // are deleted (with background propagation, so theirs go too), unless
 // another owner they name still exists: then only the reference to the
 // deleted owner is removed. This happens at the next controller step (the
-// next client call), not within the call that deleted the owner. A deletion
-// with propagation Orphan removes the references at once and deletes
-// nothing. Foreground deletion is taken as background: the owner goes at
-// once (no foregroundDeletion finalizer), blockOwnerDeletion is not looked
-// at. The simulation's own API server (self.go) is left alone.
+// next client call), not within the call that deleted the owner. The
+// collector learns of every deletion where the store deletes the object
+// (the tracker's Delete, see ownerDeleted), whichever path deleted it: the
+// client's Delete or DeleteAllOf, an update or patch that removes the last
+// finalizer of an object marked for deletion, the namespace controller, the
+// CRD deletion of custom resources, the token, TTL and garbage collectors,
+// as kube-controller-manager's learns of every deletion from its informers.
+// A deletion with propagation Orphan removes the references at once and
+// deletes nothing. Foreground deletion is taken as background: the owner
+// goes at once (no foregroundDeletion finalizer), blockOwnerDeletion is not
+// looked at. The simulation's own API server (self.go) is left alone.
 
 // gcOwner is a deleted object whose dependents the collector looks at.
 type gcOwner struct {
@@ -43,38 +49,68 @@ func (c *Cluster) storedUID(ctx context.Context, gvk schema.GroupVersionKind, ob
 	return u.GetUID()
 }
 
-// collect hands the deleted owner to the garbage collector: an orphaning
-// deletion removes the references to it now, any other is looked at in the
-// next step. The caller holds the lock.
-func (c *Cluster) collect(ctx context.Context, owner gcOwner, opts []client.DeleteOption) error {
-	if c.own != nil || owner.uid == "" {
+// ownerDeleted is the tracker's hook (tracker.deleted): the object ref of
+// uid is gone, and the collector looks at its dependents in the next step.
+// It only queues: the tracker calls it within a write of the store.
+func (c *Cluster) ownerDeleted(ref objectRef, uid types.UID) {
+	if c.own == nil {
+		c.gc = append(c.gc, gcOwner{uid: uid, ref: ref})
+	}
+}
+
+// orphaning reports whether opts ask for propagation Orphan.
+func orphaning(opts *client.DeleteOptions) bool {
+	p := opts.PropagationPolicy
+	return p != nil && *p == metav1.DeletePropagationOrphan
+}
+
+// orphan removes now the references to the owners uids from their
+// dependents, for a deletion with propagation Orphan, and takes the owners
+// out of the collector's queue from index from on (what the deletion
+// queued): their dependents stay. An owner still held by finalizers is
+// orphaned all the same (Kubernetes' orphan finalizer does it before the
+// owner goes). The caller holds the lock.
+func (c *Cluster) orphan(ctx context.Context, from int, uids []types.UID) error {
+	if c.own != nil {
 		return nil
 	}
-	if p := (&client.DeleteOptions{}).ApplyOptions(opts).PropagationPolicy; p != nil && *p == metav1.DeletePropagationOrphan {
-		return c.forEachDependent(ctx, owner.uid, func(dep *unstructured.Unstructured, _ schema.GroupVersionKind) error {
-			return c.dropOwnerRef(ctx, dep, owner.uid)
-		})
+	if from < len(c.gc) {
+		c.gc = append(c.gc[:from], slices.DeleteFunc(slices.Clone(c.gc[from:]), func(o gcOwner) bool { return slices.Contains(uids, o.uid) })...)
 	}
-	c.gc = append(c.gc, owner)
+	for _, uid := range uids {
+		if uid == "" {
+			continue
+		}
+		err := c.forEachDependent(ctx, uid, func(dep *unstructured.Unstructured, _ schema.GroupVersionKind) error {
+			return c.dropOwnerRef(ctx, dep, uid)
+		})
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
+// queuedSince returns the uids of the owners queued from index from on.
+func (c *Cluster) queuedSince(from int) []types.UID {
+	var uids []types.UID
+	for _, o := range c.gc[min(from, len(c.gc)):] {
+		uids = append(uids, o.uid)
+	}
+	return uids
+}
+
 // collectGarbage deletes the dependents of the owners that are gone (see
-// above), in the order they were deleted; an owner still held by
-// finalizers waits. The caller holds the lock.
+// above), in the order they were deleted; the dependents it deletes are
+// queued in turn (ownerDeleted). The caller holds the lock.
 func (c *Cluster) collectGarbage(ctx context.Context) error {
 	if c.own != nil {
 		c.gc = nil
 		return nil
 	}
-	var waiting []gcOwner
 	for len(c.gc) > 0 {
 		owner := c.gc[0]
 		c.gc = c.gc[1:]
-		if gvk := owner.ref.gvk; c.storedUID(ctx, gvk, refObject(owner.ref)) == owner.uid {
-			waiting = append(waiting, owner)
-			continue
-		}
 		err := c.forEachDependent(ctx, owner.uid, func(dep *unstructured.Unstructured, gvk schema.GroupVersionKind) error {
 			solid, err := c.hasOtherOwner(ctx, dep, owner.uid)
 			if err != nil {
@@ -89,7 +125,6 @@ func (c *Cluster) collectGarbage(ctx context.Context) error {
 			return err
 		}
 	}
-	c.gc = waiting
 	return nil
 }
 
@@ -174,8 +209,8 @@ func (c *Cluster) dropOwnerRef(ctx context.Context, dep *unstructured.Unstructur
 	return nil
 }
 
-// deleteDependent deletes dep, whose owners are gone, and hands it to the
-// collector in turn.
+// deleteDependent deletes dep, whose owners are gone; the store's deletion
+// hands it to the collector in turn.
 func (c *Cluster) deleteDependent(ctx context.Context, dep *unstructured.Unstructured, gvk schema.GroupVersionKind) error {
 	opts := []client.DeleteOption{client.PropagationPolicy(metav1.DeletePropagationBackground)}
 	var err error
@@ -187,10 +222,7 @@ func (c *Cluster) deleteDependent(ctx context.Context, dep *unstructured.Unstruc
 	if client.IgnoreNotFound(err) != nil {
 		return fmt.Errorf("simulated cluster %s: garbage collector: delete %s %s: %w", c.key, gvk.Kind, objectName(dep), err)
 	}
-	if err := c.afterDelete(ctx, gvk, dep.GetNamespace(), dep.GetName()); err != nil {
-		return err
-	}
-	return c.collect(ctx, gcOwner{uid: dep.GetUID(), ref: objectRef{gvk: gvk, namespace: dep.GetNamespace(), name: dep.GetName()}}, opts)
+	return c.afterDelete(ctx, gvk, dep.GetNamespace(), dep.GetName())
 }
 
 // objectName is namespace/name, or the name of a cluster-scoped object.

@@ -79,6 +79,10 @@ type tracker struct {
 	// services holds what the stored Services hold, kept with index (see
 	// allocated).
 	services serviceIndex
+	// deleted, when set, is told of every object the store deleted, of
+	// kind gvk with uid, whichever path deleted it (the garbage
+	// collector's hook, gc.go). It must not write to the store.
+	deleted func(ref objectRef, uid types.UID)
 }
 
 // labelIndex maps resource, namespace and name to an object's labels.
@@ -318,6 +322,10 @@ func (t *tracker) Add(obj runtime.Object) error {
 
 // Delete removes the object named name.
 func (t *tracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.DeleteOptions) error {
+	var gone runtime.Object
+	if t.deleted != nil {
+		gone, _ = t.ObjectTracker.Get(gvr, ns, name)
+	}
 	err := t.ObjectTracker.Delete(gvr, ns, name, opts...)
 	t.reindex(gvr, ns, name)
 	var dryRun []string
@@ -325,7 +333,24 @@ func (t *tracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts 
 		dryRun = opts[0].DryRun
 	}
 	t.count(err, dryRun)
+	if err == nil && gone != nil && !slices.Contains(dryRun, metav1.DryRunAll) {
+		t.tellDeleted(gone, ns, name)
+	}
 	return err
+}
+
+// tellDeleted tells deleted of obj, stored as ns/name, which the store
+// deleted.
+func (t *tracker) tellDeleted(obj runtime.Object, ns, name string) {
+	acc, err := meta.Accessor(obj)
+	if err != nil || acc.GetUID() == "" {
+		return
+	}
+	gvk, err := apiutil.GVKForObject(obj, t.scheme)
+	if err != nil {
+		return // a kind the scheme does not know has no dependents indexed
+	}
+	t.deleted(objectRef{gvk: gvk, namespace: ns, name: name}, acc.GetUID())
 }
 
 // count counts a write that stored a change: err is nil and it was no dry

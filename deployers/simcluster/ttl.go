@@ -109,10 +109,7 @@ func (c *Cluster) expireJob(ctx context.Context, ref objectRef) error {
 	}
 	delete(c.finished, ref)
 	opts := []client.DeleteOption{client.PropagationPolicy(metav1.DeletePropagationForeground), client.Preconditions{UID: &job.UID}}
-	if err := c.collect(ctx, gcOwner{uid: job.UID, ref: ref}, opts); err != nil { // its pods, had it any
-		return err
-	}
-	err = c.inner.Delete(ctx, job, opts...)
+	err = c.inner.Delete(ctx, job, opts...) // the store hands it to the garbage collector (gc.go)
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
