@@ -23,6 +23,9 @@ type Blueprint struct {
 	// be resolved, when the config file's blueprints map gave the
 	// blueprint instead: the component template functions name it.
 	ComponentErr error
+	// Ignored are the files of which Landscaper reads the first YAML
+	// document only, though they hold more (see IgnoredDocuments).
+	Ignored []IgnoredFile
 }
 
 // FromInline reads a blueprint from an inline filesystem, a YAML file
@@ -43,7 +46,7 @@ func FromInline(filesystem lsv1alpha1.AnyJSON) (*Blueprint, error) {
 	if err := DecodeFile(data, info); err != nil {
 		return nil, fmt.Errorf("unable to decode blueprint definition from inline defined blueprint. %w", err)
 	}
-	return &Blueprint{Info: info, FS: files, Source: "inline"}, nil
+	return &Blueprint{Info: info, FS: files, Source: "inline", Ignored: ignoredFiles(info, files, data)}, nil
 }
 
 // FromFS reads blueprint.yaml at the root of fsys, as Landscaper's
@@ -59,7 +62,7 @@ func FromFS(fsys fs.FS) (*Blueprint, error) {
 	if err := DecodeFile(data, info); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", lsv1alpha1.BlueprintFileName, err)
 	}
-	return &Blueprint{Info: info, FS: fsys}, nil
+	return &Blueprint{Info: info, FS: fsys, Ignored: ignoredFiles(info, fsys, data)}, nil
 }
 
 // describe shortens the errors of a missing file.
