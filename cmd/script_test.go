@@ -13,6 +13,7 @@ import (
 
 	"github.com/lscli/lscli/cmd"
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/fastyaml"
 	"github.com/lscli/lscli/reconcile"
 	"github.com/lscli/lscli/scenario"
 )
@@ -30,6 +31,7 @@ func TestMain(m *testing.M) {
 			// internal/mutationtest); benchmarks without them.
 			fakecluster.DetectMutations = true
 			reconcile.VerifyIdle = true
+			fastyaml.Verify = true
 			code := cmd.Main()
 			if err := scenario.RecordExitCode(code); err != nil {
 				os.Stderr.WriteString(err.Error() + "\n")

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lscli/lscli/internal/fastjson"
+	"github.com/lscli/lscli/internal/fastyaml"
 )
 
 // chunk is the text of one YAML document and the line of the file where it
@@ -68,7 +69,12 @@ var yamlLine = regexp.MustCompile(`line (\d+):`)
 
 // yamlToJSON converts one document to JSON. Duplicate keys are errors.
 // The message of an error gives lines of the file, not of the document.
+// Documents in fastyaml's subset are converted by it, to the same bytes;
+// the rest, and every error, by YAMLToJSONStrict.
 func yamlToJSON(c chunk) ([]byte, error) {
+	if js, ok := fastyaml.ToJSON(c.data); ok {
+		return js, nil
+	}
 	js, err := yaml.YAMLToJSONStrict(c.data)
 	if err == nil {
 		return js, nil

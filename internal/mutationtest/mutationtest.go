@@ -1,7 +1,9 @@
 // Package mutationtest runs a package's tests with fakecluster's mutation
 // detector on (fakecluster.DetectMutations), so that a reader changing an
 // object it shares with the API server fails the test that does it, and with
-// every idle verdict of a reconciler checked (reconcile.VerifyIdle):
+// every idle verdict of a reconciler checked (reconcile.VerifyIdle), and
+// every document fastyaml converts checked against YAMLToJSONStrict
+// (fastyaml.Verify):
 //
 //	func TestMain(m *testing.M) { mutationtest.Main(m) }
 //
@@ -16,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/fastyaml"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -26,6 +29,7 @@ func Main(m *testing.M) {
 	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
 		fakecluster.DetectMutations = true
 		reconcile.VerifyIdle = true
+		fastyaml.Verify = true
 	}
 	os.Exit(m.Run())
 }
