@@ -88,6 +88,12 @@ var cases = []struct {
 	{"[a]: b\n", false},
 	{"{a: 1}: b\n", false},
 	{"'': a\n", true},
+	{"'<<': 1\n\"<<\": 2\n", false},
+	{"'<<': 1\n", true},
+	{"a: <<\n", true},
+	{"2001-01-01: a\n.spec: b\n", true},
+	{".5: a\n", false},
+	{"a: {<<: 1}\n", false},
 	// Plain scalars.
 	{"a: yes\nb: No\nc: on\nd: OFF\ne: y\nf: N\ng: true\nh: False\ni: TRUE\n", true},
 	{"a: yEs\nb: nO\nc: oN\nd: tRUE\n", true},
