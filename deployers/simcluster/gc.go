@@ -102,7 +102,12 @@ func (c *Cluster) queuedSince(from int) []types.UID {
 
 // collectGarbage deletes the dependents of the owners that are gone (see
 // above), in the order they were deleted; the dependents it deletes are
-// queued in turn (ownerDeleted). The caller holds the lock.
+// queued in turn (ownerDeleted). A cluster-scoped dependent of a namespaced
+// owner is left alone: Kubernetes looks a namespaced owner up in the
+// dependent's namespace, so such a reference never resolves and the
+// collector never collects the object (kube-controller-manager reports it
+// with an OwnerRefInvalidNamespace event, which lscli does not record). The
+// caller holds the lock.
 func (c *Cluster) collectGarbage(ctx context.Context) error {
 	if c.own != nil {
 		c.gc = nil
@@ -112,6 +117,9 @@ func (c *Cluster) collectGarbage(ctx context.Context) error {
 		owner := c.gc[0]
 		c.gc = c.gc[1:]
 		err := c.forEachDependent(ctx, owner.uid, func(dep *unstructured.Unstructured, gvk schema.GroupVersionKind) error {
+			if !c.namespaced(gvk) && c.namespaced(owner.ref.gvk) {
+				return nil // an owner reference Kubernetes cannot resolve: never collected
+			}
 			solid, err := c.hasOtherOwner(ctx, dep, owner.uid)
 			if err != nil {
 				return err
