@@ -271,6 +271,11 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 	if err := c.recheck(ctx, gvk, ns, name); err != nil {
 		return err
 	}
+	if gvk.GroupKind() == storageClassGroupKind {
+		if err := c.classWritten(ctx); err != nil { // firstconsumer.go
+			return err
+		}
+	}
 	if err := c.tokenController(ctx, gvk, ns, name, false); err != nil {
 		return err
 	}

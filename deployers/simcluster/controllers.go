@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -70,6 +71,11 @@ func (c *Cluster) control(ctx context.Context, ref objectRef) error {
 	}
 	if err != nil {
 		return err
+	}
+	if s, ok := obj.(*appsv1.StatefulSet); ok {
+		if err := c.statefulSetClaims(ctx, s); err != nil { // claimtemplates.go
+			return err
+		}
 	}
 	rule := c.set.opts.Rules.find(objectInfo{target: c.key, gvk: ref.gvk, namespace: ref.namespace,
 		name: ref.name, labels: obj.GetLabels()})

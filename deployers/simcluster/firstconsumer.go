@@ -3,12 +3,14 @@ package simcluster
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -19,12 +21,10 @@ import (
 // bindsOnFirstConsumer reports whether pvc's StorageClass exists and has
 // volumeBindingMode WaitForFirstConsumer, as the scheduler's
 // IsDelayBindingMode (component-helpers storage/volume) decides: a claim
-// of no class or of a class that does not exist binds at once.
+// of no class or of a class that does not exist is of immediate binding
+// (the latter stays Pending all the same: missingClass).
 func (c *Cluster) bindsOnFirstConsumer(ctx context.Context, pvc *corev1.PersistentVolumeClaim) (bool, error) {
-	class := pvc.Annotations[corev1.BetaStorageClassAnnotation]
-	if class == "" && pvc.Spec.StorageClassName != nil {
-		class = *pvc.Spec.StorageClassName
-	}
+	class := claimClass(pvc)
 	if class == "" {
 		return false, nil
 	}
@@ -34,6 +34,25 @@ func (c *Cluster) bindsOnFirstConsumer(ctx context.Context, pvc *corev1.Persiste
 		return false, err
 	}
 	return sc.VolumeBindingMode != nil && *sc.VolumeBindingMode == storagev1.VolumeBindingWaitForFirstConsumer, nil
+}
+
+// classExists reports whether StorageClass name exists.
+func (c *Cluster) classExists(ctx context.Context, name string) (bool, error) {
+	return c.exists(ctx, &storagev1.StorageClass{}, "", name)
+}
+
+// missingClass reports whether pvc, not bound and with no volume, names a
+// StorageClass that does not exist: the PersistentVolume controller finds
+// no volume for it and cannot provision one (event ProvisioningFailed,
+// `storageclass.storage.k8s.io "NAME" not found`), so it stays Pending
+// until the class is created.
+func (c *Cluster) missingClass(ctx context.Context, pvc *corev1.PersistentVolumeClaim) (bool, error) {
+	class := claimClass(pvc)
+	if class == "" || pvc.Status.Phase == corev1.ClaimBound || pvc.Spec.VolumeName != "" {
+		return false, nil
+	}
+	ok, err := c.classExists(ctx, class)
+	return !ok, err
 }
 
 // awaitConsumer is the fake PersistentVolumeClaim controller's look, before
@@ -47,6 +66,12 @@ func (c *Cluster) awaitConsumer(ctx context.Context, ref objectRef, obj client.O
 	pvc, ok := obj.(*corev1.PersistentVolumeClaim)
 	if !ok {
 		return false, nil
+	}
+	if noClass, err := c.missingClass(ctx, pvc); err != nil || noClass {
+		if noClass {
+			c.waiting[ref] = struct{}{}
+		}
+		return noClass, err
 	}
 	wffc := false
 	if pvc.Status.Phase != corev1.ClaimBound && pvc.Spec.VolumeName == "" {
@@ -106,12 +131,16 @@ func (c *Cluster) anyClaimConsumer(ctx context.Context, ns, name string, ok func
 			if !isObj {
 				continue
 			}
-			spec, makesPods := podSpecOf(o)
-			if spec == nil || !makesPods || !usesClaim(spec, name) {
+			if _, makesPods := podSpecOf(o); !makesPods {
 				continue
 			}
-			if yes, err := ok(o, spec); err != nil || yes {
-				return yes, err
+			for _, spec := range podSpecs(o) { // a StatefulSet's ordinals name their claims
+				if !usesClaim(spec, name) {
+					continue
+				}
+				if yes, err := ok(o, spec); err != nil || yes {
+					return yes, err
+				}
 			}
 		}
 	}
@@ -126,4 +155,36 @@ func usesClaim(s *corev1.PodSpec, name string) bool {
 		}
 	}
 	return false
+}
+
+// storageClassGroupKind is the kind whose writes let waiting claims bind.
+var storageClassGroupKind = schema.GroupKind{Group: "storage.k8s.io", Kind: "StorageClass"}
+
+// classWritten lets the fake claim controller look again, after a write of
+// a StorageClass, at the claims that wait in any namespace (missingClass,
+// awaitConsumer), in a fixed order, and lets the workloads waiting for
+// those it binds go on (recheck), as the PersistentVolume controller
+// provisions a claim at its next resync once its class exists.
+func (c *Cluster) classWritten(ctx context.Context) error {
+	var refs []objectRef
+	for ref := range c.waiting {
+		if ref.gvk == pvcGVK {
+			refs = append(refs, ref)
+		}
+	}
+	sort.Slice(refs, func(i, j int) bool { return refKey(refs[i]) < refKey(refs[j]) })
+	for _, ref := range refs {
+		if c.isBound(ctx, ref) {
+			continue
+		}
+		if err := c.control(ctx, ref); err != nil {
+			return err
+		}
+		if c.isBound(ctx, ref) {
+			if err := c.recheck(ctx, ref.gvk, ref.namespace, ref.name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -70,6 +70,9 @@ type missingRef struct {
 	// object exists, but a key or its binding is missing, or the kubelet's
 	// message for the image.
 	why string
+	// ready is how many pods of a StatefulSet with claim templates are
+	// ready, those of the other ordinals (podsMissing).
+	ready int32
 }
 
 // reason is the kubelet's waiting reason of the container m names
@@ -394,16 +397,13 @@ func (c *Cluster) exists(ctx context.Context, obj client.Object, ns, name string
 // instead, remembers obj as waiting and returns true. Once none is missing
 // it forgets obj and returns false; a rule's duration counts from then.
 func (c *Cluster) awaitPrereqs(ctx context.Context, ref objectRef, obj client.Object, now metav1.Time) (bool, error) {
-	spec, makesPods := podSpecOf(obj)
+	spec, _ := podSpecOf(obj)
 	if spec == nil {
 		return false, nil
 	}
-	var m *missingRef
-	if makesPods {
-		var err error
-		if m, err = c.findMissing(ctx, ref.namespace, spec); err != nil {
-			return false, err
-		}
+	m, err := c.podsMissing(ctx, obj)
+	if err != nil {
+		return false, err
 	}
 	if m == nil {
 		if _, was := c.waiting[ref]; was {
@@ -414,7 +414,7 @@ func (c *Cluster) awaitPrereqs(ctx context.Context, ref objectRef, obj client.Ob
 		}
 		return false, nil
 	}
-	if m.stall != stallImage || hasRefs(spec) {
+	if m.stall != stallImage || hasRefs(spec) || hasClaimTemplates(obj) {
 		// Only a write of obj changes an image: a workload whose pods
 		// need no other object need not be looked at again on other
 		// writes (recheck), as noteRestored leaves it too.
@@ -546,11 +546,9 @@ func (c *Cluster) recheck(ctx context.Context, gvk schema.GroupVersionKind, ns, 
 			}
 			continue
 		}
-		var m *missingRef
-		if spec, makesPods := podSpecOf(obj); spec != nil && makesPods {
-			if m, err = c.findMissing(ctx, ns, spec); err != nil {
-				return err
-			}
+		m, err := c.podsMissing(ctx, obj)
+		if err != nil {
+			return err
 		}
 		if err := c.control(ctx, ref); err != nil {
 			return err
@@ -582,7 +580,7 @@ func (c *Cluster) noteRestored(obj runtime.Object) {
 		c.waiting[objectRef{gvk: pvcGVK, namespace: co.GetNamespace(), name: co.GetName()}] = struct{}{}
 		return
 	}
-	if spec, _ := podSpecOf(co); spec != nil && hasRefs(spec) {
+	if spec, _ := podSpecOf(co); spec != nil && (hasRefs(spec) || hasClaimTemplates(co)) {
 		c.waiting[objectRef{gvk: obj.GetObjectKind().GroupVersionKind(), namespace: co.GetNamespace(), name: co.GetName()}] = struct{}{}
 	}
 }
@@ -605,12 +603,9 @@ func (c *Cluster) keepWaiting(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("restore simulated cluster %s: %w", c.key, err)
 		}
-		spec, makesPods := podSpecOf(obj)
-		var m *missingRef
-		if makesPods {
-			if m, err = c.findMissing(ctx, ref.namespace, spec); err != nil {
-				return fmt.Errorf("restore simulated cluster %s: %w", c.key, err)
-			}
+		m, err := c.podsMissing(ctx, obj)
+		if err != nil {
+			return fmt.Errorf("restore simulated cluster %s: %w", c.key, err)
 		}
 		if m == nil {
 			delete(c.waiting, ref)

@@ -163,7 +163,9 @@ func maxUnavailable(d *appsv1.Deployment) int32 {
 
 // stallStatefulSet: the StatefulSet controller creates pod 0 first and
 // waits for it to be ready (OrderedReady, the default), or all pods at
-// once (Parallel); without the ServiceAccount none.
+// once (Parallel); without the ServiceAccount none. The pods of ordinals
+// whose claims (of claim templates) are there and bound are ready
+// (m.ready): with OrderedReady those before the one that waits.
 func stallStatefulSet(s *appsv1.StatefulSet, m *missingRef) {
 	var n int32
 	switch {
@@ -171,10 +173,11 @@ func stallStatefulSet(s *appsv1.StatefulSet, m *missingRef) {
 	case s.Spec.PodManagementPolicy == appsv1.ParallelPodManagement:
 		n = replicas(s.Spec.Replicas)
 	default:
-		n = 1
+		n = m.ready + 1
 	}
 	rev := statefulSetRevision(s)
 	s.Status = appsv1.StatefulSetStatus{ObservedGeneration: s.Generation, Replicas: n, CurrentReplicas: n, UpdatedReplicas: n,
+		ReadyReplicas: m.ready, AvailableReplicas: m.ready,
 		CurrentRevision: rev, UpdateRevision: rev, CollisionCount: s.Status.CollisionCount}
 }
 

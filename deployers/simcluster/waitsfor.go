@@ -6,6 +6,7 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -29,6 +30,11 @@ type Wait struct {
 	// (statefulset.go), of Replicas.
 	Outdated, Replicas int32
 	Revision           string
+	// Claim, when the pods wait for a PersistentVolumeClaim that exists
+	// but is not Bound, is its name, and ClaimPending why it stays
+	// Pending (claimPending: its StorageClass does not exist, it waits for
+	// its first consumer, a rule holds it), "" when that is not known.
+	Claim, ClaimPending string
 }
 
 // WaitsFor says what the pods of workload ns/name of kind gvk, on the
@@ -60,11 +66,7 @@ func (cs *Clusters) WaitsFor(ctx context.Context, target *lsv1alpha1.Target, gvk
 		}
 		return Wait{}, fmt.Errorf("simulated cluster %s: get %s %s/%s: %w", c.key, gvk.Kind, ns, name, err)
 	}
-	spec, makesPods := podSpecOf(obj)
-	if spec == nil || !makesPods {
-		return Wait{}, nil
-	}
-	m, err := c.findMissing(ctx, ns, spec)
+	m, err := c.podsMissing(ctx, obj)
 	if err != nil {
 		return Wait{}, err
 	}
@@ -74,7 +76,22 @@ func (cs *Clusters) WaitsFor(ctx context.Context, target *lsv1alpha1.Target, gvk
 	if m.stall == stallImage {
 		return Wait{Reason: m.reason(), Container: m.container, Image: m.image, Message: m.notFound()}, nil
 	}
-	return Wait{Missing: m.notFound()}, nil
+	if m.resource != "persistentvolumeclaim" || (m.why == "" && m.stall != stallBinding) {
+		return Wait{Missing: m.notFound()}, nil
+	}
+	// The claim exists and is not Bound.
+	w := Wait{Missing: m.why, Claim: m.name}
+	if m.stall == stallBinding {
+		w.Missing = fmt.Sprintf("persistentvolumeclaim %q is not bound", m.name)
+	}
+	pvc := &corev1.PersistentVolumeClaim{}
+	if err := c.inner.Get(ctx, client.ObjectKey{Namespace: ns, Name: m.name}, pvc); err != nil {
+		return Wait{}, fmt.Errorf("simulated cluster %s: get claim %s/%s: %w", c.key, ns, m.name, err)
+	}
+	if w.ClaimPending, err = c.claimPending(ctx, pvc); err != nil {
+		return Wait{}, err
+	}
+	return w, nil
 }
 
 // outdatedPods is the Wait of a StatefulSet with updateStrategy OnDelete
