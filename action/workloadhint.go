@@ -92,12 +92,35 @@ func workloadHint(ctx context.Context, c *fakecluster.Cluster, sims SimulatedClu
 			"values it is made of",
 			di.Namespace, di.Name, what, kind, objNS, objName, w.Container, w.Reason, w.Message), nil
 	}
+	if w.Claim != "" {
+		return claimHint(di, what, kind, objNS, objName, w), nil
+	}
 	return fmt.Sprintf("DeployItem %s/%s: %s timed out on %s %s/%s, whose pods wait for an object "+
 		"they need: %s. If that cluster is simulated: only the deployers and the seeds create objects there; on a real "+
 		"cluster a Job or a controller may create it (a chart's hook Job that generates a certificate Secret, an "+
 		"operator). If one does, seed the object on the deploy item's target cluster (simulatedCluster.seeds, see "+
 		"docs/deployers.md); else apply it in this item or in one it depends on",
 		di.Namespace, di.Name, what, kind, objNS, objName, w.Missing), nil
+}
+
+// claimHint is the hint for a workload whose pods wait for a claim that
+// exists but stays Pending (w.Claim), which the scheduler does not place
+// them without, with why the claim is pending, when known.
+func claimHint(di *lsv1alpha1.DeployItem, what, kind, objNS, objName string, w simcluster.Wait) string {
+	why := w.ClaimPending
+	if why == "" {
+		why = "not bound"
+	}
+	todo := "Look at the claim with lscli get --target on the item's target cluster"
+	if strings.HasPrefix(why, "storageclass.storage.k8s.io ") {
+		todo = "Create that StorageClass before the claim (in this item, one it depends on, or as a seed of the " +
+			"simulated cluster), or name one that exists in the claim's storageClassName (a chart's storageClass " +
+			"value; the class of a claim that exists, and a StatefulSet's claim templates, cannot change: delete " +
+			"the claim and the StatefulSet first). On a real cluster the claim stays Pending the same way (event ProvisioningFailed)"
+	}
+	return fmt.Sprintf("DeployItem %s/%s: %s timed out on %s %s/%s, whose pods wait for PersistentVolumeClaim %s/%s, "+
+		"which stays Pending: %s. A pod is not scheduled until its claims are Bound (%s). %s",
+		di.Namespace, di.Name, what, kind, objNS, objName, objNS, w.Claim, why, w.Missing, todo)
 }
 
 // helmTimeout is the progressing timeout of Landscaper's helm deployer,
