@@ -88,7 +88,10 @@
 //     this by virtual time, make it fail, or keep it from ever happening.
 //     A StatefulSet's revisions are named by its template, and with
 //     updateStrategy OnDelete a template change leaves its pods at their
-//     revision (statefulset.go).
+//     revision (statefulset.go). Its claim templates make the claims
+//     TEMPLATE-NAME-ORDINAL, owned as its retention policy says
+//     (claimtemplates.go). A claim whose StorageClass does not exist stays
+//     Pending (missingClass); one of no class binds at once.
 //   - Workloads whose pods need an object that is missing (prereqs.go): the
 //     ServiceAccount (but "default", which a real namespace always has,
 //     as it has the ConfigMap kube-root-ca.crt with the key ca.crt),
