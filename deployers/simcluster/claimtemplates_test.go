@@ -254,3 +254,20 @@ func TestStatefulSetClaimsFirstConsumer(t *testing.T) {
 		t.Errorf("WaitsFor = %+v, %v; want claim data-db-1", w, err)
 	}
 }
+
+// TestStatefulSetClaimOfMissingClassRestored: a saved cluster whose set
+// waits for a claim of a missing class goes on, once restored, when the
+// class is written (a later lscli command).
+func TestStatefulSetClaimOfMissingClassRestored(t *testing.T) {
+	f := newFixture(t)
+	f.create(claimSet(2, "", ", storageClassName: fast"))
+	g := f.restored()
+	g.c = g.client()
+	g.create("apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: fast}\nprovisioner: example.com/fast\n")
+	if got := g.claimNames(); got != "data-db-0,data-db-1" {
+		t.Errorf("claims once the class exists = %q", got)
+	}
+	if got := g.statefulSet().Status.ReadyReplicas; got != 2 {
+		t.Errorf("readyReplicas once the class exists = %d, want 2", got)
+	}
+}
