@@ -202,6 +202,9 @@ func (c *Cluster) ensureClaim(ctx context.Context, s *appsv1.StatefulSet, tpl *c
 	case !apierrors.IsNotFound(err):
 		return fmt.Errorf("simulated cluster %s: StatefulSet %s/%s: look up claim %s: %w", c.key, s.Namespace, s.Name, name, err)
 	}
+	if err := c.forbidTerminating(ctx, pvcGVK, s.Namespace, name); err != nil {
+		return nil // the namespace goes: the API server refuses the claim, and the pod
+	}
 	pvc := tpl.DeepCopy()
 	pvc.Namespace, pvc.Name, pvc.Status = s.Namespace, name, corev1.PersistentVolumeClaimStatus{}
 	pvc.ResourceVersion, pvc.UID, pvc.OwnerReferences = "", "", nil
