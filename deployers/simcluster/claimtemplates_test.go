@@ -199,7 +199,7 @@ func TestStatefulSetScaleClaims(t *testing.T) {
 // goes on.
 func TestStatefulSetClaimOfMissingClass(t *testing.T) {
 	f := newFixture(t)
-	f.create(claimSet(2, "", ", storageClassName: fast"))
+	f.create(standardClass, claimSet(2, "", ", storageClassName: fast"))
 	if got := f.claimNames(); got != "data-db-0" {
 		t.Errorf("claims = %q, want data-db-0 (OrderedReady creates the next pod once the first is ready)", got)
 	}
@@ -224,13 +224,34 @@ func TestStatefulSetClaimOfMissingClass(t *testing.T) {
 	}
 }
 
+// standardClass is a StorageClass other than the one the claims of the
+// tests below name: with it, the simulated cluster models its storage.
+const standardClass = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: standard}\nprovisioner: example.com/standard\n"
+
 // TestClaimOfMissingClassPending: a plain claim of a StorageClass that does
-// not exist stays Pending, too.
+// not exist stays Pending, too, on a cluster that has StorageClasses.
 func TestClaimOfMissingClassPending(t *testing.T) {
 	f := newFixture(t)
-	f.create(pvcManifest(", storageClassName: fast"))
+	f.create(standardClass, pvcManifest(", storageClassName: fast"))
 	if got := f.claimPhase("data"); got != "Pending" {
 		t.Errorf("phase = %q, want Pending", got)
+	}
+}
+
+// TestClaimOfAnyClassBindsWithoutClasses: on a simulated cluster without
+// any StorageClass (the default one: it stands for a cluster whose storage
+// lscli does not model, as a claim of no class binds there), a claim that
+// names a class binds, as it would on the user's cluster, which has the
+// classes its charts name; a StatefulSet with such claims gets ready.
+func TestClaimOfAnyClassBindsWithoutClasses(t *testing.T) {
+	f := newFixture(t)
+	f.create(pvcManifest(", storageClassName: premium-rwo"))
+	if got := f.claimPhase("data"); got != "Bound" {
+		t.Errorf("phase = %q, want Bound", got)
+	}
+	f.create(claimSet(2, "", ", storageClassName: premium-rwo"))
+	if got := f.statefulSet().Status.ReadyReplicas; got != 2 {
+		t.Errorf("readyReplicas = %d, want 2", got)
 	}
 }
 
@@ -260,7 +281,7 @@ func TestStatefulSetClaimsFirstConsumer(t *testing.T) {
 // class is written (a later lscli command).
 func TestStatefulSetClaimOfMissingClassRestored(t *testing.T) {
 	f := newFixture(t)
-	f.create(claimSet(2, "", ", storageClassName: fast"))
+	f.create(standardClass, claimSet(2, "", ", storageClassName: fast"))
 	g := f.restored()
 	g.c = g.client()
 	g.create("apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: fast}\nprovisioner: example.com/fast\n")

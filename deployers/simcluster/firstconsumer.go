@@ -42,17 +42,27 @@ func (c *Cluster) classExists(ctx context.Context, name string) (bool, error) {
 }
 
 // missingClass reports whether pvc, not bound and with no volume, names a
-// StorageClass that does not exist: the PersistentVolume controller finds
-// no volume for it and cannot provision one (event ProvisioningFailed,
-// `storageclass.storage.k8s.io "NAME" not found`), so it stays Pending
-// until the class is created.
+// StorageClass that does not exist on a cluster that has StorageClasses:
+// the PersistentVolume controller finds no volume for it and cannot
+// provision one (event ProvisioningFailed, `storageclass.storage.k8s.io
+// "NAME" not found`), so it stays Pending until the class is created. A
+// cluster without any StorageClass (a simulated cluster's default) stands
+// for a cluster whose storage lscli does not model, where a claim of no
+// class binds too: there the user's cluster is taken to have the classes
+// the charts name, and the claim binds.
 func (c *Cluster) missingClass(ctx context.Context, pvc *corev1.PersistentVolumeClaim) (bool, error) {
 	class := claimClass(pvc)
 	if class == "" || pvc.Status.Phase == corev1.ClaimBound || pvc.Spec.VolumeName != "" {
 		return false, nil
 	}
-	ok, err := c.classExists(ctx, class)
-	return !ok, err
+	if ok, err := c.classExists(ctx, class); ok || err != nil {
+		return false, err
+	}
+	classes := &storagev1.StorageClassList{}
+	if err := c.inner.List(ctx, classes); err != nil {
+		return false, fmt.Errorf("simulated cluster %s: list StorageClasses: %w", c.key, err)
+	}
+	return len(classes.Items) > 0, nil
 }
 
 // awaitConsumer is the fake PersistentVolumeClaim controller's look, before
