@@ -239,19 +239,7 @@ func TestRenderApartWarnsInOrder(t *testing.T) {
 	files := map[string]string{}
 	for i := range minApart + 2 {
 		name := fmt.Sprintf("r%02d", i)
-		files[name+".yaml"] = `apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Installation
-metadata: {name: ` + name + `}
-spec:
-  blueprint:
-    inline:
-      filesystem:
-        blueprint.yaml: |
-          apiVersion: landscaper.gardener.cloud/v1alpha1
-          kind: Blueprint
-          ---
-          kind: Blueprint
-`
+		files[name+".yaml"] = inlineRoot(name, "          ---\n          kind: Blueprint\n")
 	}
 	seq := &Render{Workers: 1}
 	want, err := seq.Run(context.Background(), load(t, files))
