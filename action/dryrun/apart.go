@@ -78,7 +78,7 @@ func (w *walker) renderApart(ctx context.Context, insts []*lsv1alpha1.Installati
 		shiftNodes(r.node, r.start, shift)
 		w.res.Problems = append(w.res.Problems, r.res.Problems...)
 		w.res.Warnings = append(w.res.Warnings, r.res.Warnings...)
-		reconcile.WarningsOf(ctx).Add(r.warned.All()...)
+		reconcile.WarningsOf(ctx).Merge(r.warned)
 		nodes[i] = r.node
 	}
 	return nodes, true

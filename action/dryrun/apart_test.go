@@ -234,12 +234,17 @@ func TestRenderWithoutObjectsIsRender(t *testing.T) {
 }
 
 // TestRenderApartWarnsInOrder: the warnings about the files that roots
-// rendered apart find are taken over in the order renderInOrder finds them.
+// rendered apart find are taken over in the order renderInOrder finds them,
+// each naming the roots it is about in their order.
 func TestRenderApartWarnsInOrder(t *testing.T) {
 	files := map[string]string{}
 	for i := range minApart + 2 {
 		name := fmt.Sprintf("r%02d", i)
-		files[name+".yaml"] = inlineRoot(name, "          ---\n          kind: Blueprint\n")
+		extra := "          ---\n          kind: Blueprint\n"
+		if i%2 == 1 {
+			extra += extra
+		}
+		files[name+".yaml"] = inlineRoot(name, extra)
 	}
 	seq := &Render{Workers: 1}
 	want, err := seq.Run(context.Background(), load(t, files))
@@ -254,7 +259,15 @@ func TestRenderApartWarnsInOrder(t *testing.T) {
 	if par.rendersApart != 1 {
 		t.Fatalf("roots rendered apart in %d namespaces, want 1", par.rendersApart)
 	}
-	if len(want.InputWarnings) != minApart+2 || !slices.Equal(got.InputWarnings, want.InputWarnings) {
+	const text = ": blueprint inline: blueprint.yaml holds %s after the first, which Landscaper ignores: it reads one Blueprint from the file; remove %s"
+	inOrder := []string{
+		fmt.Sprintf("installations bench/r00, bench/r02, bench/r04 and %d more"+text, (minApart+2+1)/2-3, "1 more YAML document", "it"),
+		fmt.Sprintf("installations bench/r01, bench/r03, bench/r05 and %d more"+text, (minApart+2)/2-3, "2 more YAML documents", "them"),
+	}
+	if !slices.Equal(want.InputWarnings, inOrder) {
+		t.Errorf("warnings in order:\n%q\nwant\n%q", want.InputWarnings, inOrder)
+	}
+	if !slices.Equal(got.InputWarnings, want.InputWarnings) {
 		t.Errorf("warnings apart:\n%q\nin order:\n%q", got.InputWarnings, want.InputWarnings)
 	}
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/lscli/lscli/reconcile"
 )
 
-// warnIgnoredDocuments warns (reconcile.Warn) of the YAML documents of
+// warnIgnoredDocuments warns (reconcile.WarnAbout inst, so that the
+// installations that share a blueprint get one warning) of the YAML documents of
 // bp's files that Landscaper decodes as one object and whose further
 // documents it ignores without a word: blueprint.yaml (NewFromFs and the
 // inline resolution in Landscaper's pkg/utils/blueprints and
@@ -23,17 +24,17 @@ func warnIgnoredDocuments(ctx context.Context, inst *lsv1alpha1.Installation, bp
 	if bp == nil || len(bp.Ignored) == 0 || reconcile.WarningsOf(ctx) == nil {
 		return
 	}
-	where := fmt.Sprintf("installation %s: blueprint %s", instName(inst), bp.Source)
+	where := "blueprint " + bp.Source
 	if bp.Source == "" {
-		where = fmt.Sprintf("installation %s: blueprint", instName(inst))
+		where = "blueprint"
 	}
 	for _, f := range bp.Ignored {
 		if f.Subinstallation < 0 {
-			reconcile.Warn(ctx, fmt.Sprintf("%s: %s holds %s after the first, which Landscaper ignores: it reads one Blueprint from the file; remove %s",
+			reconcile.WarnAbout(ctx, "installation", instName(inst), fmt.Sprintf("%s: %s holds %s after the first, which Landscaper ignores: it reads one Blueprint from the file; remove %s",
 				where, f.File, moreDocuments(f.Documents), them(f.Documents)))
 			continue
 		}
-		reconcile.Warn(ctx, fmt.Sprintf("%s: subinstallations[%d]: file %s holds %s after the first, which Landscaper ignores: it reads one InstallationTemplate per file; "+
+		reconcile.WarnAbout(ctx, "installation", instName(inst), fmt.Sprintf("%s: subinstallations[%d]: file %s holds %s after the first, which Landscaper ignores: it reads one InstallationTemplate per file; "+
 			"put one subinstallation in each file and list each in the blueprint's subinstallations", where, f.Subinstallation, f.File, moreDocuments(f.Documents)))
 	}
 }
