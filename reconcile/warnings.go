@@ -63,8 +63,8 @@ func Warn(ctx context.Context, text string) {
 
 // WarnAbout records text about subject, an object of kind noun ("installation",
 // named "namespace/name"), in the Warnings of ctx: the same text about
-// other objects of the kind is one warning, which names them in the order
-// warned ("installations a, b, c and 2 more: text").
+// other objects of the kind is one warning, which names them sorted
+// ("installations a, b, c and 2 more: text").
 func WarnAbout(ctx context.Context, noun, subject, text string) {
 	WarningsOf(ctx).add(warning{noun: noun, subjects: []string{subject}, text: text})
 }
@@ -135,8 +135,10 @@ func (w *Warnings) All() []string {
 	return out
 }
 
-// String is the warning as All gives it.
+// String is the warning as All gives it, its subjects sorted, so that the
+// text does not depend on the order a run came across them.
 func (e warning) String() string {
+	e.subjects = slices.Sorted(slices.Values(e.subjects))
 	switch n := len(e.subjects); {
 	case n == 0:
 		return e.text
