@@ -111,19 +111,11 @@ func copyRelease(r *release.Release) *release.Release {
 	}
 	c.Chart = copyChart(r.Chart)
 	c.Config = runtime.DeepCopyJSON(r.Config)
-	if r.Hooks != nil {
-		c.Hooks = make([]*release.Hook, len(r.Hooks))
-		for i, h := range r.Hooks {
-			if h == nil {
-				continue
-			}
-			hc := *h
-			hc.Events = slices.Clone(h.Events)
-			hc.DeletePolicies = slices.Clone(h.DeletePolicies)
-			hc.OutputLogPolicies = slices.Clone(h.OutputLogPolicies)
-			c.Hooks[i] = &hc
-		}
-	}
+	c.Hooks = copyEach(r.Hooks, func(h *release.Hook) {
+		h.Events = slices.Clone(h.Events)
+		h.DeletePolicies = slices.Clone(h.DeletePolicies)
+		h.OutputLogPolicies = slices.Clone(h.OutputLogPolicies)
+	})
 	c.Labels = maps.Clone(r.Labels)
 	return &c
 }
@@ -146,15 +138,7 @@ func copyChart(ch *chart.Chart) *chart.Chart {
 		mc.Sources = slices.Clone(m.Sources)
 		mc.Keywords = slices.Clone(m.Keywords)
 		mc.Annotations = maps.Clone(m.Annotations)
-		if m.Maintainers != nil {
-			mc.Maintainers = make([]*chart.Maintainer, len(m.Maintainers))
-			for i, p := range m.Maintainers {
-				if p != nil {
-					pc := *p
-					mc.Maintainers[i] = &pc
-				}
-			}
-		}
+		mc.Maintainers = copyEach(m.Maintainers, nil)
 		mc.Dependencies = copyDependencies(m.Dependencies)
 		c.Metadata = &mc
 	}
@@ -166,41 +150,41 @@ func copyChart(ch *chart.Chart) *chart.Chart {
 	return &c
 }
 
-// copyFiles copies the File values of fs; their bytes are shared, with no
-// room to append into.
-func copyFiles(fs []*chart.File) []*chart.File {
-	if fs == nil {
+// copyEach copies the values ps point to (nil stays nil), each then made
+// deep by deepen (nil: the shallow copy is enough).
+func copyEach[T any](ps []*T, deepen func(*T)) []*T {
+	if ps == nil {
 		return nil
 	}
-	out := make([]*chart.File, len(fs))
-	for i, f := range fs {
-		if f != nil {
-			fc := *f
-			fc.Data = f.Data[:len(f.Data):len(f.Data)]
-			out[i] = &fc
+	out := make([]*T, len(ps))
+	for i, p := range ps {
+		if p != nil {
+			c := *p
+			if deepen != nil {
+				deepen(&c)
+			}
+			out[i] = &c
 		}
 	}
 	return out
 }
 
+// copyFiles copies the File values of fs; their bytes are shared, with no
+// room to append into.
+func copyFiles(fs []*chart.File) []*chart.File {
+	return copyEach(fs, func(f *chart.File) { f.Data = f.Data[:len(f.Data):len(f.Data)] })
+}
+
 // copyDependencies copies a chart's dependency list.
 func copyDependencies(deps []*chart.Dependency) []*chart.Dependency {
-	if deps == nil {
-		return nil
-	}
-	out := make([]*chart.Dependency, len(deps))
-	for i, d := range deps {
-		if d != nil {
-			dc := *d
-			dc.Tags = slices.Clone(d.Tags)
-			if d.ImportValues != nil {
-				dc.ImportValues = make([]interface{}, len(d.ImportValues))
-				for j, v := range d.ImportValues {
-					dc.ImportValues[j] = runtime.DeepCopyJSONValue(v)
-				}
+	return copyEach(deps, func(d *chart.Dependency) {
+		d.Tags = slices.Clone(d.Tags)
+		if d.ImportValues != nil {
+			vs := make([]interface{}, len(d.ImportValues))
+			for j, v := range d.ImportValues {
+				vs[j] = runtime.DeepCopyJSONValue(v)
 			}
-			out[i] = &dc
+			d.ImportValues = vs
 		}
-	}
-	return out
+	})
 }
