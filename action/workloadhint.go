@@ -76,37 +76,40 @@ func workloadHint(ctx context.Context, c *fakecluster.Cluster, sims SimulatedClu
 	if err != nil || w == (simcluster.Wait{}) {
 		return "", err
 	}
+	// on is where every hint below starts: the item and what timed out on which workload.
+	on := fmt.Sprintf("DeployItem %s/%s: %s timed out on %s %s/%s", di.Namespace, di.Name, what, kind, objNS, objName)
 	if w.Outdated > 0 {
-		return fmt.Sprintf("DeployItem %s/%s: %s timed out on %s %s/%s, whose updateStrategy OnDelete replaces no pod: "+
+		return fmt.Sprintf("%s, whose updateStrategy OnDelete replaces no pod: "+
 			"%d of its %d pods run an older template than revision %s, so updatedReplicas stays below replicas, which "+
 			"Landscaper's default readiness check wants (helm's wait and kstatus pass an OnDelete StatefulSet). On a real "+
 			"cluster delete those pods (kubectl delete pod), and the controller recreates them from the new revision; a "+
 			"simulated cluster has no pods to delete: use updateStrategy RollingUpdate, or the template the pods run",
-			di.Namespace, di.Name, what, kind, objNS, objName, w.Outdated, w.Replicas, w.Revision), nil
+			on, w.Outdated, w.Replicas, w.Revision), nil
 	}
 	if w.Reason == simcluster.ReasonInvalidImageName {
-		return fmt.Sprintf("DeployItem %s/%s: %s timed out on %s %s/%s, whose pods cannot start: container %q waits "+
+		return fmt.Sprintf("%s, whose pods cannot start: container %q waits "+
 			"with reason %s: %s. The API server stores an image the kubelet cannot parse, on a real cluster too, where "+
 			"only the pods' status shows it; a chart or manifest that joins a repository and a tag makes one of a "+
 			"reference pinned by digest (repo:tag@sha256:..., as an OCM transfer leaves it): fix the image, or the "+
 			"values it is made of",
-			di.Namespace, di.Name, what, kind, objNS, objName, w.Container, w.Reason, w.Message), nil
+			on, w.Container, w.Reason, w.Message), nil
 	}
 	if w.Claim != "" {
-		return claimHint(di, what, kind, objNS, objName, w), nil
+		return claimHint(on, objNS, w), nil
 	}
-	return fmt.Sprintf("DeployItem %s/%s: %s timed out on %s %s/%s, whose pods wait for an object "+
+	return fmt.Sprintf("%s, whose pods wait for an object "+
 		"they need: %s. If that cluster is simulated: only the deployers and the seeds create objects there; on a real "+
 		"cluster a Job or a controller may create it (a chart's hook Job that generates a certificate Secret, an "+
 		"operator). If one does, seed the object on the deploy item's target cluster (simulatedCluster.seeds, see "+
 		"docs/deployers.md); else apply it in this item or in one it depends on",
-		di.Namespace, di.Name, what, kind, objNS, objName, w.Missing), nil
+		on, w.Missing), nil
 }
 
-// claimHint is the hint for a workload whose pods wait for a claim that
-// exists but stays Pending (w.Claim), which the scheduler does not place
-// them without, with why the claim is pending, when known.
-func claimHint(di *lsv1alpha1.DeployItem, what, kind, objNS, objName string, w simcluster.Wait) string {
+// claimHint is the hint for a workload in namespace ns whose pods wait for
+// a claim that exists but stays Pending (w.Claim), which the scheduler does
+// not place them without, with why the claim is pending, when known; on
+// says what timed out on which workload.
+func claimHint(on, ns string, w simcluster.Wait) string {
 	why := w.ClaimPending
 	if why == "" {
 		why = "not bound"
@@ -118,9 +121,9 @@ func claimHint(di *lsv1alpha1.DeployItem, what, kind, objNS, objName string, w s
 			"value; the class of a claim that exists, and a StatefulSet's claim templates, cannot change: delete " +
 			"the claim and the StatefulSet first). On a real cluster the claim stays Pending the same way (event ProvisioningFailed)"
 	}
-	return fmt.Sprintf("DeployItem %s/%s: %s timed out on %s %s/%s, whose pods wait for PersistentVolumeClaim %s/%s, "+
+	return fmt.Sprintf("%s, whose pods wait for PersistentVolumeClaim %s/%s, "+
 		"which stays Pending: %s. A pod is not scheduled until its claims are Bound (%s). %s",
-		di.Namespace, di.Name, what, kind, objNS, objName, objNS, w.Claim, why, w.Missing, todo)
+		on, ns, w.Claim, why, w.Missing, todo)
 }
 
 // helmTimeout is the progressing timeout of Landscaper's helm deployer,

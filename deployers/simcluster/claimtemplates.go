@@ -297,12 +297,8 @@ func (c *Cluster) claimPending(ctx context.Context, pvc *corev1.PersistentVolume
 	case c.pending[ref].due.After(c.set.opts.Now()):
 		return "a rule of the simulated cluster binds it at " + c.pending[ref].due.UTC().Format("15:04:05"), nil
 	}
-	class := claimClass(pvc)
-	if class == "" {
-		return "", nil
-	}
-	if ok, err := c.classExists(ctx, class); err != nil || !ok {
-		return fmt.Sprintf("storageclass.storage.k8s.io %q not found", class), err
+	if missing, err := c.missingClass(ctx, pvc); err != nil || missing {
+		return fmt.Sprintf("storageclass.storage.k8s.io %q not found", claimClass(pvc)), err
 	}
 	wffc, err := c.bindsOnFirstConsumer(ctx, pvc)
 	if err != nil || !wffc {
