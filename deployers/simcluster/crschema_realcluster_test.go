@@ -67,21 +67,29 @@ func TestRealClusterCustomResourceSchema(t *testing.T) {
 // on the real one, and returns the simulated cluster and a namespace of the
 // real one, once the real one serves Gadgets.
 func gadgetClusters(t *testing.T, tc *testcluster.Cluster) (*fixture, string) {
+	probe := obj(t, gadgetManifest)
+	probe.SetName("probe")
+	return crdClusters(t, tc, schemaCRDManifest, probe)
+}
+
+// crdClusters creates the CRD of crdManifest on a simulated cluster and on
+// the real one, and returns the simulated cluster and a namespace of the
+// real one, once the real one stores probe (a custom resource of the CRD,
+// created in that namespace) in it.
+func crdClusters(t *testing.T, tc *testcluster.Cluster, crdManifest string, probe client.Object) (*fixture, string) {
 	ctx := context.Background()
 	ns := tc.Namespace(t)
 	f := newFixture(t)
-	f.create(schemaCRDManifest)
-	if err := tc.Client.Create(ctx, obj(t, schemaCRDManifest)); err != nil && !apierrors.IsAlreadyExists(err) {
+	f.create(crdManifest)
+	if err := tc.Client.Create(ctx, obj(t, crdManifest)); err != nil && !apierrors.IsAlreadyExists(err) {
 		t.Fatal(err)
 	}
-	probe := obj(t, gadgetManifest)
 	probe.SetNamespace(ns)
-	probe.SetName("probe")
 	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
-		err := tc.Client.Create(ctx, probe.DeepCopy())
+		err := tc.Client.Create(ctx, probe.DeepCopyObject().(client.Object))
 		return err == nil || apierrors.IsAlreadyExists(err), nil
 	}); err != nil {
-		t.Fatalf("the real cluster does not serve Gadgets: %v", err)
+		t.Fatalf("the real cluster does not serve %s: %v", probe.GetObjectKind().GroupVersionKind().Kind, err)
 	}
 	return f, ns
 }

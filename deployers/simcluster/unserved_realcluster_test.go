@@ -3,11 +3,9 @@ package simcluster
 import (
 	"context"
 	"testing"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery"
 
 	"github.com/lscli/lscli/internal/testcluster"
@@ -24,20 +22,7 @@ import (
 func TestRealClusterUnservedVersion(t *testing.T) {
 	tc := testcluster.Get(t)
 	ctx := context.Background()
-	ns := tc.Namespace(t)
-	f := newFixture(t)
-	f.create(unservedCRDManifest)
-	if err := tc.Client.Create(ctx, obj(t, unservedCRDManifest)); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatal(err)
-	}
-	served := obj(t, "apiVersion: unserved.example.com/v1\nkind: Doohickey\nmetadata: {name: probe}\n")
-	served.SetNamespace(ns)
-	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
-		err := tc.Client.Create(ctx, served.DeepCopy())
-		return err == nil || apierrors.IsAlreadyExists(err), nil
-	}); err != nil {
-		t.Fatalf("the real cluster does not serve Doohickeys of v1: %v", err)
-	}
+	f, ns := crdClusters(t, tc, unservedCRDManifest, obj(t, "apiVersion: unserved.example.com/v1\nkind: Doohickey\nmetadata: {name: probe}\n"))
 
 	dc, err := discovery.NewDiscoveryClientForConfig(tc.Config)
 	if err != nil {
