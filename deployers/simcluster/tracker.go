@@ -628,6 +628,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		}
 		m.SetDeletionTimestamp(nil)
 		admit(obj)
+		if err := t.defaultClaimClass(obj); err != nil {
+			return err
+		}
 		if err := validateWorkloadSelector(obj); err != nil {
 			return err
 		}

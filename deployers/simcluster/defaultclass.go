@@ -1,0 +1,114 @@
+package simcluster
+
+import (
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Annotations that mark a StorageClass as the cluster's default
+// (kubernetes pkg/volume/util IsDefaultStorageClassAnnotation and its beta
+// name).
+const (
+	defaultClassAnnotation     = "storageclass.kubernetes.io/is-default-class"
+	betaDefaultClassAnnotation = "storageclass.beta.kubernetes.io/is-default-class"
+)
+
+// defaultClaimClass does what kube-apiserver's DefaultStorageClass
+// admission plugin does to a PersistentVolumeClaim being created that asks
+// for no class (no spec.storageClassName and no beta class annotation): it
+// sets spec.storageClassName to the default StorageClass, the one annotated
+// is-default-class "true", the newest when several are (then by name),
+// as pkg/volume/util GetDefaultClass picks it. Without a default class the
+// claim is left as it is. obj is typed or unstructured; other kinds are
+// left alone.
+func (t *tracker) defaultClaimClass(obj runtime.Object) error {
+	switch o := obj.(type) {
+	case *corev1.PersistentVolumeClaim:
+		if claimAsksForClass(o) {
+			return nil
+		}
+		name, err := t.defaultClassName()
+		if err != nil || name == "" {
+			return err
+		}
+		o.Spec.StorageClassName = &name
+	case *unstructured.Unstructured:
+		if o.GroupVersionKind() != corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaim") {
+			return nil
+		}
+		if _, ok := o.GetAnnotations()[corev1.BetaStorageClassAnnotation]; ok {
+			return nil
+		}
+		if _, ok, _ := unstructured.NestedFieldNoCopy(o.Object, "spec", "storageClassName"); ok {
+			return nil
+		}
+		name, err := t.defaultClassName()
+		if err != nil || name == "" {
+			return err
+		}
+		return unstructured.SetNestedField(o.Object, name, "spec", "storageClassName")
+	}
+	return nil
+}
+
+// claimAsksForClass is pkg/apis/core/helper PersistentVolumeClaimHasClass:
+// the beta annotation is there (even empty) or spec.storageClassName is set
+// (even to "").
+func claimAsksForClass(c *corev1.PersistentVolumeClaim) bool {
+	if _, ok := c.Annotations[corev1.BetaStorageClassAnnotation]; ok {
+		return true
+	}
+	return c.Spec.StorageClassName != nil
+}
+
+// defaultClassName is the name of the default StorageClass, "" when there
+// is none.
+func (t *tracker) defaultClassName() (string, error) {
+	list, err := t.ObjectTracker.List(storageClassesResource, storagev1.SchemeGroupVersion.WithKind("StorageClass"), "")
+	if err != nil {
+		return "", fmt.Errorf("list StorageClasses for the default class: %w", err)
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return "", err
+	}
+	var defaults []*storagev1.StorageClass
+	for _, it := range items {
+		sc, ok := it.(*storagev1.StorageClass)
+		if !ok {
+			u, isU := it.(*unstructured.Unstructured)
+			if !isU {
+				continue
+			}
+			sc = &storagev1.StorageClass{}
+			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, sc); err != nil {
+				continue
+			}
+		}
+		if isDefaultClass(sc) {
+			defaults = append(defaults, sc)
+		}
+	}
+	if len(defaults) == 0 {
+		return "", nil
+	}
+	sort.Slice(defaults, func(i, j int) bool {
+		ti, tj := defaults[i].CreationTimestamp.UnixNano(), defaults[j].CreationTimestamp.UnixNano()
+		if ti == tj {
+			return defaults[i].Name < defaults[j].Name
+		}
+		return ti > tj
+	})
+	return defaults[0].Name, nil
+}
+
+// isDefaultClass reports whether sc is annotated as a default class.
+func isDefaultClass(sc *storagev1.StorageClass) bool {
+	return sc.Annotations[defaultClassAnnotation] == "true" || sc.Annotations[betaDefaultClassAnnotation] == "true"
+}
