@@ -2,6 +2,7 @@ package helm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -90,14 +91,16 @@ func (k *kubeClient) Build(r io.Reader, _ bool) (kube.ResourceList, error) {
 	var list kube.ResourceList
 	var errs []error
 	for {
-		u := &unstructured.Unstructured{}
-		if err := dec.Decode(u); err != nil {
+		// A map, not an Unstructured, whose decoding would ask for a kind
+		// before info says so in cli-runtime's words.
+		var doc map[string]any
+		if err := dec.Decode(&doc); err != nil {
 			if errors.Is(err, io.EOF) {
 				break
 			}
 			return nil, fmt.Errorf("decode manifest: %w", err)
 		}
-		objs, err := expandList(u)
+		objs, err := expandList(&unstructured.Unstructured{Object: doc})
 		if err != nil {
 			return nil, err
 		}
@@ -137,9 +140,26 @@ func expandList(u *unstructured.Unstructured) ([]*unstructured.Unstructured, err
 }
 
 // info maps u to its resource and scope and gives it a read-only REST client.
+// A document without kind fails as cli-runtime's decoder fails it. One
+// without apiVersion is mapped by its kind alone, to the preferred version
+// of the core group, as cli-runtime's builder maps it (its decoder does not
+// ask for apiVersion); kube-apiserver then takes the group and version of
+// the request's path for the object helm posts there, so u gets the
+// mapping's apiVersion, as the stored object has it.
 func (k *kubeClient) info(u *unstructured.Unstructured) (*resource.Info, error) {
 	gvk := u.GroupVersionKind()
-	m, err := k.c.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
+	if gvk.Kind == "" {
+		raw, _ := json.Marshal(u.Object)
+		return nil, fmt.Errorf("unable to decode %q: %w", "", runtime.NewMissingKindErr(string(raw)))
+	}
+	var versions []string
+	if gvk.Version != "" {
+		versions = append(versions, gvk.Version)
+	}
+	m, err := k.c.RESTMapper().RESTMapping(gvk.GroupKind(), versions...)
+	if err == nil && u.GetAPIVersion() == "" {
+		u.SetAPIVersion(m.GroupVersionKind.GroupVersion().String())
+	}
 	if err != nil {
 		// helm's Build reads the manifest through cli-runtime's resource
 		// builder from a stream whose source is "" (k8s.io/cli-runtime

@@ -33,6 +33,8 @@ func TestBuild(t *testing.T) {
 			wantErr: "[resource mapping not found for name: \"t\" namespace: \"\" from \"\": no matches for kind \"Thing\" in version \"x.io/v1\"\nensure CRDs are installed first, " +
 				"resource mapping not found for name: \"o\" namespace: \"team\" from \"\": no matches for kind \"Other\" in version \"y.io/v1\"\nensure CRDs are installed first]"},
 		{name: "bad YAML", manifest: "kind: [", wantErr: "decode manifest"},
+		{name: "no kind", manifest: "apiVersion: v1\nmetadata: {name: a}\n",
+			wantErr: `unable to decode "": Object 'Kind' is missing in '{"apiVersion":"v1","metadata":{"name":"a"}}'`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,6 +52,9 @@ func TestBuild(t *testing.T) {
 			var got []string
 			for _, info := range list {
 				got = append(got, describe(info))
+				if u, ok := info.Object.(*unstructured.Unstructured); ok && u.GetAPIVersion() != info.Mapping.GroupVersionKind.GroupVersion().String() {
+					t.Errorf("%s: apiVersion %q, want the mapping's %q", describe(info), u.GetAPIVersion(), info.Mapping.GroupVersionKind.GroupVersion())
+				}
 			}
 			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
 				t.Errorf("built %v, want %v", got, tt.want)
