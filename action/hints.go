@@ -271,6 +271,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h := atomicHint(&dis[i]); h != "" {
 			hints = append(hints, h)
 		}
+		if h := ownershipHint(&dis[i]); h != "" {
+			hints = append(hints, h)
+		}
 		h, err := workloadHint(ctx, c, sims, &dis[i])
 		if err != nil {
 			return nil, err

@@ -1,0 +1,49 @@
+package action
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
+)
+
+// ownershipConflict matches helm's refusal to adopt an object that exists
+// without the release's ownership metadata (helm pkg/action/validate.go
+// existingResourceConflict): kind, namespace and name.
+var ownershipConflict = regexp.MustCompile(`(\S+) "([^"]+)" in namespace "([^"]*)" exists and cannot be imported into the current release: invalid ownership metadata`)
+
+// ownershipHint says, for a helm item whose install failed because an
+// object of the release exists without the release's ownership metadata,
+// how to let the release have it: on a real cluster delete it or take it
+// over (takeOwnership); when the object comes from the seeds of a
+// simulated cluster, which a custom resource seeded for a readiness check
+// brings its CRD into even though the release installs that CRD, with the
+// label and annotations helm looks for. It is empty for other items.
+func ownershipHint(di *lsv1alpha1.DeployItem) string {
+	m := failedItemMatch(di, ownershipConflict)
+	if m == nil {
+		return ""
+	}
+	release := "the release"
+	name, namespace := "NAME", "NAMESPACE"
+	if di.Spec.Configuration != nil {
+		cfg := &helmv1alpha1.ProviderConfiguration{}
+		if json.Unmarshal(di.Spec.Configuration.Raw, cfg) == nil && cfg.Name != "" {
+			name, namespace = cfg.Name, cfg.Namespace
+			release = fmt.Sprintf("release %s/%s", namespace, name)
+		}
+	}
+	object := fmt.Sprintf("%s %s/%s", m[1], m[3], m[2])
+	if m[3] == "" { // cluster-scoped
+		object = m[1] + " " + m[2]
+	}
+	return fmt.Sprintf("DeployItem %s/%s: helm does not take over %s, which is on the target cluster without the "+
+		"ownership metadata of %s. On a real cluster something else made it: delete it, or let the release adopt it "+
+		"(helmDeploymentConfig install.takeOwnership: true). If it comes from simulatedCluster.seeds (a custom resource "+
+		"seeded with the status a readiness check requires brings its CRD along, also when this release installs "+
+		"that CRD), give it there what helm looks for: label app.kubernetes.io/managed-by: Helm, annotations "+
+		"meta.helm.sh/release-name: %s and meta.helm.sh/release-namespace: %s", di.Namespace, di.Name, object,
+		release, name, namespace)
+}
