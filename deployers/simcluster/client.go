@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -78,6 +79,9 @@ func (cc *clusterClient) Create(ctx context.Context, obj client.Object, opts ...
 		return err
 	}
 	cc.c.generateName(obj)
+	if err := cc.c.admitByWebhooks(ctx, gvk, obj.GetNamespace(), obj.GetName(), obj.GetLabels(), admissionregistrationv1.Create); err != nil {
+		return err // webhookcall.go
+	}
 	if err := cc.c.inner.Create(ctx, obj, opts...); err != nil {
 		return undecodable(gvk, err)
 	}
@@ -111,6 +115,9 @@ func (cc *clusterClient) Update(ctx context.Context, obj client.Object, opts ...
 	if err := cc.c.scope(ctx, gvk, obj, false); err != nil {
 		return err
 	}
+	if err := cc.c.admitByWebhooks(ctx, gvk, obj.GetNamespace(), obj.GetName(), obj.GetLabels(), admissionregistrationv1.Update); err != nil {
+		return err // webhookcall.go
+	}
 	cc.c.keepDeletion(ctx, gvk, obj)
 	if err := cc.c.keepNamespaceFinalizer(ctx, gvk, obj); err != nil {
 		return err
@@ -135,6 +142,9 @@ func (cc *clusterClient) Patch(ctx context.Context, obj client.Object, patch cli
 	if err := cc.c.scope(ctx, gvk, obj, patch.Type() == types.ApplyPatchType); err != nil {
 		return err
 	}
+	if err := cc.c.admitWrite(ctx, gvk, obj); err != nil {
+		return err
+	}
 	if err := cc.c.inner.Patch(ctx, obj, patch, opts...); err != nil {
 		return cc.undecodablePatch(ctx, gvk, obj, patch, err)
 	}
@@ -153,6 +163,9 @@ func (cc *clusterClient) Apply(ctx context.Context, ac runtime.ApplyConfiguratio
 		return err
 	}
 	if err := cc.c.scope(ctx, gvk, u, true); err != nil {
+		return err
+	}
+	if err := cc.c.admitWrite(ctx, gvk, u); err != nil {
 		return err
 	}
 	if err := cc.c.inner.Apply(ctx, ac, opts...); err != nil {
@@ -208,6 +221,9 @@ func (cc *clusterClient) Delete(ctx context.Context, obj client.Object, opts ...
 		return err
 	}
 	if err := checkDelete(gvk.Kind, obj.GetName()); err != nil {
+		return err
+	}
+	if err := cc.c.admitDelete(ctx, gvk, obj); err != nil {
 		return err
 	}
 	// The garbage collector (gc.go) learns of the deletion from the store;
