@@ -283,7 +283,11 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		}
 	}
 	for i := range dis {
-		h, err := unservedVersionHint(ctx, c, sims, &dis[i])
+		h := webhookHint(&dis[i]) // hints_webhook.go: a later error than an unserved kind's
+		var err error
+		if h == "" {
+			h, err = unservedVersionHint(ctx, c, sims, &dis[i])
+		}
 		if err != nil {
 			return nil, err
 		}
