@@ -268,7 +268,7 @@ func (k *kubeClient) hookDone(ctx context.Context, info *resource.Info) (bool, e
 	}
 	for _, c := range job.Status.Conditions {
 		if c.Type == batchv1.JobComplete && c.Status == corev1.ConditionTrue {
-			return true, nil
+			return true, k.hookJobAppliesCRDs(ctx, job) // hookcrds.go
 		} else if c.Type == batchv1.JobFailed && c.Status == corev1.ConditionTrue {
 			return true, fmt.Errorf("job %s failed: %s", info.Name, c.Reason)
 		}

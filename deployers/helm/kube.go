@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-multierror"
+	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/kube"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -66,6 +67,9 @@ type kubeClient struct {
 	// release back (an atomic upgrade that failed): its wait does not
 	// pause (see wait).
 	rollingBack func() bool
+	// chartCRDs are the CRD files of the chart being installed or
+	// upgraded, which a hook Job may be taken to apply (hookcrds.go).
+	chartCRDs []chart.CRD
 }
 
 // kubeClient is all of helm's kube client interfaces, also the one helm

@@ -37,6 +37,8 @@ type releaser struct {
 	// served reads the API versions the cluster serves (see
 	// servedAPIVersions).
 	served func() ([]string, error)
+	// kube is the action's kube client.
+	kube *kubeClient
 }
 
 // newReleaser configures helm's actions for the release name in namespace:
@@ -62,7 +64,7 @@ func newReleaser(ctx context.Context, c client.Client, real bool, name, namespac
 		RESTClientGetter: restClientGetter{config: lookupConfig(ctx, c), mapper: c.RESTMapper()},
 	}
 	r := &releaser{cfg: cfg, name: name, namespace: namespace, log: log, hooks: hooks, real: real,
-		served: func() ([]string, error) { return servedAPIVersions(ctx, c) }}
+		served: func() ([]string, error) { return servedAPIVersions(ctx, c) }, kube: kc}
 	kc.crdsServed = func() { _ = r.readAPIVersions() }
 	kc.rollingBack = r.rollingBack
 	return r
@@ -232,6 +234,7 @@ func (r *releaser) install(ctx context.Context, pc *helmv1alpha1.ProviderConfigu
 	in.Atomic, in.Force, in.Wait = flags.Atomic, flags.Force, flags.Wait
 	in.SkipSchemaValidation, in.TakeOwnership = flags.SkipSchemaValidation, flags.TakeOwnership
 	in.Timeout = timeout
+	r.kube.chartCRDs = chartCRDsOf(ch)
 	if err := r.readAPIVersions(); err != nil {
 		return nil, installError(err)
 	}
@@ -254,6 +257,7 @@ func (r *releaser) upgrade(ctx context.Context, pc *helmv1alpha1.ProviderConfigu
 	up.Atomic, up.Force, up.Wait = flags.Atomic, flags.Force, flags.Wait
 	up.SkipSchemaValidation, up.TakeOwnership = flags.SkipSchemaValidation, flags.TakeOwnership
 	up.Timeout = timeout
+	r.kube.chartCRDs = chartCRDsOf(ch)
 	if err := r.readAPIVersions(); err != nil {
 		return nil, upgradeError(err)
 	}

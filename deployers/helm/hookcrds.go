@@ -1,0 +1,140 @@
+package helm
+
+import (
+	"context"
+	"fmt"
+
+	"helm.sh/helm/v3/pkg/chart"
+	batchv1 "k8s.io/api/batch/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/component-helpers/auth/rbac/validation"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// helm installs the CRDs of a chart's crds/ folder on install and never
+// touches them again (no upgrade, no deletion). Charts whose CRDs change
+// with the application ship a hook Job that applies them on every
+// upgrade: Velero's velero-upgrade-crds (pre-install, pre-upgrade,
+// pre-rollback) runs `velero install --crds-only --apply`, which applies
+// the CRDs compiled into the velero image of the chart's version, the same
+// the chart keeps in its crds/ folder. Such a Job's ServiceAccount is bound
+// by a ClusterRoleBinding to a ClusterRole that may create and update
+// CRDs. A simulated cluster runs no containers: without more, the Job
+// completes and the cluster keeps the CRDs of the first install, so a
+// custom resource's fields that only the new CRDs know are pruned.
+//
+// So on a simulated cluster a hook Job of an install or upgrade that
+// completes, whose ServiceAccount may create and update (or patch)
+// customresourcedefinitions cluster-wide, and whose chart has a crds/
+// folder, is taken to have applied the CRDs of that folder (its subcharts'
+// too, as helm's CRDObjects lists them), with server-side apply under the
+// Job's name as field manager. A Job that applies CRDs from elsewhere (a
+// URL, another image) is not known: seed those CRDs, or give the Job a
+// rule. A rollback's Job would apply the CRDs of the version rolled back
+// to; it is not simulated.
+
+// crdWrites are the permissions a hook Job's ServiceAccount needs to be
+// taken to apply CRDs: create, and update or patch.
+var crdWrites = []rbacv1.PolicyRule{
+	{APIGroups: []string{"apiextensions.k8s.io"}, Resources: []string{"customresourcedefinitions"}, Verbs: []string{"create", "update"}},
+	{APIGroups: []string{"apiextensions.k8s.io"}, Resources: []string{"customresourcedefinitions"}, Verbs: []string{"create", "patch"}},
+}
+
+// hookJobAppliesCRDs applies the chart's CRDs (crds) as job, a completed
+// hook Job, is taken to have applied them (see above), on a simulated
+// cluster; else it does nothing. The error is the apply's, as the Job's
+// container would have failed.
+func (k *kubeClient) hookJobAppliesCRDs(ctx context.Context, job *batchv1.Job) error {
+	if k.real || len(k.chartCRDs) == 0 || (k.rollingBack != nil && k.rollingBack()) {
+		return nil
+	}
+	sa := job.Spec.Template.Spec.ServiceAccountName
+	if sa == "" {
+		sa = "default"
+	}
+	may, err := clusterWideMay(ctx, k.c, job.Namespace, sa)
+	if err != nil || !may {
+		return err
+	}
+	for _, crd := range k.chartCRDs {
+		if crd.File == nil {
+			continue
+		}
+		docs, err := decodeDocuments(string(crd.File.Data))
+		if err != nil {
+			return fmt.Errorf("job %s: decode %s: %w", job.Name, crd.Filename, err)
+		}
+		for _, u := range docs {
+			if u.GetKind() != "CustomResourceDefinition" {
+				continue
+			}
+			if err := applyAs(ctx, k.c, u, job.Name); err != nil {
+				return fmt.Errorf("job %s: %w", job.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// applyAs writes u with forced server-side apply as field manager owner.
+func applyAs(ctx context.Context, c client.Client, u *unstructured.Unstructured, owner string) error {
+	obj := u.DeepCopy()
+	obj.SetResourceVersion("")
+	obj.SetManagedFields(nil)
+	if err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.FieldOwner(owner), client.ForceOwnership); err != nil {
+		return fmt.Errorf("apply %s %s: %w", u.GetKind(), u.GetName(), err)
+	}
+	return nil
+}
+
+// clusterWideMay reports whether ServiceAccount ns/sa may create and
+// update (or patch) CRDs by the ClusterRoles the cluster's
+// ClusterRoleBindings bind it to (a RoleBinding grants nothing on a
+// cluster-scoped kind).
+func clusterWideMay(ctx context.Context, c client.Client, ns, sa string) (bool, error) {
+	crbs := &rbacv1.ClusterRoleBindingList{}
+	if err := c.List(ctx, crbs); err != nil {
+		return false, fmt.Errorf("list ClusterRoleBindings: %w", err)
+	}
+	var rules []rbacv1.PolicyRule
+	for _, b := range crbs.Items {
+		if b.RoleRef.Kind != "ClusterRole" || !bindsAccount(b.Subjects, ns, sa) {
+			continue
+		}
+		role := &rbacv1.ClusterRole{}
+		switch err := c.Get(ctx, client.ObjectKey{Name: b.RoleRef.Name}, role); {
+		case apierrors.IsNotFound(err):
+			continue // grants nothing
+		case err != nil:
+			return false, fmt.Errorf("get ClusterRole %s: %w", b.RoleRef.Name, err)
+		}
+		rules = append(rules, role.Rules...)
+	}
+	for _, w := range crdWrites {
+		if ok, _ := validation.Covers(rules, []rbacv1.PolicyRule{w}); ok {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// bindsAccount reports whether subjects name ServiceAccount ns/sa.
+func bindsAccount(subjects []rbacv1.Subject, ns, sa string) bool {
+	for _, s := range subjects {
+		if s.Kind == rbacv1.ServiceAccountKind && s.Name == sa && s.Namespace == ns {
+			return true
+		}
+	}
+	return false
+}
+
+// chartCRDsOf are the CRD files of ch's crds/ folders, its subcharts'
+// too.
+func chartCRDsOf(ch *chart.Chart) []chart.CRD {
+	if ch == nil {
+		return nil
+	}
+	return ch.CRDObjects()
+}
