@@ -13,7 +13,8 @@ import (
 // called (a simulated cluster refuses it alike, deployers/simcluster
 // webhookcall.go): the webhook, the Service's name and namespace, and why.
 var unreachableWebhook = regexp.MustCompile(`failed calling webhook "([^"]+)": failed to call webhook: Post "https://([^./"]+)\.([^./"]+)\.svc[^"]*": ` +
-	`(no endpoints available for service "[^"]+"|service "[^"]+" not found|no service port \d+ found for service "[^"]+")`)
+	`(dial tcp \S+: connect: connection refused|no endpoints available for service "[^"]+"|service "[^"]+" not found|` +
+	`no service port \d+ found for service "[^"]+"|cannot route to service with ClusterIP "None")`)
 
 // webhookHint says, for a deploy item that failed and whose last attempt
 // before its timeout was refused because an admission webhook could not be
@@ -31,10 +32,13 @@ func webhookHint(di *lsv1alpha1.DeployItem) string {
 		return ""
 	}
 	why := "no pod behind the Service is ready"
-	if strings.HasPrefix(m[4], "service ") {
+	switch {
+	case strings.HasPrefix(m[4], "service "):
 		why = "the Service does not exist"
-	} else if strings.HasPrefix(m[4], "no service port") {
+	case strings.HasPrefix(m[4], "no service port"):
 		why = "the Service does not have the webhook's port"
+	case strings.HasPrefix(m[4], "cannot route"):
+		why = "the Service is headless"
 	}
 	return fmt.Sprintf("DeployItem %s/%s: kube-apiserver refused its last attempt because it could not call admission webhook %q "+
 		"(failurePolicy Fail) through Service %s/%s: %s (%s). A real cluster refuses such writes until the webhook's server runs, and "+

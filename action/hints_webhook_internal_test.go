@@ -13,7 +13,7 @@ import (
 const poolRefused = `[unable to create resource metallb-system/lan: Internal error occurred: failed calling webhook ` +
 	`"ipaddresspoolvalidationwebhook.metallb.io": failed to call webhook: Post ` +
 	`"https://metallb-webhook-service.metallb-system.svc:443/validate-metallb-io-v1beta1-ipaddresspool?timeout=10s": ` +
-	`no endpoints available for service "metallb-webhook-service"]`
+	`dial tcp 10.96.0.12:443: connect: connection refused]`
 
 // TestWebhookHint: a manifest item that timed out after its last attempt
 // was refused by an unreachable webhook is told so, with the webhook and

@@ -2,6 +2,7 @@ package simcluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -23,16 +24,20 @@ import (
 // A simulated cluster runs no webhook servers, so it cannot ask an
 // admission webhook what it thinks of a request. What it can tell is
 // whether kube-apiserver could reach the webhook at all: a webhook of a
-// Service is called through that Service's ready endpoints, and a
-// Service whose pods are not ready (the webhook's Deployment still
-// pulling its image, or not installed yet) has none. kube-apiserver then
-// fails the call (k8s.io/apiserver pkg/util/proxy ResolveEndpoint: "no
-// endpoints available for service", or the Service is not found), and a
-// webhook whose failurePolicy is Fail (the v1 default) refuses the
-// request with an InternalError (webhook/validating and webhook/mutating
-// dispatchers). MetalLB's IPAddressPools are refused this way until its
-// controller serves the webhook. A webhook it can reach is taken to admit
-// the request unchanged.
+// Service is called at the Service's cluster IP (kube-apiserver's default
+// ClusterIP service resolver, k8s.io/apiserver pkg/util/proxy
+// ResolveCluster), and kube-proxy refuses connections to a Service with
+// no ready endpoint. So the call fails while the Service is missing, lacks
+// the port or is headless (ResolveCluster's errors), or no ready pod is
+// behind it (the webhook's Deployment still pulling its image, or not
+// installed yet: "dial tcp CLUSTER-IP:PORT: connect: connection refused";
+// a kube-apiserver with --enable-aggregator-routing says "no endpoints
+// available for service" instead). A webhook whose failurePolicy is Fail
+// (the v1 default) then refuses the request with an InternalError
+// (webhook/validating and webhook/mutating dispatchers). MetalLB's
+// IPAddressPools are refused this way until its controller serves the
+// webhook. A webhook it can reach is taken to admit the request
+// unchanged.
 
 // admitByWebhooks refuses a write (op CREATE, UPDATE or DELETE) of obj,
 // of kind gvk, as kube-apiserver does when a matching admission webhook
@@ -185,10 +190,10 @@ func (h callableWebhook) url() string {
 	return "https://" + host + path + "?timeout=" + strconv.Itoa(int(h.timeoutSeconds)) + "s"
 }
 
-// unreachable is why kube-apiserver cannot reach the Service ref, in
-// ResolveEndpoint's words, or nil when a pod behind it is ready. A Service
-// without a selector (its endpoints written by someone else) counts as
-// reachable.
+// unreachable is why kube-apiserver cannot call a webhook behind the
+// Service ref, in ResolveCluster's words or the dialer's, or nil when a pod
+// behind it is ready. A Service without a selector (its endpoints written
+// by someone else) or of type ExternalName counts as reachable.
 func (c *Cluster) unreachable(ctx context.Context, ref admissionregistrationv1.ServiceReference) error {
 	svc := &corev1.Service{}
 	if err := c.inner.Get(ctx, client.ObjectKey{Namespace: ref.Namespace, Name: ref.Name}, svc); err != nil {
@@ -200,6 +205,12 @@ func (c *Cluster) unreachable(ctx context.Context, ref admissionregistrationv1.S
 	port := int32(443)
 	if ref.Port != nil {
 		port = *ref.Port
+	}
+	switch {
+	case svc.Spec.Type == corev1.ServiceTypeExternalName:
+		return nil
+	case svc.Spec.ClusterIP == corev1.ClusterIPNone:
+		return errors.New(`cannot route to service with ClusterIP "None"`)
 	}
 	found := false
 	for _, p := range svc.Spec.Ports {
@@ -215,8 +226,21 @@ func (c *Cluster) unreachable(ctx context.Context, ref admissionregistrationv1.S
 	if err != nil || ready {
 		return err
 	}
-	return apierrors.NewServiceUnavailable(fmt.Sprintf("no endpoints available for service %q", svc.Name))
+	addr := net.JoinHostPort(svc.Spec.ClusterIP, strconv.Itoa(int(port)))
+	return &net.OpError{Op: "dial", Net: "tcp", Addr: tcpAddr(addr), Err: connectionRefused{}}
 }
+
+// tcpAddr is a net.Addr of a host:port.
+type tcpAddr string
+
+func (a tcpAddr) Network() string { return "tcp" }
+func (a tcpAddr) String() string  { return string(a) }
+
+// connectionRefused is the dialer's error when kube-proxy rejects a
+// connection to a Service without ready endpoints.
+type connectionRefused struct{}
+
+func (connectionRefused) Error() string { return "connect: connection refused" }
 
 // readyBehind reports whether a ready pod of svc's namespace carries the
 // labels svc selects: a pod of a Deployment, StatefulSet, DaemonSet,

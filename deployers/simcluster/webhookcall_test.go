@@ -7,6 +7,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // webhookConfig is MetalLB's validating webhook for its Widgets' kind:
@@ -51,8 +52,8 @@ spec:
 // TestWebhookWithoutReadyEndpointsRefuses: a custom resource that a
 // webhook with failurePolicy Fail validates is refused, in
 // kube-apiserver's words, while the webhook's Service is missing or no
-// ready pod is behind it, and accepted once the Deployment serving it is
-// ready.
+// ready pod is behind it (kube-proxy refuses the connection to its cluster
+// IP), and accepted once the Deployment serving it is ready.
 func TestWebhookWithoutReadyEndpointsRefuses(t *testing.T) {
 	f := newFixture(t, RuleConfig{Match: MatchConfig{Kind: "Deployment", Name: "webhook"}, Duration: "1m"})
 	f.create(crdManifest, webhookConfig)
@@ -66,9 +67,10 @@ func TestWebhookWithoutReadyEndpointsRefuses(t *testing.T) {
 	}
 
 	f.create(webhookService, webhookDeployment)
+	ip, _, _ := unstructured.NestedString(f.get("v1", "Service", "default", "webhook-service").Object, "spec", "clusterIP")
 	err = f.c.Create(ctx, obj(t, widgetManifest))
-	if err == nil || !strings.HasSuffix(err.Error(), `?timeout=10s": no endpoints available for service "webhook-service"`) {
-		t.Fatalf("before the pods are ready: got %v", err)
+	if want := `?timeout=10s": dial tcp ` + ip + `:443: connect: connection refused`; err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("before the pods are ready: got %v, want it to end in %s", err, want)
 	}
 
 	f.clock.Step(time.Minute)
