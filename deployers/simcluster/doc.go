@@ -69,6 +69,10 @@
 //     status subresource (status.go): a create drops the client's, an
 //     update or patch of the object keeps the stored one.
 //   - Kubernetes' legacy service-account token controller (tokens.go).
+//   - Admission webhooks with failurePolicy Fail that kube-apiserver could
+//     not call (their Service missing, or no ready pod behind it) refuse
+//     the writes they must see, in its words (webhookcall.go); a webhook
+//     it can reach admits every request.
 //   - TokenRequests of ServiceAccounts and Gardener's AdminKubeconfigRequests
 //     of Shoots, the token and adminkubeconfig subresources, answered
 //     deterministically and stored nowhere (requests.go).
