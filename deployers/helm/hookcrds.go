@@ -3,6 +3,7 @@ package helm
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"helm.sh/helm/v3/pkg/chart"
 	batchv1 "k8s.io/api/batch/v1"
@@ -27,7 +28,8 @@ import (
 //
 // So on a simulated cluster a hook Job of an install or upgrade that
 // completes, whose ServiceAccount may create and update (or patch)
-// customresourcedefinitions cluster-wide, and whose chart has a crds/
+// customresourcedefinitions cluster-wide by a rule that names them (not
+// by wildcards only), and whose chart has a crds/
 // folder, is taken to have applied the CRDs of that folder (its subcharts'
 // too, as helm's CRDObjects lists them), with server-side apply under the
 // Job's name as field manager. A Job that applies CRDs from elsewhere (a
@@ -92,7 +94,9 @@ func applyAs(ctx context.Context, c client.Client, u *unstructured.Unstructured,
 // clusterWideMay reports whether ServiceAccount ns/sa may create and
 // update (or patch) CRDs by the ClusterRoles the cluster's
 // ClusterRoleBindings bind it to (a RoleBinding grants nothing on a
-// cluster-scoped kind).
+// cluster-scoped kind), by rules that name customresourcedefinitions: a
+// Job bound to cluster-admin for another task (a database migration) is
+// not taken to apply CRDs.
 func clusterWideMay(ctx context.Context, c client.Client, ns, sa string) (bool, error) {
 	crbs := &rbacv1.ClusterRoleBindingList{}
 	if err := c.List(ctx, crbs); err != nil {
@@ -110,7 +114,11 @@ func clusterWideMay(ctx context.Context, c client.Client, ns, sa string) (bool, 
 		case err != nil:
 			return false, fmt.Errorf("get ClusterRole %s: %w", b.RoleRef.Name, err)
 		}
-		rules = append(rules, role.Rules...)
+		for _, r := range role.Rules {
+			if slices.Contains(r.Resources, "customresourcedefinitions") {
+				rules = append(rules, r)
+			}
+		}
 	}
 	for _, w := range crdWrites {
 		if ok, _ := validation.Covers(rules, []rbacv1.PolicyRule{w}); ok {

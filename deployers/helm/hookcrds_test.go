@@ -22,7 +22,7 @@ import (
 // the given spec fields, and Velero's upgrade-crds hooks: a ClusterRole
 // with verbs on customresourcedefinitions, its ServiceAccount and binding,
 // and the Job that runs as that ServiceAccount.
-func crdJobChart(version string, fields []string, verbs string) *chart.Chart {
+func crdJobChart(version string, fields []string, rule string) *chart.Chart {
 	props := ""
 	for _, f := range fields {
 		props += "              " + f + ": {type: string}\n"
@@ -58,9 +58,7 @@ kind: ClusterRole
 metadata:
   name: upgrade-crds
 ` + hook("-5") + `rules:
-- apiGroups: [apiextensions.k8s.io]
-  resources: [customresourcedefinitions]
-  verbs: ` + verbs + `
+- ` + rule + `
 ---
 apiVersion: v1
 kind: ServiceAccount
@@ -94,13 +92,20 @@ metadata:
 // hook Job whose ServiceAccount may create and update CRDs is taken to
 // apply the new chart's, as Velero's upgrade-crds Job does on a real
 // cluster, so the CRD knows the new field after the upgrade. A Job that
-// may not write CRDs leaves the CRD of the first install.
+// may not write CRDs, or only by wildcards (cluster-admin's rule, given to
+// a Job for another task), leaves the CRD of the first install.
 func TestHookJobAppliesChartCRDs(t *testing.T) {
+	crds := "{apiGroups: [apiextensions.k8s.io], resources: [customresourcedefinitions], verbs: VERBS}"
 	for _, tc := range []struct {
-		verbs string
-		want  bool
-	}{{"[create, patch, update, get, list]", true}, {"[create, patch]", true}, {"[get, list]", false}} {
-		t.Run(tc.verbs, func(t *testing.T) {
+		rule string
+		want bool
+	}{
+		{strings.Replace(crds, "VERBS", "[create, patch, update, get, list]", 1), true},
+		{strings.Replace(crds, "VERBS", "[create, patch]", 1), true},
+		{strings.Replace(crds, "VERBS", "[get, list]", 1), false},
+		{`{apiGroups: ["*"], resources: ["*"], verbs: ["*"]}`, false},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
 			ctx := context.Background()
 			clusters := simcluster.New(simcluster.Options{Now: func() time.Time { return epoch }, IDs: ids.NewSource(1)})
 			c, err := clusters.ForTarget(ctx, &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "example", Name: "sim"}})
@@ -108,7 +113,7 @@ func TestHookJobAppliesChartCRDs(t *testing.T) {
 				t.Fatal(err)
 			}
 			pc := &helmv1alpha1.ProviderConfiguration{Name: "app", Namespace: "default"}
-			for _, ch := range []*chart.Chart{crdJobChart("1.0.0", []string{"bucket"}, tc.verbs), crdJobChart("2.0.0", []string{"bucket", "caCertRef"}, tc.verbs)} {
+			for _, ch := range []*chart.Chart{crdJobChart("1.0.0", []string{"bucket"}, tc.rule), crdJobChart("2.0.0", []string{"bucket", "caCertRef"}, tc.rule)} {
 				r := newReleaser(ctx, c, false, "app", "default", chartutil.DefaultCapabilities.Copy(), epoch)
 				if rel, err := r.deploy(ctx, pc, ch, map[string]any{}, 10*time.Minute, false, false); err != nil || rel == nil {
 					t.Fatalf("chart %s: release %v, err %v", ch.Metadata.Version, rel, err)
