@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/lscli/lscli/internal/rbacrules"
 	"helm.sh/helm/v3/pkg/chart"
 	batchv1 "k8s.io/api/batch/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/component-helpers/auth/rbac/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -98,26 +98,14 @@ func applyAs(ctx context.Context, c client.Client, u *unstructured.Unstructured,
 // Job bound to cluster-admin for another task (a database migration) is
 // not taken to apply CRDs.
 func clusterWideMay(ctx context.Context, c client.Client, ns, sa string) (bool, error) {
-	crbs := &rbacv1.ClusterRoleBindingList{}
-	if err := c.List(ctx, crbs); err != nil {
-		return false, fmt.Errorf("list ClusterRoleBindings: %w", err)
+	granted, err := rbacrules.ServiceAccount(ctx, c, ns, sa, true)
+	if err != nil {
+		return false, err
 	}
 	var rules []rbacv1.PolicyRule
-	for _, b := range crbs.Items {
-		if b.RoleRef.Kind != "ClusterRole" || !bindsAccount(b.Subjects, ns, sa) {
-			continue
-		}
-		role := &rbacv1.ClusterRole{}
-		switch err := c.Get(ctx, client.ObjectKey{Name: b.RoleRef.Name}, role); {
-		case apierrors.IsNotFound(err):
-			continue // grants nothing
-		case err != nil:
-			return false, fmt.Errorf("get ClusterRole %s: %w", b.RoleRef.Name, err)
-		}
-		for _, r := range role.Rules {
-			if slices.Contains(r.Resources, "customresourcedefinitions") {
-				rules = append(rules, r)
-			}
+	for _, r := range granted {
+		if slices.Contains(r.Resources, "customresourcedefinitions") {
+			rules = append(rules, r)
 		}
 	}
 	for _, w := range crdWrites {
@@ -126,16 +114,6 @@ func clusterWideMay(ctx context.Context, c client.Client, ns, sa string) (bool, 
 		}
 	}
 	return false, nil
-}
-
-// bindsAccount reports whether subjects name ServiceAccount ns/sa.
-func bindsAccount(subjects []rbacv1.Subject, ns, sa string) bool {
-	for _, s := range subjects {
-		if s.Kind == rbacv1.ServiceAccountKind && s.Name == sa && s.Namespace == ns {
-			return true
-		}
-	}
-	return false
 }
 
 // chartCRDsOf are the CRD files of ch's crds/ folders, its subcharts'
