@@ -12,9 +12,11 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/admission/plugin/webhook/predicates/rules"
@@ -248,70 +250,44 @@ func (connectionRefused) Error() string { return "connect: connection refused" }
 // template the selector matches, or a ready Pod.
 func (c *Cluster) readyBehind(ctx context.Context, svc *corev1.Service) (bool, error) {
 	sel := labels.SelectorFromSet(svc.Spec.Selector)
-	in := client.InNamespace(svc.Namespace)
-	type podsOf struct {
-		list  client.ObjectList
-		ready func() bool
-	}
-	deps, sts, dss := &appsv1.DeploymentList{}, &appsv1.StatefulSetList{}, &appsv1.DaemonSetList{}
-	rss, rcs, pods := &appsv1.ReplicaSetList{}, &corev1.ReplicationControllerList{}, &corev1.PodList{}
-	kinds := []podsOf{
-		{deps, func() bool {
-			for _, d := range deps.Items {
-				if d.Status.ReadyReplicas > 0 && sel.Matches(labels.Set(d.Spec.Template.Labels)) {
-					return true
-				}
-			}
-			return false
-		}},
-		{sts, func() bool {
-			for _, s := range sts.Items {
-				if s.Status.ReadyReplicas > 0 && sel.Matches(labels.Set(s.Spec.Template.Labels)) {
-					return true
-				}
-			}
-			return false
-		}},
-		{dss, func() bool {
-			for _, d := range dss.Items {
-				if d.Status.NumberReady > 0 && sel.Matches(labels.Set(d.Spec.Template.Labels)) {
-					return true
-				}
-			}
-			return false
-		}},
-		{rss, func() bool {
-			for _, r := range rss.Items {
-				if r.Status.ReadyReplicas > 0 && sel.Matches(labels.Set(r.Spec.Template.Labels)) {
-					return true
-				}
-			}
-			return false
-		}},
-		{rcs, func() bool {
-			for _, r := range rcs.Items {
-				if r.Status.ReadyReplicas > 0 && r.Spec.Template != nil && sel.Matches(labels.Set(r.Spec.Template.Labels)) {
-					return true
-				}
-			}
-			return false
-		}},
-		{pods, func() bool {
-			for _, p := range pods.Items {
-				if podReady(&p) && sel.Matches(labels.Set(p.Labels)) {
-					return true
-				}
-			}
-			return false
-		}},
-	}
-	for _, k := range kinds {
-		if err := c.inner.List(ctx, k.list, in); err != nil {
+	lists := []client.ObjectList{&appsv1.DeploymentList{}, &appsv1.StatefulSetList{}, &appsv1.DaemonSetList{},
+		&appsv1.ReplicaSetList{}, &corev1.ReplicationControllerList{}, &corev1.PodList{}}
+	for _, list := range lists {
+		if err := c.inner.List(ctx, list, client.InNamespace(svc.Namespace)); err != nil {
 			return false, fmt.Errorf("simulated cluster %s: endpoints of service %s/%s: %w", c.key, svc.Namespace, svc.Name, err)
 		}
-		if k.ready() {
-			return true, nil
+		items, err := meta.ExtractList(list)
+		if err != nil {
+			return false, err
 		}
+		for _, item := range items {
+			if ready, podLabels := readyPods(item); ready && sel.Matches(labels.Set(podLabels)) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// readyPods reports whether obj, a workload or a Pod, has a ready pod, and
+// the labels its pods carry.
+func readyPods(obj runtime.Object) (ready bool, podLabels map[string]string) {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		return o.Status.ReadyReplicas > 0, o.Spec.Template.Labels
+	case *appsv1.StatefulSet:
+		return o.Status.ReadyReplicas > 0, o.Spec.Template.Labels
+	case *appsv1.DaemonSet:
+		return o.Status.NumberReady > 0, o.Spec.Template.Labels
+	case *appsv1.ReplicaSet:
+		return o.Status.ReadyReplicas > 0, o.Spec.Template.Labels
+	case *corev1.ReplicationController:
+		if o.Spec.Template == nil {
+			return false, nil
+		}
+		return o.Status.ReadyReplicas > 0, o.Spec.Template.Labels
+	case *corev1.Pod:
+		return podReady(o), o.Labels
 	}
 	return false, nil
 }
