@@ -79,7 +79,7 @@ func (cc *clusterClient) Create(ctx context.Context, obj client.Object, opts ...
 		return err
 	}
 	cc.c.generateName(obj)
-	if err := cc.c.admitByWebhooks(ctx, gvk, obj.GetNamespace(), obj.GetName(), obj.GetLabels(), admissionregistrationv1.Create); err != nil {
+	if err := cc.c.admitObject(ctx, gvk, obj, admissionregistrationv1.Create); err != nil {
 		return err // webhookcall.go
 	}
 	if err := cc.c.inner.Create(ctx, obj, opts...); err != nil {
@@ -115,7 +115,7 @@ func (cc *clusterClient) Update(ctx context.Context, obj client.Object, opts ...
 	if err := cc.c.scope(ctx, gvk, obj, false); err != nil {
 		return err
 	}
-	if err := cc.c.admitByWebhooks(ctx, gvk, obj.GetNamespace(), obj.GetName(), obj.GetLabels(), admissionregistrationv1.Update); err != nil {
+	if err := cc.c.admitObject(ctx, gvk, obj, admissionregistrationv1.Update); err != nil {
 		return err // webhookcall.go
 	}
 	cc.c.keepDeletion(ctx, gvk, obj)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"strconv"
@@ -41,13 +42,16 @@ import (
 // webhook. A webhook it can reach is taken to admit the request
 // unchanged.
 
-// admitByWebhooks refuses a write (op CREATE, UPDATE or DELETE) of obj,
-// of kind gvk, as kube-apiserver does when a matching admission webhook
-// with failurePolicy Fail cannot be called: its Service is missing, does
-// not have the port, or has no ready endpoint. objLabels are the labels
-// an objectSelector looks at. The caller holds the lock.
+// admitByWebhooks refuses a write of the object ns/name of kind gvk, as
+// kube-apiserver does when a matching admission webhook with failurePolicy
+// Fail cannot be called: its Service is missing, does not have the port,
+// or has no ready endpoint. what gives the operation (CREATE, UPDATE or
+// DELETE) and the labels an objectSelector looks at, or ok false to leave
+// the write to the store; it is called only when the cluster has such
+// webhooks, so that a write where none are reads nothing more. The caller
+// holds the lock.
 func (c *Cluster) admitByWebhooks(ctx context.Context, gvk schema.GroupVersionKind, ns, name string,
-	objLabels map[string]string, op admissionregistrationv1.OperationType) error {
+	what func() (op admissionregistrationv1.OperationType, objLabels map[string]string, ok bool)) error {
 	if gvk.Group == admissionregistrationv1.GroupName || c.own != nil {
 		return nil // kube-apiserver sends no webhook configuration to a webhook
 	}
@@ -58,6 +62,10 @@ func (c *Cluster) admitByWebhooks(ctx context.Context, gvk schema.GroupVersionKi
 	m, err := c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 	if err != nil {
 		return nil // not served: the caller's kind check answers
+	}
+	op, objLabels, ok := what()
+	if !ok {
+		return nil
 	}
 	if !c.namespaced(gvk) {
 		ns = ""
@@ -302,30 +310,38 @@ func podReady(p *corev1.Pod) bool {
 	return false
 }
 
+// admitObject is admitByWebhooks for a create (op CREATE) or an update
+// (UPDATE) of obj, which carries the labels the write stores.
+func (c *Cluster) admitObject(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, op admissionregistrationv1.OperationType) error {
+	return c.admitByWebhooks(ctx, gvk, obj.GetNamespace(), obj.GetName(),
+		func() (admissionregistrationv1.OperationType, map[string]string, bool) {
+			return op, obj.GetLabels(), true
+		})
+}
+
 // admitWrite is admitByWebhooks for a patch or apply of obj: an UPDATE of
 // the stored object, with its labels, or a CREATE when there is none.
 func (c *Cluster) admitWrite(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object) error {
-	stored, err := c.storedLabels(ctx, gvk, obj)
-	if apierrors.IsNotFound(err) {
-		return c.admitByWebhooks(ctx, gvk, obj.GetNamespace(), obj.GetName(), obj.GetLabels(), admissionregistrationv1.Create)
-	}
-	if err != nil {
-		return nil // the write itself answers
-	}
-	for k, v := range obj.GetLabels() {
-		stored[k] = v
-	}
-	return c.admitByWebhooks(ctx, gvk, obj.GetNamespace(), obj.GetName(), stored, admissionregistrationv1.Update)
+	return c.admitByWebhooks(ctx, gvk, obj.GetNamespace(), obj.GetName(), func() (admissionregistrationv1.OperationType, map[string]string, bool) {
+		stored, err := c.storedLabels(ctx, gvk, obj)
+		switch {
+		case apierrors.IsNotFound(err):
+			return admissionregistrationv1.Create, obj.GetLabels(), true
+		case err != nil:
+			return "", nil, false // the write itself answers
+		}
+		maps.Copy(stored, obj.GetLabels())
+		return admissionregistrationv1.Update, stored, true
+	})
 }
 
 // admitDelete is admitByWebhooks for a deletion of obj, with the stored
 // object's labels; one that is not stored is left to the delete.
 func (c *Cluster) admitDelete(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object) error {
-	stored, err := c.storedLabels(ctx, gvk, obj)
-	if err != nil {
-		return nil
-	}
-	return c.admitByWebhooks(ctx, gvk, obj.GetNamespace(), obj.GetName(), stored, admissionregistrationv1.Delete)
+	return c.admitByWebhooks(ctx, gvk, obj.GetNamespace(), obj.GetName(), func() (admissionregistrationv1.OperationType, map[string]string, bool) {
+		stored, err := c.storedLabels(ctx, gvk, obj)
+		return admissionregistrationv1.Delete, stored, err == nil
+	})
 }
 
 // storedLabels reads the labels of the stored object obj names (a map,
@@ -341,8 +357,6 @@ func (c *Cluster) storedLabels(ctx context.Context, gvk schema.GroupVersionKind,
 		return nil, err
 	}
 	out := map[string]string{}
-	for k, v := range u.GetLabels() {
-		out[k] = v
-	}
+	maps.Copy(out, u.GetLabels())
 	return out, nil
 }
