@@ -3,8 +3,10 @@ package simcluster
 import (
 	"context"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/internal/testcluster"
@@ -25,9 +27,22 @@ func TestRealClusterDefaultStorageClass(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = tc.Client.Delete(context.Background(), sc) })
+	ns := tc.Namespace(t)
+	// The admission plugin reads StorageClasses through an informer: wait
+	// until a dry-run claim gets the class, so that it is in effect.
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		probe := obj(t, pvcManifest(""))
+		probe.SetNamespace(ns)
+		if err := tc.Client.Create(ctx, probe, client.DryRunAll); err != nil {
+			return false, err
+		}
+		class, _, _ := unstructured.NestedString(probe.Object, "spec", "storageClassName")
+		return class == sc.GetName(), nil
+	}); err != nil {
+		t.Fatalf("the default StorageClass is not in effect on the real cluster: %v", err)
+	}
 	f := newFixture(t)
 	f.create(class)
-	ns := tc.Namespace(t)
 	for _, tt := range []struct{ name, extra string }{{"none", ""}, {"empty", ", storageClassName: \"\""}} {
 		claimOf := func(c client.Client, namespace string) string {
 			t.Helper()

@@ -4,8 +4,11 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lscli/lscli/internal/testcluster"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // TestRealClusterUnreachableWebhook creates a ConfigMap that a validating
@@ -15,6 +18,9 @@ import (
 // resolver fails before it dials). A Service without ready endpoints is
 // not compared: the test cluster runs no kube-proxy to refuse the
 // connection. The webhook selects only this test's namespace.
+// kube-apiserver reads webhook configurations through an informer, so the
+// real cluster is asked until the configuration just created is in effect
+// (realRefusal).
 func TestRealClusterUnreachableWebhook(t *testing.T) {
 	tc := testcluster.Get(t)
 	ctx := context.Background()
@@ -69,7 +75,7 @@ metadata: {name: c, namespace: lscli-webhook-call}
 			t.Fatal(err)
 		}
 		f.create(m)
-		real := outcome(tc.Client.Create(ctx, obj(t, cm)))
+		real := realRefusal(ctx, t, tc, cm, service)
 		sim := outcome(f.c.Create(ctx, obj(t, cm)))
 		if sim != real || real == "" {
 			t.Errorf("Service %s:\nsimulated: %s\nreal:      %s", service, sim, real)
@@ -81,4 +87,20 @@ metadata: {name: c, namespace: lscli-webhook-call}
 			t.Fatal(err)
 		}
 	}
+}
+
+// realRefusal is the outcome of creating the manifest cm on the real
+// cluster as a dry run (validating webhooks are called for those too),
+// once kube-apiserver refuses it through the webhook of Service service:
+// it reads webhook configurations from an informer, which may not have
+// seen the one just created, or may still hold the one just deleted. It
+// is the last outcome when that does not happen within 30 s.
+func realRefusal(ctx context.Context, t *testing.T, tc *testcluster.Cluster, cm, service string) string {
+	t.Helper()
+	var got string
+	_ = wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		got = outcome(tc.Client.Create(ctx, obj(t, cm), client.DryRunAll))
+		return strings.Contains(got, "https://"+service+"."), nil
+	})
+	return got
 }
