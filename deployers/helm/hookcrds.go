@@ -9,7 +9,6 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	batchv1 "k8s.io/api/batch/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/component-helpers/auth/rbac/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -72,21 +71,10 @@ func (k *kubeClient) hookJobAppliesCRDs(ctx context.Context, job *batchv1.Job) e
 			if u.GetKind() != "CustomResourceDefinition" {
 				continue
 			}
-			if err := applyAs(ctx, k.c, u, job.Name); err != nil {
+			if _, err := k.applyAs(ctx, u, job.Name); err != nil {
 				return fmt.Errorf("job %s: %w", job.Name, err)
 			}
 		}
-	}
-	return nil
-}
-
-// applyAs writes u with forced server-side apply as field manager owner.
-func applyAs(ctx context.Context, c client.Client, u *unstructured.Unstructured, owner string) error {
-	obj := u.DeepCopy()
-	obj.SetResourceVersion("")
-	obj.SetManagedFields(nil)
-	if err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.FieldOwner(owner), client.ForceOwnership); err != nil {
-		return fmt.Errorf("apply %s %s: %w", u.GetKind(), u.GetName(), err)
 	}
 	return nil
 }

@@ -407,12 +407,18 @@ func (k *kubeClient) deleteUnlessKept(info *resource.Info) (bool, error) {
 // apply writes u with server-side apply and returns the object as the API
 // server answered (the apply configuration is filled with its response).
 func (k *kubeClient) apply(u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	return k.applyAs(k.ctx, u, fieldManager)
+}
+
+// applyAs is apply under the field manager owner: helm's own, or a hook
+// Job's that is taken to have applied u (hookcrds.go).
+func (k *kubeClient) applyAs(ctx context.Context, u *unstructured.Unstructured, owner string) (*unstructured.Unstructured, error) {
 	obj := u.DeepCopy()
 	obj.SetResourceVersion("")
 	obj.SetManagedFields(nil)
 	dropUnknownFields(k.c.Scheme(), obj)
-	if err := k.c.Apply(k.ctx, client.ApplyConfigurationFromUnstructured(obj),
-		client.FieldOwner(fieldManager), client.ForceOwnership); err != nil {
+	if err := k.c.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj),
+		client.FieldOwner(owner), client.ForceOwnership); err != nil {
 		return nil, fmt.Errorf("apply %s %s: %w", u.GetKind(), objectName(u), err)
 	}
 	return obj, nil
