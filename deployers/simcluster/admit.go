@@ -190,18 +190,32 @@ func beforeManager(gvk schema.GroupVersionKind, obj runtime.Object) {
 // admitUnstructured admits a built-in kind that reached the store
 // unstructured, through its Go type.
 func admitUnstructured(u *unstructured.Unstructured) {
+	_ = changeAsTyped(u, func(typed runtime.Object) error {
+		admit(typed)
+		return nil
+	})
+}
+
+// changeAsTyped runs change on u, a built-in kind that reached the store
+// unstructured, as its Go type, and writes what change did back into u.
+// u is left alone when its kind is not one of typedKinds or does not
+// convert, and when change fails.
+func changeAsTyped(u *unstructured.Unstructured, change func(typed runtime.Object) error) error {
 	k, ok := typedKinds[u.GroupVersionKind()]
 	if !ok {
-		return
+		return nil
 	}
 	typed := k.new()
 	if runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, typed) != nil {
-		return
+		return nil
 	}
-	admit(typed)
+	if err := change(typed); err != nil {
+		return err
+	}
 	if m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed); err == nil {
 		gvk := u.GroupVersionKind()
 		u.Object = m
 		u.SetGroupVersionKind(gvk)
 	}
+	return nil
 }

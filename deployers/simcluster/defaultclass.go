@@ -28,32 +28,21 @@ const (
 // claim is left as it is. obj is typed or unstructured; other kinds are
 // left alone.
 func (t *tracker) defaultClaimClass(obj runtime.Object) error {
-	switch o := obj.(type) {
-	case *corev1.PersistentVolumeClaim:
-		if claimAsksForClass(o) {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		if u.GroupVersionKind() != corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaim") {
 			return nil
 		}
-		name, err := t.defaultClassName()
-		if err != nil || name == "" {
-			return err
-		}
-		o.Spec.StorageClassName = &name
-	case *unstructured.Unstructured:
-		if o.GroupVersionKind() != corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaim") {
-			return nil
-		}
-		if _, ok := o.GetAnnotations()[corev1.BetaStorageClassAnnotation]; ok {
-			return nil
-		}
-		if _, ok, _ := unstructured.NestedFieldNoCopy(o.Object, "spec", "storageClassName"); ok {
-			return nil
-		}
-		name, err := t.defaultClassName()
-		if err != nil || name == "" {
-			return err
-		}
-		return unstructured.SetNestedField(o.Object, name, "spec", "storageClassName")
+		return changeAsTyped(u, t.defaultClaimClass) // admit.go
 	}
+	pvc, ok := obj.(*corev1.PersistentVolumeClaim)
+	if !ok || claimAsksForClass(pvc) {
+		return nil
+	}
+	name, err := t.defaultClassName()
+	if err != nil || name == "" {
+		return err
+	}
+	pvc.Spec.StorageClassName = &name
 	return nil
 }
 
