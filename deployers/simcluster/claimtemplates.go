@@ -300,6 +300,9 @@ func (c *Cluster) claimPending(ctx context.Context, pvc *corev1.PersistentVolume
 	if missing, err := c.missingClass(ctx, pvc); err != nil || missing {
 		return fmt.Sprintf("storageclass.storage.k8s.io %q not found", claimClass(pvc)), err
 	}
+	if missing, err := c.volumeMissing(ctx, pvc); err != nil || missing {
+		return fmt.Sprintf("the PersistentVolume %q it names in spec.volumeName does not exist or is bound to another claim", pvc.Spec.VolumeName), err
+	}
 	wffc, err := c.bindsOnFirstConsumer(ctx, pvc)
 	if err != nil || !wffc {
 		return "", err

@@ -276,6 +276,11 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 			return err
 		}
 	}
+	if isVolumeKind(gvk) {
+		if err := c.volumeWritten(ctx, name); err != nil { // volumes.go
+			return err
+		}
+	}
 	if err := c.tokenController(ctx, gvk, ns, name, false); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -108,6 +109,18 @@ func (c *Cluster) control(ctx context.Context, ref objectRef) error {
 		if now.Time.Before(p.due) {
 			return nil
 		}
+	}
+	if pvc, ok := obj.(*corev1.PersistentVolumeClaim); ok && fail == "" {
+		bound, ok, err := c.bindVolume(ctx, pvc) // volumes.go
+		if err != nil {
+			return err
+		}
+		if !ok { // the volume it names is not there (yet)
+			c.waiting[ref] = struct{}{}
+			return nil
+		}
+		want = bound.DeepCopy()
+		fill(want, fail, now)
 	}
 	delete(c.pending, ref)
 	if err := c.inner.Status().Update(ctx, want, client.FieldOwner(controllerManager)); err != nil {

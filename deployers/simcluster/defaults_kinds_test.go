@@ -169,10 +169,16 @@ func TestJobSelectorGenerated(t *testing.T) {
 	rewriteIsNoChange(t, f, jobManifest, "batch/v1", "Job", "default", "migrate")
 }
 
+// unboundClaims keeps every claim Pending, so that no PersistentVolume
+// controller binds it (spec.volumeName, which a rewrite without it may not
+// remove): what is compared is the API server's defaulting, and the real
+// test cluster runs no controllers.
+var unboundClaims = RuleConfig{Match: MatchConfig{Kind: "PersistentVolumeClaim"}, Hang: true}
+
 // TestVolumeDefaults: PersistentVolumeClaims and PersistentVolumes get
 // volumeMode Filesystem, PersistentVolumes reclaim policy Retain.
 func TestVolumeDefaults(t *testing.T) {
-	f := newFixture(t)
+	f := newFixture(t, unboundClaims)
 	pvc := `apiVersion: v1
 kind: PersistentVolumeClaim
 metadata: {name: data, namespace: default}
@@ -197,7 +203,7 @@ spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: 
 // comparison (TestRealClusterDefaults), written again without what the
 // simulated cluster defaulted and allocated, is no change.
 func TestRewriteWithoutDefaultsIsNoChange(t *testing.T) {
-	f := newFixture(t)
+	f := newFixture(t, unboundClaims)
 	f.create(legacyServiceAccount)
 	all := maps.Clone(defaultsManifests)
 	maps.Copy(all, otherDefaultsManifests)

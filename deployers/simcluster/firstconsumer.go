@@ -83,6 +83,12 @@ func (c *Cluster) awaitConsumer(ctx context.Context, ref objectRef, obj client.O
 		}
 		return noClass, err
 	}
+	if noVolume, err := c.volumeMissing(ctx, pvc); err != nil || noVolume { // volumes.go
+		if noVolume {
+			c.waiting[ref] = struct{}{}
+		}
+		return noVolume, err
+	}
 	wffc := false
 	if pvc.Status.Phase != corev1.ClaimBound && pvc.Spec.VolumeName == "" {
 		var err error

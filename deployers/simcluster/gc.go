@@ -116,6 +116,11 @@ func (c *Cluster) collectGarbage(ctx context.Context) error {
 	for len(c.gc) > 0 {
 		owner := c.gc[0]
 		c.gc = c.gc[1:]
+		if owner.ref.gvk == pvcGVK {
+			if err := c.reclaimVolumes(ctx, owner.uid); err != nil { // volumes.go
+				return err
+			}
+		}
 		err := c.forEachDependent(ctx, owner.uid, func(dep *unstructured.Unstructured, gvk schema.GroupVersionKind) error {
 			if !c.namespaced(gvk) && c.namespaced(owner.ref.gvk) {
 				return nil // an owner reference Kubernetes cannot resolve: never collected

@@ -400,7 +400,7 @@ func TestRealClusterDefaults(t *testing.T) {
 	tc := testcluster.Get(t)
 	ctx := context.Background()
 	ns := tc.Namespace(t)
-	f := newFixture(t)
+	f := newFixture(t, unboundClaims)
 	f.create(legacyServiceAccount)
 	all := maps.Clone(defaultsManifests)
 	maps.Copy(all, otherDefaultsManifests)

@@ -73,7 +73,8 @@ func clearStatus(obj runtime.Object) {
 
 // initialStatus sets the status kube-apiserver's strategies give a new
 // object where the client sent none: a Pod is Pending with its QoS class,
-// a PersistentVolumeClaim Pending (a Namespace's phase Active is admit's).
+// a PersistentVolumeClaim or PersistentVolume Pending (a Namespace's phase
+// Active is admit's).
 func initialStatus(obj runtime.Object) {
 	switch o := obj.(type) {
 	case *corev1.Pod:
@@ -86,6 +87,10 @@ func initialStatus(obj runtime.Object) {
 	case *corev1.PersistentVolumeClaim:
 		if o.Status.Phase == "" {
 			o.Status.Phase = corev1.ClaimPending
+		}
+	case *corev1.PersistentVolume:
+		if o.Status.Phase == "" {
+			o.Status.Phase = corev1.VolumePending
 		}
 	}
 }
