@@ -274,6 +274,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h := ownershipHint(&dis[i]); h != "" {
 			hints = append(hints, h)
 		}
+		if h := boundClaimHint(&dis[i]); h != "" { // hints_boundclaim.go
+			hints = append(hints, h)
+		}
 		h, err := workloadHint(ctx, c, sims, &dis[i])
 		if err != nil {
 			return nil, err
