@@ -75,6 +75,15 @@ func (c *Cluster) orphan(ctx context.Context, from int, uids []types.UID) error 
 		return nil
 	}
 	if from < len(c.gc) {
+		for _, o := range c.gc[from:] {
+			// A claim's volume is the PersistentVolume controller's, not the
+			// garbage collector's: it goes (or is Released) all the same.
+			if o.ref.gvk == pvcGVK && slices.Contains(uids, o.uid) {
+				if err := c.reclaimVolumes(ctx, o.uid); err != nil { // volumes.go
+					return err
+				}
+			}
+		}
 		c.gc = append(c.gc[:from], slices.DeleteFunc(slices.Clone(c.gc[from:]), func(o gcOwner) bool { return slices.Contains(uids, o.uid) })...)
 	}
 	for _, uid := range uids {

@@ -3,6 +3,7 @@ package simcluster
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -201,14 +203,23 @@ func TestClaimBindsExistingVolume(t *testing.T) {
 }
 
 // TestReleasedVolume: when the claim goes, its volume is deleted with
-// reclaim policy Delete and Released with Retain.
+// reclaim policy Delete and Released with Retain, also when the claim was
+// deleted with propagation Orphan (the volume is the PV controller's, not
+// the garbage collector's).
 func TestReleasedVolume(t *testing.T) {
-	for _, tc := range []struct{ policy, want string }{{"", ""}, {"Delete", ""}, {"Retain", "Released"}} {
-		t.Run("policy "+tc.policy, func(t *testing.T) {
+	for _, tc := range []struct {
+		policy, want string
+		orphan       bool
+	}{{"", "", false}, {"Delete", "", false}, {"Retain", "Released", false}, {"Delete", "", true}, {"Retain", "Released", true}} {
+		t.Run(fmt.Sprintf("policy %s orphan %v", tc.policy, tc.orphan), func(t *testing.T) {
 			f := newFixture(t)
 			f.create(fastClass(tc.policy), pvcManifest(", storageClassName: fast"))
 			name := f.claim("data").Spec.VolumeName
-			if err := f.c.Delete(context.Background(), f.claim("data")); err != nil {
+			var opts []client.DeleteOption
+			if tc.orphan {
+				opts = append(opts, client.PropagationPolicy(metav1.DeletePropagationOrphan))
+			}
+			if err := f.c.Delete(context.Background(), f.claim("data"), opts...); err != nil {
 				t.Fatal(err)
 			}
 			f.create("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: next-step, namespace: default}\n")
