@@ -177,8 +177,9 @@ func usesClaim(s *corev1.PodSpec, name string) bool {
 var storageClassGroupKind = schema.GroupKind{Group: "storage.k8s.io", Kind: "StorageClass"}
 
 // classWritten lets the fake claim controller look again, after a write of
-// a StorageClass, at the claims that wait in any namespace (missingClass,
-// awaitConsumer), in a fixed order, and lets the workloads waiting for
+// a StorageClass (or of a PersistentVolume, volumeWritten), at the claims
+// that wait in any namespace (missingClass, volumeMissing, awaitConsumer),
+// in a fixed order, and lets the workloads waiting for
 // those it binds go on (recheck), as the PersistentVolume controller
 // provisions a claim at its next resync once its class exists.
 func (c *Cluster) classWritten(ctx context.Context) error {
