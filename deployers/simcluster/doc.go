@@ -95,7 +95,11 @@
 //     revision (statefulset.go). Its claim templates make the claims
 //     TEMPLATE-NAME-ORDINAL, owned as its retention policy says
 //     (claimtemplates.go). A claim whose StorageClass does not exist stays
-//     Pending (missingClass); one of no class binds at once.
+//     Pending (missingClass); one of no class binds at once. A bound claim
+//     has its PersistentVolume (provisioned pvc-UID, an Available one that
+//     fits, or the one its volumeName names, which it waits for) and
+//     spec.volumeName; the volume goes (or is Released) with the claim
+//     (volumes.go).
 //   - Workloads whose pods need an object that is missing (prereqs.go): the
 //     ServiceAccount (but "default", which a real namespace always has,
 //     as it has the ConfigMap kube-root-ca.crt with the key ca.crt),
