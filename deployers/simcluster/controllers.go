@@ -87,7 +87,7 @@ func (c *Cluster) control(ctx context.Context, ref objectRef) error {
 		fail = rule.Fail
 	}
 	fill(want, fail, now)
-	if (rule != nil && rule.Hang) || sameStatus(obj, want) {
+	if (rule != nil && rule.Hang) || (sameStatus(obj, want) && !bindIncomplete(obj, fail)) {
 		delete(c.pending, ref)
 		if ref.gvk == pvcGVK {
 			delete(c.waiting, ref) // no consumer binds it now (awaitConsumer)

@@ -294,3 +294,14 @@ func (c *Cluster) reclaim(ctx context.Context, pv *corev1.PersistentVolume) erro
 
 // isVolumeKind reports whether gvk is PersistentVolume.
 func isVolumeKind(gvk schema.GroupVersionKind) bool { return gvk.GroupKind() == pvGVK.GroupKind() }
+
+// bindIncomplete reports whether obj is a claim the fake controller keeps
+// Bound (fail is empty) whose binding lacks the annotation bind-completed
+// (a write of its manifest dropped it): the PV controller takes such a
+// claim as unbound (syncClaim) and binds it again, to the volume its
+// volumeName names.
+func bindIncomplete(obj client.Object, fail string) bool {
+	pvc, ok := obj.(*corev1.PersistentVolumeClaim)
+	return ok && fail == "" && pvc.Status.Phase == corev1.ClaimBound &&
+		!metav1.HasAnnotation(pvc.ObjectMeta, storagehelpers.AnnBindCompleted)
+}

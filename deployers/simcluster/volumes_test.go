@@ -324,3 +324,23 @@ func TestExpandedClaimGrowsVolume(t *testing.T) {
 		t.Errorf("volume capacity %s, want 2Gi (claim status %s)", got.String(), raw)
 	}
 }
+
+// TestRewrittenClaimKeepsBinding: a bound claim written again with a
+// manifest that names its volume is accepted; the write drops the
+// annotations, and the PV controller, which then takes the claim as not
+// bound, binds it again to the same volume: bind-completed is back.
+func TestRewrittenClaimKeepsBinding(t *testing.T) {
+	f := newFixture(t)
+	f.create(pvcManifest(""))
+	volume := f.claim("data").Spec.VolumeName
+	if err := writeBoundClaim(t, f.c, "default", "update", pvcManifest(", volumeName: "+volume)); err != nil {
+		t.Fatalf("update with volumeName: %v", err)
+	}
+	c := f.claim("data")
+	if c.Spec.VolumeName != volume || c.Status.Phase != corev1.ClaimBound || c.Annotations["pv.kubernetes.io/bind-completed"] != "yes" {
+		t.Errorf("claim: volumeName %q phase %q annotations %v; want %s, Bound, bind-completed", c.Spec.VolumeName, c.Status.Phase, c.Annotations, volume)
+	}
+	if names := f.volumeNames(); len(names) != 1 || names[0] != volume {
+		t.Errorf("volumes %v, want only %s", names, volume)
+	}
+}
