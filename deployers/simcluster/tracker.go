@@ -631,6 +631,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		if err := t.defaultClaimClass(obj); err != nil {
 			return err
 		}
+		if err := t.defaultIngressClassName(obj); err != nil { // defaultingress.go
+			return err
+		}
 		if err := validateWorkloadSelector(obj); err != nil {
 			return err
 		}
