@@ -93,6 +93,9 @@ func timeoutHint(di *lsv1alpha1.DeployItem, describe func(namespace, name string
 			"%s, with its CRD and the status the check requires%s", ref, strings.Replace(seed, "seed it", "seed the object", 1), also)
 	}
 	if m := exportTimeout.FindStringSubmatch(le.Message); m != nil {
+		if h := clearedFieldHint(di, m[1]); h != "" { // hints_exportfield.go
+			return h
+		}
 		where := ""
 		for _, r := range reads {
 			if r.export == m[1] {
