@@ -72,6 +72,9 @@ type Cluster struct {
 	// gc are the deleted owners whose dependents the garbage collector
 	// looks at in the next step (gc.go).
 	gc []gcOwner
+	// policies are the compiled ValidatingAdmissionPolicies
+	// (admissionpolicy.go).
+	policies policyCache
 }
 
 // objectRef names one stored object.
@@ -113,6 +116,7 @@ func newCluster(set *Clusters, key string) *Cluster {
 	c.tracker.hasStatus = func(gvk schema.GroupVersionKind) bool { return c.served[gvk].status }
 	c.tracker.crSchema = c.schemaOf
 	c.tracker.deleted = c.ownerDeleted
+	c.tracker.admitPolicies = c.admitByPolicies // admissionpolicy.go
 	c.build()
 	return c
 }

@@ -83,6 +83,10 @@ type tracker struct {
 	// kind gvk with uid, whichever path deleted it (the garbage
 	// collector's hook, gc.go). It must not write to the store.
 	deleted func(ref objectRef, uid types.UID)
+	// admitPolicies, when set, refuses a write as kube-apiserver's
+	// ValidatingAdmissionPolicy admission would (admissionpolicy.go);
+	// old is nil on create.
+	admitPolicies func(old, obj runtime.Object, statusWrite bool) error
 }
 
 // labelIndex maps resource, namespace and name to an object's labels.
@@ -643,6 +647,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		if err := t.validateCustomResource(nil, obj); err != nil {
 			return err
 		}
+		if err := t.admitByPolicies(nil, obj); err != nil {
+			return err
+		}
 		initialStatus(obj)
 		if err := admitAPIService(obj, true, t.keepStatus, now); err != nil {
 			return err
@@ -679,6 +686,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		return err
 	}
 	if err := t.validateCustomResource(old, obj); err != nil {
+		return err
+	}
+	if err := t.admitByPolicies(old, obj); err != nil {
 		return err
 	}
 	gen := o.GetGeneration()
