@@ -39,6 +39,10 @@ type releaser struct {
 	served func() ([]string, error)
 	// kube is the action's kube client.
 	kube *kubeClient
+	// pinned is the pending revision a resumed install or upgrade
+	// rendered before it paused; the action renders it again as it is
+	// (pinned.go).
+	pinned *release.Release
 }
 
 // newReleaser configures helm's actions for the release name in namespace:
@@ -131,6 +135,9 @@ func (r *releaser) resume(resume, expired, deploy bool) {
 	if resume {
 		r.hooks.resumed, r.hooks.deletedOnSuccess = resumeHooks(last)
 		r.hooks.expired = expired
+		if deploy {
+			r.pinned = last
+		}
 	}
 	if deploy {
 		_, _ = r.cfg.Releases.Delete(r.name, last.Version)
@@ -238,11 +245,11 @@ func (r *releaser) install(ctx context.Context, pc *helmv1alpha1.ProviderConfigu
 	if err := r.readAPIVersions(); err != nil {
 		return nil, installError(err)
 	}
-	rel, err := in.RunWithContext(ctx, ch, vals)
+	rel, err := in.RunWithContext(ctx, r.renderedAs(ch), vals)
 	if err != nil {
 		return nil, installError(err)
 	}
-	return rel, nil
+	return r.withChart(rel, ch), nil
 }
 
 // upgrade runs helm upgrade, keeping MaxHistory revisions.
@@ -261,11 +268,11 @@ func (r *releaser) upgrade(ctx context.Context, pc *helmv1alpha1.ProviderConfigu
 	if err := r.readAPIVersions(); err != nil {
 		return nil, upgradeError(err)
 	}
-	rel, err := up.RunWithContext(ctx, r.name, ch, vals)
+	rel, err := up.RunWithContext(ctx, r.name, r.renderedAs(ch), vals)
 	if err != nil {
 		return nil, upgradeError(err)
 	}
-	return rel, nil
+	return r.withChart(rel, ch), nil
 }
 
 // unblock deletes the last revision when helm left it pending, so that the
@@ -312,4 +319,28 @@ func (r *releaser) history() ([]*release.Release, error) {
 	}
 	releaseutil.SortByRevision(rels)
 	return rels, nil
+}
+
+// renderedAs is the chart the action renders: ch, or, for a resumed
+// install or upgrade, ch with the templates that print what the paused
+// action rendered (pinnedChart).
+func (r *releaser) renderedAs(ch *chart.Chart) *chart.Chart {
+	if r.pinned == nil {
+		return ch
+	}
+	if p, ok := pinnedChart(ch, r.pinned); ok {
+		return p
+	}
+	return ch
+}
+
+// withChart stores rel, which a resumed action rendered from a pinned
+// chart, with the chart ch again, as helm's single render stores it.
+func (r *releaser) withChart(rel *release.Release, ch *chart.Chart) *release.Release {
+	if r.pinned == nil || rel == nil || rel.Chart == ch {
+		return rel
+	}
+	rel.Chart = ch
+	_ = r.cfg.Releases.Update(rel)
+	return rel
 }
