@@ -41,15 +41,17 @@ import (
 // EnvoyFilters and other kinds outside Istio's stable channel. A
 // simulated cluster evaluates them as kube-apiserver's
 // ValidatingAdmissionPolicy admission plugin does (k8s.io/apiserver
-// pkg/admission/plugin/policy/validating), with its own matcher and CEL
-// evaluator: every binding of a policy, on a create or an update (patches
+// pkg/admission/plugin/policy/validating), with its matcher (policy/
+// matching) and CEL evaluator (plugin/cel); the plugin's package itself
+// would bring the API server's informers and gRPC along, so its few lines
+// of compiling and deciding are written again here: every binding of a policy, on a create or an update (patches
 // and applies included) of an object both match, after defaulting and the
 // object's validation; a validation that is false (or fails to evaluate
 // under failurePolicy Fail) refuses the write when the binding's
 // validationActions has Deny (Warn and Audit admit it), with the
 // plugin's Invalid error. Not evaluated: policies with a paramKind (their
-// parameters are not looked up), deletions, and the authorizer of CEL
-// (the request has no user).
+// parameters are not looked up), deletions, audit annotations, and the
+// authorizer of CEL (the request has no user).
 
 var (
 	policiesResource = admissionregistrationv1.SchemeGroupVersion.WithResource("validatingadmissionpolicies")
