@@ -19,7 +19,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -281,11 +280,11 @@ func (c *Cluster) admitByPolicies(old, obj runtime.Object, statusWrite bool) err
 	if c.own != nil {
 		return nil
 	}
-	policies, err := listAs[admissionregistrationv1.ValidatingAdmissionPolicy](c, policiesResource, "ValidatingAdmissionPolicy")
+	policies, err := storedList[admissionregistrationv1.ValidatingAdmissionPolicy](c.tracker, policiesResource, "ValidatingAdmissionPolicy")
 	if err != nil || len(policies) == 0 {
 		return err
 	}
-	bindings, err := listAs[admissionregistrationv1.ValidatingAdmissionPolicyBinding](c, bindingsResource, "ValidatingAdmissionPolicyBinding")
+	bindings, err := storedList[admissionregistrationv1.ValidatingAdmissionPolicyBinding](c.tracker, bindingsResource, "ValidatingAdmissionPolicyBinding")
 	if err != nil || len(bindings) == 0 {
 		return err
 	}
@@ -322,7 +321,7 @@ func (c *Cluster) admitByPolicies(old, obj runtime.Object, statusWrite bool) err
 	if rules.IsExemptAdmissionConfigurationResource(attr) {
 		return nil
 	}
-	namespaces, err := listAs[corev1.Namespace](c, namespaceRes, "Namespace")
+	namespaces, err := storedList[corev1.Namespace](c.tracker, namespaceRes, "Namespace")
 	if err != nil {
 		return err
 	}
@@ -410,39 +409,6 @@ func withKind(obj runtime.Object, gvk schema.GroupVersionKind) runtime.Object {
 	cp := obj.DeepCopyObject()
 	cp.GetObjectKind().SetGroupVersionKind(gvk)
 	return cp
-}
-
-// listAs lists the stored objects of resource gvr (kind kind of the
-// built-in group version of gvr) as values of T, converting unstructured
-// ones; one that does not convert is left out.
-func listAs[T any, PT interface {
-	*T
-	runtime.Object
-}](c *Cluster, gvr schema.GroupVersionResource, kind string) ([]T, error) {
-	list, err := c.tracker.ObjectTracker.List(gvr, gvr.GroupVersion().WithKind(kind), "")
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", gvr.Resource, err)
-	}
-	items, err := meta.ExtractList(list)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]T, 0, len(items))
-	for _, it := range items {
-		if t, ok := it.(PT); ok {
-			out = append(out, *t)
-			continue
-		}
-		u, ok := it.(*unstructured.Unstructured)
-		if !ok {
-			continue
-		}
-		var t T
-		if runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &t) == nil {
-			out = append(out, t)
-		}
-	}
-	return out, nil
 }
 
 // admitByPolicies runs the tracker's admitPolicies, if any, on a write.

@@ -2,11 +2,9 @@ package simcluster
 
 import (
 	"fmt"
-	"sort"
 
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -59,42 +57,11 @@ func claimAsksForClass(c *corev1.PersistentVolumeClaim) bool {
 // defaultClassName is the name of the default StorageClass, "" when there
 // is none.
 func (t *tracker) defaultClassName() (string, error) {
-	list, err := t.ObjectTracker.List(storageClassesResource, storagev1.SchemeGroupVersion.WithKind("StorageClass"), "")
+	classes, err := storedList[storagev1.StorageClass](t.ObjectTracker, storageClassesResource, "StorageClass")
 	if err != nil {
-		return "", fmt.Errorf("list StorageClasses for the default class: %w", err)
+		return "", fmt.Errorf("the default class: %w", err)
 	}
-	items, err := meta.ExtractList(list)
-	if err != nil {
-		return "", err
-	}
-	var defaults []*storagev1.StorageClass
-	for _, it := range items {
-		sc, ok := it.(*storagev1.StorageClass)
-		if !ok {
-			u, isU := it.(*unstructured.Unstructured)
-			if !isU {
-				continue
-			}
-			sc = &storagev1.StorageClass{}
-			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, sc); err != nil {
-				continue
-			}
-		}
-		if isDefaultClass(sc) {
-			defaults = append(defaults, sc)
-		}
-	}
-	if len(defaults) == 0 {
-		return "", nil
-	}
-	sort.Slice(defaults, func(i, j int) bool {
-		ti, tj := defaults[i].CreationTimestamp.UnixNano(), defaults[j].CreationTimestamp.UnixNano()
-		if ti == tj {
-			return defaults[i].Name < defaults[j].Name
-		}
-		return ti > tj
-	})
-	return defaults[0].Name, nil
+	return newestDefault(classes, isDefaultClass), nil
 }
 
 // isDefaultClass reports whether sc is annotated as a default class.

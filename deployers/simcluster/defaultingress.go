@@ -2,11 +2,9 @@ package simcluster
 
 import (
 	"fmt"
-	"sort"
 
 	networkingv1 "k8s.io/api/networking/v1"
 	networkingv1beta1 "k8s.io/api/networking/v1beta1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -48,40 +46,11 @@ func (t *tracker) defaultIngressClassName(obj runtime.Object) error {
 // defaultIngressClass is the name of the default IngressClass, "" when
 // there is none.
 func (t *tracker) defaultIngressClass() (string, error) {
-	list, err := t.ObjectTracker.List(ingressClassesResource, networkingv1.SchemeGroupVersion.WithKind("IngressClass"), "")
+	classes, err := storedList[networkingv1.IngressClass](t.ObjectTracker, ingressClassesResource, "IngressClass")
 	if err != nil {
-		return "", fmt.Errorf("list IngressClasses for the default class: %w", err)
+		return "", fmt.Errorf("the default IngressClass: %w", err)
 	}
-	items, err := meta.ExtractList(list)
-	if err != nil {
-		return "", err
-	}
-	var defaults []*networkingv1.IngressClass
-	for _, it := range items {
-		c, ok := it.(*networkingv1.IngressClass)
-		if !ok {
-			u, isU := it.(*unstructured.Unstructured)
-			if !isU {
-				continue
-			}
-			c = &networkingv1.IngressClass{}
-			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, c); err != nil {
-				continue
-			}
-		}
-		if c.Annotations[networkingv1.AnnotationIsDefaultIngressClass] == "true" {
-			defaults = append(defaults, c)
-		}
-	}
-	if len(defaults) == 0 {
-		return "", nil
-	}
-	sort.Slice(defaults, func(i, j int) bool {
-		ti, tj := defaults[i].CreationTimestamp.UnixNano(), defaults[j].CreationTimestamp.UnixNano()
-		if ti == tj {
-			return defaults[i].Name < defaults[j].Name
-		}
-		return ti > tj
-	})
-	return defaults[0].Name, nil
+	return newestDefault(classes, func(c *networkingv1.IngressClass) bool {
+		return c.Annotations[networkingv1.AnnotationIsDefaultIngressClass] == "true"
+	}), nil
 }
