@@ -249,7 +249,10 @@ func (r *releaser) install(ctx context.Context, pc *helmv1alpha1.ProviderConfigu
 	if err != nil {
 		return nil, installError(err)
 	}
-	return r.withChart(rel, ch), nil
+	if err := r.withChart(rel, ch); err != nil {
+		return nil, installError(err)
+	}
+	return rel, nil
 }
 
 // upgrade runs helm upgrade, keeping MaxHistory revisions.
@@ -272,7 +275,10 @@ func (r *releaser) upgrade(ctx context.Context, pc *helmv1alpha1.ProviderConfigu
 	if err != nil {
 		return nil, upgradeError(err)
 	}
-	return r.withChart(rel, ch), nil
+	if err := r.withChart(rel, ch); err != nil {
+		return nil, upgradeError(err)
+	}
+	return rel, nil
 }
 
 // unblock deletes the last revision when helm left it pending, so that the
@@ -336,11 +342,13 @@ func (r *releaser) renderedAs(ch *chart.Chart) *chart.Chart {
 
 // withChart stores rel, which a resumed action rendered from a pinned
 // chart, with the chart ch again, as helm's single render stores it.
-func (r *releaser) withChart(rel *release.Release, ch *chart.Chart) *release.Release {
+func (r *releaser) withChart(rel *release.Release, ch *chart.Chart) error {
 	if r.pinned == nil || rel == nil || rel.Chart == ch {
-		return rel
+		return nil
 	}
 	rel.Chart = ch
-	_ = r.cfg.Releases.Update(rel)
-	return rel
+	if err := r.cfg.Releases.Update(rel); err != nil {
+		return fmt.Errorf("store release %s revision %d with its chart: %w", rel.Name, rel.Version, err)
+	}
+	return nil
 }
