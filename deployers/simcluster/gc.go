@@ -130,6 +130,11 @@ func (c *Cluster) collectGarbage(ctx context.Context) error {
 				return err
 			}
 		}
+		if owner.ref.gvk.GroupKind() == clusterRoleGroupKind {
+			if err := c.aggregateClusterRoles(ctx); err != nil { // aggregation.go
+				return err
+			}
+		}
 		err := c.forEachDependent(ctx, owner.uid, func(dep *unstructured.Unstructured, gvk schema.GroupVersionKind) error {
 			if !c.namespaced(gvk) && c.namespaced(owner.ref.gvk) {
 				return nil // an owner reference Kubernetes cannot resolve: never collected
