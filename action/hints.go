@@ -268,8 +268,15 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 	dis []lsv1alpha1.DeployItem) ([]string, error) {
 	var hints []string
 	for i := range dis {
-		if h := timeoutHint(&dis[i], describeTarget(ctx, c)); h != "" {
-			hints = append(hints, h)
+		mutated, err := mutatedFieldHint(ctx, c, sims, &dis[i]) // hints_mutating.go, in place of the cleared field's
+		if err != nil {
+			return nil, err
+		}
+		if mutated == "" {
+			mutated = timeoutHint(&dis[i], describeTarget(ctx, c))
+		}
+		if mutated != "" {
+			hints = append(hints, mutated)
 		}
 		if h := atomicHint(&dis[i]); h != "" {
 			hints = append(hints, h)

@@ -35,19 +35,42 @@ var creationOnlyDefaults = map[string]string{
 // mergeOverwrite, which keep the live object's fields (a field an earlier
 // update cleared stays cleared: the general export hint is given then).
 func clearedFieldHint(di *lsv1alpha1.DeployItem, key string) string {
-	if di.Spec.Type != deployers.ManifestType || di.Spec.Configuration == nil {
+	ref, path, strategy, ok := unsetManifestField(di, key)
+	if !ok {
 		return ""
+	}
+	who := "Only the API server (an admission plugin, on the creation) or another writer can have set it"
+	if why, ok := creationOnlyDefaults[ref.Kind+" "+path]; ok {
+		who = why
+	}
+	return fmt.Sprintf("DeployItem %s/%s: export %q timed out: it reads %s of %s %s/%s, an object the item applies, "+
+		"and its manifest does not set that field. %s. If the object was there before this job, the manifest "+
+		"deployer's update (updateStrategy %q) wrote the manifest as it is and so cleared the field, on a real "+
+		"cluster too, and the export waited for it until the item's timeout. To get the value: set %s in the "+
+		"manifest (updateStrategy \"merge\" keeps the live object's fields on later updates, but does not "+
+		"bring back one already cleared)",
+		di.Namespace, di.Name, key, path, ref.Kind, ref.Namespace, ref.Name, who, strategy, strings.TrimPrefix(path, "."))
+}
+
+// unsetManifestField finds the export key of di, a manifest item with
+// updateStrategy update or patch, when it reads a field outside status of
+// an object the item applies whose manifest does not set that field: the
+// object it reads, the field's path (with a leading dot) and the update
+// strategy. ok is false when that is not the case.
+func unsetManifestField(di *lsv1alpha1.DeployItem, key string) (ref *lsv1alpha1.TypedObjectReference, path, strategy string, ok bool) {
+	if di.Spec.Type != deployers.ManifestType || di.Spec.Configuration == nil {
+		return nil, "", "", false
 	}
 	var cfg manifestv1alpha2.ProviderConfiguration
 	if err := json.Unmarshal(di.Spec.Configuration.Raw, &cfg); err != nil || cfg.Exports == nil {
-		return ""
+		return nil, "", "", false
 	}
-	strategy := cfg.UpdateStrategy
+	strategy = string(cfg.UpdateStrategy)
 	if strategy == "" {
-		strategy = manifestv1alpha2.UpdateStrategyUpdate
+		strategy = string(manifestv1alpha2.UpdateStrategyUpdate)
 	}
-	if strategy != manifestv1alpha2.UpdateStrategyUpdate && strategy != manifestv1alpha2.UpdateStrategyPatch {
-		return ""
+	if strategy != string(manifestv1alpha2.UpdateStrategyUpdate) && strategy != string(manifestv1alpha2.UpdateStrategyPatch) {
+		return nil, "", "", false
 	}
 	var export *managedresource.Export
 	for i := range cfg.Exports.Exports {
@@ -57,13 +80,13 @@ func clearedFieldHint(di *lsv1alpha1.DeployItem, key string) string {
 		}
 	}
 	if export == nil {
-		return ""
+		return nil, "", "", false
 	}
-	path := "." + strings.TrimPrefix(export.JSONPath, ".")
+	path = "." + strings.TrimPrefix(export.JSONPath, ".")
 	if strings.HasPrefix(path, ".status") {
-		return ""
+		return nil, "", "", false
 	}
-	ref := export.FromResource
+	ref = export.FromResource
 	for _, m := range cfg.Manifests {
 		if m.Manifest == nil {
 			continue
@@ -77,19 +100,9 @@ func clearedFieldHint(di *lsv1alpha1.DeployItem, key string) string {
 			continue
 		}
 		if _, err := exports.GetValue(path, obj.Object); err == nil {
-			return ""
+			return nil, "", "", false
 		}
-		who := "Only the API server (an admission plugin, on the creation) or another writer can have set it"
-		if why, ok := creationOnlyDefaults[ref.Kind+" "+path]; ok {
-			who = why
-		}
-		return fmt.Sprintf("DeployItem %s/%s: export %q timed out: it reads %s of %s %s/%s, an object the item applies, "+
-			"and its manifest does not set that field. %s. If the object was there before this job, the manifest "+
-			"deployer's update (updateStrategy %q) wrote the manifest as it is and so cleared the field, on a real "+
-			"cluster too, and the export waited for it until the item's timeout. To get the value: set %s in the "+
-			"manifest (updateStrategy \"merge\" keeps the live object's fields on later updates, but does not "+
-			"bring back one already cleared)",
-			di.Namespace, di.Name, key, path, ref.Kind, ref.Namespace, ref.Name, who, strategy, strings.TrimPrefix(path, "."))
+		return ref, path, strategy, true
 	}
-	return ""
+	return nil, "", "", false
 }

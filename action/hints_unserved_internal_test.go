@@ -29,6 +29,10 @@ func (s *unservedSims) UnservedVersions(_ context.Context, _ *lsv1alpha1.Target,
 	return []simcluster.UnservedVersion{{CRD: "widgets.example.com", Kind: "Widget", Served: []string{"v1"}}}, nil
 }
 
+func (s *unservedSims) MutatingWebhooks(context.Context, *lsv1alpha1.Target, schema.GroupVersionKind, string, string) ([]simcluster.MutatingWebhook, error) {
+	return nil, nil
+}
+
 // TestUnservedVersionHintChosen: an item that failed on a group version
 // its simulated cluster has a CRD for, with served: false, gets the hint
 // that names the CRD, the versions it serves and what to do, not the one

@@ -23,6 +23,10 @@ type SimulatedClusters interface {
 	// target that define gv's version of kind (any kind for "") with
 	// served: false.
 	UnservedVersions(ctx context.Context, target *lsv1alpha1.Target, gv schema.GroupVersion, kind string) ([]simcluster.UnservedVersion, error)
+	// MutatingWebhooks lists the mutating admission webhooks of the
+	// simulated cluster behind target that see updates of the object
+	// ns/name of kind gvk.
+	MutatingWebhooks(ctx context.Context, target *lsv1alpha1.Target, gvk schema.GroupVersionKind, ns, name string) ([]simcluster.MutatingWebhook, error)
 }
 
 // workloadKinds are the kinds whose fake controllers run pods, by kind as
