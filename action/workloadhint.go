@@ -101,6 +101,9 @@ func workloadHint(ctx context.Context, c *fakecluster.Cluster, sims SimulatedClu
 	if w.Claim != "" {
 		return claimHint(on, objNS, w), nil
 	}
+	if w.PodSecurity != "" {
+		return podSecurityHint(on, objNS, w), nil // hints_podsecurity.go
+	}
 	return fmt.Sprintf("%s, whose pods wait for an object "+
 		"they need: %s. If that cluster is simulated: only the deployers and the seeds create objects there; on a real "+
 		"cluster a Job or a controller may create it (a chart's hook Job that generates a certificate Secret, an "+

@@ -88,6 +88,9 @@ func (c *Cluster) podsMissing(ctx context.Context, obj client.Object) (*missingR
 	if spec == nil || !makesPods {
 		return nil, nil
 	}
+	if m, err := c.podSecurityRefusal(ctx, obj, spec); m != nil || err != nil { // podsecurity.go
+		return m, err
+	}
 	s, ok := obj.(*appsv1.StatefulSet)
 	if !ok || len(s.Spec.VolumeClaimTemplates) == 0 {
 		return c.findMissing(ctx, obj.GetNamespace(), spec)

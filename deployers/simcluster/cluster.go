@@ -116,7 +116,7 @@ func newCluster(set *Clusters, key string) *Cluster {
 	c.tracker.hasStatus = func(gvk schema.GroupVersionKind) bool { return c.served[gvk].status }
 	c.tracker.crSchema = c.schemaOf
 	c.tracker.deleted = c.ownerDeleted
-	c.tracker.admitPolicies = c.admitByPolicies // admissionpolicy.go
+	c.tracker.admitPolicies = c.admitValidating // podsecurity.go, admissionpolicy.go
 	c.build()
 	return c
 }
@@ -273,6 +273,9 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 		return err
 	}
 	if err := c.recheck(ctx, gvk, ns, name); err != nil {
+		return err
+	}
+	if err := c.namespaceWritten(ctx, gvk, name); err != nil { // podsecurity.go
 		return err
 	}
 	if gvk.GroupKind() == storageClassGroupKind {

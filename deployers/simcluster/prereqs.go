@@ -73,6 +73,9 @@ type missingRef struct {
 	// ready is how many pods of a StatefulSet with claim templates are
 	// ready, those of the other ordinals (podsMissing).
 	ready int32
+	// podSecurity: PodSecurity admission refuses the pods (stallNoPods),
+	// why is its reason (podsecurity.go).
+	podSecurity bool
 }
 
 // reason is the kubelet's waiting reason of the container m names
@@ -468,8 +471,9 @@ func (c *Cluster) awaitPrereqs(ctx context.Context, ref objectRef, obj client.Ob
 }
 
 // admitPod refuses to create a Pod whose ServiceAccount does not exist, as
-// the API server's ServiceAccount admission does (a Pod that exists is not
-// looked at).
+// the API server's ServiceAccount admission does, and then one that
+// PodSecurity admission refuses (admitPodSecurity); a Pod that exists is
+// not looked at.
 func (c *Cluster) admitPod(ctx context.Context, obj metav1.Object) error {
 	var pod *corev1.Pod
 	switch o := obj.(type) {
@@ -483,26 +487,27 @@ func (c *Cluster) admitPod(ctx context.Context, obj metav1.Object) error {
 	default:
 		return nil
 	}
-	sa := serviceAccountOf(&pod.Spec)
-	if sa == "" {
-		return nil
-	}
 	ns := obj.GetNamespace()
 	if obj.GetName() != "" {
 		if ok, err := c.exists(ctx, &corev1.Pod{}, ns, obj.GetName()); err != nil || ok {
 			return err
 		}
 	}
-	ok, err := c.exists(ctx, &corev1.ServiceAccount{}, ns, sa)
-	if err != nil || ok {
-		return err
-	}
 	name := obj.GetName()
 	if name == "" {
 		name = obj.GetGenerateName()
 	}
-	return apierrors.NewForbidden(corev1.Resource("pods"), name,
-		fmt.Errorf("error looking up service account %s/%s: %w", ns, sa, apierrors.NewNotFound(corev1.Resource("serviceaccount"), sa)))
+	if sa := serviceAccountOf(&pod.Spec); sa != "" {
+		ok, err := c.exists(ctx, &corev1.ServiceAccount{}, ns, sa)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return apierrors.NewForbidden(corev1.Resource("pods"), name,
+				fmt.Errorf("error looking up service account %s/%s: %w", ns, sa, apierrors.NewNotFound(corev1.Resource("serviceaccount"), sa)))
+		}
+	}
+	return c.admitPodSecurity(ctx, ns, pod, name) // podsecurity.go
 }
 
 // recheck lets the fake controllers look again at the workloads waiting

@@ -1,6 +1,7 @@
 package simcluster
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -23,6 +24,9 @@ import (
 // (plugin/pkg/admission/serviceaccount) for a pod named name (or its
 // generateName) whose ServiceAccount m does not exist.
 func forbiddenPod(name, ns string, m *missingRef) string {
+	if m.podSecurity { // PodSecurity admission refuses it (podsecurity.go)
+		return apierrors.NewForbidden(corev1.Resource("pods"), name, errors.New(m.why)).Error()
+	}
 	return apierrors.NewForbidden(corev1.Resource("pods"), name,
 		fmt.Errorf("error looking up service account %s/%s: %s", ns, m.name, m.notFound())).Error()
 }

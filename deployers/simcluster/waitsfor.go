@@ -35,6 +35,10 @@ type Wait struct {
 	// Pending (claimPending: its StorageClass does not exist, it waits for
 	// its first consumer, a rule holds it), "" when that is not known.
 	Claim, ClaimPending string
+	// PodSecurity, when PodSecurity admission refuses the pods in their
+	// namespace, is its reason (`violates PodSecurity "restricted:latest":
+	// ...`, podsecurity.go).
+	PodSecurity string
 }
 
 // WaitsFor says what the pods of workload ns/name of kind gvk, on the
@@ -72,6 +76,9 @@ func (cs *Clusters) WaitsFor(ctx context.Context, target *lsv1alpha1.Target, gvk
 	}
 	if m == nil {
 		return outdatedPods(obj), nil
+	}
+	if m.podSecurity {
+		return Wait{PodSecurity: m.why}, nil
 	}
 	if m.stall == stallImage {
 		return Wait{Reason: m.reason(), Container: m.container, Image: m.image, Message: m.notFound()}, nil
