@@ -461,6 +461,9 @@ func (t *tracker) merged(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	if old, err = t.ObjectTracker.Get(gvr, ns, m.GetName()); err != nil {
 		return nil, nil, err
 	}
+	if !t.statusWrite && t.hasStatus != nil && t.hasStatus(gvk) {
+		keepStoredStatus(old, obj) // crstatus.go: custom resources
+	}
 	if out, err = mgr.Update(old, obj, managerName(manager)); err != nil {
 		return nil, nil, err
 	}
