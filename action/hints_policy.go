@@ -3,6 +3,7 @@ package action
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 )
@@ -10,8 +11,11 @@ import (
 // policyDenied matches kube-apiserver's refusal of a write that a
 // ValidatingAdmissionPolicy denied (a simulated cluster refuses it alike,
 // deployers/simcluster admissionpolicy.go): the policy, its binding and
-// the policy's message.
-var policyDenied = regexp.MustCompile(`ValidatingAdmissionPolicy '([^']+)' with binding '([^']+)' denied request: (.*)$`)
+// the policy's message. In the manifest deployer's aggregate of the errors
+// of several objects ("[unable to update resource A: ..., unable to update
+// resource B: ...]") the message ends where the next object's error
+// begins, or before the closing bracket.
+var policyDenied = regexp.MustCompile(`ValidatingAdmissionPolicy '([^']+)' with binding '([^']+)' denied request: (.*?)(?:, unable to [a-z]+ resource |\]?$)`)
 
 // policyHint says, for a deploy item that failed and whose last attempt
 // was denied by a ValidatingAdmissionPolicy, which policy and why, that a
@@ -35,5 +39,5 @@ func policyHint(di *lsv1alpha1.DeployItem) string {
 		"The API server evaluates the policy itself, so a real cluster denies the write the same way, and Landscaper retries it "+
 		"until the item's timeout. Change the object so that the policy's validations hold, or remove the policy or its binding "+
 		"(whatever installed it: a chart value; `lscli get --target %s validatingadmissionpolicy %s -o yaml` shows it)",
-		di.Namespace, di.Name, m[1], m[2], m[3], target, m[1])
+		di.Namespace, di.Name, m[1], m[2], strings.TrimSuffix(m[3], "."), target, m[1])
 }

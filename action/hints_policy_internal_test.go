@@ -32,6 +32,17 @@ func TestPolicyHint(t *testing.T) {
 			t.Errorf("hint = %q, want it to contain %q", got, w)
 		}
 	}
+	// The manifest deployer's aggregate of two denied CRDs (Gateway API's
+	// safe-upgrades policy): the hint quotes the first denial's message.
+	const msg = "Installing experimental CRDs on top of standard channel CRDs is prohibited by default."
+	deny := func(crd string) string {
+		return `unable to update resource /` + crd + `: customresourcedefinitions.apiextensions.k8s.io "` + crd + `" is forbidden: ` +
+			`ValidatingAdmissionPolicy 'safe-upgrades.gateway.networking.k8s.io' with binding 'safe-upgrades.gateway.networking.k8s.io' denied request: ` + msg
+	}
+	got = policyHint(item("[" + deny("gateways.gateway.networking.k8s.io") + ", " + deny("httproutes.gateway.networking.k8s.io") + "]"))
+	if w := `denied its last attempt: ` + msg + ` The API server`; !strings.Contains(got, w) {
+		t.Errorf("hint = %q, want it to contain %q", got, w)
+	}
 	if got := policyHint(item(`unable to create resource x: forbidden`)); got != "" {
 		t.Errorf("hint = %q, want none", got)
 	}
