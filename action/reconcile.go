@@ -86,7 +86,11 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 	}
 	res := &ReconcileResult{Loaded: ls, Applied: applied}
 	if !r.All && ls != nil {
-		res.ChangedImports, res.Importers = staleImporters(ls, applied)
+		insts, err := importerCandidates(ctx, ss.cluster(), ls) // hints_importers.go
+		if err != nil {
+			return nil, err
+		}
+		res.ChangedImports, res.Importers = staleImporters(insts, applied)
 	}
 	if !r.All {
 		res.NewJobs, res.NewStandaloneJobs = newJobs(ctx, ss.cluster(), applied)
@@ -341,13 +345,13 @@ func rootsOf(c *fakecluster.Cluster, objs []fakecluster.Object) []landscape.Obje
 	return out
 }
 
-// staleImporters returns the objects of ls that applied updated and that a
-// root installation of ls imports by name, and those installations, leaving
+// staleImporters returns the objects that applied updated and that a
+// root installation of insts imports by name, and those installations, leaving
 // out the installations that got a new job anyway (a changed spec, or the
 // reconcile annotation the file put back). Landscaper starts no job
 // when an import changes (only the reconcile annotation or
 // spec.automaticReconcile do), so the user is to be told.
-func staleImporters(ls *landscape.Landscape, applied landscape.ApplyResult) ([]landscape.ObjectRef, []types.NamespacedName) {
+func staleImporters(insts []*lsv1alpha1.Installation, applied landscape.ApplyResult) ([]landscape.ObjectRef, []types.NamespacedName) {
 	if len(applied.Updated) == 0 {
 		return nil, nil
 	}
@@ -366,9 +370,8 @@ func staleImporters(ls *landscape.Landscape, applied landscape.ApplyResult) ([]l
 	var changed []landscape.ObjectRef
 	var importers []types.NamespacedName
 	seen := map[landscape.ObjectRef]bool{}
-	for _, d := range ls.Objects {
-		inst, ok := d.Object.(*lsv1alpha1.Installation)
-		if !ok || !dataflow.IsRoot(inst) {
+	for _, inst := range insts {
+		if !dataflow.IsRoot(inst) {
 			continue
 		}
 		key := types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}
