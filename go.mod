@@ -10,6 +10,7 @@ require (
 	github.com/gardener/landscaper/apis v0.152.0
 	github.com/gardener/landscaper/legacy-component-spec/bindings-go v0.152.0
 	github.com/go-json-experiment/json v1.27.2
+	github.com/google/cel-go v0.29.2
 	github.com/google/uuid v1.6.0
 	github.com/hashicorp/go-multierror v1.1.1
 	github.com/mandelsoft/spiff v1.7.0-beta-7
@@ -92,7 +93,6 @@ require (
 	github.com/go-openapi/swag/yamlutils v0.27.1 // indirect
 	github.com/gobwas/glob v0.2.3 // indirect
 	github.com/google/btree v1.1.3 // indirect
-	github.com/google/cel-go v0.29.2 // indirect
 	github.com/google/gnostic-models v0.7.0 // indirect
 	github.com/gosuri/uitable v0.0.4 // indirect
 	github.com/hashicorp/errwrap v1.1.0 // indirect
