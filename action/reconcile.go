@@ -86,7 +86,7 @@ func (r *Reconcile) Run(ctx context.Context) (*ReconcileResult, error) {
 	}
 	res := &ReconcileResult{Loaded: ls, Applied: applied}
 	if !r.All && ls != nil {
-		insts, err := importerCandidates(ctx, ss.cluster(), ls) // hints_importers.go
+		insts, err := importerCandidates(ctx, ss.cluster(), ls, applied) // hints_importers.go
 		if err != nil {
 			return nil, err
 		}
