@@ -65,10 +65,11 @@ With --target NAME, show the objects that real deployers applied to the simulate
 Target NAME (-n picks the Target's namespace when the name is ambiguous): a table with each
 object's kstatus (-o wide adds apiVersion and generation), a Kubernetes List (-o yaml|json), or
 kubectl's name, jsonpath, custom-columns and go-template formats.
-KIND and NAME then narrow the objects by kind (e.g. deployment, deployments, deploy, or a
-custom resource's plural or short name from its CRD, or RESOURCE.GROUP) and name (NAME
-or NAMESPACE/NAME, as lscli names the objects a deployer applies; -n is the Target's namespace);
-a named object the cluster does not have, or a kind it does not serve, is exit 2.`,
+KIND and NAME then narrow the objects by kind, in every form kubectl get takes (e.g. deployment,
+deployments, deploy, Deployment, deployments.apps, deployments.v1.apps, a custom resource's plural
+or short name from its CRD, KIND,KIND, or KIND/NAME arguments) and name (NAME or NAMESPACE/NAME,
+as lscli names the objects a deployer applies; -n is the Target's namespace); a named object the
+cluster does not have, or a kind it does not serve, is exit 2.`,
 		Example: `  lscli get inst
   lscli get di -l app=web -o wide
   lscli get inst demo -o jsonpath='{.status.phase}'
@@ -88,9 +89,6 @@ a named object the cluster does not have, or a kind it does not serve, is exit 2
 				}
 			}
 			if target != "" {
-				if err := maxArgs(2)(cmd, args); err != nil {
-					return usage(cmd, err)
-				}
 				for _, flag := range [][2]string{{"sort-by", "orders"}, {"field-selector", "selects"}} {
 					if cmd.Flags().Changed(flag[0]) {
 						return invalidf("--%s %s the simulation's objects; it does not work with --target", flag[0], flag[1])

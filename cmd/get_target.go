@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"io"
+	"strings"
 
 	"github.com/lscli/lscli/action"
 	"github.com/lscli/lscli/cmd/output"
@@ -32,24 +33,31 @@ func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, ar
 	if err := gf.applySelectors(a, nil); err != nil {
 		return err
 	}
-	objs, err := a.RunTarget(ctx, o.name, args)
+	reqs, err := action.ParseClusterArgs(args)
+	if err != nil {
+		return invalidf("%v", err)
+	}
+	objs, missing, err := a.RunTarget(ctx, o.name, reqs)
 	if err != nil {
 		return err
 	}
 	if gf.ignoreNotFound && len(objs) == 0 {
 		return nil
 	}
-	if len(args) == 2 && len(objs) == 0 {
+	if len(missing) > 0 && !gf.ignoreNotFound {
 		// kubectl get KIND NAME of an object that is not there is an
 		// error; a list that selects nothing is not.
-		return invalidf("%s %q not found on the cluster of Target %s", args[0], args[1], name)
+		return invalidf("%s not found on the cluster of Target %s", strings.Join(missing, ", "), name)
 	}
+	// One name of one resource is kubectl's single item: the object
+	// itself, not a List.
+	single := len(reqs) == 1 && len(reqs[0].Names) == 1
 	if kubectlFormat {
-		return invalidPrint(output.ClusterPrint(objs, s.Output, len(args) == 2, gf.noHeaders, f.streams.Out))
+		return invalidPrint(output.ClusterPrint(objs, s.Output, single, gf.noHeaders, f.streams.Out))
 	}
 	switch s.Output {
 	case "yaml", "json":
-		if len(args) == 2 && len(objs) == 1 {
+		if single && len(objs) == 1 {
 			return output.ClusterObject(objs[0], s.Output, f.streams.Out)
 		}
 		return output.ClusterList(objs, s.Output, f.streams.Out)
