@@ -37,6 +37,11 @@ func (f *factory) getTargetRun(ctx context.Context, s *settings, name string, ar
 	if err != nil {
 		return invalidf("%v", err)
 	}
+	for _, r := range reqs {
+		if len(r.Names) > 0 && gf.selector != "" { // --field-selector does not work with --target (applySelectors)
+			return namesAndSelector(gf)
+		}
+	}
 	objs, missing, err := a.RunTarget(ctx, o.name, reqs)
 	if err != nil {
 		return err
