@@ -411,10 +411,11 @@ func withKind(obj runtime.Object, gvk schema.GroupVersionKind) runtime.Object {
 	return cp
 }
 
-// admitByPolicies runs the tracker's admitPolicies, if any, on a write.
-func (t *tracker) admitByPolicies(old, obj runtime.Object) error {
-	if t.admitPolicies == nil {
+// validatingAdmission runs the tracker's validating admission, if any, on
+// a write (Cluster.admitValidating).
+func (t *tracker) validatingAdmission(old, obj runtime.Object) error {
+	if t.validating == nil {
 		return nil
 	}
-	return t.admitPolicies(old, obj, t.statusWrite)
+	return t.validating(old, obj, t.statusWrite)
 }

@@ -116,7 +116,7 @@ func newCluster(set *Clusters, key string) *Cluster {
 	c.tracker.hasStatus = func(gvk schema.GroupVersionKind) bool { return c.served[gvk].status }
 	c.tracker.crSchema = c.schemaOf
 	c.tracker.deleted = c.ownerDeleted
-	c.tracker.admitPolicies = c.admitValidating // podsecurity.go, admissionpolicy.go
+	c.tracker.validating = c.admitValidating // podsecurity.go, admissionpolicy.go
 	c.build()
 	return c
 }

@@ -83,10 +83,11 @@ type tracker struct {
 	// kind gvk with uid, whichever path deleted it (the garbage
 	// collector's hook, gc.go). It must not write to the store.
 	deleted func(ref objectRef, uid types.UID)
-	// admitPolicies, when set, refuses a write as kube-apiserver's
-	// ValidatingAdmissionPolicy admission would (admissionpolicy.go);
-	// old is nil on create.
-	admitPolicies func(old, obj runtime.Object, statusWrite bool) error
+	// validating, when set, refuses a write as kube-apiserver's
+	// validating admission plugins would: PodSecurity's check of Namespace
+	// labels (podsecurity.go) and ValidatingAdmissionPolicies
+	// (admissionpolicy.go); old is nil on create.
+	validating func(old, obj runtime.Object, statusWrite bool) error
 }
 
 // labelIndex maps resource, namespace and name to an object's labels.
@@ -650,7 +651,7 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		if err := t.validateCustomResource(nil, obj); err != nil {
 			return err
 		}
-		if err := t.admitByPolicies(nil, obj); err != nil {
+		if err := t.validatingAdmission(nil, obj); err != nil {
 			return err
 		}
 		initialStatus(obj)
@@ -691,7 +692,7 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	if err := t.validateCustomResource(old, obj); err != nil {
 		return err
 	}
-	if err := t.admitByPolicies(old, obj); err != nil {
+	if err := t.validatingAdmission(old, obj); err != nil {
 		return err
 	}
 	gen := o.GetGeneration()
