@@ -6,7 +6,6 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission"
@@ -45,10 +44,6 @@ func (cs *Clusters) MutatingWebhooks(ctx context.Context, target *lsv1alpha1.Tar
 	if len(list.Items) == 0 {
 		return nil, nil
 	}
-	m, err := c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-	if err != nil {
-		return nil, nil // not served
-	}
 	if !c.namespaced(gvk) {
 		ns = ""
 	}
@@ -58,14 +53,10 @@ func (cs *Clusters) MutatingWebhooks(ctx context.Context, target *lsv1alpha1.Tar
 	if err := c.inner.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj); err == nil {
 		objLabels = obj.GetLabels()
 	}
-	var nsLabels map[string]string
-	if ns != "" {
-		n := &corev1.Namespace{}
-		if err := c.inner.Get(ctx, client.ObjectKey{Name: ns}, n); err == nil {
-			nsLabels = n.Labels
-		}
+	attr, nsLabels, ok := c.webhookRequest(ctx, gvk, ns, name, admission.Update, objLabels) // webhookcall.go
+	if !ok {
+		return nil, nil // not served
 	}
-	attr := admission.NewAttributesRecord(nil, nil, gvk, ns, name, m.Resource, "", admission.Update, nil, false, nil)
 	var out []MutatingWebhook
 	for _, cfg := range list.Items {
 		for _, w := range cfg.Webhooks {

@@ -59,26 +59,16 @@ func (c *Cluster) admitByWebhooks(ctx context.Context, gvk schema.GroupVersionKi
 	if err != nil || len(hooks) == 0 {
 		return err
 	}
-	m, err := c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-	if err != nil {
+	if _, err := c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version); err != nil {
 		return nil // not served: the caller's kind check answers
 	}
 	op, objLabels, ok := what()
 	if !ok {
 		return nil
 	}
-	if !c.namespaced(gvk) {
-		ns = ""
-	}
-	attr := admission.NewAttributesRecord(nil, nil, gvk, ns, name, m.Resource, "", admission.Operation(op), nil, false, nil)
-	var nsLabels map[string]string
-	if ns != "" {
-		n := &corev1.Namespace{}
-		if err := c.inner.Get(ctx, client.ObjectKey{Name: ns}, n); err == nil {
-			nsLabels = n.Labels
-		}
-	} else if gvk.GroupKind() == (schema.GroupKind{Kind: "Namespace"}) {
-		nsLabels = objLabels
+	attr, nsLabels, ok := c.webhookRequest(ctx, gvk, ns, name, admission.Operation(op), objLabels)
+	if !ok {
+		return nil
 	}
 	for _, h := range hooks {
 		if !h.matches(attr, nsLabels, objLabels) {
@@ -93,6 +83,32 @@ func (c *Cluster) admitByWebhooks(ctx context.Context, gvk schema.GroupVersionKi
 		}
 	}
 	return nil
+}
+
+// webhookRequest is what kube-apiserver matches webhooks against for
+// operation op on the object ns/name of kind gvk with labels objLabels:
+// the request's attributes and the labels a namespaceSelector looks at
+// (those of the object's namespace, or of a Namespace itself). ok is
+// false for a kind the cluster does not serve.
+func (c *Cluster) webhookRequest(ctx context.Context, gvk schema.GroupVersionKind, ns, name string,
+	op admission.Operation, objLabels map[string]string) (attr admission.Attributes, nsLabels map[string]string, ok bool) {
+	m, err := c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if err != nil {
+		return nil, nil, false
+	}
+	if !c.namespaced(gvk) {
+		ns = ""
+	}
+	attr = admission.NewAttributesRecord(nil, nil, gvk, ns, name, m.Resource, "", op, nil, false, nil)
+	if ns != "" {
+		n := &corev1.Namespace{}
+		if err := c.inner.Get(ctx, client.ObjectKey{Name: ns}, n); err == nil {
+			nsLabels = n.Labels
+		}
+	} else if gvk.GroupKind() == (schema.GroupKind{Kind: "Namespace"}) {
+		nsLabels = objLabels
+	}
+	return attr, nsLabels, true
 }
 
 // callableWebhook is what admitByWebhooks needs of a validating or
