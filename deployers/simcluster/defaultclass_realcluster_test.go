@@ -3,10 +3,7 @@ package simcluster
 import (
 	"context"
 	"testing"
-	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/internal/testcluster"
@@ -22,25 +19,8 @@ func TestRealClusterDefaultStorageClass(t *testing.T) {
 	tc := testcluster.Get(t)
 	ctx := context.Background()
 	class := storageClass("lscli-default-class-test", "Immediate", true)
-	sc := obj(t, class)
-	if err := tc.Client.Create(ctx, sc); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = tc.Client.Delete(context.Background(), sc) })
 	ns := tc.Namespace(t)
-	// The admission plugin reads StorageClasses through an informer: wait
-	// until a dry-run claim gets the class, so that it is in effect.
-	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
-		probe := obj(t, pvcManifest(""))
-		probe.SetNamespace(ns)
-		if err := tc.Client.Create(ctx, probe, client.DryRunAll); err != nil {
-			return false, err
-		}
-		class, _, _ := unstructured.NestedString(probe.Object, "spec", "storageClassName")
-		return class == sc.GetName(), nil
-	}); err != nil {
-		t.Fatalf("the default StorageClass is not in effect on the real cluster: %v", err)
-	}
+	realDefaultClass(t, tc, ns, class, pvcManifest(""), "spec", "storageClassName") // admitdefault_realcluster_test.go
 	f := newFixture(t)
 	f.create(class)
 	for _, tt := range []struct{ name, extra string }{{"none", ""}, {"empty", ", storageClassName: \"\""}} {
@@ -52,16 +32,7 @@ func TestRealClusterDefaultStorageClass(t *testing.T) {
 			if err := c.Create(ctx, u); err != nil {
 				t.Fatal(err)
 			}
-			got := &unstructured.Unstructured{}
-			got.SetGroupVersionKind(u.GroupVersionKind())
-			if err := c.Get(ctx, client.ObjectKeyFromObject(u), got); err != nil {
-				t.Fatal(err)
-			}
-			class, set, _ := unstructured.NestedString(got.Object, "spec", "storageClassName")
-			if !set {
-				return "<unset>"
-			}
-			return class
+			return storedString(t, c, u, "spec", "storageClassName")
 		}
 		real, sim := claimOf(tc.Client, ns), claimOf(f.c, "default")
 		if real != sim {

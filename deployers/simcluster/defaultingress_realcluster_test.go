@@ -3,10 +3,8 @@ package simcluster
 import (
 	"context"
 	"testing"
-	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/internal/testcluster"
@@ -23,40 +21,10 @@ func TestRealClusterDefaultIngressClass(t *testing.T) {
 	tc := testcluster.Get(t)
 	ctx := context.Background()
 	class := ingressClass("lscli-default-ingress-class-test", "true")
-	ic := obj(t, class)
-	if err := tc.Client.Create(ctx, ic); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = tc.Client.Delete(context.Background(), ic) })
 	ns := tc.Namespace(t)
-	// The admission plugin reads IngressClasses through an informer: wait
-	// until a dry-run Ingress gets the class, so that it is in effect.
-	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
-		probe := obj(t, ingressManifest("", ""))
-		probe.SetNamespace(ns)
-		if err := tc.Client.Create(ctx, probe, client.DryRunAll); err != nil {
-			return false, err
-		}
-		name, _, _ := unstructured.NestedString(probe.Object, "spec", "ingressClassName")
-		return name == ic.GetName(), nil
-	}); err != nil {
-		t.Fatalf("the default IngressClass is not in effect on the real cluster: %v", err)
-	}
+	realDefaultClass(t, tc, ns, class, ingressManifest("", ""), "spec", "ingressClassName") // admitdefault_realcluster_test.go
 	f := newFixture(t)
 	f.create(class)
-	classOf := func(c client.Client, u *unstructured.Unstructured) string {
-		t.Helper()
-		got := &unstructured.Unstructured{}
-		got.SetGroupVersionKind(u.GroupVersionKind())
-		if err := c.Get(ctx, client.ObjectKeyFromObject(u), got); err != nil {
-			t.Fatal(err)
-		}
-		name, set, _ := unstructured.NestedString(got.Object, "spec", "ingressClassName")
-		if !set {
-			return "<unset>"
-		}
-		return name
-	}
 	write := func(c client.Client, namespace string, update bool) string {
 		t.Helper()
 		u := obj(t, ingressManifest("", ""))
@@ -74,7 +42,7 @@ func TestRealClusterDefaultIngressClass(t *testing.T) {
 		} else if err := c.Create(ctx, u); err != nil {
 			t.Fatal(err)
 		}
-		return classOf(c, u)
+		return storedString(t, c, u, "spec", "ingressClassName")
 	}
 	for _, step := range []struct {
 		name   string
