@@ -648,6 +648,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		if err := validateData(obj); err != nil {
 			return err
 		}
+		if err := validateBinding(obj); err != nil { // rbacvalidate.go
+			return err
+		}
 		if err := t.validateCustomResource(nil, obj); err != nil {
 			return err
 		}
@@ -678,6 +681,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		return err
 	}
 	if err := validateData(obj); err != nil {
+		return err
+	}
+	if err := validateBinding(obj); err != nil { // rbacvalidate.go
 		return err
 	}
 	if err := admitAPIService(obj, false, false, now); err != nil {
