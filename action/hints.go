@@ -287,6 +287,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h := boundClaimHint(&dis[i]); h != "" { // hints_boundclaim.go
 			hints = append(hints, h)
 		}
+		if h := invalidHookHint(inst, &dis[i]); h != "" { // hints_hookinvalid.go
+			hints = append(hints, h)
+		}
 		h, err := workloadHint(ctx, c, sims, &dis[i])
 		if err != nil {
 			return nil, err
