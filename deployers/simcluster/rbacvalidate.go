@@ -12,7 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// validateBinding checks a RoleBinding or ClusterRoleBinding being written
+// validateBinding checks a RoleBinding or ClusterRoleBinding (and the rules
+// of a Role or ClusterRole: ruleErrors) being written
 // as kube-apiserver's validation does (pkg/apis/rbac/validation
 // ValidateRoleBinding and ValidateClusterRoleBinding, with the declarative
 // checks of its v1.37: k8s.io/kubernetes is not a dependency of lscli):
@@ -34,16 +35,28 @@ func validateBinding(obj runtime.Object) error {
 		return bindingInvalid("RoleBinding", o.Name, bindingErrors(o.RoleRef, o.Subjects, true))
 	case *rbacv1.ClusterRoleBinding:
 		return bindingInvalid("ClusterRoleBinding", o.Name, bindingErrors(o.RoleRef, o.Subjects, false))
+	case *rbacv1.Role:
+		return bindingInvalid("Role", o.Name, ruleErrors(o.Rules, true))
+	case *rbacv1.ClusterRole:
+		return bindingInvalid("ClusterRole", o.Name, ruleErrors(o.Rules, false))
 	case *unstructured.Unstructured:
 		gvk := o.GroupVersionKind()
-		if gvk.Group != rbacv1.GroupName || gvk.Kind != "RoleBinding" && gvk.Kind != "ClusterRoleBinding" {
+		if gvk.GroupVersion() != rbacv1.SchemeGroupVersion {
 			return nil
 		}
-		kind, ok := typedKinds[gvk]
-		if !ok {
+		var typed runtime.Object
+		switch gvk.Kind {
+		case "RoleBinding":
+			typed = &rbacv1.RoleBinding{}
+		case "ClusterRoleBinding":
+			typed = &rbacv1.ClusterRoleBinding{}
+		case "Role":
+			typed = &rbacv1.Role{}
+		case "ClusterRole":
+			typed = &rbacv1.ClusterRole{}
+		default:
 			return nil
 		}
-		typed := kind.new()
 		if runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, typed) != nil {
 			return nil // the store's decoding words that error
 		}
@@ -52,7 +65,41 @@ func validateBinding(obj runtime.Object) error {
 	return nil
 }
 
-// bindingInvalid is kube-apiserver's Invalid error of the RBAC kind, or
+// ruleErrors are the validation errors of a Role's or ClusterRole's rules
+// (namespaced for a Role): a rule names verbs; one with nonResourceURLs
+// names no API groups, resources or resource names, and is not in a Role;
+// another names API groups and resources. The missing verbs come last, as
+// the API server's declarative validation adds them after the handwritten
+// checks. (An aggregated ClusterRole's rules are the controller's: its
+// own manifest has none to check.)
+func ruleErrors(rules []rbacv1.PolicyRule, namespaced bool) field.ErrorList {
+	var errs, missing field.ErrorList
+	for i, r := range rules {
+		p := field.NewPath("rules").Index(i)
+		if len(r.Verbs) == 0 {
+			missing = append(missing, field.Required(p.Child("verbs"), ""))
+		}
+		if len(r.NonResourceURLs) > 0 {
+			if namespaced {
+				errs = append(errs, field.Invalid(p.Child("nonResourceURLs"), r.NonResourceURLs, "namespaced rules cannot apply to non-resource URLs"))
+			}
+			if len(r.APIGroups) > 0 || len(r.Resources) > 0 || len(r.ResourceNames) > 0 {
+				errs = append(errs, field.Invalid(p.Child("nonResourceURLs"), r.NonResourceURLs, "rules cannot apply to both regular resources and non-resource URLs"))
+			}
+			continue
+		}
+		if len(r.APIGroups) == 0 {
+			errs = append(errs, field.Required(p.Child("apiGroups"), "resource rules must supply at least one api group"))
+		}
+		if len(r.Resources) == 0 {
+			errs = append(errs, field.Required(p.Child("resources"), "resource rules must supply at least one resource"))
+		}
+	}
+	return append(errs, missing...)
+}
+
+// bindingInvalid is kube-apiserver's Invalid error of the RBAC kind (a
+// binding or a role), or
 // nil without errors.
 func bindingInvalid(kind, name string, errs field.ErrorList) error {
 	if len(errs) == 0 {

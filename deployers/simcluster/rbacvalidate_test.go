@@ -81,3 +81,40 @@ func TestBindingValidation(t *testing.T) {
 		}
 	}
 }
+
+// roleCases are Roles and ClusterRoles written to a cluster, and
+// kube-apiserver's answers, checked against a real one by
+// TestRealClusterRoleValidation. Charts append their users' extraRules to
+// their roles' rules with toYaml (Gatekeeper's upgradeCRDs.extraRules): a
+// rule without verbs fails on a real cluster.
+var roleCases = []dataCase{
+	{name: "cluster-role", manifest: "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: lscli-role-ok}\n" +
+		"rules: [{apiGroups: [\"\"], resources: [pods], verbs: [get]}, {nonResourceURLs: [/healthz], verbs: [get]}]\n"},
+	{name: "cluster-role-no-verbs", manifest: "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: lscli-role-noverbs}\n" +
+		"rules: [{apiGroups: [\"\"], resources: [pods]}]\n",
+		want: `422 Invalid ClusterRole.rbac.authorization.k8s.io "lscli-role-noverbs" is invalid: rules[0].verbs: Required value
+cause FieldValueRequired rules[0].verbs: Required value`},
+	{name: "cluster-role-rules", manifest: "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: lscli-role-rules}\n" +
+		"rules: [{resources: [pods], verbs: [get]}, {apiGroups: [\"\"], verbs: [get]}, {apiGroups: [\"\"], resources: [pods, services], resourceNames: [a], verbs: [get]}, {nonResourceURLs: [/x], resources: [pods], verbs: [get]}]\n",
+		want: `422 Invalid ClusterRole.rbac.authorization.k8s.io "lscli-role-rules" is invalid: [rules[0].apiGroups: Required value: resource rules must supply at least one api group, rules[1].resources: Required value: resource rules must supply at least one resource, rules[3].nonResourceURLs: Invalid value: ["/x"]: rules cannot apply to both regular resources and non-resource URLs]
+cause FieldValueRequired rules[0].apiGroups: Required value: resource rules must supply at least one api group
+cause FieldValueRequired rules[1].resources: Required value: resource rules must supply at least one resource
+cause FieldValueInvalid rules[3].nonResourceURLs: Invalid value: ["/x"]: rules cannot apply to both regular resources and non-resource URLs`},
+	{name: "role-non-resource", manifest: "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: role-nonresource}\n" +
+		"rules: [{nonResourceURLs: [/healthz]}]\n",
+		want: `422 Invalid Role.rbac.authorization.k8s.io "role-nonresource" is invalid: [rules[0].nonResourceURLs: Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs, rules[0].verbs: Required value]
+cause FieldValueInvalid rules[0].nonResourceURLs: Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs
+cause FieldValueRequired rules[0].verbs: Required value`},
+}
+
+// TestRoleValidation writes each of roleCases to a simulated cluster: the
+// answers are kube-apiserver's.
+func TestRoleValidation(t *testing.T) {
+	f := newFixture(t)
+	f.create("apiVersion: v1\nkind: Namespace\nmetadata: {name: data}\n")
+	for _, c := range roleCases {
+		if got := outcome(writeDataCase(t, f.c, "data", c)); got != c.want {
+			t.Errorf("%s:\ngot:  %s\nwant: %s", c.name, got, c.want)
+		}
+	}
+}
