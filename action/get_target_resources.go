@@ -12,15 +12,19 @@ import (
 	"k8s.io/cli-runtime/pkg/resource"
 )
 
-// kindShortNames are kubectl's short names of the built-in kinds, so that
-// `lscli get --target cluster cm` works as `kubectl get cm` does (kubectl
-// reads them from the discovery of the built-in resources).
+// kindShortNames are kube-apiserver's short names of the built-in kinds
+// (the ShortNames of their REST storages, k8s.io/kubernetes pkg/registry,
+// and apiextensions-apiserver's crd), so that `lscli get --target cluster
+// sc` works as `kubectl get sc` does (kubectl reads them from discovery).
 var kindShortNames = map[string]string{
-	"cm": "configmaps", "crd": "customresourcedefinitions", "crds": "customresourcedefinitions",
-	"deploy": "deployments", "ds": "daemonsets", "ep": "endpoints", "hpa": "horizontalpodautoscalers",
-	"ing": "ingresses", "netpol": "networkpolicies", "ns": "namespaces", "pdb": "poddisruptionbudgets",
-	"po": "pods", "pv": "persistentvolumes", "pvc": "persistentvolumeclaims", "rs": "replicasets",
-	"sa": "serviceaccounts", "sts": "statefulsets", "svc": "services",
+	"cj": "cronjobs", "cm": "configmaps", "crd": "customresourcedefinitions", "crds": "customresourcedefinitions",
+	"cs": "componentstatuses", "csr": "certificatesigningrequests", "deploy": "deployments", "ds": "daemonsets",
+	"ep": "endpoints", "ev": "events", "hpa": "horizontalpodautoscalers", "ing": "ingresses", "ip": "ipaddresses",
+	"limits": "limitranges", "netpol": "networkpolicies", "no": "nodes", "ns": "namespaces",
+	"pc": "priorityclasses", "pdb": "poddisruptionbudgets", "po": "pods", "pv": "persistentvolumes",
+	"pvc": "persistentvolumeclaims", "quota": "resourcequotas", "rc": "replicationcontrollers", "rs": "replicasets",
+	"sa": "serviceaccounts", "sc": "storageclasses", "sts": "statefulsets", "svc": "services",
+	"vac": "volumeattributesclasses",
 }
 
 // ClusterRequest is one resource of `get --target T ARGS`, read as kubectl
