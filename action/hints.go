@@ -290,6 +290,16 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h := invalidHookHint(inst, &dis[i]); h != "" { // hints_hookinvalid.go
 			hints = append(hints, h)
 		}
+		if h := resizeHint(&dis[i]); h != "" { // hints_resize.go
+			hints = append(hints, h)
+		}
+		pending, err := claimPendingHint(ctx, c, sims, &dis[i]) // hints_claimpending.go
+		if err != nil {
+			return nil, err
+		}
+		if pending != "" {
+			hints = append(hints, pending)
+		}
 		h, err := workloadHint(ctx, c, sims, &dis[i])
 		if err != nil {
 			return nil, err
