@@ -273,6 +273,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 			return nil, err
 		}
 		if mutated == "" {
+			mutated = endpointsHint(&dis[i]) // hints_endpoints.go, in place of the timeout's
+		}
+		if mutated == "" {
 			mutated = timeoutHint(&dis[i], describeTarget(ctx, c))
 		}
 		if mutated != "" {
