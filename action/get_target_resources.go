@@ -154,9 +154,13 @@ func selectClusterObjects(mapper meta.RESTMapper, objs []*unstructured.Unstructu
 	if len(reqs) == 0 {
 		return objs, nil, nil
 	}
-	shorts := clusterShortNames(objs)
+	shorts, cats := clusterShortNames(objs), clusterCategories(objs) // get_target_categories.go
 	kinds := make([][]schema.GroupKind, len(reqs))
 	for i, r := range reqs {
+		var isCategory bool
+		if kinds[i], isCategory = categoryKinds(mapper, cats, r.Resource); isCategory {
+			continue
+		}
 		if kinds[i], err = resourceKinds(mapper, shorts, r.Resource); err != nil {
 			return nil, nil, err
 		}

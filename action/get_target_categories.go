@@ -1,0 +1,69 @@
+package action
+
+import (
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/restmapper"
+)
+
+// builtinCategories are kube-apiserver's categories of the built-in
+// resources (the Categories of their REST storages, k8s.io/kubernetes
+// pkg/registry): `kubectl get all` lists the workloads and Services.
+var builtinCategories = map[string][]schema.GroupResource{
+	"all": {{Resource: "pods"}, {Resource: "replicationcontrollers"}, {Resource: "services"},
+		{Group: "apps", Resource: "daemonsets"}, {Group: "apps", Resource: "deployments"},
+		{Group: "apps", Resource: "replicasets"}, {Group: "apps", Resource: "statefulsets"},
+		{Group: "autoscaling", Resource: "horizontalpodautoscalers"},
+		{Group: "batch", Resource: "cronjobs"}, {Group: "batch", Resource: "jobs"}},
+	"api-extensions": {
+		{Group: "admissionregistration.k8s.io", Resource: "mutatingadmissionpolicies"},
+		{Group: "admissionregistration.k8s.io", Resource: "mutatingadmissionpolicybindings"},
+		{Group: "admissionregistration.k8s.io", Resource: "mutatingwebhookconfigurations"},
+		{Group: "admissionregistration.k8s.io", Resource: "validatingadmissionpolicies"},
+		{Group: "admissionregistration.k8s.io", Resource: "validatingadmissionpolicybindings"},
+		{Group: "admissionregistration.k8s.io", Resource: "validatingwebhookconfigurations"}},
+}
+
+// clusterCategories expands the categories of the cluster behind objs, as
+// kubectl's discovery category expander does: the built-in ones and those
+// the CustomResourceDefinitions among objs declare (spec.names.categories;
+// ECK's CRDs are all in "elastic", so `kubectl get elastic` lists every
+// Elastic resource).
+func clusterCategories(objs []*unstructured.Unstructured) restmapper.CategoryExpander {
+	exp := restmapper.SimpleCategoryExpander{Expansions: map[string][]schema.GroupResource{}}
+	for c, grs := range builtinCategories {
+		exp.Expansions[c] = append([]schema.GroupResource(nil), grs...)
+	}
+	for _, o := range objs {
+		if o.GetKind() != "CustomResourceDefinition" || o.GroupVersionKind().Group != "apiextensions.k8s.io" {
+			continue
+		}
+		group, _, _ := unstructured.NestedString(o.Object, "spec", "group")
+		plural, _, _ := unstructured.NestedString(o.Object, "spec", "names", "plural")
+		cats, _, _ := unstructured.NestedStringSlice(o.Object, "spec", "names", "categories")
+		for _, c := range cats {
+			exp.Expansions[c] = append(exp.Expansions[c], schema.GroupResource{Group: group, Resource: plural})
+		}
+	}
+	return exp
+}
+
+// categoryKinds returns the kinds of category arg that mapper serves, and
+// whether arg is a category: cli-runtime's Builder expands a category
+// before it maps a resource, and leaves out the resources not served.
+func categoryKinds(mapper meta.RESTMapper, cats restmapper.CategoryExpander, arg string) ([]schema.GroupKind, bool) {
+	grs, ok := cats.Expand(arg) // as given: cli-runtime does not lower it
+	if !ok {
+		return nil, false
+	}
+	var out []schema.GroupKind
+	for _, gr := range grs {
+		gvks, err := mapper.KindsFor(gr.WithVersion(""))
+		if err != nil || len(gvks) == 0 {
+			continue
+		}
+		out = append(out, gvks[0].GroupKind())
+	}
+	return out, true
+}
