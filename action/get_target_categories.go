@@ -5,25 +5,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/restmapper"
-)
 
-// builtinCategories are kube-apiserver's categories of the built-in
-// resources (the Categories of their REST storages, k8s.io/kubernetes
-// pkg/registry): `kubectl get all` lists the workloads and Services.
-var builtinCategories = map[string][]schema.GroupResource{
-	"all": {{Resource: "pods"}, {Resource: "replicationcontrollers"}, {Resource: "services"},
-		{Group: "apps", Resource: "daemonsets"}, {Group: "apps", Resource: "deployments"},
-		{Group: "apps", Resource: "replicasets"}, {Group: "apps", Resource: "statefulsets"},
-		{Group: "autoscaling", Resource: "horizontalpodautoscalers"},
-		{Group: "batch", Resource: "cronjobs"}, {Group: "batch", Resource: "jobs"}},
-	"api-extensions": {
-		{Group: "admissionregistration.k8s.io", Resource: "mutatingadmissionpolicies"},
-		{Group: "admissionregistration.k8s.io", Resource: "mutatingadmissionpolicybindings"},
-		{Group: "admissionregistration.k8s.io", Resource: "mutatingwebhookconfigurations"},
-		{Group: "admissionregistration.k8s.io", Resource: "validatingadmissionpolicies"},
-		{Group: "admissionregistration.k8s.io", Resource: "validatingadmissionpolicybindings"},
-		{Group: "admissionregistration.k8s.io", Resource: "validatingwebhookconfigurations"}},
-}
+	"github.com/lscli/lscli/deployers/simcluster"
+)
 
 // clusterCategories expands the categories of the cluster behind objs, as
 // kubectl's discovery category expander does: the built-in ones and those
@@ -32,7 +16,7 @@ var builtinCategories = map[string][]schema.GroupResource{
 // Elastic resource).
 func clusterCategories(objs []*unstructured.Unstructured) restmapper.CategoryExpander {
 	exp := restmapper.SimpleCategoryExpander{Expansions: map[string][]schema.GroupResource{}}
-	for c, grs := range builtinCategories {
+	for c, grs := range simcluster.BuiltinCategories {
 		exp.Expansions[c] = append([]schema.GroupResource(nil), grs...)
 	}
 	for _, o := range objs {

@@ -3,6 +3,7 @@ package action
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -10,22 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/resource"
-)
 
-// kindShortNames are kube-apiserver's short names of the built-in kinds
-// (the ShortNames of their REST storages, k8s.io/kubernetes pkg/registry,
-// and apiextensions-apiserver's crd), so that `lscli get --target cluster
-// sc` works as `kubectl get sc` does (kubectl reads them from discovery).
-var kindShortNames = map[string]string{
-	"cj": "cronjobs", "cm": "configmaps", "crd": "customresourcedefinitions", "crds": "customresourcedefinitions",
-	"cs": "componentstatuses", "csr": "certificatesigningrequests", "deploy": "deployments", "ds": "daemonsets",
-	"ep": "endpoints", "ev": "events", "hpa": "horizontalpodautoscalers", "ing": "ingresses", "ip": "ipaddresses",
-	"limits": "limitranges", "netpol": "networkpolicies", "no": "nodes", "ns": "namespaces",
-	"pc": "priorityclasses", "pdb": "poddisruptionbudgets", "po": "pods", "pv": "persistentvolumes",
-	"pvc": "persistentvolumeclaims", "quota": "resourcequotas", "rc": "replicationcontrollers", "rs": "replicasets",
-	"sa": "serviceaccounts", "sc": "storageclasses", "sts": "statefulsets", "svc": "services",
-	"vac": "volumeattributesclasses",
-}
+	"github.com/lscli/lscli/deployers/simcluster"
+)
 
 // ClusterRequest is one resource of `get --target T ARGS`, read as kubectl
 // reads its arguments: RESOURCE[,RESOURCE...] [NAME...], or
@@ -123,13 +111,11 @@ func resourceKinds(mapper meta.RESTMapper, shorts map[string]schema.GroupResourc
 }
 
 // clusterShortNames are the short names of the cluster behind objs: the
-// built-in ones (kindShortNames) and those the CustomResourceDefinitions
+// built-in ones (simcluster.BuiltinShortNames) and those the CustomResourceDefinitions
 // among objs declare, as the cluster's discovery lists them for kubectl.
 func clusterShortNames(objs []*unstructured.Unstructured) map[string]schema.GroupResource {
 	out := map[string]schema.GroupResource{}
-	for short, plural := range kindShortNames {
-		out[short] = schema.GroupResource{Resource: plural}
-	}
+	maps.Copy(out, simcluster.BuiltinShortNames)
 	for _, o := range objs {
 		if o.GetKind() != "CustomResourceDefinition" || o.GroupVersionKind().Group != "apiextensions.k8s.io" {
 			continue
