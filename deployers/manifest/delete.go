@@ -44,7 +44,8 @@ func (d *Deployer) Delete(ctx context.Context, req deployer.Request) (deployer.R
 	if err != nil {
 		return deployer.Result{}, err
 	}
-	groups := deletion.Groups{Client: c, Definitions: cfg.DeletionGroups, Secondary: deletion.SecondaryClient(d.secondary(req))}
+	groups := deletion.Groups{Client: c, Definitions: cfg.DeletionGroups, Secondary: deletion.SecondaryClient(d.secondary(req)),
+		Resumed: deployer.DeletePolls(req.Item)}
 	progress, err := groups.Settle(ctx, todo)
 	if err != nil {
 		return deployer.Result{}, fmt.Errorf("failed deleting managed resources: %w", err)

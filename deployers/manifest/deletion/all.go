@@ -9,6 +9,7 @@ import (
 
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -34,6 +35,9 @@ func (g *group) listType(ctx context.Context, t managedresource.ResourceType) ([
 	probe.SetAPIVersion(t.APIVersion)
 	probe.SetKind(t.Kind)
 	namespaced, err := g.client.IsObjectNamespaced(probe)
+	if err != nil && g.resumed && meta.IsNoMatchError(err) {
+		return nil, nil // a later group deleted the CRD: the group was done (Groups.Resumed)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("deletiongroups: failed to determine whether type %v is namespaced: %w", typeMeta(t.APIVersion, t.Kind), err)
 	}

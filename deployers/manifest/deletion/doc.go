@@ -19,6 +19,12 @@
 // targetName in the cluster of another Target (only together with
 // deleteAllResources; such a group matches no managed object).
 //
+// Landscaper lists a deleteAllResources group's objects once, when it
+// reaches the group, and never returns to a finished group; lscli's later
+// passes of the same deletion (Groups.Resumed) list it again, and find
+// nothing left when a later group deleted the group's CRDs (Strimzi's and
+// ECK's uninstall delete their custom resources first and the CRDs last).
+//
 // Groups.Delete makes one pass, as one turn of Landscaper's loop: it deletes
 // the objects of the first unfinished group and reports them as remaining
 // until a later delete finds them gone. Landscaper sleeps a second between

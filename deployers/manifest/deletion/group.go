@@ -19,6 +19,7 @@ type group struct {
 	force     bool
 	all       bool
 	secondary bool
+	resumed   bool // Groups.Resumed
 	refs      []corev1.ObjectReference
 }
 

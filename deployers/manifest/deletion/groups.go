@@ -44,6 +44,13 @@ type Groups struct {
 	// Secondary resolves the targetName of custom groups. Nil makes a
 	// targetName an error.
 	Secondary SecondaryClient
+	// Resumed is true while the deletion is under way: the pass goes on
+	// with Landscaper's loop, which lists the objects of a
+	// deleteAllResources group once, when it reaches the group, and never
+	// looks at a finished group again. Then a deleteAllResources group
+	// whose types are no longer served (a later group deleted their CRDs)
+	// has nothing left, where a first pass fails as Landscaper does.
+	Resumed bool
 }
 
 // Progress says how far a deletion got.
@@ -100,6 +107,7 @@ func (g Groups) Settle(ctx context.Context, resources managedresource.ManagedRes
 		if err != nil || p.Done {
 			return p, err
 		}
+		g.Resumed = true
 		if p.Group == last.Group && len(p.Remaining) >= len(last.Remaining) {
 			return p, nil
 		}
@@ -138,7 +146,7 @@ func (g Groups) newGroup(ctx context.Context, def managedresource.DeletionGroupD
 		return nil, errors.New("invalid deletion group: either predefinedResourceGroup or customResourceGroup must be set")
 	}
 	custom := def.CustomResourceGroup
-	grp := &group{def: def, client: g.Client, force: custom.ForceDelete, all: custom.DeleteAllResources}
+	grp := &group{def: def, client: g.Client, force: custom.ForceDelete, all: custom.DeleteAllResources, resumed: g.Resumed}
 	if custom.TargetName == nil {
 		return grp, nil
 	}
