@@ -303,6 +303,13 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if pending != "" {
 			hints = append(hints, pending)
 		}
+		noNS, err := noNamespaceHint(ctx, c, sims, &dis[i]) // hints_nonamespace.go
+		if err != nil {
+			return nil, err
+		}
+		if noNS != "" {
+			hints = append(hints, noNS)
+		}
 		h, err := workloadHint(ctx, c, sims, &dis[i])
 		if err != nil {
 			return nil, err
