@@ -9,7 +9,6 @@ import (
 
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -20,6 +19,9 @@ func (g *group) listAll(ctx context.Context) ([]corev1.ObjectReference, error) {
 	var refs []corev1.ObjectReference
 	for _, t := range g.def.CustomResourceGroup.Resources {
 		r, err := g.listType(ctx, t)
+		if err != nil && g.resumed && gone(err) {
+			continue // a later group deleted the CRD: the group was done (Groups.Resumed)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -35,9 +37,6 @@ func (g *group) listType(ctx context.Context, t managedresource.ResourceType) ([
 	probe.SetAPIVersion(t.APIVersion)
 	probe.SetKind(t.Kind)
 	namespaced, err := g.client.IsObjectNamespaced(probe)
-	if err != nil && g.resumed && meta.IsNoMatchError(err) {
-		return nil, nil // a later group deleted the CRD: the group was done (Groups.Resumed)
-	}
 	if err != nil {
 		return nil, fmt.Errorf("deletiongroups: failed to determine whether type %v is namespaced: %w", typeMeta(t.APIVersion, t.Kind), err)
 	}
