@@ -72,7 +72,7 @@ func (d *Deployer) deleteManifests(ctx context.Context, it *item) (deployer.Resu
 		return deployer.Result{}, err
 	}
 	groups := deletion.Groups{Client: it.client, Definitions: it.cfg.DeletionGroups,
-		Secondary: deletion.SecondaryClient(d.secondary(it))}
+		Secondary: deletion.SecondaryClient(d.secondary(it)), Resumed: deployer.DeletePolls(it.req.Item)}
 	progress, err := groups.Settle(ctx, status.ManagedResources)
 	if err != nil {
 		// as Landscaper's Helm.deleteManifestsInGroups words it

@@ -212,3 +212,37 @@ func TestManifestModeOrphansWait(t *testing.T) {
 		}
 	}
 }
+
+// TestManifestModeDeleteResumedUnservedType: while a deletion polls
+// (phase Deleting), a deleteAllResources group whose kind is no longer
+// served (a later group of the same deletion deleted its CRD) has nothing
+// left, as Landscaper never lists a finished group again; the first call of
+// a deletion still fails on it, as Landscaper's listing does.
+func TestManifestModeDeleteResumedUnservedType(t *testing.T) {
+	ctx := context.Background()
+	c := newTestCluster()
+	d := New(Options{Clusters: fixedCluster(c)})
+	groups := []any{
+		map[string]any{"customResourceGroup": map[string]any{"deleteAllResources": true,
+			"resources": []any{map[string]any{"apiVersion": "kafka.example/v1", "kind": "Topic"}}}},
+		map[string]any{"predefinedResourceGroup": map[string]any{"type": "namespaced-resources"}},
+		map[string]any{"predefinedResourceGroup": map[string]any{"type": "cluster-scoped-resources"}},
+		map[string]any{"predefinedResourceGroup": map[string]any{"type": "crds"}},
+	}
+	cfg := config(t, map[string]any{"helmDeployment": false, "namespace": "apps", "createNamespace": true, "deletionGroups": groups})
+	res := reconcileOnce(t, d, deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Init, epoch), epoch)
+
+	first := deployItem(t, cfg, lsv1alpha1.DeployItemPhases.InitDelete, epoch.Add(time.Minute))
+	first.Status.ProviderStatus = res.ProviderStatus
+	if _, err := d.Delete(ctx, request(first, epoch.Add(time.Minute))); err == nil {
+		t.Fatal("the first call of the deletion listed an unserved kind without error, want Landscaper's listing error")
+	}
+	polling := deployItem(t, cfg, lsv1alpha1.DeployItemPhases.Deleting, epoch.Add(time.Minute))
+	polling.Status.ProviderStatus = res.ProviderStatus
+	if res, err := d.Delete(ctx, request(polling, epoch.Add(2*time.Minute))); err != nil || res.Phase != "" {
+		t.Fatalf("delete while polling = %+v, %v; want done", res, err)
+	}
+	if kubetest.Get(t, c, "v1", "ConfigMap", "apps", "demo-demo") != nil {
+		t.Error("ConfigMap apps/demo-demo was not deleted")
+	}
+}
