@@ -38,6 +38,9 @@ type RootState struct {
 	Outcome Outcome
 	// Sub says the object is a subinstallation (one a command deleted).
 	Sub bool
+	// RetryFails says that its deletion failed in a way every retry
+	// repeats, which a hint explains (hints_deadend.go).
+	RetryFails bool
 }
 
 // Unfinished is an object whose job has not finished, and why.
@@ -121,18 +124,19 @@ func (p Pending) AssessObjects(ctx context.Context, c *fakecluster.Cluster, refs
 			continue
 		}
 		st := RootState{Kind: ref.Kind, Key: key, Phase: string(inst.Status.InstallationPhase), Outcome: rootOutcome(inst)}
-		a.Roots = append(a.Roots, st)
 		if st.Outcome == OutcomeFailed {
 			hints, err := hintsIn(ctx, c, inst, p.Explained, p.Clusters)
 			if err != nil {
 				return a, err
 			}
 			a.Hints = append(a.Hints, hints...)
-			if hints, err = noTargetDeleteHints(ctx, c, inst, inst); err != nil {
+			if hints, err = deadEndDeleteHints(ctx, c, inst.Name, inst, inst); err != nil { // hints_deadend.go
 				return a, err
 			}
 			a.Hints = append(a.Hints, hints...)
+			st.RetryFails = len(hints) > 0
 		}
+		a.Roots = append(a.Roots, st)
 		if st.Outcome == OutcomeUnfinished {
 			items, others, err := p.unfinishedIn(ctx, c, inst)
 			if err != nil {

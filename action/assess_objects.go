@@ -37,12 +37,18 @@ func (p Pending) assessOther(ctx context.Context, c *fakecluster.Cluster, ref la
 	}
 	st, hasJob := flow.JobStatusOf(obj)
 	state := RootState{Kind: ref.Kind, Key: key, Phase: st.Phase, Outcome: objectOutcome(obj, st, hasJob)}
-	a.Roots = append(a.Roots, state)
 	if state.Outcome == OutcomeFailed {
 		hints, err := p.standaloneHints(ctx, c, obj)
-		a.Hints = append(a.Hints, hints...)
+		if err != nil {
+			return err
+		}
+		dead, err := standaloneDeadEnds(ctx, c, obj) // hints_deadend.go
+		a.Hints = append(append(a.Hints, hints...), dead...)
+		state.RetryFails = len(dead) > 0
+		a.Roots = append(a.Roots, state)
 		return err
 	}
+	a.Roots = append(a.Roots, state)
 	if state.Outcome != OutcomeUnfinished {
 		return nil
 	}

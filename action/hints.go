@@ -14,7 +14,6 @@ import (
 	"github.com/gardener/landscaper/apis/deployer/utils/readinesschecks"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/lscli/lscli/deployers/realcluster"
@@ -290,7 +289,7 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h := boundClaimHint(&dis[i]); h != "" { // hints_boundclaim.go
 			hints = append(hints, h)
 		}
-		if h := invalidHookHint(inst, &dis[i]); h != "" { // hints_hookinvalid.go
+		if h := invalidHookHint(&dis[i]); h != "" { // hints_hookinvalid.go
 			hints = append(hints, h)
 		}
 		if h := resizeHint(&dis[i]); h != "" { // hints_resize.go
@@ -633,47 +632,4 @@ func itemTarget(di *lsv1alpha1.DeployItem) string {
 		return fmt.Sprintf("Target %s/%s", t.Namespace, t.Name)
 	}
 	return "its Target"
-}
-
-// noTargetDeleteHints says, for the deploy items in the tree of inst (of the
-// root installation root) whose deletion failed because their Target does not
-// exist (Landscaper's deployer library: NoTargetFound, pkg/deployer/lib/
-// controller.go), that a retry fails the same way and that the
-// delete-without-uninstall annotation lets them go without their deployer.
-func noTargetDeleteHints(ctx context.Context, c *fakecluster.Cluster, root, inst *lsv1alpha1.Installation) ([]string, error) {
-	if root.DeletionTimestamp == nil {
-		return nil, nil
-	}
-	var hints []string
-	subs := &lsv1alpha1.InstallationList{}
-	if err := c.List(ctx, subs, fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}); err != nil {
-		return nil, fmt.Errorf("list subinstallations of %s/%s: %w", inst.Namespace, inst.Name, err)
-	}
-	for i := range subs.Items {
-		h, err := noTargetDeleteHints(ctx, c, root, &subs.Items[i])
-		if err != nil {
-			return nil, err
-		}
-		hints = append(hints, h...)
-	}
-	dis := &lsv1alpha1.DeployItemList{}
-	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: inst.Name})
-	if err := c.List(ctx, dis, fakecluster.ListOptions{Namespace: inst.Namespace, LabelSelector: sel}); err != nil {
-		return nil, fmt.Errorf("list deploy items of execution %s/%s: %w", inst.Namespace, inst.Name, err)
-	}
-	for i := range dis.Items {
-		di := &dis.Items[i]
-		le := di.Status.LastError
-		if di.Status.Phase != lsv1alpha1.DeployItemPhases.DeleteFailed || le == nil || le.Reason != "NoTargetFound" || di.Spec.Target == nil {
-			continue
-		}
-		ns := di.Spec.Target.Namespace
-		if ns == "" {
-			ns = di.Namespace
-		}
-		hints = append(hints, fmt.Sprintf("DeployItem %s/%s: its Target %s/%s does not exist, so no deployer can uninstall what it "+
-			"deployed and every retry fails the same way: 'lscli delete %s --without-uninstall' and then 'lscli trigger %s' delete it "+
-			"without uninstalling (what it deployed stays on the cluster)", di.Namespace, di.Name, ns, di.Spec.Target.Name, root.Name, root.Name))
-	}
-	return hints, nil
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // TestInvalidHookHint: a helm item whose uninstall stopped at a pre-delete
@@ -20,8 +19,10 @@ func TestInvalidHookHint(t *testing.T) {
 	di := failedItem(lsv1alpha1.DeployItemPhases.DeleteFailed, `timeout at: "helm deployer: start delete"`)
 	di.Spec.Type = "landscaper.gardener.cloud/helm"
 	di.Status.FirstError = &lsv1alpha1.Error{Message: msg}
-	inst := &lsv1alpha1.Installation{ObjectMeta: metav1.ObjectMeta{Namespace: "laas", Name: "gatekeeper"}}
-	got := invalidHookHint(inst, di)
+	if got := invalidHookHint(di); got != "" {
+		t.Errorf("pre-delete hook: invalidHookHint = %q, want none (deletionDeadEnd's)", got)
+	}
+	got := deletionDeadEnd(di, "gatekeeper")
 	for _, w := range []string{"DeployItem laas/shoot: helm's pre-delete hook ClusterRoleBinding gatekeeper-delete-webhook-configs " +
 		"(gatekeeper/templates/webhook-configs-pre-delete.yaml) is invalid as the chart renders it: subjects[0].name: Required value.",
 		"every retry fails the same way", "'lscli delete gatekeeper --without-uninstall' and then 'lscli trigger gatekeeper'"} {
@@ -33,16 +34,19 @@ func TestInvalidHookHint(t *testing.T) {
 		"app/templates/rbac.yaml failed: 1 error occurred:\n\t* RoleBinding.rbac.authorization.k8s.io \"app\" is invalid: "+
 		"roleRef.name: Required value")
 	install.Spec.Type = "landscaper.gardener.cloud/helm"
-	if got := invalidHookHint(nil, install); !strings.Contains(got, "pre-install hook RoleBinding app (app/templates/rbac.yaml)") ||
+	if got := invalidHookHint(install); !strings.Contains(got, "pre-install hook RoleBinding app (app/templates/rbac.yaml)") ||
 		!strings.HasSuffix(got, ", then trigger the installation") {
 		t.Errorf("install hook: hint = %q", got)
 	}
 	manifest := failedItem(lsv1alpha1.DeployItemPhases.Failed, install.Status.LastError.Message)
 	manifest.Spec.Type = "landscaper.gardener.cloud/kubernetes-manifest"
-	if got := invalidHookHint(nil, manifest); got != "" {
+	if got := invalidHookHint(manifest); got != "" {
 		t.Errorf("manifest item: hint = %q, want none", got)
 	}
-	if got := invalidHookHint(nil, failedItem(lsv1alpha1.DeployItemPhases.Failed, "timeout")); got != "" {
+	if got := invalidHookHint(failedItem(lsv1alpha1.DeployItemPhases.Failed, "timeout")); got != "" {
 		t.Errorf("other failure: hint = %q, want none", got)
+	}
+	if got := deletionDeadEnd(di, "deployitem shoot"); !strings.Contains(got, "'lscli delete deployitem shoot --without-uninstall' and then 'lscli trigger deployitem shoot'") {
+		t.Errorf("stand-alone item: hint = %q, want the commands for the deploy item", got)
 	}
 }

@@ -102,7 +102,7 @@ func (f *factory) summarize(res reconcile.RunResult, a action.Assessment, explai
 		f.status("lscli: %s", e.Text)
 	}
 	for _, r := range a.Roots {
-		if r.Phase != "DeleteFailed" || r.Sub { // only its root retries a subinstallation
+		if r.Phase != "DeleteFailed" || r.Sub || r.RetryFails { // only its root retries a subinstallation; a hint says why a retry fails
 			continue
 		}
 		if r.Kind == "" || r.Kind == "Installation" {

@@ -1,0 +1,111 @@
+package action
+
+import (
+	"context"
+	"fmt"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/lscli/lscli/fakecluster"
+)
+
+// Deletions that fail the same way on every retry.
+//
+// A deploy item's deletion that no retry can get past (its Target is gone,
+// or helm stops its uninstall at a pre-delete hook the API server rejects)
+// leaves a root DeleteFailed; the generic hint "retry its deletion with
+// lscli trigger" would send the user round in circles. These hints say so
+// and name the way out, the delete-without-uninstall annotation, and they
+// mark the root (RootState.RetryFails) so that the generic hint is left out.
+
+// deadEndDeleteHints are, for the deploy items in the tree of inst, whose
+// root is named by root (lscli's argument for it: the installation's name),
+// the hints of deletions that fail the same way on every retry
+// (deletionDeadEnd). Only a root being deleted has them.
+func deadEndDeleteHints(ctx context.Context, c *fakecluster.Cluster, root string, rootInst, inst *lsv1alpha1.Installation) ([]string, error) {
+	if rootInst.DeletionTimestamp == nil {
+		return nil, nil
+	}
+	var hints []string
+	subs := &lsv1alpha1.InstallationList{}
+	if err := c.List(ctx, subs, fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}); err != nil {
+		return nil, fmt.Errorf("list subinstallations of %s/%s: %w", inst.Namespace, inst.Name, err)
+	}
+	for i := range subs.Items {
+		h, err := deadEndDeleteHints(ctx, c, root, rootInst, &subs.Items[i])
+		if err != nil {
+			return nil, err
+		}
+		hints = append(hints, h...)
+	}
+	dis := &lsv1alpha1.DeployItemList{}
+	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: inst.Name})
+	if err := c.List(ctx, dis, fakecluster.ListOptions{Namespace: inst.Namespace, LabelSelector: sel}); err != nil {
+		return nil, fmt.Errorf("list deploy items of execution %s/%s: %w", inst.Namespace, inst.Name, err)
+	}
+	for i := range dis.Items {
+		if h := deletionDeadEnd(&dis.Items[i], root); h != "" {
+			hints = append(hints, h)
+		}
+	}
+	return hints, nil
+}
+
+// deletionDeadEnd is the hint for di when its deletion failed in a way that
+// every retry repeats, "" otherwise: its Target does not exist (Landscaper's
+// deployer library: NoTargetFound, pkg/deployer/lib/controller.go), or a
+// chart's pre-delete hook is invalid as rendered (preDeleteHookHint). root
+// is lscli's argument for the object whose deletion the user runs: an
+// installation's name, "deployitem NAME" or "execution NAME".
+func deletionDeadEnd(di *lsv1alpha1.DeployItem, root string) string {
+	if di.Status.Phase != lsv1alpha1.DeployItemPhases.DeleteFailed {
+		return ""
+	}
+	if le := di.Status.LastError; le != nil && le.Reason == "NoTargetFound" && di.Spec.Target != nil {
+		ns := di.Spec.Target.Namespace
+		if ns == "" {
+			ns = di.Namespace
+		}
+		return fmt.Sprintf("DeployItem %s/%s: its Target %s/%s does not exist, so no deployer can uninstall what it "+
+			"deployed and every retry fails the same way until the Target exists again: with the Target back, 'lscli trigger %s' "+
+			"uninstalls it; or %s delete it without uninstalling (what it deployed stays on the cluster)",
+			di.Namespace, di.Name, ns, di.Spec.Target.Name, root, withoutUninstall(root))
+	}
+	return preDeleteHookHint(di, root)
+}
+
+// withoutUninstall is the way out of a deletion that fails on every retry:
+// the commands that delete root with the delete-without-uninstall
+// annotation.
+func withoutUninstall(root string) string {
+	return fmt.Sprintf("'lscli delete %s --without-uninstall' and then 'lscli trigger %s'", root, root)
+}
+
+// standaloneDeadEnds are the deletionDeadEnd hints of a stand-alone
+// DeployItem, or of the deploy items of a stand-alone Execution, whose
+// deletion the user runs as root.
+func standaloneDeadEnds(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) ([]string, error) {
+	var dis []lsv1alpha1.DeployItem
+	var root string
+	switch o := obj.(type) {
+	case *lsv1alpha1.DeployItem:
+		dis, root = []lsv1alpha1.DeployItem{*o}, "deployitem "+o.Name
+	case *lsv1alpha1.Execution:
+		if o.DeletionTimestamp == nil {
+			return nil, nil
+		}
+		items, err := itemsOf(ctx, c, o)
+		if err != nil {
+			return nil, err
+		}
+		dis, root = items, "execution "+o.Name
+	}
+	var hints []string
+	for i := range dis {
+		if h := deletionDeadEnd(&dis[i], root); h != "" {
+			hints = append(hints, h)
+		}
+	}
+	return hints, nil
+}
