@@ -191,13 +191,8 @@ func fillService(obj client.Object, _ string, _ metav1.Time) {
 
 func fillCRD(obj client.Object, fail string, now metav1.Time) {
 	crd := obj.(*apiextensionsv1.CustomResourceDefinition)
-	var stored []string
-	for _, v := range crd.Spec.Versions {
-		if v.Storage {
-			stored = append(stored, v.Name)
-		}
-	}
-	crd.Status = apiextensionsv1.CustomResourceDefinitionStatus{AcceptedNames: crd.Spec.Names, StoredVersions: stored,
+	addStoredVersion(crd) // kept as the CRD strategy keeps them (crdvalidate.go)
+	crd.Status = apiextensionsv1.CustomResourceDefinitionStatus{AcceptedNames: crd.Spec.Names, StoredVersions: crd.Status.StoredVersions,
 		Conditions: []apiextensionsv1.CustomResourceDefinitionCondition{
 			{Type: apiextensionsv1.NamesAccepted, Status: apiextensionsv1.ConditionTrue, Reason: "NoConflicts",
 				Message: "no conflicts found", LastTransitionTime: now},

@@ -654,6 +654,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		if err := t.validateCustomResource(nil, obj); err != nil {
 			return err
 		}
+		if err := admitCRD(nil, obj, t.statusWrite); err != nil { // crdvalidate.go
+			return err
+		}
 		if err := t.validatingAdmission(nil, obj); err != nil {
 			return err
 		}
@@ -696,6 +699,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		return err
 	}
 	if err := t.validateCustomResource(old, obj); err != nil {
+		return err
+	}
+	if err := admitCRD(old, obj, t.statusWrite); err != nil { // crdvalidate.go
 		return err
 	}
 	if err := t.validatingAdmission(old, obj); err != nil {
