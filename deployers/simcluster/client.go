@@ -52,8 +52,12 @@ func (cc *clusterClient) begin(ctx context.Context, obj runtime.Object) (schema.
 // Get reads one object.
 func (cc *clusterClient) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 	defer cc.lock()()
-	if _, err := cc.begin(ctx, obj); err != nil {
+	gvk, err := cc.begin(ctx, obj)
+	if err != nil {
 		return err
+	}
+	if err := cc.c.convertForRead(ctx, gvk, key.Namespace, key.Name); err != nil {
+		return err // conversionwebhook.go
 	}
 	return cc.c.inner.Get(ctx, key, obj, opts...)
 }
@@ -81,6 +85,9 @@ func (cc *clusterClient) Create(ctx context.Context, obj client.Object, opts ...
 	cc.c.generateName(obj)
 	if err := cc.c.admitObject(ctx, gvk, obj, admissionregistrationv1.Create); err != nil {
 		return err // webhookcall.go
+	}
+	if err := cc.c.convertForWrite(ctx, gvk); err != nil {
+		return err // conversionwebhook.go
 	}
 	if err := cc.c.inner.Create(ctx, obj, opts...); err != nil {
 		return undecodable(gvk, err)
@@ -118,6 +125,9 @@ func (cc *clusterClient) Update(ctx context.Context, obj client.Object, opts ...
 	if err := cc.c.admitObject(ctx, gvk, obj, admissionregistrationv1.Update); err != nil {
 		return err // webhookcall.go
 	}
+	if err := cc.c.convertForUpdate(ctx, gvk, obj.GetNamespace(), obj.GetName()); err != nil {
+		return err // conversionwebhook.go
+	}
 	cc.c.keepDeletion(ctx, gvk, obj)
 	if err := cc.c.keepNamespaceFinalizer(ctx, gvk, obj); err != nil {
 		return err
@@ -145,6 +155,9 @@ func (cc *clusterClient) Patch(ctx context.Context, obj client.Object, patch cli
 	if err := cc.c.admitWrite(ctx, gvk, obj); err != nil {
 		return err
 	}
+	if err := cc.c.convertForUpdate(ctx, gvk, obj.GetNamespace(), obj.GetName()); err != nil {
+		return err // conversionwebhook.go
+	}
 	if err := cc.c.inner.Patch(ctx, obj, patch, opts...); err != nil {
 		return cc.undecodablePatch(ctx, gvk, obj, patch, err)
 	}
@@ -167,6 +180,9 @@ func (cc *clusterClient) Apply(ctx context.Context, ac runtime.ApplyConfiguratio
 	}
 	if err := cc.c.admitWrite(ctx, gvk, u); err != nil {
 		return err
+	}
+	if err := cc.c.convertForUpdate(ctx, gvk, u.GetNamespace(), u.GetName()); err != nil {
+		return err // conversionwebhook.go
 	}
 	if err := cc.c.inner.Apply(ctx, ac, opts...); err != nil {
 		return err

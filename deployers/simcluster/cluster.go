@@ -75,6 +75,9 @@ type Cluster struct {
 	// policies are the compiled ValidatingAdmissionPolicies
 	// (admissionpolicy.go).
 	policies policyCache
+	// conversions route custom resources of non-storage versions to
+	// their storage version (conversion.go).
+	conversions conversionRoutes
 }
 
 // objectRef names one stored object.
@@ -115,6 +118,7 @@ func newCluster(set *Clusters, key string) *Cluster {
 	c.mapper = &dynamicMapper{RESTMapper: c.base}
 	c.tracker.hasStatus = func(gvk schema.GroupVersionKind) bool { return c.served[gvk].status }
 	c.tracker.crSchema = c.schemaOf
+	c.tracker.routes = c.routeOf // conversion.go
 	c.tracker.deleted = c.ownerDeleted
 	c.tracker.validating = c.admitValidating // podsecurity.go, admissionpolicy.go
 	c.build()

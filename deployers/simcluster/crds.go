@@ -20,6 +20,10 @@ type crdKind struct {
 	namespaced       bool
 	// status is true when the CRD declares the status subresource.
 	status bool
+	// storage is the CRD's storage version; webhook is true when its
+	// conversion strategy is Webhook (conversion.go).
+	storage string
+	webhook bool
 }
 
 // served maps the kinds (each served version) of the stored CRDs.
@@ -32,6 +36,8 @@ func servedBy(crds []apiextensionsv1.CustomResourceDefinition) served {
 		if !established(&crd) {
 			continue
 		}
+		storage := storageVersion(&crd)
+		webhook := crd.Spec.Conversion != nil && crd.Spec.Conversion.Strategy == apiextensionsv1.WebhookConverter
 		for _, v := range crd.Spec.Versions {
 			if !v.Served {
 				continue
@@ -41,10 +47,22 @@ func servedBy(crds []apiextensionsv1.CustomResourceDefinition) served {
 				plural: crd.Spec.Names.Plural, singular: crd.Spec.Names.Singular,
 				namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
 				status:     v.Subresources != nil && v.Subresources.Status != nil,
+				storage:    storage, webhook: webhook,
 			}
 		}
 	}
 	return out
+}
+
+// storageVersion is the name of crd's storage version (the first marked
+// storage), "" when it has none.
+func storageVersion(crd *apiextensionsv1.CustomResourceDefinition) string {
+	for _, v := range crd.Spec.Versions {
+		if v.Storage {
+			return v.Name
+		}
+	}
+	return ""
 }
 
 // established reports whether crd has the condition Established=True.
@@ -114,6 +132,9 @@ func (c *Cluster) refreshCRDs(ctx context.Context) error {
 	schemas := c.crdSchemas
 	c.crdSchemas = make(map[string]crdSchemaSet, len(list.Items))
 	for i := range list.Items {
+		if err := c.migrateStorage(&list.Items[i]); err != nil {
+			return err
+		}
 		c.setCRDServes(list.Items[i].Name, servedBy(list.Items[i:i+1]))
 		c.crdSchemas[list.Items[i].Name] = schemas[list.Items[i].Name]
 		c.cacheSchemas(&list.Items[i])
@@ -144,6 +165,9 @@ func (c *Cluster) refreshCRD(ctx context.Context, name string) error {
 	case err != nil:
 		return fmt.Errorf("get CRD %s: %w", name, err)
 	default:
+		if err := c.migrateStorage(crd); err != nil {
+			return err
+		}
 		next = servedBy([]apiextensionsv1.CustomResourceDefinition{*crd})
 		c.cacheSchemas(crd)
 	}

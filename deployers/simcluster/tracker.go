@@ -88,6 +88,9 @@ type tracker struct {
 	// labels (podsecurity.go) and ValidatingAdmissionPolicies
 	// (admissionpolicy.go); old is nil on create.
 	validating func(old, obj runtime.Object, statusWrite bool) error
+	// routes, when set, tells the resources of custom resource versions
+	// that are kept in their CRD's storage version (conversion.go).
+	routes func(schema.GroupVersionResource) (conversionRoute, bool)
 }
 
 // labelIndex maps resource, namespace and name to an object's labels.
@@ -281,6 +284,20 @@ func (t *tracker) writingStatus() func() {
 // List lists the objects of gvr in ns (all namespaces when empty), sorted
 // by namespace and name; only those listSelector selects while it is set.
 func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, ns string, opts ...metav1.ListOptions) (runtime.Object, error) {
+	r, routed := t.route(gvr)
+	if !routed {
+		return t.list(gvr, gvk, ns, opts...)
+	}
+	list, err := t.list(r.storedResource(), r.to, ns, opts...)
+	if err != nil {
+		return nil, err
+	}
+	setVersion(list, r.from.GroupVersion()) // conversion.go
+	return list, nil
+}
+
+// list is List of the resource the objects are kept under.
+func (t *tracker) list(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, ns string, opts ...metav1.ListOptions) (runtime.Object, error) {
 	if t.listSelector != nil && t.index != nil {
 		empty, err := t.ObjectTracker.List(gvr, gvk, noNamespace, opts...)
 		if err != nil {
@@ -327,6 +344,7 @@ func (t *tracker) Add(obj runtime.Object) error {
 
 // Delete removes the object named name.
 func (t *tracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.DeleteOptions) error {
+	gvr = t.storedGVR(gvr) // conversion.go
 	var gone runtime.Object
 	if t.deleted != nil {
 		gone, _ = t.ObjectTracker.Get(gvr, ns, name)
@@ -394,7 +412,8 @@ func (t *tracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	if err := t.stamp(nil, out); err != nil {
 		return err
 	}
-	t.remember(gvk)
+	gvr = t.toStorage(gvr, out) // conversion.go
+	t.remember(out.GetObjectKind().GroupVersionKind())
 	err = t.ObjectTracker.Create(gvr, out, ns, o)
 	t.reindexWritten(gvr, out, ns)
 	t.count(err, o.DryRun)
@@ -424,6 +443,7 @@ func (t *tracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	if err != nil || unchanged(old, out) {
 		return err
 	}
+	gvr = t.toStorage(gvr, out) // conversion.go
 	err = t.ObjectTracker.Update(gvr, out, ns, o)
 	t.reindexWritten(gvr, out, ns)
 	t.count(err, o.DryRun)
@@ -440,6 +460,7 @@ func (t *tracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns 
 	if err != nil || unchanged(old, out) {
 		return err
 	}
+	gvr = t.toStorage(gvr, out) // conversion.go
 	err = t.ObjectTracker.Patch(gvr, out, ns, o)
 	t.reindexWritten(gvr, out, ns)
 	t.count(err, o.DryRun)
@@ -459,7 +480,7 @@ func (t *tracker) merged(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	if err != nil {
 		return nil, nil, err
 	}
-	if old, err = t.ObjectTracker.Get(gvr, ns, m.GetName()); err != nil {
+	if old, err = t.Get(gvr, ns, m.GetName()); err != nil {
 		return nil, nil, err
 	}
 	if !t.statusWrite && t.hasStatus != nil && t.hasStatus(gvk) {
@@ -504,7 +525,7 @@ func (t *tracker) Apply(gvr schema.GroupVersionResource, ac runtime.Object, ns s
 	if err != nil {
 		return err
 	}
-	old, err := t.ObjectTracker.Get(gvr, ns, m.GetName())
+	old, err := t.Get(gvr, ns, m.GetName())
 	exists := err == nil
 	if err != nil && !apierrors.IsNotFound(err) {
 		return err
@@ -531,11 +552,13 @@ func (t *tracker) Apply(gvr schema.GroupVersionResource, ac runtime.Object, ns s
 	if err := t.stamp(old, out); err != nil {
 		return err
 	}
-	t.remember(gvk)
+	if exists && unchanged(old, out) {
+		return nil
+	}
+	gvr = t.toStorage(gvr, out) // conversion.go
+	t.remember(out.GetObjectKind().GroupVersionKind())
 	if !exists {
 		err = t.ObjectTracker.Create(gvr, out, ns, metav1.CreateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})
-	} else if unchanged(old, out) {
-		return nil
 	} else {
 		err = t.ObjectTracker.Update(gvr, out, ns, metav1.UpdateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})
 	}

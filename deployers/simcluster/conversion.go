@@ -1,0 +1,190 @@
+package simcluster
+
+import (
+	"fmt"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Conversion of custom resources between the versions of their CRD.
+//
+// kube-apiserver keeps a custom resource in its CRD's storage version
+// whatever version it was written in, and answers every request in the
+// version the request names (apiextensions-apiserver's
+// pkg/apiserver/conversion): with strategy None by rewriting the
+// apiVersion (nopConverter), with strategy Webhook by asking the CRD's
+// conversion webhook. The fake client keeps objects by resource, whose
+// version is the request's, so the tracker routes every request for a
+// served version other than the storage version to the storage version's
+// resource (conversionRoute), rewriting the apiVersion on the way in and
+// out. A webhook that kube-apiserver could call is taken to convert as
+// None does (the operator's code is not run); one it could not call
+// fails the request in its words (conversionwebhook.go).
+
+// conversionRoute is how the objects of one served version of a custom
+// resource kind (from) are kept: in the storage version of the CRD that
+// serves it (to).
+type conversionRoute struct {
+	from, to schema.GroupVersionKind
+	// crd is the name of the CRD; webhook is true for its strategy
+	// Webhook.
+	crd     string
+	webhook bool
+}
+
+// storedResource is the resource under which the fake client keeps the
+// objects of the storage version.
+func (r conversionRoute) storedResource() schema.GroupVersionResource {
+	gvr, _ := meta.UnsafeGuessKindToResource(r.to)
+	return gvr
+}
+
+// conversionRoutes maps the resource under which the fake client would
+// keep the objects of each served non-storage version of a custom
+// resource kind (the kind's guessed resource, as the fake client guesses
+// it) to its route, computed again once the served kinds changed.
+type conversionRoutes struct {
+	gen    uint64
+	routes map[schema.GroupVersionResource]conversionRoute
+}
+
+// routeOf is the route of the objects the fake client asks for by gvr;
+// false when they are kept under gvr itself (a built-in kind, a custom
+// resource of its storage version).
+func (c *Cluster) routeOf(gvr schema.GroupVersionResource) (conversionRoute, bool) {
+	if len(c.served) == 0 {
+		return conversionRoute{}, false
+	}
+	if c.conversions.routes == nil || c.conversions.gen != c.servedGen {
+		c.conversions = conversionRoutes{gen: c.servedGen, routes: map[schema.GroupVersionResource]conversionRoute{}}
+		for gvk, k := range c.served {
+			if k.storage == "" || k.storage == gvk.Version {
+				continue
+			}
+			from, _ := meta.UnsafeGuessKindToResource(gvk)
+			c.conversions.routes[from] = conversionRoute{from: gvk, to: gvk.GroupKind().WithVersion(k.storage),
+				crd: c.winnerName(gvk), webhook: k.webhook}
+		}
+	}
+	r, ok := c.conversions.routes[gvr]
+	return r, ok
+}
+
+// setVersion rewrites the apiVersion of obj, a custom resource (or a list
+// of them), to gv's, as kube-apiserver's nopConverter does.
+func setVersion(obj runtime.Object, gv schema.GroupVersion) {
+	if meta.IsListType(obj) {
+		_ = meta.EachListItem(obj, func(item runtime.Object) error {
+			setVersion(item, gv)
+			return nil
+		})
+	}
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	if gvk.Kind == "" {
+		return
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gv.WithKind(gvk.Kind))
+}
+
+// toStorage converts out, about to be stored under gvr, to the storage
+// version when gvr is routed (see routeOf), and returns the resource to
+// store it under.
+func (t *tracker) toStorage(gvr schema.GroupVersionResource, out runtime.Object) schema.GroupVersionResource {
+	r, ok := t.route(gvr)
+	if !ok {
+		return gvr
+	}
+	setVersion(out, r.to.GroupVersion())
+	return r.storedResource()
+}
+
+// route is the conversion route of gvr (see Cluster.routeOf); false
+// without one.
+func (t *tracker) route(gvr schema.GroupVersionResource) (conversionRoute, bool) {
+	if t.routes == nil {
+		return conversionRoute{}, false
+	}
+	return t.routes(gvr)
+}
+
+// storedGVR is the resource the objects of gvr are kept under.
+func (t *tracker) storedGVR(gvr schema.GroupVersionResource) schema.GroupVersionResource {
+	if r, ok := t.route(gvr); ok {
+		return r.storedResource()
+	}
+	return gvr
+}
+
+// Get reads the object ns/name of gvr: of a routed version, the stored one
+// in that version.
+func (t *tracker) Get(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.GetOptions) (runtime.Object, error) {
+	r, ok := t.route(gvr)
+	if !ok {
+		return t.ObjectTracker.Get(gvr, ns, name, opts...)
+	}
+	obj, err := t.ObjectTracker.Get(r.storedResource(), ns, name, opts...)
+	if err != nil {
+		return nil, err
+	}
+	setVersion(obj, r.from.GroupVersion())
+	return obj, nil
+}
+
+// migrateStorage keeps the custom resources of crd, just read, in its
+// storage version (see tracker.migrateStorage).
+func (c *Cluster) migrateStorage(crd *apiextensionsv1.CustomResourceDefinition) error {
+	storage := storageVersion(crd)
+	if storage == "" || c.own != nil {
+		return nil
+	}
+	if err := c.tracker.migrateStorage(schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}, storage); err != nil {
+		return fmt.Errorf("simulated cluster %s: CRD %s: %w", c.key, crd.Name, err)
+	}
+	return nil
+}
+
+// migrateStorage moves the objects of the custom resource kind gk that
+// the store keeps under a version other than storage (written before the
+// CRD's storage version changed, or by an lscli that kept every version
+// apart) to storage, as they are read from the store from now on.
+func (t *tracker) migrateStorage(gk schema.GroupKind, storage string) error {
+	for gvr, gvk := range t.kinds {
+		if gvk.GroupKind() != gk || gvk.Version == storage {
+			continue
+		}
+		list, err := t.ObjectTracker.List(gvr, gvk, "")
+		if err != nil {
+			return fmt.Errorf("list %s: %w", gvk, err)
+		}
+		items, err := meta.ExtractList(list)
+		if err != nil {
+			return err
+		}
+		to := gk.WithVersion(storage)
+		toGVR, _ := meta.UnsafeGuessKindToResource(to)
+		for _, it := range items {
+			m, err := meta.Accessor(it)
+			if err != nil {
+				return err
+			}
+			if err := t.ObjectTracker.Delete(gvr, m.GetNamespace(), m.GetName()); err != nil {
+				return fmt.Errorf("move %s %s to %s: %w", gvk, m.GetName(), storage, err)
+			}
+			t.reindex(gvr, m.GetNamespace(), m.GetName())
+			setVersion(it, to.GroupVersion())
+			if err := t.ObjectTracker.Add(it); err != nil {
+				return fmt.Errorf("move %s %s to %s: %w", gvk, m.GetName(), storage, err)
+			}
+			t.reindex(toGVR, m.GetNamespace(), m.GetName())
+		}
+		if len(items) > 0 {
+			t.remember(to)
+		}
+		delete(t.kinds, gvr)
+	}
+	return nil
+}
