@@ -320,6 +320,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 	for i := range dis {
 		h := webhookHint(&dis[i]) // hints_webhook.go: a later error than an unserved kind's
 		if h == "" {
+			h = conversionHint(&dis[i]) // hints_crdconversion.go, likewise
+		}
+		if h == "" {
 			h = policyHint(&dis[i]) // hints_policy.go
 		}
 		var err error

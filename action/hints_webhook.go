@@ -13,8 +13,26 @@ import (
 // called (a simulated cluster refuses it alike, deployers/simcluster
 // webhookcall.go): the webhook, the Service's name and namespace, and why.
 var unreachableWebhook = regexp.MustCompile(`failed calling webhook "([^"]+)": failed to call webhook: Post "https://([^./"]+)\.([^./"]+)\.svc[^"]*": ` +
-	`(dial tcp \S+: connect: connection refused|no endpoints available for service "[^"]+"|service "[^"]+" not found|` +
-	`no service port \d+ found for service "[^"]+"|cannot route to service with ClusterIP "None")`)
+	unreachableService)
+
+// unreachableService matches why kube-apiserver could not post to a
+// webhook's Service (whyUnreachable tells it in words).
+const unreachableService = `(dial tcp \S+: connect: connection refused|no endpoints available for service "[^"]+"|service "[^"]+" not found|` +
+	`no service port \d+ found for service "[^"]+"|cannot route to service with ClusterIP "None")`
+
+// whyUnreachable says in words what reason, matched by unreachableService,
+// means.
+func whyUnreachable(reason string) string {
+	switch {
+	case strings.HasPrefix(reason, "service "):
+		return "the Service does not exist"
+	case strings.HasPrefix(reason, "no service port"):
+		return "the Service does not have the webhook's port"
+	case strings.HasPrefix(reason, "cannot route"):
+		return "the Service is headless"
+	}
+	return "no pod behind the Service is ready"
+}
 
 // webhookHint says, for a deploy item that failed and whose last attempt
 // before its timeout was refused because an admission webhook could not be
@@ -31,15 +49,7 @@ func webhookHint(di *lsv1alpha1.DeployItem) string {
 	if m == nil {
 		return ""
 	}
-	why := "no pod behind the Service is ready"
-	switch {
-	case strings.HasPrefix(m[4], "service "):
-		why = "the Service does not exist"
-	case strings.HasPrefix(m[4], "no service port"):
-		why = "the Service does not have the webhook's port"
-	case strings.HasPrefix(m[4], "cannot route"):
-		why = "the Service is headless"
-	}
+	why := whyUnreachable(m[4])
 	return fmt.Sprintf("DeployItem %s/%s: kube-apiserver refused its last attempt because it could not call admission webhook %q "+
 		"(failurePolicy Fail) through Service %s/%s: %s (%s). A real cluster refuses such writes until the webhook's server runs, and "+
 		"Landscaper retries them until the item's timeout. Make the item depend on the item that installs the webhook (dependsOn) and "+
