@@ -49,8 +49,8 @@ type crSchema struct {
 
 // crdSchemas builds the crSchema of each version of crd that has a schema.
 // A version whose schema kube-apiserver could not serve (its CRD
-// validation refuses such a CRD) is left out: its objects are stored as
-// written, as before.
+// validation refuses such a CRD, crdvalidate.go; one an older lscli
+// stored) is left out: its objects are stored as written.
 func crdSchemas(crd *apiextensionsv1.CustomResourceDefinition) map[string]*crSchema {
 	out := map[string]*crSchema{}
 	for _, v := range crd.Spec.Versions {

@@ -65,6 +65,16 @@
 //     ratcheting on update), list types and the CEL rules of
 //     x-kubernetes-validations, an invalid one refused with kube-apiserver's
 //     Invalid error. The schemas are built once per write of the CRD.
+//   - CRDs validated as apiextensions-apiserver's CRD strategy validates
+//     them, with its own package, and their status.storedVersions kept as
+//     it keeps them (crdvalidate.go). A custom resource is kept once, in
+//     its CRD's storage version, and answered in the version a request
+//     names (conversion.go): strategy None rewrites the apiVersion, as
+//     kube-apiserver's nopConverter does; a conversion webhook it could
+//     call is taken to convert the same way (the operator's conversion is
+//     not run), one it could not call (its Service missing or without a
+//     ready pod, as for admission webhooks) fails the request in
+//     kube-apiserver's words (conversionwebhook.go).
 //   - Status as kube-apiserver's strategies treat it for kinds with a
 //     status subresource (status.go): a create drops the client's, an
 //     update or patch of the object keeps the stored one.
@@ -151,13 +161,14 @@
 // updates of the fields its update validation keeps (immutable.go: the
 // workloads' selectors, a StatefulSet's claim templates, a Job's template,
 // cluster IPs, claims, immutable ConfigMaps and Secrets, roleRef,
-// StorageClasses, Pod specs; not PersistentVolumes or CRDs). There is no
+// StorageClasses, Pod specs; not PersistentVolumes; CRDs by their own
+// validation, see above). There is no
 // admission (but for the immortal namespaces, new objects in a
 // terminating one, the ServiceAccounts of new Pods and the resize of
-// claims), validation of CRDs (a
-// non-structural schema or two storage versions are stored), refusal of
+// claims), refusal of
 // unknown fields in server-side apply or with fieldValidation Strict (they
-// are pruned), defaulting beyond the above, conversion between versions of a kind, foreground deletion (the
+// are pruned), defaulting beyond the above, conversion between versions of
+// a kind beyond the apiVersion (see above), foreground deletion (the
 // owner goes at once, blockOwnerDeletion is not looked at) or the collection
 // of dependents whose owner never existed, finalizers other controllers would remove (a finalizer
 // stays until a client removes it; but kubernetes.io/pvc-protection, see
