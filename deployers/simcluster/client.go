@@ -65,8 +65,12 @@ func (cc *clusterClient) Get(ctx context.Context, key client.ObjectKey, obj clie
 // List lists objects.
 func (cc *clusterClient) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
 	defer cc.lock()()
-	if _, err := cc.begin(ctx, list); err != nil {
+	gvk, err := cc.begin(ctx, list)
+	if err != nil {
 		return err
+	}
+	if err := cc.c.convertForList(ctx, gvk, (&client.ListOptions{}).ApplyOptions(opts).Namespace); err != nil {
+		return err // conversionwebhook.go
 	}
 	defer cc.c.tracker.selecting((&client.ListOptions{}).ApplyOptions(opts).LabelSelector)()
 	return cc.c.inner.List(ctx, list, opts...)

@@ -65,13 +65,19 @@ func TestRealClusterConversionNone(t *testing.T) {
 // Thing (strategy Webhook, its Service missing) on a real kube-apiserver
 // and on a simulated cluster, in the storage version (no conversion: it
 // is stored) and in the other served version (the webhook must be called
-// and cannot be), and compares the outcomes.
+// and cannot be), and compares the outcomes, and those of a get, an
+// update and a list in that version.
 func TestRealClusterConversionWebhookMissingService(t *testing.T) {
 	tc := testcluster.Get(t)
 	ctx := context.Background()
 	probe := obj(t, conversionThing("v1", "probe"))
 	probe.SetAPIVersion("webhook.lscli.test/v1")
 	f, ns := crdClusters(t, tc, conversionCRD("webhook", "missing"), probe)
+	simProbe := probe.DeepCopy()
+	simProbe.SetNamespace("default") // as the real cluster has it, for the list
+	if err := f.c.Create(ctx, simProbe); err != nil {
+		t.Fatal(err)
+	}
 	for _, version := range []string{"v1", "v1beta1"} {
 		m := strings.ReplaceAll(conversionThing(version, "t-"+version), "none.lscli.test", "webhook.lscli.test")
 		sim, real := obj(t, m), obj(t, m)
@@ -101,6 +107,15 @@ func TestRealClusterConversionWebhookMissingService(t *testing.T) {
 	}
 	if s, r := update(f.c, "default"), update(tc.Client, ns); s != r {
 		t.Errorf("update in v1beta1\nsimulated: %s\nreal:      %s", s, r)
+	}
+	list := func(c client.Client, ns string) string {
+		l := &unstructured.UnstructuredList{}
+		l.SetAPIVersion("webhook.lscli.test/v1beta1")
+		l.SetKind("ThingList")
+		return anyRevision(strings.ReplaceAll(outcome(c.List(ctx, l, client.InNamespace(ns))), ns, "default"))
+	}
+	if s, r := list(f.c, "default"), list(tc.Client, ns); s != r {
+		t.Errorf("list in v1beta1\nsimulated: %s\nreal:      %s", s, r)
 	}
 }
 

@@ -164,3 +164,55 @@ func guessedResource(gvk schema.GroupVersionKind) schema.GroupVersionResource {
 	gvr, _ := meta.UnsafeGuessKindToResource(gvk)
 	return gvr
 }
+
+// convertForList is the error kube-apiserver answers a list of the custom
+// resources of kind gvk in ns (all namespaces when empty) with when it
+// must convert them from the storage version by a webhook it cannot call:
+// every stored object of the list's scope is undecodable, and the storage
+// aggregates them (k8s.io/apiserver pkg/storage/etcd3,
+// aggregatedStorageError.NewAPIStatusError: 500 StorageReadError, the
+// first error in the message, each as a cause); nil when it can, or when
+// nothing is stored. The caller holds the lock.
+func (c *Cluster) convertForList(ctx context.Context, gvk schema.GroupVersionKind, ns string) error {
+	r, err := c.conversionFailure(ctx, gvk)
+	if err == nil {
+		return nil
+	}
+	if !c.namespaced(gvk) {
+		ns = ""
+	}
+	list, listErr := c.tracker.ObjectTracker.List(r.storedResource(), r.to, ns)
+	if listErr != nil {
+		return nil // the list answers
+	}
+	items, _ := meta.ExtractList(list)
+	plural := c.served[gvk].plural
+	var errs []string
+	var causes []metav1.StatusCause
+	for _, it := range items {
+		m, accErr := meta.Accessor(it)
+		if accErr != nil {
+			continue
+		}
+		rev, _ := strconv.ParseInt(m.GetResourceVersion(), 10, 64)
+		key := "/registry/" + gvk.Group + "/" + plural + "/"
+		if m.GetNamespace() != "" {
+			key += m.GetNamespace() + "/"
+		}
+		key += m.GetName()
+		msg := storage.NewCorruptObjError(key, fmt.Errorf("object not decodable revision=%d: conversion webhook for %v failed: %v", rev, r.to, err)).Error()
+		errs = append(errs, msg)
+		causes = append(causes, metav1.StatusCause{Type: metav1.CauseTypeUnexpectedServerResponse, Field: key, Message: msg})
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	resource := schema.GroupResource{Group: gvk.Group, Resource: plural}
+	message := fmt.Sprintf("failed to read one or more %s from the storage: %v", resource.String(), errs[0])
+	if len(errs) > 1 {
+		message = fmt.Sprintf("%s (and %d more)", message, len(errs)-1)
+	}
+	return &apierrors.StatusError{ErrStatus: metav1.Status{Status: metav1.StatusFailure, Code: http.StatusInternalServerError,
+		Reason: metav1.StatusReasonStoreReadError, Message: message,
+		Details: &metav1.StatusDetails{Group: gvk.Group, Kind: plural, Name: "list", Causes: causes}}}
+}
