@@ -90,16 +90,16 @@ func setVersion(obj runtime.Object, gv schema.GroupVersion) {
 	obj.GetObjectKind().SetGroupVersionKind(gv.WithKind(gvk.Kind))
 }
 
-// toStorage converts out, about to be stored under gvr, to the storage
-// version when gvr is routed (see routeOf), and returns the resource to
-// store it under.
-func (t *tracker) toStorage(gvr schema.GroupVersionResource, out runtime.Object) schema.GroupVersionResource {
+// toStorage converts out, of kind gvk, about to be stored under gvr, to
+// the storage version when gvr is routed (see routeOf), and returns the
+// resource to store it under and its kind there.
+func (t *tracker) toStorage(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, out runtime.Object) (schema.GroupVersionResource, schema.GroupVersionKind) {
 	r, ok := t.route(gvr)
 	if !ok {
-		return gvr
+		return gvr, gvk
 	}
 	setVersion(out, r.to.GroupVersion())
-	return r.storedResource()
+	return r.storedResource(), r.to
 }
 
 // route is the conversion route of gvr (see Cluster.routeOf); false

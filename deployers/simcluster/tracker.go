@@ -412,8 +412,8 @@ func (t *tracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	if err := t.stamp(nil, out); err != nil {
 		return err
 	}
-	gvr = t.toStorage(gvr, out) // conversion.go
-	t.remember(out.GetObjectKind().GroupVersionKind())
+	gvr, gvk = t.toStorage(gvr, gvk, out) // conversion.go
+	t.remember(gvk)
 	err = t.ObjectTracker.Create(gvr, out, ns, o)
 	t.reindexWritten(gvr, out, ns)
 	t.count(err, o.DryRun)
@@ -443,7 +443,7 @@ func (t *tracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	if err != nil || unchanged(old, out) {
 		return err
 	}
-	gvr = t.toStorage(gvr, out) // conversion.go
+	gvr, _ = t.toStorage(gvr, out.GetObjectKind().GroupVersionKind(), out) // conversion.go
 	err = t.ObjectTracker.Update(gvr, out, ns, o)
 	t.reindexWritten(gvr, out, ns)
 	t.count(err, o.DryRun)
@@ -460,7 +460,7 @@ func (t *tracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns 
 	if err != nil || unchanged(old, out) {
 		return err
 	}
-	gvr = t.toStorage(gvr, out) // conversion.go
+	gvr, _ = t.toStorage(gvr, out.GetObjectKind().GroupVersionKind(), out) // conversion.go
 	err = t.ObjectTracker.Patch(gvr, out, ns, o)
 	t.reindexWritten(gvr, out, ns)
 	t.count(err, o.DryRun)
@@ -555,8 +555,8 @@ func (t *tracker) Apply(gvr schema.GroupVersionResource, ac runtime.Object, ns s
 	if exists && unchanged(old, out) {
 		return nil
 	}
-	gvr = t.toStorage(gvr, out) // conversion.go
-	t.remember(out.GetObjectKind().GroupVersionKind())
+	gvr, gvk = t.toStorage(gvr, gvk, out) // conversion.go
+	t.remember(gvk)
 	if !exists {
 		err = t.ObjectTracker.Create(gvr, out, ns, metav1.CreateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})
 	} else {
