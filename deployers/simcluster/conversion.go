@@ -156,6 +156,10 @@ func (t *tracker) migrateStorage(gk schema.GroupKind, storage string) error {
 		if gvk.GroupKind() != gk || gvk.Version == storage {
 			continue
 		}
+		to := gk.WithVersion(storage)
+		// Restored objects come before their CRDs serve (and register) the
+		// kinds.
+		registerKinds(t.scheme, []schema.GroupVersionKind{gvk, to})
 		list, err := t.ObjectTracker.List(gvr, gvk, "")
 		if err != nil {
 			return fmt.Errorf("list %s: %w", gvk, err)
@@ -164,7 +168,6 @@ func (t *tracker) migrateStorage(gk schema.GroupKind, storage string) error {
 		if err != nil {
 			return err
 		}
-		to := gk.WithVersion(storage)
 		toGVR, _ := meta.UnsafeGuessKindToResource(to)
 		for _, it := range items {
 			m, err := meta.Accessor(it)

@@ -2,6 +2,7 @@ package simcluster
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -105,4 +106,37 @@ func TestConversionStorageChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.get("move.lscli.test/v1", "Thing", "default", "t")
+}
+
+// TestConversionRestoresOldState checks that a custom resource an older
+// lscli kept in the version it was written in (not its CRD's storage
+// version) is found in every served version after a restore, and saved
+// in the storage version.
+func TestConversionRestoresOldState(t *testing.T) {
+	f := newFixture(t)
+	f.create(conversionCRD("none", ""), conversionThing("v1", "t"))
+	saved, err := f.clusters.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(data), `"apiVersion":"none.lscli.test/v1"`, `"apiVersion":"none.lscli.test/v1beta1"`, 1)
+	if old == string(data) {
+		t.Fatal("no Thing in the saved state")
+	}
+	g := newRestored(t, f, []byte(old))
+	g.c = g.client()
+	g.get("none.lscli.test/v1", "Thing", "default", "t")
+	g.get("none.lscli.test/v1beta1", "Thing", "default", "t")
+	again, err := g.clusters.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	againData, _ := json.Marshal(again)
+	if strings.Contains(string(againData), `"apiVersion":"none.lscli.test/v1beta1"`) || !strings.Contains(string(againData), `"apiVersion":"none.lscli.test/v1"`) {
+		t.Errorf("saved after the restore: %s", againData)
+	}
 }
