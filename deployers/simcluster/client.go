@@ -243,6 +243,9 @@ func (cc *clusterClient) Delete(ctx context.Context, obj client.Object, opts ...
 	if err := checkDelete(gvk.Kind, obj.GetName()); err != nil {
 		return err
 	}
+	if err := cc.c.convertForRead(ctx, gvk, obj.GetNamespace(), obj.GetName()); err != nil {
+		return err // conversionwebhook.go: the stored object is read first
+	}
 	if err := cc.c.admitDelete(ctx, gvk, obj); err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func TestRealClusterConversionNone(t *testing.T) {
 // and on a simulated cluster, in the storage version (no conversion: it
 // is stored) and in the other served version (the webhook must be called
 // and cannot be), and compares the outcomes, and those of a get, an
-// update and a list in that version.
+// update, a list and a delete in that version.
 func TestRealClusterConversionWebhookMissingService(t *testing.T) {
 	tc := testcluster.Get(t)
 	ctx := context.Background()
@@ -116,6 +116,16 @@ func TestRealClusterConversionWebhookMissingService(t *testing.T) {
 	}
 	if s, r := list(f.c, "default"), list(tc.Client, ns); s != r {
 		t.Errorf("list in v1beta1\nsimulated: %s\nreal:      %s", s, r)
+	}
+	del := func(c client.Client, ns string) string {
+		u := thingIn("v1beta1")
+		u.SetAPIVersion("webhook.lscli.test/v1beta1")
+		u.SetNamespace(ns)
+		u.SetName("t-v1")
+		return anyRevision(strings.ReplaceAll(outcome(c.Delete(ctx, u)), ns, "default"))
+	}
+	if s, r := del(f.c, "default"), del(tc.Client, ns); s != r {
+		t.Errorf("delete in v1beta1\nsimulated: %s\nreal:      %s", s, r)
 	}
 }
 

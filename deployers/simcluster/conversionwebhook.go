@@ -123,8 +123,8 @@ func (c *Cluster) undecodable(ctx context.Context, gvk schema.GroupVersionKind, 
 	return key + name, fmt.Errorf("object not decodable revision=%d: conversion webhook for %v failed: %v", rev, r.to, err)
 }
 
-// convertForRead is the error kube-apiserver answers a read of the
-// stored custom resource ns/name asked for as kind gvk with when it
+// convertForRead is the error kube-apiserver answers a read (or a
+// delete, which reads it first) of the stored custom resource ns/name asked for as kind gvk with when it
 // cannot convert it (see undecodable): an InternalError of the storage's
 // corrupt object; nil when it can, or when nothing is stored under that
 // name (the read answers). The caller holds the lock.
