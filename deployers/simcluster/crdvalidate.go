@@ -10,6 +10,7 @@ import (
 	crdvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/lscli/lscli/internal/semantic"
 )
@@ -60,8 +61,10 @@ func admitCRD(old, obj runtime.Object, statusWrite bool) error {
 		internal.Generation = prev.Generation + 1
 	}
 	ctx := context.Background()
-	errs := crdvalidation.ValidateCustomResourceDefinition(ctx, internal)
-	if prev != nil {
+	var errs field.ErrorList
+	if prev == nil {
+		errs = crdvalidation.ValidateCustomResourceDefinition(ctx, internal)
+	} else {
 		prevInternal, err := internalCRD(prev)
 		if err != nil {
 			return err
