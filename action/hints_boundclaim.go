@@ -22,7 +22,8 @@ var boundClaimRefused = regexp.MustCompile(`(?:resource (\S+): )?PersistentVolum
 // cluster refuses it too, and the ways out: Landscaper's manifest applier
 // sends the manifest as written (updateStrategy update, or patch: a JSON
 // merge patch from the live claim), helm's own upgrade
-// (helmDeployment: true) and updateStrategy merge keep the volumeName,
+// (helmDeployment: true) and updateStrategy mergeOverwrite keep the
+// volumeName (merge too, but it writes no changed value of the manifest),
 // policy immutable never writes the claim again. It is empty for other
 // items.
 func boundClaimHint(di *lsv1alpha1.DeployItem) string {
@@ -35,7 +36,8 @@ func boundClaimHint(di *lsv1alpha1.DeployItem) string {
 		claim = m[1]
 	}
 	way := "add `volumeName: " + m[3] + "` to the claim's manifest, give it `policy: immutable` (Landscaper creates it " +
-		"and never writes it again) or use `updateStrategy: merge` (the manifest is merged into the live claim), or let a " +
+		"and never writes it again) or use `updateStrategy: mergeOverwrite` (the manifest's values are merged over the live " +
+		"claim's and volumeName stays; `merge` keeps it too but writes none of the manifest's changed values), or let a " +
 		"StatefulSet's volumeClaimTemplates create the claim"
 	if renderedWithoutRelease(di) {
 		way = "deploy the chart with helmDeployment: true (helm's upgrade patches the claim with the changes between " +
