@@ -67,12 +67,26 @@ func deletionDeadEnd(di *lsv1alpha1.DeployItem, root string) string {
 		if ns == "" {
 			ns = di.Namespace
 		}
-		return fmt.Sprintf("DeployItem %s/%s: its Target %s/%s does not exist, so no deployer can uninstall what it "+
+		hint := fmt.Sprintf("DeployItem %s/%s: its Target %s/%s does not exist, so no deployer can uninstall what it "+
 			"deployed and every retry fails the same way until the Target exists again: with the Target back, 'lscli trigger %s' "+
-			"uninstalls it; or %s delete it without uninstalling (what it deployed stays on the cluster)",
-			di.Namespace, di.Name, ns, di.Spec.Target.Name, root, withoutUninstall(root))
+			"uninstalls it", di.Namespace, di.Name, ns, di.Spec.Target.Name, root)
+		if withoutExecution(di) {
+			// Only an Execution's deletion lets its items go without their
+			// deployer (skipUninstall, pkg/landscaper/execution); the deployer
+			// library fails an item without its Target before it reads the
+			// annotation (pkg/deployer/lib/controller.go).
+			return hint + fmt.Sprintf(", or with the Target back %s delete it without uninstalling; a deploy item without an "+
+				"Execution cannot be deleted without uninstalling while its Target is missing, as its deployer fails it first",
+				withoutUninstall(root))
+		}
+		return hint + fmt.Sprintf("; or %s delete it without uninstalling (what it deployed stays on the cluster)", withoutUninstall(root))
 	}
 	return preDeleteHookHint(di, root)
+}
+
+// withoutExecution reports whether di is a deploy item without an Execution.
+func withoutExecution(di *lsv1alpha1.DeployItem) bool {
+	return di.Labels[lsv1alpha1.ExecutionManagedByLabel] == ""
 }
 
 // withoutUninstall is the way out of a deletion that fails on every retry:
