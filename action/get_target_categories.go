@@ -19,18 +19,27 @@ func clusterCategories(objs []*unstructured.Unstructured) restmapper.CategoryExp
 	for c, grs := range simcluster.BuiltinCategories {
 		exp.Expansions[c] = append([]schema.GroupResource(nil), grs...)
 	}
+	eachCRDName(objs, "categories", func(c string, gr schema.GroupResource) {
+		exp.Expansions[c] = append(exp.Expansions[c], gr)
+	})
+	return exp
+}
+
+// eachCRDName calls fn with each name of the list spec.names.<field>
+// (shortNames, categories) of the CustomResourceDefinitions among objs and
+// the resource the CRD defines.
+func eachCRDName(objs []*unstructured.Unstructured, field string, fn func(name string, gr schema.GroupResource)) {
 	for _, o := range objs {
 		if o.GetKind() != "CustomResourceDefinition" || o.GroupVersionKind().Group != "apiextensions.k8s.io" {
 			continue
 		}
 		group, _, _ := unstructured.NestedString(o.Object, "spec", "group")
 		plural, _, _ := unstructured.NestedString(o.Object, "spec", "names", "plural")
-		cats, _, _ := unstructured.NestedStringSlice(o.Object, "spec", "names", "categories")
-		for _, c := range cats {
-			exp.Expansions[c] = append(exp.Expansions[c], schema.GroupResource{Group: group, Resource: plural})
+		names, _, _ := unstructured.NestedStringSlice(o.Object, "spec", "names", field)
+		for _, n := range names {
+			fn(n, schema.GroupResource{Group: group, Resource: plural})
 		}
 	}
-	return exp
 }
 
 // categoryKinds returns the kinds of category arg that mapper serves, and

@@ -116,17 +116,9 @@ func resourceKinds(mapper meta.RESTMapper, shorts map[string]schema.GroupResourc
 func clusterShortNames(objs []*unstructured.Unstructured) map[string]schema.GroupResource {
 	out := map[string]schema.GroupResource{}
 	maps.Copy(out, simcluster.BuiltinShortNames)
-	for _, o := range objs {
-		if o.GetKind() != "CustomResourceDefinition" || o.GroupVersionKind().Group != "apiextensions.k8s.io" {
-			continue
-		}
-		group, _, _ := unstructured.NestedString(o.Object, "spec", "group")
-		plural, _, _ := unstructured.NestedString(o.Object, "spec", "names", "plural")
-		short, _, _ := unstructured.NestedStringSlice(o.Object, "spec", "names", "shortNames")
-		for _, s := range short {
-			out[strings.ToLower(s)] = schema.GroupResource{Group: group, Resource: plural}
-		}
-	}
+	eachCRDName(objs, "shortNames", func(s string, gr schema.GroupResource) { // get_target_categories.go
+		out[strings.ToLower(s)] = gr
+	})
 	return out
 }
 
