@@ -295,6 +295,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h := resizeHint(&dis[i]); h != "" { // hints_resize.go
 			hints = append(hints, h)
 		}
+		if h := objectSizeHint(&dis[i]); h != "" { // hints_objsize.go
+			hints = append(hints, h)
+		}
 		pending, err := claimPendingHint(ctx, c, sims, &dis[i]) // hints_claimpending.go
 		if err != nil {
 			return nil, err

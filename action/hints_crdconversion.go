@@ -3,6 +3,7 @@ package action
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 )
@@ -31,6 +32,16 @@ func conversionHint(di *lsv1alpha1.DeployItem) string {
 	m := lastAttemptMatch(di, unconvertible)
 	if m == nil {
 		return ""
+	}
+	// A port the Service lacks is a mistake of the CRD (or the Service),
+	// which no waiting mends (Prometheus Operator's patch.json names 8443,
+	// the targetPort of its Service's port 443).
+	if strings.HasPrefix(m[5], "no service port") {
+		return fmt.Sprintf("DeployItem %s/%s: kube-apiserver refused its last attempt because it could not convert a %s of %s "+
+			"to or from its CRD's storage version: the CRD's conversion webhook is served through Service %s/%s, and %s (%s), "+
+			"on a real cluster too, however long the item waits: the CRD's spec.conversion.webhook.clientConfig.service.port "+
+			"must be one of the Service's spec.ports[].port (not a targetPort); 443 when the CRD names none",
+			di.Namespace, di.Name, m[2], m[1], m[4], m[3], whyUnreachable(m[5]), m[5])
 	}
 	return fmt.Sprintf("DeployItem %s/%s: kube-apiserver refused its last attempt because it could not convert a %s of %s "+
 		"to or from its CRD's storage version: the CRD's conversion webhook is served through Service %s/%s, and %s (%s). "+

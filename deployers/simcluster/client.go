@@ -79,6 +79,9 @@ func (cc *clusterClient) List(ctx context.Context, list client.ObjectList, opts 
 // Create creates obj; its namespace must exist.
 func (cc *clusterClient) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
 	defer cc.lock()()
+	if err := checkBodySize(obj); err != nil { // objsize.go
+		return err
+	}
 	gvk, err := cc.begin(ctx, obj)
 	if err != nil {
 		return err
@@ -119,6 +122,9 @@ func (cc *clusterClient) readBack(ctx context.Context, obj client.Object, dryRun
 // Update replaces obj.
 func (cc *clusterClient) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
 	defer cc.lock()()
+	if err := checkBodySize(obj); err != nil { // objsize.go
+		return err
+	}
 	gvk, err := cc.begin(ctx, obj)
 	if err != nil {
 		return err

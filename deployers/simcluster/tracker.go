@@ -412,7 +412,10 @@ func (t *tracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	if err := t.stamp(nil, out); err != nil {
 		return err
 	}
-	gvr, gvk = t.toStorage(gvr, gvk, out) // conversion.go
+	gvr, gvk = t.toStorage(gvr, gvk, out)                                          // conversion.go
+	if err := t.checkStoredSize(out, storageKey(gvr, out), o.DryRun); err != nil { // objsize.go
+		return err
+	}
 	t.remember(gvk)
 	err = t.ObjectTracker.Create(gvr, out, ns, o)
 	t.reindexWritten(gvr, out, ns)
@@ -443,7 +446,10 @@ func (t *tracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	if err != nil || unchanged(old, out) {
 		return err
 	}
-	gvr, _ = t.toStorage(gvr, out.GetObjectKind().GroupVersionKind(), out) // conversion.go
+	gvr, _ = t.toStorage(gvr, out.GetObjectKind().GroupVersionKind(), out)         // conversion.go
+	if err := t.checkStoredSize(out, storageKey(gvr, out), o.DryRun); err != nil { // objsize.go
+		return err
+	}
 	err = t.ObjectTracker.Update(gvr, out, ns, o)
 	t.reindexWritten(gvr, out, ns)
 	t.count(err, o.DryRun)
@@ -460,7 +466,10 @@ func (t *tracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns 
 	if err != nil || unchanged(old, out) {
 		return err
 	}
-	gvr, _ = t.toStorage(gvr, out.GetObjectKind().GroupVersionKind(), out) // conversion.go
+	gvr, _ = t.toStorage(gvr, out.GetObjectKind().GroupVersionKind(), out)         // conversion.go
+	if err := t.checkStoredSize(out, storageKey(gvr, out), o.DryRun); err != nil { // objsize.go
+		return err
+	}
 	err = t.ObjectTracker.Patch(gvr, out, ns, o)
 	t.reindexWritten(gvr, out, ns)
 	t.count(err, o.DryRun)
@@ -555,7 +564,10 @@ func (t *tracker) Apply(gvr schema.GroupVersionResource, ac runtime.Object, ns s
 	if exists && unchanged(old, out) {
 		return nil
 	}
-	gvr, gvk = t.toStorage(gvr, gvk, out) // conversion.go
+	gvr, gvk = t.toStorage(gvr, gvk, out)                                          // conversion.go
+	if err := t.checkStoredSize(out, storageKey(gvr, out), o.DryRun); err != nil { // objsize.go
+		return err
+	}
 	t.remember(gvk)
 	if !exists {
 		err = t.ObjectTracker.Create(gvr, out, ns, metav1.CreateOptions{DryRun: o.DryRun, FieldManager: o.FieldManager})

@@ -1,0 +1,112 @@
+package simcluster
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
+)
+
+// Limits on the size of what kube-apiserver stores and reads, with the
+// flags of either server at their defaults.
+const (
+	// etcdMaxRequestBytes is etcd's --max-request-bytes: a write whose
+	// request is larger fails with "etcdserver: request is too large".
+	etcdMaxRequestBytes = 1572864
+	// maxRequestBodyBytes is kube-apiserver's --max-resource-write-bytes
+	// (MaxRequestBodyBytes): a body larger is refused before it is read.
+	maxRequestBodyBytes = 3 * 1024 * 1024
+	// etcdRequestOverhead is what an etcd put transaction adds to the key
+	// and the value (its compare, its operation and their framing).
+	etcdRequestOverhead = 64
+)
+
+// errRequestTooLarge is kube-apiserver's answer to a write etcd refused as
+// too large: the storage's error as it is, status 500 with no reason
+// (responsewriters.ErrorToAPIStatus of an error that is not a status).
+func errRequestTooLarge() error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status:  metav1.StatusFailure,
+		Code:    500,
+		Message: "etcdserver: request is too large",
+	}}
+}
+
+// checkBodySize refuses obj, a whole object a client sends to create or
+// replace one, when its JSON is larger than kube-apiserver reads
+// (413 RequestEntityTooLarge, as handlers/rest.go limitedReadBody answers).
+func checkBodySize(obj runtime.Object) error {
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil // the write fails on its own later
+	}
+	if len(raw) > maxRequestBodyBytes {
+		return apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", maxRequestBodyBytes))
+	}
+	return nil
+}
+
+// checkStoredSize refuses out, an object about to be stored under key
+// (the etcd key's path below the registry prefix), when etcd would refuse
+// the put: its encoding as kube-apiserver stores it (protobuf for the kinds
+// the scheme has typed, JSON for custom resources) with the key and the
+// transaction around them is larger than etcd takes. Dry runs store nothing.
+func (t *tracker) checkStoredSize(out runtime.Object, key string, dryRun []string) error {
+	if len(dryRun) > 0 {
+		return nil
+	}
+	n, ok := t.storedSize(out)
+	if !ok {
+		return nil
+	}
+	if n+2*len(key)+etcdRequestOverhead > etcdMaxRequestBytes {
+		return errRequestTooLarge()
+	}
+	return nil
+}
+
+// storedSize is the size of obj's encoding in etcd; ok false when it cannot
+// be told.
+func (t *tracker) storedSize(obj runtime.Object) (int, bool) {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	typed := obj
+	if u, isU := obj.(*unstructured.Unstructured); isU {
+		tobj, err := t.scheme.New(gvk)
+		if _, stillU := tobj.(*unstructured.Unstructured); err != nil || stillU {
+			raw, err := u.MarshalJSON()
+			return len(raw), err == nil
+		}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, tobj); err != nil {
+			return 0, false
+		}
+		tobj.GetObjectKind().SetGroupVersionKind(gvk)
+		typed = tobj
+	}
+	var buf bytes.Buffer
+	if err := protobuf.NewSerializer(t.scheme, t.scheme).Encode(typed, &buf); err != nil {
+		raw, err := json.Marshal(typed)
+		return len(raw), err == nil
+	}
+	return buf.Len(), true
+}
+
+// storageKey is the etcd key of obj, stored as gvr, as kube-apiserver
+// builds it: prefix, group, resource, namespace (if any), name.
+func storageKey(gvr schema.GroupVersionResource, obj runtime.Object) string {
+	key := "/registry/" + gvr.Group + "/" + gvr.Resource + "/"
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return key
+	}
+	if m.GetNamespace() != "" {
+		key += m.GetNamespace() + "/"
+	}
+	return key + m.GetName()
+}

@@ -1,0 +1,59 @@
+package simcluster
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// objectSizeCRD is a CRD whose schema's description is DESC.
+const objectSizeCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: bigs.size.example.com}
+spec:
+  group: size.example.com
+  names: {kind: Big, plural: bigs, singular: big, listKind: BigList}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        description: DESC
+        x-kubernetes-preserve-unknown-fields: true
+`
+
+// objectSizeCase is a CRD whose description has size bytes and the answer
+// kube-apiserver gives its create (as outcome renders it).
+type objectSizeCase struct {
+	name string
+	size int
+	want string
+}
+
+// crd is the case's CRD.
+func (c objectSizeCase) crd() string {
+	return strings.Replace(objectSizeCRD, "DESC", fmt.Sprintf("%q", strings.Repeat("x", c.size)), 1)
+}
+
+// objectSizeCases are CRDs as large as Prometheus Operator's (800 KiB),
+// a little below and above etcd's limit and above kube-apiserver's.
+var objectSizeCases = []objectSizeCase{
+	{name: "prometheus-sized", size: 800 * 1024},
+	{name: "below etcd's limit", size: 1500 * 1024},
+	{name: "above etcd's limit", size: 1600 * 1024, want: "500  etcdserver: request is too large"},
+	{name: "above the body limit", size: 3200 * 1024, want: "413 RequestEntityTooLarge Request entity too large: limit is 3145728"},
+}
+
+// TestObjectSize creates objectSizeCases on a simulated cluster.
+func TestObjectSize(t *testing.T) {
+	for _, c := range objectSizeCases {
+		f := newFixture(t)
+		if got := outcome(f.c.Create(context.Background(), obj(t, c.crd()))); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
