@@ -56,7 +56,7 @@ func timeoutHint(di *lsv1alpha1.DeployItem, describe func(namespace, name string
 	switch m := readinessObjectTimeout.FindStringSubmatch(le.Message); {
 	case m != nil:
 		kind := m[3]
-		if simcluster.HasController(kind) {
+		if controlledTimedOut(cfg, kind, m[1], m[2]) { // hints_kindgroup.go
 			return ""
 		}
 		where := ""
@@ -73,7 +73,7 @@ func timeoutHint(di *lsv1alpha1.DeployItem, describe func(namespace, name string
 			"fills in the status of a %s there (fake controllers serve only %s), so the object stays as it was applied. "+
 			"To go on as a real cluster would once the object is ready, %s with the status the check requires; "+
 			"a deployer's apply keeps that status when the CRD has the status subresource",
-			ref, kind, m[1], m[2], where, kind, strings.Join(simcluster.ControlledKinds(), ", "), seed)
+			ref, shownKind(cfg, kind, m[1], m[2]), m[1], m[2], where, shownKind(cfg, kind, m[1], m[2]), strings.Join(simcluster.ControlledKinds(), ", "), seed)
 	case strings.Contains(le.Message, readinessTimeout):
 		var where []string
 		for _, r := range reads {
