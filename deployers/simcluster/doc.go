@@ -143,6 +143,11 @@
 //   - The cluster of selfConfig Targets is the simulation's own API server
 //     (Options.Landscape) for the kinds that server keeps, with the other
 //     kinds kept beside it (self.go).
+//   - The size limits of default flags (objsize.go): a create or update whose
+//     body is over 3 MiB is refused with 413, a write whose stored encoding
+//     (protobuf for built-in kinds and CRDs, JSON for custom resources) etcd
+//     would take as over 1.5 MiB fails with 500 "etcdserver: request is too
+//     large".
 //
 // # Limitations
 //

@@ -43,6 +43,9 @@ func errRequestTooLarge() error {
 // replace one, when its JSON is larger than kube-apiserver reads
 // (413 RequestEntityTooLarge, as handlers/rest.go limitedReadBody answers).
 func checkBodySize(obj runtime.Object) error {
+	if m, isProto := obj.(interface{ Size() int }); isProto && 2*m.Size() < maxRequestBodyBytes {
+		return nil // its JSON is not twice its protobuf: no need to encode it
+	}
 	raw, err := json.Marshal(obj)
 	if err != nil {
 		return nil // the write fails on its own later
@@ -72,22 +75,31 @@ func (t *tracker) checkStoredSize(out runtime.Object, key string, dryRun []strin
 	return nil
 }
 
-// storedSize is the size of obj's encoding in etcd; ok false when it cannot
-// be told.
+// storedSize is the size of obj's encoding in etcd, or a bound of it that
+// tells as well whether etcd takes it; ok false when it cannot be told.
+// It encodes only what may be too large: a protobuf message's Size, or an
+// unstructured object's JSON (larger than its protobuf), is below the limit
+// for nearly every write.
 func (t *tracker) storedSize(obj runtime.Object) (int, bool) {
 	gvk := obj.GetObjectKind().GroupVersionKind()
 	typed := obj
 	if u, isU := obj.(*unstructured.Unstructured); isU {
+		raw, err := u.MarshalJSON()
+		if err != nil {
+			return 0, false
+		}
 		tobj, err := t.scheme.New(gvk)
-		if _, stillU := tobj.(*unstructured.Unstructured); err != nil || stillU {
-			raw, err := u.MarshalJSON()
-			return len(raw), err == nil
+		if _, stillU := tobj.(*unstructured.Unstructured); err != nil || stillU || len(raw) < etcdMaxRequestBytes/2 {
+			return len(raw), true // custom resources are stored as JSON
 		}
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, tobj); err != nil {
 			return 0, false
 		}
 		tobj.GetObjectKind().SetGroupVersionKind(gvk)
 		typed = tobj
+	}
+	if m, isProto := typed.(interface{ Size() int }); isProto && m.Size() < etcdMaxRequestBytes/2 {
+		return m.Size(), true
 	}
 	var buf bytes.Buffer
 	if err := protobuf.NewSerializer(t.scheme, t.scheme).Encode(typed, &buf); err != nil {

@@ -24,4 +24,13 @@ func TestRealClusterObjectSize(t *testing.T) {
 			t.Logf("%s: %q", c.name, realErr)
 		}
 	}
+	ns := tc.Namespace(t)
+	for _, c := range configMapSizes {
+		f := newFixture(t)
+		sim := outcome(f.c.Create(ctx, bigConfigMap(t, "default", c.size)))
+		real := outcome(tc.Client.Create(ctx, bigConfigMap(t, ns, c.size)))
+		if sim != real {
+			t.Errorf("ConfigMap of %d bytes:\nsimulated: %s\nreal:      %s", c.size, sim, real)
+		}
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // objectSizeCRD is a CRD whose schema's description is DESC.
@@ -48,12 +50,36 @@ var objectSizeCases = []objectSizeCase{
 	{name: "above the body limit", size: 3200 * 1024, want: "413 RequestEntityTooLarge Request entity too large: limit is 3145728"},
 }
 
+// bigConfigMap is a ConfigMap in namespace ns with n bytes of data: over
+// 1 MiB kube-apiserver's validation refuses it, over 3 MiB it is not read.
+func bigConfigMap(t *testing.T, ns string, n int) *unstructured.Unstructured {
+	cm := obj(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\n")
+	cm.SetNamespace(ns)
+	cm.Object["data"] = map[string]interface{}{"k": strings.Repeat("x", n)}
+	return cm
+}
+
+// configMapSizes are ConfigMap data sizes and kube-apiserver's answers.
+var configMapSizes = []struct {
+	size int
+	want string
+}{
+	{2 << 20, "422 Invalid ConfigMap \"big\" is invalid: []: Too long: may not be more than 1048576 bytes\ncause FieldValueTooLong []: Too long: may not be more than 1048576 bytes"},
+	{3200 * 1024, "413 RequestEntityTooLarge Request entity too large: limit is 3145728"},
+}
+
 // TestObjectSize creates objectSizeCases on a simulated cluster.
 func TestObjectSize(t *testing.T) {
 	for _, c := range objectSizeCases {
 		f := newFixture(t)
 		if got := outcome(f.c.Create(context.Background(), obj(t, c.crd()))); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+	for _, c := range configMapSizes {
+		f := newFixture(t)
+		if got := outcome(f.c.Create(context.Background(), bigConfigMap(t, "default", c.size))); got != c.want {
+			t.Errorf("ConfigMap of %d bytes: got %q, want %q", c.size, got, c.want)
 		}
 	}
 }
