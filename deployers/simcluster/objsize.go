@@ -46,6 +46,11 @@ func checkBodySize(obj runtime.Object) error {
 	if m, isProto := obj.(interface{ Size() int }); isProto && 2*m.Size() < maxRequestBodyBytes {
 		return nil // its JSON is not twice its protobuf: no need to encode it
 	}
+	if u, isU := obj.(*unstructured.Unstructured); isU {
+		if n, ok := jsonSizeBound(u.Object); ok && n <= maxRequestBodyBytes {
+			return nil
+		}
+	}
 	raw, err := json.Marshal(obj)
 	if err != nil {
 		return nil // the write fails on its own later
@@ -84,6 +89,9 @@ func (t *tracker) storedSize(obj runtime.Object) (int, bool) {
 	gvk := obj.GetObjectKind().GroupVersionKind()
 	typed := obj
 	if u, isU := obj.(*unstructured.Unstructured); isU {
+		if n, ok := jsonSizeBound(u.Object); ok && n < etcdMaxRequestBytes/2 {
+			return n, true // its JSON is larger than its protobuf, and this bounds its JSON
+		}
 		raw, err := u.MarshalJSON()
 		if err != nil {
 			return 0, false
@@ -121,4 +129,44 @@ func storageKey(gvr schema.GroupVersionResource, obj runtime.Object) string {
 		key += m.GetNamespace() + "/"
 	}
 	return key + m.GetName()
+}
+
+// jsonSizeBound is an upper bound of the length of v's JSON encoding (v an
+// unstructured object's content), computed without encoding it: a string
+// takes at most six bytes a byte (\u00XX) and its quotes; ok false for a
+// value of a type unstructured content does not hold.
+func jsonSizeBound(v any) (n int, ok bool) {
+	switch x := v.(type) {
+	case nil:
+		return len("null"), true
+	case bool:
+		return len("false"), true
+	case string:
+		return 6*len(x) + 2, true
+	case int64, int32, int, float64, float32:
+		return 32, true
+	case json.Number:
+		return len(x), true
+	case map[string]any:
+		n = 2
+		for k, e := range x {
+			m, ok := jsonSizeBound(e)
+			if !ok {
+				return 0, false
+			}
+			n += 6*len(k) + 2 + 1 + m + 1 // key, colon, value, comma
+		}
+		return n, true
+	case []any:
+		n = 2
+		for _, e := range x {
+			m, ok := jsonSizeBound(e)
+			if !ok {
+				return 0, false
+			}
+			n += m + 1
+		}
+		return n, true
+	}
+	return 0, false
 }

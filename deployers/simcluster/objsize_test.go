@@ -2,6 +2,7 @@ package simcluster
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -81,5 +82,29 @@ func TestObjectSize(t *testing.T) {
 		if got := outcome(f.c.Create(context.Background(), bigConfigMap(t, "default", c.size))); got != c.want {
 			t.Errorf("ConfigMap of %d bytes: got %q, want %q", c.size, got, c.want)
 		}
+	}
+}
+
+// TestJSONSizeBound: the bound is never below the length of the encoding,
+// for escaped, multi-byte and invalid strings, numbers and nesting, and
+// unknown types are not bounded.
+func TestJSONSizeBound(t *testing.T) {
+	values := []any{
+		nil, true, false, "", "plain", "<&>\u2028\x00\"\\", "ü€𝄞", "\xff\xfe",
+		int64(-9223372036854775808), 1.7976931348623157e308, -5e-324, json.Number("12.5e3"),
+		map[string]any{"a<": []any{map[string]any{}, []any{}, "x", int64(1)}, "": nil},
+	}
+	for _, v := range values {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, ok := jsonSizeBound(v)
+		if !ok || n < len(raw) {
+			t.Errorf("jsonSizeBound(%#v) = %d, %v; its JSON has %d bytes", v, n, ok, len(raw))
+		}
+	}
+	if _, ok := jsonSizeBound(struct{}{}); ok {
+		t.Error("a struct was bounded")
 	}
 }
