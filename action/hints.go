@@ -286,6 +286,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h := ownershipHint(&dis[i]); h != "" {
 			hints = append(hints, h)
 		}
+		if h := otherReleaseHint(&dis[i], dis); h != "" { // hints_otherrelease.go
+			hints = append(hints, h)
+		}
 		if h := boundClaimHint(&dis[i]); h != "" { // hints_boundclaim.go
 			hints = append(hints, h)
 		}

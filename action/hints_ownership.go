@@ -26,6 +26,9 @@ func ownershipHint(di *lsv1alpha1.DeployItem) string {
 	if m == nil {
 		return ""
 	}
+	if _, _, _, other := otherReleaseOwner(di); other { // hints_otherrelease.go says what to do
+		return ""
+	}
 	release := "the release"
 	name, namespace := "NAME", "NAMESPACE"
 	if di.Spec.Configuration != nil {
