@@ -295,6 +295,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h := invalidHookHint(&dis[i]); h != "" { // hints_hookinvalid.go
 			hints = append(hints, h)
 		}
+		if h := claimTemplatesHint(&dis[i]); h != "" { // hints_claimtemplates.go
+			hints = append(hints, h)
+		}
 		if h := resizeHint(&dis[i]); h != "" { // hints_resize.go
 			hints = append(hints, h)
 		}
