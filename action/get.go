@@ -182,6 +182,9 @@ func (a *Get) RunTarget(ctx context.Context, target string, reqs []ClusterReques
 	if err != nil {
 		return nil, nil, Invalidf("%v (Target %s/%s)", err, t.Namespace, t.Name)
 	}
+	if objs, err = inRequestedVersions(ctx, c.Client(), objs, reqs); err != nil { // get_target_versions.go
+		return nil, nil, err
+	}
 	if a.Selector == nil {
 		return objs, missing, nil
 	}
