@@ -73,3 +73,21 @@ func TestOtherReleaseHint(t *testing.T) {
 		t.Errorf("unowned: ownershipHint empty, want its hint")
 	}
 }
+
+// TestOwnershipHintUpgrade: an upgrade that found an object without
+// ownership metadata is told Landscaper's upgrade knob
+// (helmDeploymentConfig.upgrade.takeOwnership, which helm's upgrade reads;
+// install.takeOwnership only reaches an install), an install the install's.
+func TestOwnershipHintUpgrade(t *testing.T) {
+	failed := lsv1alpha1.DeployItemPhases.Failed
+	const conflict = `Secret "tls" in namespace "apps" exists and cannot be imported into the current release: invalid ownership ` +
+		`metadata; label validation error: missing key "app.kubernetes.io/managed-by": must be set to "Helm"`
+	up := failedItem(failed, "unable to upgrade helm chart release: Unable to continue with update: "+conflict)
+	if got := ownershipHint(up); !strings.Contains(got, "upgrade.takeOwnership: true") || strings.Contains(got, "install.takeOwnership") {
+		t.Errorf("upgrade: hint = %q, want upgrade.takeOwnership", got)
+	}
+	in := failedItem(failed, "unable to install helm chart release: Unable to continue with install: "+conflict)
+	if got := ownershipHint(in); !strings.Contains(got, "install.takeOwnership: true") {
+		t.Errorf("install: hint = %q, want install.takeOwnership", got)
+	}
+}

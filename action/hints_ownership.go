@@ -14,6 +14,11 @@ import (
 // existingResourceConflict): kind, namespace and name.
 var ownershipConflict = regexp.MustCompile(`(\S+) "([^"]+)" in namespace "([^"]*)" exists and cannot be imported into the current release: invalid ownership metadata`)
 
+// continueWithUpdate matches helm's upgrade's refusal (helm
+// pkg/action/upgrade.go performUpgrade), as opposed to its install's
+// "Unable to continue with install".
+var continueWithUpdate = regexp.MustCompile(`Unable to continue with update: `)
+
 // ownershipHint says, for a helm item whose install failed because an
 // object of the release exists without the release's ownership metadata,
 // how to let the release have it: on a real cluster delete it or take it
@@ -38,15 +43,19 @@ func ownershipHint(di *lsv1alpha1.DeployItem) string {
 			release = fmt.Sprintf("release %s/%s", namespace, name)
 		}
 	}
+	op := "install" // helm's upgrade refuses "Unable to continue with update": Landscaper's upgrade config has its own takeOwnership
+	if failedItemMatch(di, continueWithUpdate) != nil {
+		op = "upgrade"
+	}
 	object := fmt.Sprintf("%s %s/%s", m[1], m[3], m[2])
 	if m[3] == "" { // cluster-scoped
 		object = m[1] + " " + m[2]
 	}
 	return fmt.Sprintf("DeployItem %s/%s: helm does not take over %s, which is on the target cluster without the "+
 		"ownership metadata of %s. On a real cluster something else made it: delete it, or let the release adopt it "+
-		"(helmDeploymentConfig install.takeOwnership: true). If it comes from simulatedCluster.seeds (a custom resource "+
+		"(helmDeploymentConfig %s.takeOwnership: true). If it comes from simulatedCluster.seeds (a custom resource "+
 		"seeded with the status a readiness check requires brings its CRD along, also when this release installs "+
 		"that CRD), give it there what helm looks for: label app.kubernetes.io/managed-by: Helm, annotations "+
 		"meta.helm.sh/release-name: %s and meta.helm.sh/release-namespace: %s", di.Namespace, di.Name, object,
-		release, name, namespace)
+		release, op, name, namespace)
 }
