@@ -66,9 +66,10 @@ func ParseClusterArgs(args []string) ([]ClusterRequest, error) {
 // case), RESOURCE.GROUP, RESOURCE.VERSION.GROUP, KIND.GROUP or
 // KIND.VERSION.GROUP. shorts are the short names the cluster's discovery
 // lists (shortNames). A resource that names kinds of several groups names
-// them all (kubectl would pick one by group priority). An unknown resource
-// is kubectl's error.
-func resourceKinds(mapper meta.RESTMapper, shorts map[string]schema.GroupResource, arg string) ([]schema.GroupKind, error) {
+// them all (kubectl would pick one by group priority). version is the
+// version arg names (RESOURCE.VERSION.GROUP, KIND.VERSION.GROUP), "" for
+// none. An unknown resource is kubectl's error.
+func resourceKinds(mapper meta.RESTMapper, shorts map[string]schema.GroupResource, arg string) (gks []schema.GroupKind, version string, err error) {
 	expand := func(gvr schema.GroupVersionResource) schema.GroupVersionResource {
 		gvr.Resource = strings.ToLower(gvr.Resource)
 		if s, ok := shorts[gvr.Resource]; ok && (gvr.Group == "" || gvr.Group == s.Group) {
@@ -89,25 +90,25 @@ func resourceKinds(mapper meta.RESTMapper, shorts map[string]schema.GroupResourc
 	fullGVR, gr := schema.ParseResourceArg(arg)
 	if fullGVR != nil {
 		if gks := kindsFor(*fullGVR); len(gks) > 0 {
-			return gks, nil
+			return gks, fullGVR.Version, nil
 		}
 	}
 	if gks := kindsFor(gr.WithVersion("")); len(gks) > 0 {
-		return gks, nil
+		return gks, "", nil
 	}
 	fullGVK, gk := schema.ParseKindArg(arg)
 	if fullGVK != nil {
 		if m, err := mapper.RESTMapping(fullGVK.GroupKind(), fullGVK.Version); err == nil {
-			return []schema.GroupKind{m.GroupVersionKind.GroupKind()}, nil
+			return []schema.GroupKind{m.GroupVersionKind.GroupKind()}, m.GroupVersionKind.Version, nil
 		}
 	}
 	if m, err := mapper.RESTMapping(gk); err == nil {
-		return []schema.GroupKind{m.GroupVersionKind.GroupKind()}, nil
+		return []schema.GroupKind{m.GroupVersionKind.GroupKind()}, "", nil
 	}
 	if gr.Group != "" {
-		return nil, fmt.Errorf("the server doesn't have a resource type %q in group %q", gr.Resource, gr.Group)
+		return nil, "", fmt.Errorf("the server doesn't have a resource type %q in group %q", gr.Resource, gr.Group)
 	}
-	return nil, fmt.Errorf("the server doesn't have a resource type %q", gr.Resource)
+	return nil, "", fmt.Errorf("the server doesn't have a resource type %q", gr.Resource)
 }
 
 // clusterShortNames are the short names of the cluster behind objs: the
@@ -139,7 +140,7 @@ func selectClusterObjects(mapper meta.RESTMapper, objs []*unstructured.Unstructu
 		if kinds[i], isCategory = categoryKinds(mapper, cats, r.Resource); isCategory {
 			continue
 		}
-		if kinds[i], err = resourceKinds(mapper, shorts, r.Resource); err != nil {
+		if kinds[i], _, err = resourceKinds(mapper, shorts, r.Resource); err != nil {
 			return nil, nil, err
 		}
 	}

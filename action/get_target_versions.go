@@ -3,7 +3,6 @@ package action
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -13,25 +12,17 @@ import (
 
 // requestedVersions are the versions reqs name explicitly, by group and
 // kind: RESOURCE.VERSION.GROUP or KIND.VERSION.GROUP, as kubectl's
-// mappingFor reads them (a short name too, expanded by shorts). Requests
-// without a version name none.
+// mappingFor reads them (resourceKinds; a short name too, expanded by
+// shorts). Requests without a version name none.
 func requestedVersions(mapper meta.RESTMapper, shorts map[string]schema.GroupResource, reqs []ClusterRequest) map[schema.GroupKind]string {
 	out := map[schema.GroupKind]string{}
 	for _, r := range reqs {
-		if gvr, _ := schema.ParseResourceArg(r.Resource); gvr != nil {
-			gvr.Resource = strings.ToLower(gvr.Resource)
-			if s, ok := shorts[gvr.Resource]; ok && s.Group == gvr.Group {
-				gvr.Resource = s.Resource
-			}
-			if gvk, err := mapper.KindFor(*gvr); err == nil {
-				out[gvk.GroupKind()] = gvk.Version
-				continue
-			}
+		gks, version, err := resourceKinds(mapper, shorts, r.Resource) // get_target_resources.go
+		if err != nil || version == "" {
+			continue
 		}
-		if gvk, _ := schema.ParseKindArg(r.Resource); gvk != nil {
-			if m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version); err == nil {
-				out[m.GroupVersionKind.GroupKind()] = m.GroupVersionKind.Version
-			}
+		for _, gk := range gks {
+			out[gk] = version
 		}
 	}
 	return out
