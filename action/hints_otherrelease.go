@@ -56,11 +56,7 @@ func otherReleaseOwner(di *lsv1alpha1.DeployItem) (object, namespace, name strin
 	if ns := otherReleaseNamespace.FindStringSubmatch(msg); ns != nil {
 		namespace = ns[1]
 	}
-	object = m[1] + " " + m[3] + "/" + m[2]
-	if m[3] == "" { // cluster-scoped
-		object = m[1] + " " + m[2]
-	}
-	return object, namespace, n[1], true
+	return conflictObject(m), namespace, n[1], true
 }
 
 // otherReleaseHint says, for a helm item whose install or upgrade failed

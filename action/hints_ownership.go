@@ -1,12 +1,10 @@
 package action
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	helmv1alpha1 "github.com/gardener/landscaper/apis/deployer/helm/v1alpha1"
 )
 
 // ownershipConflict matches helm's refusal to adopt an object that exists
@@ -36,21 +34,15 @@ func ownershipHint(di *lsv1alpha1.DeployItem) string {
 	}
 	release := "the release"
 	name, namespace := "NAME", "NAMESPACE"
-	if di.Spec.Configuration != nil {
-		cfg := &helmv1alpha1.ProviderConfiguration{}
-		if json.Unmarshal(di.Spec.Configuration.Raw, cfg) == nil && cfg.Name != "" {
-			name, namespace = cfg.Name, cfg.Namespace
-			release = fmt.Sprintf("release %s/%s", namespace, name)
-		}
+	if ns, n, ok := helmRelease(di); ok { // hints_otherrelease.go
+		name, namespace = n, ns
+		release = fmt.Sprintf("release %s/%s", namespace, name)
 	}
 	op := "install" // helm's upgrade refuses "Unable to continue with update": Landscaper's upgrade config has its own takeOwnership
 	if failedItemMatch(di, continueWithUpdate) != nil {
 		op = "upgrade"
 	}
-	object := fmt.Sprintf("%s %s/%s", m[1], m[3], m[2])
-	if m[3] == "" { // cluster-scoped
-		object = m[1] + " " + m[2]
-	}
+	object := conflictObject(m)
 	return fmt.Sprintf("DeployItem %s/%s: helm does not take over %s, which is on the target cluster without the "+
 		"ownership metadata of %s. On a real cluster something else made it: delete it, or let the release adopt it "+
 		"(helmDeploymentConfig %s.takeOwnership: true). If it comes from simulatedCluster.seeds (a custom resource "+
@@ -58,4 +50,13 @@ func ownershipHint(di *lsv1alpha1.DeployItem) string {
 		"that CRD), give it there what helm looks for: label app.kubernetes.io/managed-by: Helm, annotations "+
 		"meta.helm.sh/release-name: %s and meta.helm.sh/release-namespace: %s", di.Namespace, di.Name, object,
 		release, op, name, namespace)
+}
+
+// conflictObject names the object of ownershipConflict's match m: KIND
+// NAMESPACE/NAME, or KIND NAME for a cluster-scoped one.
+func conflictObject(m []string) string {
+	if m[3] == "" {
+		return m[1] + " " + m[2]
+	}
+	return m[1] + " " + m[3] + "/" + m[2]
 }
