@@ -125,16 +125,12 @@ func (p Pending) AssessObjects(ctx context.Context, c *fakecluster.Cluster, refs
 		}
 		st := RootState{Kind: ref.Kind, Key: key, Phase: string(inst.Status.InstallationPhase), Outcome: rootOutcome(inst)}
 		if st.Outcome == OutcomeFailed {
-			hints, err := hintsIn(ctx, c, inst, p.Explained, p.Clusters)
+			hints, deadEnds, err := hintsIn(ctx, c, inst, inst, p.Explained, p.Clusters)
 			if err != nil {
 				return a, err
 			}
-			a.Hints = append(a.Hints, hints...)
-			if hints, err = deadEndDeleteHints(ctx, c, inst.Name, inst, inst); err != nil { // hints_deadend.go
-				return a, err
-			}
-			a.Hints = append(a.Hints, hints...)
-			st.RetryFails = len(hints) > 0
+			a.Hints = append(append(a.Hints, hints...), deadEnds...)
+			st.RetryFails = len(deadEnds) > 0
 		}
 		a.Roots = append(a.Roots, st)
 		if st.Outcome == OutcomeUnfinished {

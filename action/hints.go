@@ -213,52 +213,57 @@ func describeTarget(ctx context.Context, c *fakecluster.Cluster) func(namespace,
 	}
 }
 
-// hintsIn returns the timeout hints of the failed deploy items in the tree
-// of inst, subinstallations first. explained has lscli's texts of the run's
-// errors (may be nil), which the report shows; sims (may be nil) answers
-// questions about the simulated clusters.
-func hintsIn(ctx context.Context, c *fakecluster.Cluster, inst *lsv1alpha1.Installation, explained *reconcile.Explanations,
-	sims SimulatedClusters) ([]string, error) {
-	var hints []string
+// hintsIn returns the hints about the tree of inst, subinstallations
+// first, in the tree of the root installation root: the timeout and other
+// hints of its failed deploy items, and apart (deadEnds) those of items
+// whose deletion fails the same way on every retry (deletionDeadEnd;
+// only while root is being deleted). explained has lscli's texts of the
+// run's errors (may be nil), which the report shows; sims (may be nil)
+// answers questions about the simulated clusters.
+func hintsIn(ctx context.Context, c *fakecluster.Cluster, root, inst *lsv1alpha1.Installation, explained *reconcile.Explanations,
+	sims SimulatedClusters) (hints, deadEnds []string, err error) {
 	if h := templateHint(inst, explained); h != "" {
 		hints = append(hints, h)
 	}
 	h, err := configMapKeyHint(ctx, c, inst)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if h != "" {
 		hints = append(hints, h)
 	}
 	subs := &lsv1alpha1.InstallationList{}
 	if err := c.List(ctx, subs, fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}); err != nil {
-		return nil, fmt.Errorf("list subinstallations of %s/%s: %w", inst.Namespace, inst.Name, err)
+		return nil, nil, fmt.Errorf("list subinstallations of %s/%s: %w", inst.Namespace, inst.Name, err)
 	}
 	for i := range subs.Items {
-		h, err := hintsIn(ctx, c, &subs.Items[i], explained, sims)
+		h, d, err := hintsIn(ctx, c, root, &subs.Items[i], explained, sims)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		hints = append(hints, h...)
+		hints, deadEnds = append(hints, h...), append(deadEnds, d...)
 	}
 	exec := &lsv1alpha1.Execution{}
 	err = c.Get(ctx, types.NamespacedName{Namespace: inst.Namespace, Name: inst.Name}, exec)
 	if apierrors.IsNotFound(err) {
-		return hints, nil
+		return hints, deadEnds, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("get execution of %s/%s: %w", inst.Namespace, inst.Name, err)
+		return nil, nil, fmt.Errorf("get execution of %s/%s: %w", inst.Namespace, inst.Name, err)
 	}
 	dis, err := itemsOf(ctx, c, exec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	h2, err := itemHints(ctx, c, sims, inst, dis)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	hints = append(hints, h2...)
-	return hints, nil
+	if root.DeletionTimestamp != nil {
+		deadEnds = append(deadEnds, deletionDeadEnds(dis, root.Name)...) // hints_deadend.go
+	}
+	return hints, deadEnds, nil
 }
 
 // itemHints are the hints about deploy items dis, of installation inst (nil
@@ -626,15 +631,23 @@ func failedItemMatch(di *lsv1alpha1.DeployItem, re *regexp.Regexp) []string {
 	if di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed {
 		return nil
 	}
+	m, _ := errorMatch(di, re)
+	return m
+}
+
+// errorMatch returns re's submatches in the lastError or else the
+// firstError message of di, whatever its phase, and that message; nil
+// when neither matches.
+func errorMatch(di *lsv1alpha1.DeployItem, re *regexp.Regexp) (m []string, msg string) {
 	for _, e := range []*lsv1alpha1.Error{di.Status.LastError, di.Status.FirstError} {
 		if e == nil {
 			continue
 		}
 		if m := re.FindStringSubmatch(e.Message); m != nil {
-			return m
+			return m, e.Message
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 // itemTarget names di's Target for a hint: "Target NS/NAME", or "its

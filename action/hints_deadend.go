@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/lscli/lscli/fakecluster"
 )
@@ -18,38 +17,18 @@ import (
 // lscli trigger" would send the user round in circles. These hints say so
 // and name the way out, the delete-without-uninstall annotation, and they
 // mark the root (RootState.RetryFails) so that the generic hint is left out.
+// hintsIn collects them for an installation's tree, in its walk.
 
-// deadEndDeleteHints are, for the deploy items in the tree of inst, whose
-// root is named by root (lscli's argument for it: the installation's name),
-// the hints of deletions that fail the same way on every retry
-// (deletionDeadEnd). Only a root being deleted has them.
-func deadEndDeleteHints(ctx context.Context, c *fakecluster.Cluster, root string, rootInst, inst *lsv1alpha1.Installation) ([]string, error) {
-	if rootInst.DeletionTimestamp == nil {
-		return nil, nil
-	}
+// deletionDeadEnds are the deletionDeadEnd hints of dis, whose deletion
+// the user runs as root.
+func deletionDeadEnds(dis []lsv1alpha1.DeployItem, root string) []string {
 	var hints []string
-	subs := &lsv1alpha1.InstallationList{}
-	if err := c.List(ctx, subs, fakecluster.ListOptions{Namespace: inst.Namespace, OwnerUID: inst.UID}); err != nil {
-		return nil, fmt.Errorf("list subinstallations of %s/%s: %w", inst.Namespace, inst.Name, err)
-	}
-	for i := range subs.Items {
-		h, err := deadEndDeleteHints(ctx, c, root, rootInst, &subs.Items[i])
-		if err != nil {
-			return nil, err
-		}
-		hints = append(hints, h...)
-	}
-	dis := &lsv1alpha1.DeployItemList{}
-	sel := labels.SelectorFromSet(labels.Set{lsv1alpha1.ExecutionManagedByLabel: inst.Name})
-	if err := c.List(ctx, dis, fakecluster.ListOptions{Namespace: inst.Namespace, LabelSelector: sel}); err != nil {
-		return nil, fmt.Errorf("list deploy items of execution %s/%s: %w", inst.Namespace, inst.Name, err)
-	}
-	for i := range dis.Items {
-		if h := deletionDeadEnd(&dis.Items[i], root); h != "" {
+	for i := range dis {
+		if h := deletionDeadEnd(&dis[i], root); h != "" {
 			hints = append(hints, h)
 		}
 	}
-	return hints, nil
+	return hints
 }
 
 // deletionDeadEnd is the hint for di when its deletion failed in a way that
@@ -100,26 +79,18 @@ func withoutUninstall(root string) string {
 // DeployItem, or of the deploy items of a stand-alone Execution, whose
 // deletion the user runs as root.
 func standaloneDeadEnds(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) ([]string, error) {
-	var dis []lsv1alpha1.DeployItem
-	var root string
 	switch o := obj.(type) {
 	case *lsv1alpha1.DeployItem:
-		dis, root = []lsv1alpha1.DeployItem{*o}, "deployitem "+o.Name
+		return deletionDeadEnds([]lsv1alpha1.DeployItem{*o}, "deployitem "+o.Name), nil
 	case *lsv1alpha1.Execution:
 		if o.DeletionTimestamp == nil {
 			return nil, nil
 		}
-		items, err := itemsOf(ctx, c, o)
+		dis, err := itemsOf(ctx, c, o)
 		if err != nil {
 			return nil, err
 		}
-		dis, root = items, "execution "+o.Name
+		return deletionDeadEnds(dis, "execution "+o.Name), nil
 	}
-	var hints []string
-	for i := range dis {
-		if h := deletionDeadEnd(&dis[i], root); h != "" {
-			hints = append(hints, h)
-		}
-	}
-	return hints, nil
+	return nil, nil
 }

@@ -52,14 +52,8 @@ func invalidHookMatch(di *lsv1alpha1.DeployItem) []string {
 		di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed && di.Status.Phase != lsv1alpha1.DeployItemPhases.DeleteFailed {
 		return nil
 	}
-	for _, e := range []*lsv1alpha1.Error{di.Status.LastError, di.Status.FirstError} {
-		if e != nil {
-			if m := invalidHook.FindStringSubmatch(e.Message); m != nil {
-				return m
-			}
-		}
-	}
-	return nil
+	m, _ := errorMatch(di, invalidHook) // hints.go
+	return m
 }
 
 // hookHint is the part of the hints about an invalid hook (m, invalidHook's

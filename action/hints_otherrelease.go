@@ -37,16 +37,12 @@ func helmRelease(di *lsv1alpha1.DeployItem) (namespace, name string, ok bool) {
 // object another helm release owns; ok false when the refusal is about an
 // object without the metadata (or di has none).
 func otherReleaseOwner(di *lsv1alpha1.DeployItem) (object, namespace, name string, ok bool) {
-	m := failedItemMatch(di, ownershipConflict)
-	if m == nil {
+	if di.Status.Phase != lsv1alpha1.DeployItemPhases.Failed {
 		return "", "", "", false
 	}
-	var msg string
-	for _, e := range []*lsv1alpha1.Error{di.Status.LastError, di.Status.FirstError} {
-		if e != nil && ownershipConflict.MatchString(e.Message) {
-			msg = e.Message
-			break
-		}
+	m, msg := errorMatch(di, ownershipConflict) // hints.go
+	if m == nil {
+		return "", "", "", false
 	}
 	n := otherReleaseName.FindStringSubmatch(msg)
 	if n == nil {
