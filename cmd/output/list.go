@@ -262,12 +262,37 @@ var (
 // and kind must be as item writes them between quotes (see
 // fastjson.WrittenAsIs).
 func swapTypeMeta(item []byte, apiVersion, kind string, l layout) bool {
-	asStored := l.open + `"kind"` + l.colon + `"` + kind + `"` + l.sep + `"apiVersion"` + l.colon + `"` + apiVersion + `"`
-	if !bytes.HasPrefix(item, []byte(asStored)) || len(item) <= len(asStored) || !strings.ContainsRune(",}\n", rune(item[len(asStored)])) {
+	rest, ok := cutPrefixes(item, l.open, `"kind"`, l.colon, `"`, kind, `"`, l.sep, `"apiVersion"`, l.colon, `"`, apiVersion, `"`)
+	if !ok || len(rest) == 0 || !strings.ContainsRune(",}\n", rune(rest[0])) {
 		return false
 	}
-	copy(item, l.open+`"apiVersion"`+l.colon+`"`+apiVersion+`"`+l.sep+`"kind"`+l.colon+`"`+kind+`"`)
+	// Both starts have the same length: the appends write over the old
+	// one, within item.
+	w := append(item[:0], l.open...)
+	w = append(w, `"apiVersion"`...)
+	w = append(w, l.colon...)
+	w = append(w, '"')
+	w = append(w, apiVersion...)
+	w = append(w, '"')
+	w = append(w, l.sep...)
+	w = append(w, `"kind"`...)
+	w = append(w, l.colon...)
+	w = append(w, '"')
+	w = append(w, kind...)
+	_ = append(w, '"')
 	return true
+}
+
+// cutPrefixes returns what follows b's start when b starts with the
+// concatenation of parts, without building it.
+func cutPrefixes(b []byte, parts ...string) ([]byte, bool) {
+	for _, p := range parts {
+		if len(b) < len(p) || string(b[:len(p)]) != p {
+			return nil, false
+		}
+		b = b[len(p):]
+	}
+	return b, true
 }
 
 // marshalItemCopy is marshalItem for any object: TypeMeta is cleared in a

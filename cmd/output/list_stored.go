@@ -65,7 +65,7 @@ func storedAPIVersion(o state.StoredObject) (apiVersion string, ok bool) {
 	if o.Kind == "" || strings.ContainsAny(o.Kind, `"\\`) {
 		return "", false
 	}
-	b, ok := bytes.CutPrefix(o.JSON, []byte(`{"kind":"`+o.Kind+`","apiVersion":"`))
+	b, ok := cutPrefixes(o.JSON, `{"kind":"`, o.Kind, `","apiVersion":"`) // list.go
 	if !ok {
 		return "", false
 	}
