@@ -5,8 +5,6 @@ import (
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 
-	"helm.sh/helm/v3/pkg/chartutil"
-
 	"github.com/lscli/lscli/deployers/deployer"
 	"github.com/lscli/lscli/deployers/timeout"
 )
@@ -46,7 +44,7 @@ func (d *Deployer) Delete(ctx context.Context, req deployer.Request) (deployer.R
 	if left <= 0 {
 		left = timeout.Default
 	}
-	caps := chartutil.DefaultCapabilities.Copy()
+	caps := landscaperCapabilities()
 	r := newReleaser(ctx, it.client, it.real, it.cfg.Name, it.cfg.Namespace, caps, req.Now)
 	resume := deployer.DeletePolls(req.Item)
 	if _, err := guard(func() (struct{}, error) {

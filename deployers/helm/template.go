@@ -120,7 +120,7 @@ func (d *Deployer) capabilities(c client.Client) (*chartutil.Capabilities, error
 	if err != nil {
 		return nil, reconcile.TerminalError(fmt.Errorf("invalid Kubernetes version %q: %w", v, err))
 	}
-	caps := chartutil.DefaultCapabilities.Copy()
+	caps := landscaperCapabilities()
 	caps.KubeVersion = *kv
 	return caps, nil
 }
