@@ -686,6 +686,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		if err := validateBinding(obj); err != nil { // rbacvalidate.go
 			return err
 		}
+		if err := validateCronJob(nil, obj); err != nil { // cronjobvalidate.go
+			return err
+		}
 		if err := t.validateCustomResource(nil, obj); err != nil {
 			return err
 		}
@@ -722,6 +725,9 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		return err
 	}
 	if err := validateBinding(obj); err != nil { // rbacvalidate.go
+		return err
+	}
+	if err := validateCronJob(old, obj); err != nil { // cronjobvalidate.go
 		return err
 	}
 	if err := admitAPIService(obj, false, false, now); err != nil {
