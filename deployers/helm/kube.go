@@ -242,7 +242,12 @@ func createError(err error) error {
 // An object that does not exist is created. One that exists is applied
 // (see kubeClient), or, with force, replaced as helm's kube client does
 // (see replace): then what other field managers set is gone, and helm
-// logs "Replaced" for it, changed or not.
+// logs "Replaced" for it, changed or not. As helm's kube client, Update
+// goes on past an object it cannot patch or replace (the errors are
+// joined with " && " at the end), but stops at the first object it cannot
+// look up or create: the objects after it are not written, and the one
+// refused counts as created (helm.sh/helm/v3 pkg/kube client.go update,
+// whose ResourceList.Visit returns at the first error).
 func (k *kubeClient) Update(original, target kube.ResourceList, force bool) (*kube.Result, error) {
 	if k.hooks.isPaused() {
 		return &kube.Result{Updated: target}, nil
@@ -252,9 +257,16 @@ func (k *kubeClient) Update(original, target kube.ResourceList, force bool) (*ku
 	k.log.printf("checking %d resources for changes", len(target))
 	for _, info := range target {
 		created, changed, err := k.writeInfo(info, force)
-		if err != nil {
-			err = updateError(info, created, force, err)
-			if !created && !force && strings.HasPrefix(err.Error(), "cannot patch ") {
+		var lookup *lookupError
+		switch {
+		case errors.As(err, &lookup):
+			return res, err
+		case err != nil && created:
+			res.Created = append(res.Created, info)
+			return res, fmt.Errorf("failed to create resource: %w", createError(err))
+		case err != nil:
+			err = updateError(info, force, err)
+			if !force && strings.HasPrefix(err.Error(), "cannot patch ") {
 				// helm logs the patch it sends before the server refuses it.
 				k.log.printf("Patch %s %q in namespace %s", info.Mapping.GroupVersionKind.Kind, info.Name, info.Namespace)
 			}
@@ -299,23 +311,32 @@ func (k *kubeClient) UpdateThreeWayMerge(original, target kube.ResourceList, for
 	return k.Update(original, target, force)
 }
 
-// updateError words the API server's refusal of an Update's write of info
-// as helm's kube client does: "failed to create resource" for an object
-// that did not exist, "failed to replace object" under force, else
-// `cannot patch "NAME" with kind KIND` (helm patches what exists).
-func updateError(info *resource.Info, created, force bool, err error) error {
+// updateError words the API server's refusal of an Update's write of
+// info, an object that exists, as helm's kube client does: "failed to
+// replace object" under force, else `cannot patch "NAME" with kind KIND`
+// (helm patches what exists). A refused create is Update's.
+func updateError(info *resource.Info, force bool, err error) error {
 	var status *apierrors.StatusError
 	if !errors.As(err, &status) {
 		return err
 	}
-	switch {
-	case created:
-		return fmt.Errorf("failed to create resource: %w", status)
-	case force:
+	if force {
 		return fmt.Errorf("failed to replace object: %w", status)
 	}
 	return fmt.Errorf("cannot patch %q with kind %s: %w", info.Name, info.Mapping.GroupVersionKind.Kind, status)
 }
+
+// lookupError is a failed get of an object Update is to write, in helm's
+// kube client's words; Update stops there.
+type lookupError struct{ err error }
+
+// Error is helm's wording of the failed get.
+func (e *lookupError) Error() string {
+	return "could not get information about the resource: " + e.err.Error()
+}
+
+// Unwrap returns the API server's error.
+func (e *lookupError) Unwrap() error { return e.err }
 
 // writeInfo writes info: it creates an object that does not exist,
 // replaces one that does under force, else applies it, and reports
@@ -330,7 +351,7 @@ func (k *kubeClient) writeInfo(info *resource.Info, force bool) (created, change
 	live.SetGroupVersionKind(u.GroupVersionKind())
 	err = k.c.Get(k.ctx, client.ObjectKeyFromObject(u), live)
 	if err != nil && !apierrors.IsNotFound(err) {
-		return false, false, fmt.Errorf("get %s: %w", describe(info), err)
+		return false, false, &lookupError{err: err}
 	}
 	if apierrors.IsNotFound(err) {
 		_, err := k.apply(u)
