@@ -47,7 +47,8 @@ const (
 // volumeAttributesClassName of a bound claim), the data and the flag of a
 // ConfigMap or Secret whose immutable is true, a Secret's type, a role
 // binding's roleRef, a StorageClass's provisioner, parameters,
-// reclaimPolicy and volumeBindingMode, a Pod's spec but for images and a
+// reclaimPolicy and volumeBindingMode, a CSIDriver's attachRequired and
+// volumeLifecycleModes (csidriver.go), a Pod's spec but for images and a
 // few fields that may change in one direction (immutablePod). The error is the API server's: 422
 // Invalid with the same message and causes (values rendered as it renders
 // its internal types). Any write method comes here: an update, a patch, a
@@ -141,6 +142,9 @@ var immutableRules = map[schema.GroupVersionKind]func(obj, old runtime.Object) f
 	},
 	storagev1.SchemeGroupVersion.WithKind("StorageClass"): func(obj, old runtime.Object) field.ErrorList {
 		return immutableStorageClass(obj.(*storagev1.StorageClass), old.(*storagev1.StorageClass))
+	},
+	storagev1.SchemeGroupVersion.WithKind("CSIDriver"): func(obj, old runtime.Object) field.ErrorList {
+		return immutableCSIDriver(obj.(*storagev1.CSIDriver), old.(*storagev1.CSIDriver))
 	},
 }
 
