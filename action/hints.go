@@ -303,6 +303,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h := claimTemplatesHint(&dis[i]); h != "" { // hints_claimtemplates.go
 			hints = append(hints, h)
 		}
+		if h := immutableFieldHint(&dis[i]); h != "" { // hints_immutable.go
+			hints = append(hints, h)
+		}
 		if h := resizeHint(&dis[i]); h != "" { // hints_resize.go
 			hints = append(hints, h)
 		}

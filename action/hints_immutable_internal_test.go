@@ -1,0 +1,47 @@
+package action
+
+import (
+	"strings"
+	"testing"
+
+	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+)
+
+// TestImmutableFieldHint: a manifest item whose update kube-apiserver
+// refused for a field it keeps (csi-driver-nfs v4.2.0's CSIDriver without
+// the Ephemeral lifecycle mode) is told that retries fail the same way
+// and how to create the object anew; a namespaced object's delete command
+// names its namespace; the volumeClaimTemplates of a StatefulSet, other
+// errors and items that did not fail get no hint.
+func TestImmutableFieldHint(t *testing.T) {
+	failed := lsv1alpha1.DeployItemPhases.Failed
+	csi := `unable to update resource /nfs.csi.k8s.io: CSIDriver.storage.k8s.io "nfs.csi.k8s.io" is invalid: ` +
+		`spec.volumeLifecycleModes: Invalid value: ["Persistent"]: field is immutable`
+	got := immutableFieldHint(failedItem(failed, csi))
+	for _, w := range []string{
+		"DeployItem laas/shoot: spec.volumeLifecycleModes of CSIDriver.storage.k8s.io nfs.csi.k8s.io cannot change",
+		"on a real cluster too",
+		"(kubectl delete csidriver.storage.k8s.io nfs.csi.k8s.io)",
+		"left out of the item's manifests",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("hint = %q, want it to contain %q", got, w)
+		}
+	}
+	deploy := `unable to update resource kube-flannel/web: Deployment.apps "web" is invalid: [spec.selector: Invalid value: ` +
+		`{"matchLabels":{"app":"b"}}: field is immutable, spec.template.metadata.labels: Invalid value: {"app":"a"}: ` +
+		"`selector` does not match template `labels`]"
+	if got := immutableFieldHint(failedItem(failed, deploy)); !strings.Contains(got, "spec.selector of Deployment.apps kube-flannel/web cannot change") ||
+		!strings.Contains(got, "kubectl delete deployment.apps -n kube-flannel web") {
+		t.Errorf("deployment: hint = %q", got)
+	}
+	for name, di := range map[string]*lsv1alpha1.DeployItem{
+		"claim templates": failedItem(failed, `unable to update resource db/pg: StatefulSet.apps "pg" is invalid: spec.volumeClaimTemplates: Invalid value: []: field is immutable`),
+		"other error":     failedItem(failed, `unable to update resource db/pg: Service "pg" is invalid: spec.ports[0].port: Invalid value: 0: must be between 1 and 65535`),
+		"succeeded":       failedItem(lsv1alpha1.DeployItemPhases.Succeeded, csi),
+	} {
+		if got := immutableFieldHint(di); got != "" {
+			t.Errorf("%s: hint = %q, want none", name, got)
+		}
+	}
+}
