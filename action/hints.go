@@ -333,6 +333,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h != "" {
 			hints = append(hints, h)
 		}
+		if h := omittedZeroHint(&dis[i]); h != "" { // hints_omitempty.go, after why the pods do not run
+			hints = append(hints, h)
+		}
 	}
 	for i := range dis {
 		h := webhookHint(&dis[i]) // hints_webhook.go: a later error than an unserved kind's
