@@ -11,7 +11,8 @@ import (
 // refused for a field it keeps (csi-driver-nfs v4.2.0's CSIDriver without
 // the Ephemeral lifecycle mode) is told that retries fail the same way
 // and how to create the object anew; a namespaced object's delete command
-// names its namespace; the volumeClaimTemplates of a StatefulSet, other
+// names its namespace; a CRD's CEL rule that says "X is immutable" (the
+// VolumeSnapshot's source, refused to a patch) gets it too; the volumeClaimTemplates of a StatefulSet, other
 // errors and items that did not fail get no hint.
 func TestImmutableFieldHint(t *testing.T) {
 	failed := lsv1alpha1.DeployItemPhases.Failed
@@ -34,6 +35,12 @@ func TestImmutableFieldHint(t *testing.T) {
 	if got := immutableFieldHint(failedItem(failed, deploy)); !strings.Contains(got, "spec.selector of Deployment.apps kube-flannel/web cannot change") ||
 		!strings.Contains(got, "kubectl delete deployment.apps -n kube-flannel web") {
 		t.Errorf("deployment: hint = %q", got)
+	}
+	snapshot := `unable to patch resource default/data-snapshot: VolumeSnapshot.snapshot.storage.k8s.io "data-snapshot" is invalid: ` +
+		`spec.source.persistentVolumeClaimName: Invalid value: "data-2": persistentVolumeClaimName is immutable`
+	if got := immutableFieldHint(failedItem(failed, snapshot)); !strings.Contains(got, "spec.source.persistentVolumeClaimName of "+
+		"VolumeSnapshot.snapshot.storage.k8s.io default/data-snapshot cannot change") {
+		t.Errorf("CEL rule: hint = %q", got)
 	}
 	for name, di := range map[string]*lsv1alpha1.DeployItem{
 		"claim templates": failedItem(failed, `unable to update resource db/pg: StatefulSet.apps "pg" is invalid: spec.volumeClaimTemplates: Invalid value: []: field is immutable`),
