@@ -88,6 +88,9 @@ func (c *Cluster) podsMissing(ctx context.Context, obj client.Object) (*missingR
 	if spec == nil || !makesPods {
 		return nil, nil
 	}
+	if m, err := c.priorityClassRefusal(ctx, obj, spec); m != nil || err != nil { // priorityclass.go
+		return m, err
+	}
 	if m, err := c.podSecurityRefusal(ctx, obj, spec); m != nil || err != nil { // podsecurity.go
 		return m, err
 	}

@@ -282,6 +282,9 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 	if err := c.namespaceWritten(ctx, gvk, name); err != nil { // podsecurity.go
 		return err
 	}
+	if err := c.priorityClassWritten(ctx, gvk, name); err != nil { // priorityclass.go
+		return err
+	}
 	if gvk.GroupKind() == storageClassGroupKind {
 		if err := c.classWritten(ctx); err != nil { // firstconsumer.go
 			return err

@@ -507,6 +507,9 @@ func (c *Cluster) admitPod(ctx context.Context, obj metav1.Object) error {
 				fmt.Errorf("error looking up service account %s/%s: %w", ns, sa, apierrors.NewNotFound(corev1.Resource("serviceaccount"), sa)))
 		}
 	}
+	if err := c.admitPriorityClass(ctx, pod, name); err != nil { // priorityclass.go
+		return err
+	}
 	return c.admitPodSecurity(ctx, ns, pod, name) // podsecurity.go
 }
 

@@ -24,7 +24,7 @@ import (
 // (plugin/pkg/admission/serviceaccount) for a pod named name (or its
 // generateName) whose ServiceAccount m does not exist.
 func forbiddenPod(name, ns string, m *missingRef) string {
-	if m.podSecurity { // PodSecurity admission refuses it (podsecurity.go)
+	if m.podSecurity || m.resource == "priorityclass" { // PodSecurity or Priority admission refuses it (podsecurity.go, priorityclass.go)
 		return apierrors.NewForbidden(corev1.Resource("pods"), name, errors.New(m.why)).Error()
 	}
 	return apierrors.NewForbidden(corev1.Resource("pods"), name,
