@@ -333,6 +333,13 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h != "" {
 			hints = append(hints, h)
 		}
+		ignored, err := ignoredNeedHint(ctx, c, sims, &dis[i]) // hints_ignored.go, after what the pods wait for
+		if err != nil {
+			return nil, err
+		}
+		if ignored != "" {
+			hints = append(hints, ignored)
+		}
 		if h := omittedZeroHint(&dis[i]); h != "" { // hints_omitempty.go, after why the pods do not run
 			hints = append(hints, h)
 		}
