@@ -14,6 +14,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -48,7 +49,8 @@ const (
 // ConfigMap or Secret whose immutable is true, a Secret's type, a role
 // binding's roleRef, a StorageClass's provisioner, parameters,
 // reclaimPolicy and volumeBindingMode, a CSIDriver's attachRequired and
-// volumeLifecycleModes (csidriver.go), a Pod's spec but for images and a
+// volumeLifecycleModes (csidriver.go), a PriorityClass's value and
+// preemptionPolicy (priorityclass.go), a Pod's spec but for images and a
 // few fields that may change in one direction (immutablePod). The error is the API server's: 422
 // Invalid with the same message and causes (values rendered as it renders
 // its internal types). Any write method comes here: an update, a patch, a
@@ -142,6 +144,9 @@ var immutableRules = map[schema.GroupVersionKind]func(obj, old runtime.Object) f
 	},
 	storagev1.SchemeGroupVersion.WithKind("StorageClass"): func(obj, old runtime.Object) field.ErrorList {
 		return immutableStorageClass(obj.(*storagev1.StorageClass), old.(*storagev1.StorageClass))
+	},
+	schedulingv1.SchemeGroupVersion.WithKind("PriorityClass"): func(obj, old runtime.Object) field.ErrorList {
+		return immutablePriorityClass(obj.(*schedulingv1.PriorityClass), old.(*schedulingv1.PriorityClass))
 	},
 	storagev1.SchemeGroupVersion.WithKind("CSIDriver"): func(obj, old runtime.Object) field.ErrorList {
 		return immutableCSIDriver(obj.(*storagev1.CSIDriver), old.(*storagev1.CSIDriver))

@@ -11,6 +11,7 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -90,4 +91,16 @@ func (c *Cluster) priorityClassWritten(ctx context.Context, gvk schema.GroupVers
 		}
 	}
 	return nil
+}
+
+// immutablePriorityClass is ValidatePriorityClassUpdate's part on what may
+// not change (pkg/apis/scheduling/validation): value, and
+// preemptionPolicy. A release that raises its PriorityClass's value
+// fails to update on a real cluster; the class must be deleted first.
+func immutablePriorityClass(pc, old *schedulingv1.PriorityClass) field.ErrorList {
+	var errs field.ErrorList
+	if pc.Value != old.Value {
+		errs = append(errs, field.Forbidden(field.NewPath("value"), "may not be changed in an update."))
+	}
+	return immutable(errs, pc.PreemptionPolicy, old.PreemptionPolicy, field.NewPath("preemptionPolicy"))
 }
