@@ -122,6 +122,9 @@
 //     namespace, or the binding of a claim, finds nothing missing; a Pod
 //     without its ServiceAccount is refused, as ServiceAccount admission
 //     does.
+//   - kube-apiserver's Priority admission (priorityclass.go): pods whose
+//     priorityClassName names no PriorityClass are refused, a workload's
+//     as if its ServiceAccount were missing, until the class exists.
 //   - A Job (or Pod run to completion) that completes, and a Deployment,
 //     StatefulSet or DaemonSet with a ready pod (an operator writing its
 //     own certificate), is taken to have written the Secrets and
