@@ -102,7 +102,7 @@ func workloadHint(ctx context.Context, c *fakecluster.Cluster, sims SimulatedClu
 		return claimHint(on, objNS, w), nil
 	}
 	if w.PodSecurity != "" {
-		return podSecurityHint(on, objNS, w), nil // hints_podsecurity.go
+		return podSecurityHint(on, kind, objNS, w), nil // hints_podsecurity.go
 	}
 	return fmt.Sprintf("%s, whose pods wait for an object "+
 		"they need: %s. If that cluster is simulated: only the deployers and the seeds create objects there; on a real "+
