@@ -3,6 +3,8 @@ package simcluster
 import (
 	"fmt"
 
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -24,6 +26,14 @@ import (
 // out. A webhook that kube-apiserver could call is taken to convert as
 // None does (the operator's code is not run); one it could not call
 // fails the request in its words (conversionwebhook.go).
+//
+// kube-apiserver keeps a built-in kind served in several versions once,
+// too, in its storage version, and converts it between versions by its
+// internal type. Of the kinds a simulated cluster serves, only
+// HorizontalPodAutoscaler is served in two versions (autoscaling/v1 and
+// autoscaling/v2, kept in v2): its route converts by the scheme
+// (hpaconversion.go). Every other built-in kind has one served version and
+// no route; finding that out costs one map lookup (builtinRoutes).
 
 // conversionRoute is how the objects of one served version of a custom
 // resource kind (from) are kept: in the storage version of the CRD that
@@ -34,6 +44,22 @@ type conversionRoute struct {
 	// Webhook.
 	crd     string
 	webhook bool
+	// builtin is true for a built-in kind, whose versions differ in more
+	// than their apiVersion: the scheme converts between them.
+	builtin bool
+}
+
+// builtinRoutes are the routes of the built-in kinds served in several
+// versions, by the resource of the version that is not stored: those of
+// HorizontalPodAutoscaler, stored in autoscaling/v2 (kube-apiserver's
+// storage version of the group, its preferred version, since autoscaling/v2
+// is served; an older release that does not serve it has no route).
+var builtinRoutes = map[schema.GroupVersionResource]conversionRoute{
+	autoscalingv1.SchemeGroupVersion.WithResource("horizontalpodautoscalers"): {
+		from:    autoscalingv1.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"),
+		to:      autoscalingv2.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"),
+		builtin: true,
+	},
 }
 
 // storedResource is the resource under which the fake client keeps the
@@ -56,6 +82,10 @@ type conversionRoutes struct {
 // false when they are kept under gvr itself (a built-in kind, a custom
 // resource of its storage version).
 func (c *Cluster) routeOf(gvr schema.GroupVersionResource) (conversionRoute, bool) {
+	if r, ok := builtinRoutes[gvr]; ok {
+		// The simulation's own cluster keeps Landscaper's objects only.
+		return r, c.own == nil && servesKind(r.to, c.set.minor)
+	}
 	if len(c.served) == 0 {
 		return conversionRoute{}, false
 	}
@@ -90,16 +120,65 @@ func setVersion(obj runtime.Object, gv schema.GroupVersion) {
 	obj.GetObjectKind().SetGroupVersionKind(gv.WithKind(gvk.Kind))
 }
 
+// inVersion returns obj, of route r's kinds (or a list of them), in
+// version gv: a custom resource with its apiVersion rewritten (setVersion,
+// in place), a built-in kind converted by the scheme (a new object).
+func (t *tracker) inVersion(r conversionRoute, obj runtime.Object, gv schema.GroupVersion) (runtime.Object, error) {
+	if !r.builtin {
+		setVersion(obj, gv)
+		return obj, nil
+	}
+	if !meta.IsListType(obj) {
+		out, err := t.scheme.ConvertToVersion(obj, gv)
+		if err != nil {
+			return nil, fmt.Errorf("convert %s to %s: %w", r.from.Kind, gv, err)
+		}
+		return out, nil
+	}
+	items, err := meta.ExtractList(obj)
+	if err != nil {
+		return nil, err
+	}
+	for i, it := range items {
+		if items[i], err = t.inVersion(r, it, gv); err != nil {
+			return nil, err
+		}
+	}
+	list, err := t.scheme.New(gv.WithKind(r.from.Kind + "List"))
+	if err != nil {
+		return nil, err
+	}
+	from, err := meta.ListAccessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	to, err := meta.ListAccessor(list)
+	if err != nil {
+		return nil, err
+	}
+	to.SetResourceVersion(from.GetResourceVersion())
+	to.SetContinue(from.GetContinue())
+	list.GetObjectKind().SetGroupVersionKind(gv.WithKind(r.from.Kind + "List"))
+	return list, meta.SetList(list, items)
+}
+
 // toStorage converts out, of kind gvk, about to be stored under gvr, to
 // the storage version when gvr is routed (see routeOf), and returns the
-// resource to store it under and its kind there.
-func (t *tracker) toStorage(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, out runtime.Object) (schema.GroupVersionResource, schema.GroupVersionKind) {
+// resource to store it under, its kind there and the object to store (out
+// itself but for a built-in kind).
+func (t *tracker) toStorage(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, out runtime.Object) (schema.GroupVersionResource, schema.GroupVersionKind, runtime.Object, error) {
 	r, ok := t.route(gvr)
 	if !ok {
-		return gvr, gvk
+		return gvr, gvk, out, nil
 	}
-	setVersion(out, r.to.GroupVersion())
-	return r.storedResource(), r.to
+	stored, err := t.inVersion(r, out, r.to.GroupVersion())
+	if err != nil {
+		return gvr, gvk, nil, err
+	}
+	if r.builtin {
+		admit(stored) // the storage version's defaults, as kube-apiserver decodes a stored object with them
+	}
+	return r.storedResource(), r.to, stored, nil
 }
 
 // route is the conversion route of gvr (see Cluster.routeOf); false
@@ -130,8 +209,7 @@ func (t *tracker) Get(gvr schema.GroupVersionResource, ns, name string, opts ...
 	if err != nil {
 		return nil, err
 	}
-	setVersion(obj, r.from.GroupVersion())
-	return obj, nil
+	return t.inVersion(r, obj, r.from.GroupVersion())
 }
 
 // migrateStorage keeps the custom resources of crd, just read, in its

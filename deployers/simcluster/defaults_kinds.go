@@ -160,8 +160,11 @@ func defaultStorageClass(c *storagev1.StorageClass) {
 
 // defaultHPA is SetObjectDefaults_HorizontalPodAutoscaler (v2):
 // minReplicas 1, a CPU utilization target of 80% when there are no metrics,
-// and a behavior's rules completed with the default rules.
+// and a behavior's rules completed with the default rules; without the
+// annotations of v1 reads, as v2's conversion drops them
+// (hpaconversion.go).
 func defaultHPA(h *autoscalingv2.HorizontalPodAutoscaler) {
+	h.Annotations = dropHPARoundTripAnnotations(h.Annotations)
 	setIfNil(&h.Spec.MinReplicas, 1)
 	if len(h.Spec.Metrics) == 0 {
 		h.Spec.Metrics = []autoscalingv2.MetricSpec{{Type: autoscalingv2.ResourceMetricSourceType,

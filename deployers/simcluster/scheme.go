@@ -24,6 +24,9 @@ func newScheme() *runtime.Scheme {
 		panic(fmt.Sprintf("register apiextensions/v1: %v", err))
 	}
 	addAggregatorKinds(s)
+	if err := addHPAConversions(s); err != nil { // hpaconversion.go
+		panic(fmt.Sprintf("register HorizontalPodAutoscaler conversions: %v", err))
+	}
 	return s
 }
 

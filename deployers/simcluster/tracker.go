@@ -292,8 +292,7 @@ func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionK
 	if err != nil {
 		return nil, err
 	}
-	setVersion(list, r.from.GroupVersion()) // conversion.go
-	return list, nil
+	return t.inVersion(r, list, r.from.GroupVersion()) // conversion.go
 }
 
 // list is List of the resource the objects are kept under.
@@ -412,7 +411,9 @@ func (t *tracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	if err := t.stamp(nil, out); err != nil {
 		return err
 	}
-	gvr, gvk = t.toStorage(gvr, gvk, out)                                          // conversion.go
+	if gvr, gvk, out, err = t.toStorage(gvr, gvk, out); err != nil { // conversion.go
+		return err
+	}
 	if err := t.checkStoredSize(out, storageKey(gvr, out), o.DryRun); err != nil { // objsize.go
 		return err
 	}
@@ -446,7 +447,9 @@ func (t *tracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	if err != nil || unchanged(old, out) {
 		return err
 	}
-	gvr, _ = t.toStorage(gvr, out.GetObjectKind().GroupVersionKind(), out)         // conversion.go
+	if gvr, _, out, err = t.toStorage(gvr, out.GetObjectKind().GroupVersionKind(), out); err != nil { // conversion.go
+		return err
+	}
 	if err := t.checkStoredSize(out, storageKey(gvr, out), o.DryRun); err != nil { // objsize.go
 		return err
 	}
@@ -466,7 +469,9 @@ func (t *tracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns 
 	if err != nil || unchanged(old, out) {
 		return err
 	}
-	gvr, _ = t.toStorage(gvr, out.GetObjectKind().GroupVersionKind(), out)         // conversion.go
+	if gvr, _, out, err = t.toStorage(gvr, out.GetObjectKind().GroupVersionKind(), out); err != nil { // conversion.go
+		return err
+	}
 	if err := t.checkStoredSize(out, storageKey(gvr, out), o.DryRun); err != nil { // objsize.go
 		return err
 	}
@@ -564,7 +569,9 @@ func (t *tracker) Apply(gvr schema.GroupVersionResource, ac runtime.Object, ns s
 	if exists && unchanged(old, out) {
 		return nil
 	}
-	gvr, gvk = t.toStorage(gvr, gvk, out)                                          // conversion.go
+	if gvr, gvk, out, err = t.toStorage(gvr, gvk, out); err != nil { // conversion.go
+		return err
+	}
 	if err := t.checkStoredSize(out, storageKey(gvr, out), o.DryRun); err != nil { // objsize.go
 		return err
 	}
