@@ -3,6 +3,7 @@ package simcluster
 import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -70,6 +71,8 @@ func admit(obj runtime.Object) {
 		defaultStorageClass(o)
 	case *autoscalingv2.HorizontalPodAutoscaler:
 		defaultHPA(o)
+	case *autoscalingv1.HorizontalPodAutoscaler:
+		decodeHPAv1(o) // hpaconversion.go
 	case *rbacv1.RoleBinding:
 		defaultBinding(&o.RoleRef, o.Subjects)
 	case *rbacv1.ClusterRoleBinding:
@@ -160,6 +163,7 @@ var typedKinds = map[schema.GroupVersionKind]struct {
 	networkingv1.SchemeGroupVersion.WithKind("IngressClass"):                {func() runtime.Object { return &networkingv1.IngressClass{} }, true},
 	storagev1.SchemeGroupVersion.WithKind("StorageClass"):                   {func() runtime.Object { return &storagev1.StorageClass{} }, true},
 	autoscalingv2.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"):    {func() runtime.Object { return &autoscalingv2.HorizontalPodAutoscaler{} }, true},
+	autoscalingv1.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"):    {func() runtime.Object { return &autoscalingv1.HorizontalPodAutoscaler{} }, true},
 	rbacv1.SchemeGroupVersion.WithKind("RoleBinding"):                       {func() runtime.Object { return &rbacv1.RoleBinding{} }, true},
 	rbacv1.SchemeGroupVersion.WithKind("ClusterRoleBinding"):                {func() runtime.Object { return &rbacv1.ClusterRoleBinding{} }, true},
 	apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition"): {func() runtime.Object { return &apiextensionsv1.CustomResourceDefinition{} }, true},

@@ -177,8 +177,31 @@ func (t *tracker) toStorage(gvr schema.GroupVersionResource, gvk schema.GroupVer
 	}
 	if r.builtin {
 		admit(stored) // the storage version's defaults, as kube-apiserver decodes a stored object with them
+		t.storedGeneration(r, stored)
 	}
 	return r.storedResource(), r.to, stored, nil
+}
+
+// storedGeneration makes the generation of obj, the result of an update
+// through route r in the storage version, one more than the stored
+// object's when their versioned fields differ there: kube-apiserver
+// compares its internal objects, in which a write that changes nothing in
+// the request's version may still change something (an autoscaling/v1
+// update moves the CPU metric of an HPA after its other metrics).
+func (t *tracker) storedGeneration(r conversionRoute, obj runtime.Object) {
+	rule, ok := t.generationRule(obj)
+	m, err := meta.Accessor(obj)
+	if !ok || err != nil || m.GetGeneration() == 0 {
+		return
+	}
+	old, err := t.ObjectTracker.Get(r.storedResource(), m.GetNamespace(), m.GetName())
+	if err != nil {
+		return // a create
+	}
+	o, err := meta.Accessor(old)
+	if err == nil && m.GetGeneration() == o.GetGeneration() && rule.changed(old, obj) {
+		m.SetGeneration(o.GetGeneration() + 1)
+	}
 }
 
 // route is the conversion route of gvr (see Cluster.routeOf); false

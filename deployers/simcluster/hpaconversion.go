@@ -80,6 +80,23 @@ func addHPAConversions(s *runtime.Scheme) error {
 		})
 }
 
+// decodeHPAv1 does to h, an autoscaling/v1 HPA being written, what
+// kube-apiserver's decoding does before its field manager and registry
+// see it: v1's defaults (minReplicas 1), then the conversion to its
+// internal type and back, which sets the implicit CPU target (80%) and
+// rewrites the round-trip annotations. A malformed annotation is left for
+// the conversion to the storage version to refuse.
+func decodeHPAv1(h *autoscalingv1.HorizontalPodAutoscaler) {
+	if h.Spec.MinReplicas == nil {
+		h.Spec.MinReplicas = ptr.To[int32](1)
+	}
+	var v2 autoscalingv2.HorizontalPodAutoscaler
+	if hpaToV2(h, &v2) != nil {
+		return
+	}
+	_ = hpaToV1(&v2, h) // marshals only what was just unmarshalled
+}
+
 // dropHPARoundTripAnnotations returns annotations without the round-trip
 // annotations (a copy when it had one).
 func dropHPARoundTripAnnotations(annotations map[string]string) map[string]string {
