@@ -105,3 +105,98 @@ func hpaAnswer(t *testing.T, c client.Client, ns, name, version string) string {
 	}
 	return strings.ReplaceAll(string(b), ns, "default")
 }
+
+// TestRealClusterHPAApplyAndStatus applies an HPA in autoscaling/v2 on a
+// real kube-apiserver and on a simulated cluster, applies it again in
+// autoscaling/v1 by another manager (without and with force), writes its
+// status in v2 (current metrics, conditions) and compares the outcome of
+// each step and what each cluster answers in both versions.
+func TestRealClusterHPAApplyAndStatus(t *testing.T) {
+	tc := testcluster.Get(t)
+	ctx := context.Background()
+	ns := tc.Namespace(t)
+	f := newFixture(t)
+	clusters := []struct {
+		c  client.Client
+		ns string
+	}{{f.c, "default"}, {tc.Client, ns}}
+	compare := func(step string, outcomes [2]string) {
+		t.Helper()
+		if outcomes[0] != outcomes[1] {
+			t.Errorf("%s\nsimulated: %s\nreal:      %s", step, outcomes[0], outcomes[1])
+		}
+		for _, v := range []string{"v1", "v2"} {
+			s, r := hpaAnswer(t, f.c, "default", "applied", v), hpaAnswer(t, tc.Client, ns, "applied", v)
+			if s != r {
+				t.Errorf("%s, read in %s\nsimulated: %s\nreal:      %s", step, v, s, r)
+			}
+		}
+	}
+	apply := func(manifest, manager string, force bool) [2]string {
+		var out [2]string
+		for i, cl := range clusters {
+			u := obj(t, manifest)
+			u.SetNamespace(cl.ns)
+			opts := []client.PatchOption{client.FieldOwner(manager)}
+			if force {
+				opts = append(opts, client.ForceOwnership)
+			}
+			out[i] = strings.ReplaceAll(outcome(cl.c.Patch(ctx, u, client.Apply, opts...)), cl.ns, "default")
+		}
+		return out
+	}
+	compare("applied in v2", apply(hpaApplied("autoscaling/v2", `
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}
+  - type: Pods
+    pods: {metric: {name: rps}, target: {type: AverageValue, averageValue: "10"}}
+`), "v2-applier", false))
+	compare("applied again in v2", apply(hpaApplied("autoscaling/v2", `
+  minReplicas: 2
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}
+  - type: Pods
+    pods: {metric: {name: rps}, target: {type: AverageValue, averageValue: "10"}}
+`), "v2-applier", false))
+	v1 := hpaApplied("autoscaling/v1", "  targetCPUUtilizationPercentage: 40\n")
+	compare("applied in v1", apply(v1, "v1-applier", false))
+	compare("applied in v1 with force", apply(v1, "v1-applier", true))
+	var out [2]string
+	for i, cl := range clusters {
+		u := hpaIn("v2")
+		if err := cl.c.Get(ctx, client.ObjectKey{Namespace: cl.ns, Name: "applied"}, u); err != nil {
+			t.Fatal(err)
+		}
+		status := obj(t, `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+status:
+  currentReplicas: 2
+  desiredReplicas: 3
+  currentMetrics:
+  - type: Resource
+    resource: {name: cpu, current: {averageUtilization: 45, averageValue: 120m}}
+  - type: Pods
+    pods: {metric: {name: rps}, current: {averageValue: "12"}}
+  conditions:
+  - {type: AbleToScale, status: "True", reason: ReadyForNewScale, message: ok, lastTransitionTime: "2025-01-01T00:00:00Z"}
+`)
+		u.Object["status"] = status.Object["status"]
+		u.SetManagedFields(nil)
+		out[i] = outcome(cl.c.Status().Update(ctx, u))
+	}
+	compare("status written in v2", out)
+}
+
+// hpaApplied is the manifest of HPA "applied" in apiVersion with spec
+// lines more.
+func hpaApplied(apiVersion, more string) string {
+	return "apiVersion: " + apiVersion + `
+kind: HorizontalPodAutoscaler
+metadata: {name: applied}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 5
+` + more
+}
