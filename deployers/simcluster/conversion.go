@@ -2,6 +2,7 @@ package simcluster
 
 import (
 	"fmt"
+	"time"
 
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -261,34 +262,96 @@ func (t *tracker) migrateStorage(gk schema.GroupKind, storage string) error {
 		// Restored objects come before their CRDs serve (and register) the
 		// kinds.
 		registerKinds(t.scheme, []schema.GroupVersionKind{gvk, to})
-		list, err := t.ObjectTracker.List(gvr, gvk, "")
-		if err != nil {
-			return fmt.Errorf("list %s: %w", gvk, err)
+		if err := t.move(gvr, gvk, to, func(obj runtime.Object) (runtime.Object, error) {
+			setVersion(obj, to.GroupVersion())
+			return obj, nil
+		}); err != nil {
+			return err
 		}
-		items, err := meta.ExtractList(list)
+	}
+	return nil
+}
+
+// migrateBuiltinStorage moves the objects of built-in kinds that an older
+// lscli kept in each version they were written in (HorizontalPodAutoscalers
+// written in autoscaling/v1) to their storage version, converted, after a
+// restore.
+func (c *Cluster) migrateBuiltinStorage() error {
+	for gvr := range builtinRoutes {
+		r, ok := c.routeOf(gvr)
+		gvk, stored := c.tracker.kinds[gvr]
+		if !ok || !stored {
+			continue
+		}
+		if err := c.tracker.move(gvr, gvk, r.to, func(obj runtime.Object) (runtime.Object, error) {
+			out, err := c.tracker.inVersion(r, obj, r.to.GroupVersion())
+			if err == nil {
+				admit(out) // the storage version's defaults
+			}
+			return out, err
+		}); err != nil {
+			return fmt.Errorf("simulated cluster %s: %w", c.key, err)
+		}
+	}
+	return nil
+}
+
+// move moves every object the store keeps under gvr, of kind gvk, to kind
+// to, converted by convert. Where the store holds an object of the same
+// name in to already (an older lscli kept both), the one written last
+// stays (see writtenAfter).
+func (t *tracker) move(gvr schema.GroupVersionResource, gvk, to schema.GroupVersionKind, convert func(runtime.Object) (runtime.Object, error)) error {
+	list, err := t.ObjectTracker.List(gvr, gvk, "")
+	if err != nil {
+		return fmt.Errorf("list %s: %w", gvk, err)
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return err
+	}
+	toGVR, _ := meta.UnsafeGuessKindToResource(to)
+	for _, it := range items {
+		m, err := meta.Accessor(it)
 		if err != nil {
 			return err
 		}
-		toGVR, _ := meta.UnsafeGuessKindToResource(to)
-		for _, it := range items {
-			m, err := meta.Accessor(it)
-			if err != nil {
-				return err
-			}
-			if err := t.ObjectTracker.Delete(gvr, m.GetNamespace(), m.GetName()); err != nil {
-				return fmt.Errorf("move %s %s to %s: %w", gvk, m.GetName(), storage, err)
-			}
-			t.reindex(gvr, m.GetNamespace(), m.GetName())
-			setVersion(it, to.GroupVersion())
-			if err := t.ObjectTracker.Add(it); err != nil {
-				return fmt.Errorf("move %s %s to %s: %w", gvk, m.GetName(), storage, err)
-			}
-			t.reindex(toGVR, m.GetNamespace(), m.GetName())
+		ns, name := m.GetNamespace(), m.GetName()
+		if err := t.ObjectTracker.Delete(gvr, ns, name); err != nil {
+			return fmt.Errorf("move %s %s to %s: %w", gvk, name, to.Version, err)
 		}
-		if len(items) > 0 {
-			t.remember(to)
+		t.reindex(gvr, ns, name)
+		if kept, err := t.ObjectTracker.Get(toGVR, ns, name); err == nil && !writtenAfter(it, kept) {
+			continue
 		}
-		delete(t.kinds, gvr)
+		moved, err := convert(it)
+		if err != nil {
+			return fmt.Errorf("move %s %s to %s: %w", gvk, name, to.Version, err)
+		}
+		if err := t.ObjectTracker.Add(moved); err != nil {
+			return fmt.Errorf("move %s %s to %s: %w", gvk, name, to.Version, err)
+		}
+		t.reindex(toGVR, ns, name)
 	}
+	if len(items) > 0 {
+		t.remember(to)
+	}
+	delete(t.kinds, gvr)
 	return nil
+}
+
+// writtenAfter reports whether a was written after b: the last time in
+// its managedFields is later (on a tie, b stays).
+func writtenAfter(a, b runtime.Object) bool {
+	last := func(obj runtime.Object) time.Time {
+		var out time.Time
+		if m, err := meta.Accessor(obj); err == nil {
+			for _, e := range m.GetManagedFields() {
+				if e.Time != nil && e.Time.After(out) {
+					out = e.Time.Time
+				}
+			}
+		}
+		return out
+	}
+	return last(a).After(last(b))
 }

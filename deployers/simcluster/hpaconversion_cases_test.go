@@ -1,7 +1,7 @@
 package simcluster
 
 // hpaVersionCases are HorizontalPodAutoscalers written in one version and
-// read in both (hpaconversion_test.go, hpaconversion_realcluster_test.go).
+// read in both (hpaconversion_realcluster_test.go).
 var hpaVersionCases = []struct{ name, manifest string }{
 	{"v1 with target", `apiVersion: autoscaling/v1
 kind: HorizontalPodAutoscaler

@@ -90,6 +90,9 @@ func (c *Cluster) restore(ctx context.Context, saved []state.ClusterObject) erro
 			c.noteExpiring(objectRef{gvk: obj.GetObjectKind().GroupVersionKind(), namespace: m.GetNamespace(), name: m.GetName()}, m)
 		}
 	}
+	if err := c.migrateBuiltinStorage(); err != nil { // conversion.go
+		return fmt.Errorf("restore %w", err)
+	}
 	if err := c.refreshCRDs(ctx); err != nil {
 		return fmt.Errorf("restore simulated cluster %s: %w", c.key, err)
 	}
