@@ -32,3 +32,29 @@ func TestRequestedVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestPreferredVersion: a kind asked for without a version is read in its
+// highest served version by version.CompareKubeAwareVersionStrings, as
+// kubectl reads it in its group's preferred version, whichever version it
+// is stored in.
+func TestPreferredVersion(t *testing.T) {
+	m := meta.NewDefaultRESTMapper(nil)
+	add := func(group, kind, resource string, versions ...string) {
+		for _, v := range versions {
+			gv := schema.GroupVersion{Group: group, Version: v}
+			m.AddSpecific(gv.WithKind(kind), gv.WithResource(resource), gv.WithResource(resource[:len(resource)-1]), meta.RESTScopeNamespace)
+		}
+	}
+	add("autoscaling", "HorizontalPodAutoscaler", "horizontalpodautoscalers", "v1", "v2")
+	add("example.dev", "Gadget", "gadgets", "v1alpha1", "v1beta2", "v1", "v1beta1")
+	add("apps", "Deployment", "deployments", "v1")
+	for stored, want := range map[schema.GroupVersionKind]string{
+		{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}: "v2",
+		{Group: "example.dev", Version: "v1beta1", Kind: "Gadget"}:             "v1",
+		{Group: "apps", Version: "v1", Kind: "Deployment"}:                     "v1",
+	} {
+		if got := preferredVersion(m, stored); got != want {
+			t.Errorf("%s: preferred %s, want %s", stored, got, want)
+		}
+	}
+}
