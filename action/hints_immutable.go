@@ -12,11 +12,12 @@ import (
 // changes a field its update validation keeps (ValidateImmutableField's
 // "field is immutable", the simulated cluster's immutable.go; or a CRD's
 // CEL rule self == oldSelf whose message says "X is immutable", as the
-// VolumeSnapshot's source), as the manifest applier reports it ("unable
+// VolumeSnapshot's source; or "may not be changed in an update", a
+// PriorityClass's value), as the manifest applier reports it ("unable
 // to update resource NS/NAME:", or patch for updateStrategy patch): the
 // kind with its group, the object's name and the first field refused.
 var immutableRefused = regexp.MustCompile(`unable to (?:update|patch) resource (\S*): (\S+) "([^"]+)" is invalid: \[?([\w.\[\]-]+): ` +
-	`Invalid value: .*?: (?:field|\w+) is immutable\b`)
+	`(?:Invalid value: .*?: (?:field|\w+) is immutable\b|Forbidden: may not be changed in an update)`)
 
 // immutableFieldHint says, for a manifest item that failed because its
 // manifests changed a field of an object that kube-apiserver keeps (a CSI

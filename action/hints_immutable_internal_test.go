@@ -13,7 +13,8 @@ import (
 // and how to create the object anew; a namespaced object's delete command
 // names its namespace; a CRD's CEL rule that says "X is immutable" (the
 // VolumeSnapshot's source, refused to a patch) gets it too; the volumeClaimTemplates of a StatefulSet, other
-// errors and items that did not fail get no hint.
+// errors and items that did not fail get no hint. A PriorityClass's
+// value, which kube-apiserver forbids to change, gets it too.
 func TestImmutableFieldHint(t *testing.T) {
 	failed := lsv1alpha1.DeployItemPhases.Failed
 	csi := `unable to update resource /nfs.csi.k8s.io: CSIDriver.storage.k8s.io "nfs.csi.k8s.io" is invalid: ` +
@@ -41,6 +42,14 @@ func TestImmutableFieldHint(t *testing.T) {
 	if got := immutableFieldHint(failedItem(failed, snapshot)); !strings.Contains(got, "spec.source.persistentVolumeClaimName of "+
 		"VolumeSnapshot.snapshot.storage.k8s.io default/data-snapshot cannot change") {
 		t.Errorf("CEL rule: hint = %q", got)
+	}
+	// ValidatePriorityClassUpdate forbids a new value instead of calling
+	// it immutable.
+	priority := `unable to update resource /workflow-controller: PriorityClass.scheduling.k8s.io "workflow-controller" is invalid: ` +
+		`value: Forbidden: may not be changed in an update.`
+	if got := immutableFieldHint(failedItem(failed, priority)); !strings.Contains(got, "value of PriorityClass.scheduling.k8s.io "+
+		"workflow-controller cannot change") || !strings.Contains(got, "(kubectl delete priorityclass.scheduling.k8s.io workflow-controller)") {
+		t.Errorf("forbidden: hint = %q", got)
 	}
 	for name, di := range map[string]*lsv1alpha1.DeployItem{
 		"claim templates": failedItem(failed, `unable to update resource db/pg: StatefulSet.apps "pg" is invalid: spec.volumeClaimTemplates: Invalid value: []: field is immutable`),
