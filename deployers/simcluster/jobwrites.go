@@ -82,6 +82,11 @@ func (c *Cluster) jobWrites(ctx context.Context, obj client.Object) error {
 		writes = appendNew(writes, byRole)
 	}
 	writer := kind + " " + obj.GetNamespace() + "/" + obj.GetName()
+	if kind == "Job" || kind == "Pod" {
+		if err := c.certgenWrites(ctx, writer, obj.GetNamespace(), spec); err != nil { // certgenwrites.go
+			return err
+		}
+	}
 	for _, w := range writes {
 		if err := c.writeFor(ctx, writer, obj.GetNamespace(), w); err != nil {
 			return err
