@@ -312,6 +312,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h := objectSizeHint(&dis[i]); h != "" { // hints_objsize.go
 			hints = append(hints, h)
 		}
+		if h := droppedTimeoutHint(&dis[i]); h != "" { // hints_droppedtimeout.go
+			hints = append(hints, h)
+		}
 		pending, err := claimPendingHint(ctx, c, sims, &dis[i]) // hints_claimpending.go
 		if err != nil {
 			return nil, err
