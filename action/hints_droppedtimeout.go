@@ -17,7 +17,8 @@ import (
 // #847, apis/deployer/utils/readinesschecks types_healthchecks.go and
 // managedresource types.go) for the deploy item's progressing timeout,
 // spec.timeout (default 10m). Its deployers decode their configuration
-// without strictness, so a blueprint written for the old fields, as many
+// without strictness (pkg/api/types.go NewDecoder: the codec factory's
+// UniversalDecoder, which drops unknown fields), so a blueprint written for the old fields, as many
 // are, still deploys: the fields are dropped and every wait ends at the
 // item's timeout. lscli decodes alike; the hint says so when such an item
 // timed out.

@@ -30,6 +30,21 @@ import (
 // Opaque Secret cacert with key cacert.pem, in the namespace of
 // --namespace (default projectcontour).
 
+// Envoy Gateway's install.yaml (and its chart, as a pre-install hook) runs
+// a Job `envoy-gateway certgen`, whose Role may create any Secret: it
+// writes the kubernetes.io/tls Secrets envoy-gateway, envoy and
+// envoy-rate-limit (keys ca.crt, tls.crt, tls.key) and the Opaque Secret
+// envoy-oidc-hmac (key hmac-secret) in the namespace of its environment
+// variable ENVOY_GATEWAY_NAMESPACE, default envoy-gateway-system
+// (envoyproxy/gateway internal/cmd/certgen.go, internal/provider/kubernetes
+// secrets.go CertsToSecret, internal/envoygateway/config config.go);
+// --local writes files instead. The envoy-gateway Deployment mounts
+// Secret envoy-gateway.
+
+// envoyGatewayDefaultNamespace is Envoy Gateway's default controller
+// namespace (internal/envoygateway/config DefaultNamespace).
+const envoyGatewayDefaultNamespace = "envoy-gateway-system"
+
 // contourDefaultNamespace is contour certgen's default for --namespace
 // (cmd/contour/certgen.go).
 const contourDefaultNamespace = "projectcontour"
@@ -45,11 +60,11 @@ type certgenSecret struct {
 // certgenWrites writes the Secrets that the containers of spec, run by a
 // completed Job or Pod (writer, in namespace ns), are taken to have written
 // because they run a certificate generator whose Secret names are compiled
-// in (contour certgen). A Secret that exists is left as it is.
+// in (contour certgen, envoy-gateway certgen). A Secret that exists is left as it is.
 func (c *Cluster) certgenWrites(ctx context.Context, writer, ns string, spec *corev1.PodSpec) error {
 	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
 		for i := range cs {
-			for _, s := range contourCertgen(ns, &cs[i]) {
+			for _, s := range append(contourCertgen(ns, &cs[i]), envoyGatewayCertgen(ns, &cs[i])...) {
 				if err := c.writeCertgenSecret(ctx, writer, s); err != nil {
 					return err
 				}
@@ -155,4 +170,35 @@ func (c *Cluster) writeCertgenSecret(ctx context.Context, writer string, s certg
 		return fmt.Errorf("simulated cluster %s: %s writes Secret %s/%s: %w", c.key, writer, s.namespace, s.name, err)
 	}
 	return c.afterWrite(ctx, gvk, s.namespace, s.name)
+}
+
+// envoyGatewayCertgen are the Secrets container ct, in a pod of namespace
+// ns, writes when it runs `envoy-gateway certgen` without --local, nil
+// when it runs something else.
+func envoyGatewayCertgen(ns string, ct *corev1.Container) []certgenSecret {
+	args := append(append([]string{}, ct.Command...), ct.Args...)
+	if len(args) < 2 || path.Base(args[0]) != "envoy-gateway" || args[1] != "certgen" {
+		return nil
+	}
+	for _, a := range args[2:] {
+		if name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "="); (name == "local" || a == "-l") && (!hasValue || value == "true") {
+			return nil
+		}
+	}
+	target := envoyGatewayDefaultNamespace
+	for _, e := range ct.Env {
+		if e.Name == "ENVOY_GATEWAY_NAMESPACE" {
+			target = expandEnv(ns, ct, "$("+e.Name+")")
+		}
+	}
+	if len(validation.IsDNS1123Label(target)) > 0 {
+		return nil
+	}
+	tlsKeys := []string{"ca.crt", corev1.TLSCertKey, corev1.TLSPrivateKeyKey}
+	return []certgenSecret{
+		{target, "envoy-gateway", corev1.SecretTypeTLS, tlsKeys},
+		{target, "envoy", corev1.SecretTypeTLS, tlsKeys},
+		{target, "envoy-rate-limit", corev1.SecretTypeTLS, tlsKeys},
+		{target, "envoy-oidc-hmac", corev1.SecretTypeOpaque, []string{"hmac-secret"}},
+	}
 }

@@ -101,3 +101,54 @@ func dataKeys(s *unstructured.Unstructured) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestEnvoyGatewayCertgenWritesItsSecrets: a completed Job running
+// envoy-gateway certgen is taken to have written Envoy Gateway's Secrets in
+// the namespace of ENVOY_GATEWAY_NAMESPACE (the Job's, by field reference);
+// with --local it writes files only.
+func TestEnvoyGatewayCertgenWritesItsSecrets(t *testing.T) {
+	f := newFixture(t)
+	f.create("apiVersion: v1\nkind: Namespace\nmetadata: {name: envoy-gateway-system}\n")
+	f.create(`
+apiVersion: batch/v1
+kind: Job
+metadata: {name: eg-gateway-helm-certgen, namespace: envoy-gateway-system}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: envoy-gateway-certgen
+        image: docker.io/envoyproxy/gateway:v1.6.0
+        command: [envoy-gateway, certgen]
+        env:
+        - {name: ENVOY_GATEWAY_NAMESPACE, valueFrom: {fieldRef: {apiVersion: v1, fieldPath: metadata.namespace}}}
+        - {name: KUBERNETES_CLUSTER_DOMAIN, value: cluster.local}
+`)
+	for _, want := range []struct {
+		name, typ string
+		keys      []string
+	}{
+		{"envoy-gateway", "kubernetes.io/tls", []string{"ca.crt", "tls.crt", "tls.key"}},
+		{"envoy", "kubernetes.io/tls", []string{"ca.crt", "tls.crt", "tls.key"}},
+		{"envoy-rate-limit", "kubernetes.io/tls", []string{"ca.crt", "tls.crt", "tls.key"}},
+		{"envoy-oidc-hmac", "Opaque", []string{"hmac-secret"}},
+	} {
+		s := f.get("v1", "Secret", "envoy-gateway-system", want.name)
+		if s.Object["type"] != want.typ || !reflect.DeepEqual(dataKeys(s), want.keys) {
+			t.Errorf("Secret %s: type %v keys %v, want %s %v", want.name, s.Object["type"], dataKeys(s), want.typ, want.keys)
+		}
+	}
+	for _, ct := range []corev1.Container{
+		{Command: []string{"envoy-gateway", "certgen", "--local"}},
+		{Command: []string{"envoy-gateway", "server"}},
+	} {
+		if got := envoyGatewayCertgen("default", &ct); got != nil {
+			t.Errorf("%v writes %v", ct.Command, got)
+		}
+	}
+	ct := corev1.Container{Command: []string{"envoy-gateway"}, Args: []string{"certgen"}}
+	if got := envoyGatewayCertgen("default", &ct); len(got) != 4 || got[0].namespace != envoyGatewayDefaultNamespace {
+		t.Errorf("envoy-gateway certgen without the variable writes %v, want 4 Secrets in %s", got, envoyGatewayDefaultNamespace)
+	}
+}
