@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -32,7 +33,8 @@ const maxDataSize = 1 << 20
 // username or password, ssh-auth: ssh-privatekey, service-account-token:
 // the ServiceAccount's name annotation). It runs after stringData is
 // merged into data, as the API server validates the decoded object. Keys
-// are looked at in order, where the API server goes in map order. Other
+// are looked at in order, where the API server goes in map order. A
+// PodDisruptionBudget is validated by validatePodDisruptionBudget. Other
 // kinds pass.
 func validateData(obj runtime.Object) error {
 	switch o := obj.(type) {
@@ -40,9 +42,11 @@ func validateData(obj runtime.Object) error {
 		return invalid("Secret", o.Name, secretErrors(o))
 	case *corev1.ConfigMap:
 		return invalid("ConfigMap", o.Name, configMapErrors(o))
+	case *policyv1.PodDisruptionBudget:
+		return validatePodDisruptionBudget(o) // pdbvalidate.go
 	case *unstructured.Unstructured:
 		if o.GetAPIVersion() != "v1" || o.GetKind() != "Secret" && o.GetKind() != "ConfigMap" {
-			return nil
+			return validatePodDisruptionBudget(o)
 		}
 		typed := typedKinds[o.GroupVersionKind()].new()
 		if runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, typed) != nil {
