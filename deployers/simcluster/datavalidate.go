@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -33,20 +32,17 @@ const maxDataSize = 1 << 20
 // username or password, ssh-auth: ssh-privatekey, service-account-token:
 // the ServiceAccount's name annotation). It runs after stringData is
 // merged into data, as the API server validates the decoded object. Keys
-// are looked at in order, where the API server goes in map order. A
-// PodDisruptionBudget is validated by validatePodDisruptionBudget. Other
-// kinds pass.
+// are looked at in order, where the API server goes in map order. Other
+// kinds go to validateSpecs.
 func validateData(obj runtime.Object) error {
 	switch o := obj.(type) {
 	case *corev1.Secret:
 		return invalid("Secret", o.Name, secretErrors(o))
 	case *corev1.ConfigMap:
 		return invalid("ConfigMap", o.Name, configMapErrors(o))
-	case *policyv1.PodDisruptionBudget:
-		return validatePodDisruptionBudget(o) // pdbvalidate.go
 	case *unstructured.Unstructured:
 		if o.GetAPIVersion() != "v1" || o.GetKind() != "Secret" && o.GetKind() != "ConfigMap" {
-			return validatePodDisruptionBudget(o)
+			return validateSpecs(o) // specvalidate.go
 		}
 		typed := typedKinds[o.GroupVersionKind()].new()
 		if runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, typed) != nil {
@@ -54,7 +50,7 @@ func validateData(obj runtime.Object) error {
 		}
 		return validateData(typed)
 	}
-	return nil
+	return validateSpecs(obj) // specvalidate.go
 }
 
 // invalid is kube-apiserver's Invalid error of the core kind, or nil
