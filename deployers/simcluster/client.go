@@ -195,7 +195,7 @@ func (cc *clusterClient) Apply(ctx context.Context, ac runtime.ApplyConfiguratio
 		return err // conversionwebhook.go
 	}
 	if err := cc.c.inner.Apply(ctx, ac, opts...); err != nil {
-		return err
+		return cc.undecodablePatch(ctx, gvk, u, client.Apply, err) // patcherr.go
 	}
 	return cc.c.afterWrite(ctx, gvk, u.GetNamespace(), u.GetName())
 }
