@@ -217,7 +217,7 @@ func (k *kubeClient) Create(resources kube.ResourceList) (*kube.Result, error) {
 		if !apierrors.IsNotFound(err) {
 			return nil, fmt.Errorf("get %s: %w", describe(info), err)
 		}
-		if _, err := k.apply(u); err != nil {
+		if err := k.applyOrCreate(u); err != nil { // untypable.go
 			refused = multierror.Append(refused, createError(err))
 		}
 	}
@@ -256,7 +256,7 @@ func (k *kubeClient) Update(original, target kube.ResourceList, force bool) (*ku
 	var errs []string
 	k.log.printf("checking %d resources for changes", len(target))
 	for _, info := range target {
-		created, changed, err := k.writeInfo(info, force)
+		created, changed, err := k.writeInfo(info, original.Get(info), force)
 		var lookup *lookupError
 		switch {
 		case errors.As(err, &lookup):
@@ -339,10 +339,12 @@ func (e *lookupError) Error() string {
 func (e *lookupError) Unwrap() error { return e.err }
 
 // writeInfo writes info: it creates an object that does not exist,
-// replaces one that does under force, else applies it, and reports
+// replaces one that does under force, else applies it (orig, the object
+// in the release's last manifest, nil when it had none, is what helm's
+// patch would start from; see applyOrPatch), and reports
 // whether it did not exist before and, for one that did, whether the
 // write changed it (helm's kube client logs a patch or "no changes").
-func (k *kubeClient) writeInfo(info *resource.Info, force bool) (created, changed bool, err error) {
+func (k *kubeClient) writeInfo(info, orig *resource.Info, force bool) (created, changed bool, err error) {
 	u, err := asUnstructured(info)
 	if err != nil {
 		return false, false, err
@@ -354,13 +356,18 @@ func (k *kubeClient) writeInfo(info *resource.Info, force bool) (created, change
 		return false, false, &lookupError{err: err}
 	}
 	if apierrors.IsNotFound(err) {
-		_, err := k.apply(u)
-		return true, true, err
+		return true, true, k.applyOrCreate(u) // untypable.go
 	}
 	if force {
 		return false, true, k.replace(u, live)
 	}
-	after, err := k.apply(u)
+	var prev *unstructured.Unstructured
+	if orig != nil {
+		if prev, err = asUnstructured(orig); err != nil {
+			return false, false, err
+		}
+	}
+	after, err := k.applyOrPatch(prev, u, live) // untypable.go
 	if err != nil {
 		return false, false, err
 	}
