@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
+
+	"github.com/lscli/lscli/internal/builtintypes"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
-	"k8s.io/client-go/applyconfigurations"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -54,10 +53,9 @@ func (k *kubeClient) applyOrCreate(u *unstructured.Unstructured) error {
 }
 
 // builtinTypes is the type converter of the built-in kinds, from their
-// OpenAPI schemas, as the API server's field manager has them.
-var builtinTypes = sync.OnceValue(func() managedfields.TypeConverter {
-	return applyconfigurations.NewTypeConverter(clientgoscheme.Scheme)
-})
+// OpenAPI schemas, as the API server's field manager has them (one per
+// process, shared with the simulated cluster).
+var builtinTypes = builtintypes.Converter
 
 // untypableLive reports whether live, a stored object of a built-in kind,
 // is one the API server's field manager cannot make a typed value of:

@@ -8,11 +8,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lscli/lscli/internal/builtintypes"
+
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	"k8s.io/client-go/applyconfigurations"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/lscli/lscli/deployers/deployer"
@@ -271,10 +271,8 @@ var converter = sync.OnceValue(func() managedfields.TypeConverter {
 })
 
 // builtinConverter is the type converter of the built-in kinds, from their
-// OpenAPI schemas.
-var builtinConverter = sync.OnceValue(func() managedfields.TypeConverter {
-	return applyconfigurations.NewTypeConverter(clientgoscheme.Scheme)
-})
+// OpenAPI schemas, shared with the helm deployer.
+var builtinConverter = builtintypes.Converter
 
 // reader is Options.Landscape as a reader, nil when there is none.
 func (cs *Clusters) reader() fakecluster.Reader {
