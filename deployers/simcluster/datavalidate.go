@@ -33,7 +33,7 @@ const maxDataSize = 1 << 20
 // the ServiceAccount's name annotation). It runs after stringData is
 // merged into data, as the API server validates the decoded object. Keys
 // are looked at in order, where the API server goes in map order. Other
-// kinds go to validateSpecs.
+// kinds pass.
 func validateData(obj runtime.Object) error {
 	switch o := obj.(type) {
 	case *corev1.Secret:
@@ -42,7 +42,7 @@ func validateData(obj runtime.Object) error {
 		return invalid("ConfigMap", o.Name, configMapErrors(o))
 	case *unstructured.Unstructured:
 		if o.GetAPIVersion() != "v1" || o.GetKind() != "Secret" && o.GetKind() != "ConfigMap" {
-			return validateSpecs(o) // specvalidate.go
+			return nil
 		}
 		typed := typedKinds[o.GroupVersionKind()].new()
 		if runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, typed) != nil {
@@ -50,7 +50,7 @@ func validateData(obj runtime.Object) error {
 		}
 		return validateData(typed)
 	}
-	return validateSpecs(obj) // specvalidate.go
+	return nil
 }
 
 // invalid is kube-apiserver's Invalid error of the core kind, or nil

@@ -7,6 +7,28 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
+// validateBuiltin runs kube-apiserver's validation of the built-in kinds
+// lscli validates, on create (old nil) and update, in this order: a
+// workload's selector (selector.go), a Secret's or ConfigMap's data
+// (datavalidate.go), the specs of validateSpecs, RBAC objects
+// (rbacvalidate.go) and a CronJob (cronjobvalidate.go). Each passes the
+// kinds it does not validate.
+func validateBuiltin(old, obj runtime.Object) error {
+	if err := validateWorkloadSelector(obj); err != nil {
+		return err
+	}
+	if err := validateData(obj); err != nil {
+		return err
+	}
+	if err := validateSpecs(obj); err != nil {
+		return err
+	}
+	if err := validateBinding(obj); err != nil {
+		return err
+	}
+	return validateCronJob(old, obj)
+}
+
 // validateSpecs runs, on create and update, kube-apiserver's validation of
 // the specs lscli checks beyond a Secret's or ConfigMap's data
 // (validateData): a PodDisruptionBudget's (pdbvalidate.go), a Service's

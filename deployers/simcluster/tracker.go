@@ -709,16 +709,7 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 		if err := t.defaultIngressClassName(obj); err != nil { // defaultingress.go
 			return err
 		}
-		if err := validateWorkloadSelector(obj); err != nil {
-			return err
-		}
-		if err := validateData(obj); err != nil {
-			return err
-		}
-		if err := validateBinding(obj); err != nil { // rbacvalidate.go
-			return err
-		}
-		if err := validateCronJob(nil, obj); err != nil { // cronjobvalidate.go
+		if err := validateBuiltin(nil, obj); err != nil { // specvalidate.go
 			return err
 		}
 		if err := t.validateCustomResource(nil, obj); err != nil {
@@ -750,16 +741,7 @@ func (t *tracker) stamp(old, obj runtime.Object) error {
 	// comes before the registry's: writing a manifest again without the
 	// defaults is no change.
 	admit(obj)
-	if err := validateWorkloadSelector(obj); err != nil {
-		return err
-	}
-	if err := validateData(obj); err != nil {
-		return err
-	}
-	if err := validateBinding(obj); err != nil { // rbacvalidate.go
-		return err
-	}
-	if err := validateCronJob(old, obj); err != nil { // cronjobvalidate.go
+	if err := validateBuiltin(old, obj); err != nil { // specvalidate.go
 		return err
 	}
 	if err := admitAPIService(obj, false, false, now); err != nil {
