@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
+	manifestv1alpha2 "github.com/gardener/landscaper/apis/deployer/manifest/v1alpha2"
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	"github.com/gardener/landscaper/apis/deployer/utils/readinesschecks"
 	corev1 "k8s.io/api/core/v1"
@@ -128,6 +129,16 @@ func checkConfigOf(di *lsv1alpha1.DeployItem) checkConfig {
 		return checkConfig{}
 	}
 	return cfg
+}
+
+// manifestConfigOf decodes di's configuration as the manifest deployer's
+// ProviderConfiguration; false when it has none or it does not decode.
+func manifestConfigOf(di *lsv1alpha1.DeployItem) (manifestv1alpha2.ProviderConfiguration, bool) {
+	var cfg manifestv1alpha2.ProviderConfiguration
+	if di.Spec.Configuration == nil || json.Unmarshal(di.Spec.Configuration.Raw, &cfg) != nil {
+		return manifestv1alpha2.ProviderConfiguration{}, false
+	}
+	return cfg, true
 }
 
 // secondaryRead is an object that a custom readiness check (check) or an

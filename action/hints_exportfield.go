@@ -61,8 +61,8 @@ func unsetManifestField(di *lsv1alpha1.DeployItem, key string) (ref *lsv1alpha1.
 	if di.Spec.Type != deployers.ManifestType || di.Spec.Configuration == nil {
 		return nil, "", "", false
 	}
-	var cfg manifestv1alpha2.ProviderConfiguration
-	if err := json.Unmarshal(di.Spec.Configuration.Raw, &cfg); err != nil || cfg.Exports == nil {
+	cfg, decoded := manifestConfigOf(di)
+	if !decoded || cfg.Exports == nil {
 		return nil, "", "", false
 	}
 	strategy = string(cfg.UpdateStrategy)

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	manifestv1alpha2 "github.com/gardener/landscaper/apis/deployer/manifest/v1alpha2"
 	"github.com/gardener/landscaper/apis/deployer/utils/managedresource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -69,8 +68,8 @@ func ignoredNeedHint(ctx context.Context, c *fakecluster.Cluster, sims Simulated
 // as apiVersion, kind, namespace and name (a manifest without namespace
 // has the one of a namespaced object's manifest: none).
 func ignoredManifests(di *lsv1alpha1.DeployItem) []metav1.PartialObjectMetadata {
-	var cfg manifestv1alpha2.ProviderConfiguration
-	if di.Spec.Configuration == nil || json.Unmarshal(di.Spec.Configuration.Raw, &cfg) != nil {
+	cfg, ok := manifestConfigOf(di)
+	if !ok {
 		return nil
 	}
 	var out []metav1.PartialObjectMetadata

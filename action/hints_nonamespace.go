@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	lsv1alpha1 "github.com/gardener/landscaper/apis/core/v1alpha1"
-	manifestv1alpha2 "github.com/gardener/landscaper/apis/deployer/manifest/v1alpha2"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -48,8 +47,8 @@ func noNamespaceHint(ctx context.Context, c *fakecluster.Cluster, sims Simulated
 	if !ok {
 		return "", nil
 	}
-	var cfg manifestv1alpha2.ProviderConfiguration
-	if err := json.Unmarshal(di.Spec.Configuration.Raw, &cfg); err != nil {
+	cfg, ok := manifestConfigOf(di)
+	if !ok {
 		return "", nil
 	}
 	target, err := targetOf(ctx, c, di)
