@@ -326,6 +326,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h := droppedTimeoutHint(&dis[i]); h != "" { // hints_droppedtimeout.go
 			hints = append(hints, h)
 		}
+		if h := ttlJobHint(&dis[i]); h != "" { // hints_ttljob.go
+			hints = append(hints, h)
+		}
 		pending, err := claimPendingHint(ctx, c, sims, &dis[i]) // hints_claimpending.go
 		if err != nil {
 			return nil, err

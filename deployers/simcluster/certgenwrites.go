@@ -169,6 +169,7 @@ func (c *Cluster) writeCertgenSecret(ctx context.Context, writer string, s certg
 	case err != nil:
 		return fmt.Errorf("simulated cluster %s: %s writes Secret %s/%s: %w", c.key, writer, s.namespace, s.name, err)
 	}
+	c.noteRanWrite(gvk, s.namespace, s.name) // certgen runs in Jobs and Pods
 	return c.afterWrite(ctx, gvk, s.namespace, s.name)
 }
 

@@ -58,6 +58,7 @@ func TestContourCertgenWritesItsSecrets(t *testing.T) {
       containers: [{name: envoy, image: envoy}]
       volumes: [{name: envoycert, secret: {secretName: envoycert}}]
 `), "namespace: default", "namespace: projectcontour", 1))
+	f.clock.Step(podStartDelay)
 	if u := f.get("apps/v1", "DaemonSet", "projectcontour", "w"); !ready(t, u) {
 		t.Errorf("Envoy DaemonSet not ready; status: %v", u.Object["status"])
 	}

@@ -69,6 +69,9 @@ type Cluster struct {
 	// with when (ttl.go).
 	expiring map[objectRef]time.Time
 	finished map[objectRef]finishMark
+	// ranWrites are the Secrets and ConfigMaps that Jobs and Pods which ran
+	// to completion created in this process, with when (podstart.go).
+	ranWrites map[objectRef]time.Time
 	// gc are the deleted owners whose dependents the garbage collector
 	// looks at in the next step (gc.go).
 	gc []gcOwner
@@ -98,7 +101,7 @@ func newCluster(set *Clusters, key string) *Cluster {
 	c := &Cluster{key: key, set: set, scheme: set.scheme, base: builtinRESTMapper(set.minor),
 		served: served{}, crdServes: map[string]served{}, crdSchemas: map[string]crdSchemaSet{}, kindCRDs: map[schema.GroupVersionKind]map[string]bool{},
 		pending: map[objectRef]pendingFill{}, waiting: map[objectRef]struct{}{},
-		expiring: map[objectRef]time.Time{}, finished: map[objectRef]finishMark{}}
+		expiring: map[objectRef]time.Time{}, finished: map[objectRef]finishMark{}, ranWrites: map[objectRef]time.Time{}}
 	var store testing.ObjectTracker
 	if key == SelfKey && set.opts.Landscape != nil {
 		c.own = set.opts.Landscape

@@ -88,7 +88,7 @@ func (c *Cluster) jobWrites(ctx context.Context, obj client.Object) error {
 		}
 	}
 	for _, w := range writes {
-		if err := c.writeFor(ctx, writer, obj.GetNamespace(), w); err != nil {
+		if err := c.writeFor(ctx, writer, kind == "Job" || kind == "Pod", obj.GetNamespace(), w); err != nil {
 			return err
 		}
 	}
@@ -180,8 +180,9 @@ func writeOf(key, value string) (namedWrite, bool) {
 
 // writeFor creates w in namespace ns, unless it exists, as writer would
 // have, and lets the cluster react to it as to any write (workloads that
-// wait for it look again).
-func (c *Cluster) writeFor(ctx context.Context, writer, ns string, w namedWrite) error {
+// wait for it look again). ran tells a writer that ran to completion (a
+// Job or Pod), whose readers start later (podstart.go).
+func (c *Cluster) writeFor(ctx context.Context, writer string, ran bool, ns string, w namedWrite) error {
 	meta := metav1.ObjectMeta{Namespace: ns, Name: w.name, Annotations: map[string]string{writtenByAnnotation: writer}}
 	var obj client.Object
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
@@ -199,6 +200,9 @@ func (c *Cluster) writeFor(ctx context.Context, writer, ns string, w namedWrite)
 		return nil
 	case err != nil:
 		return fmt.Errorf("simulated cluster %s: %s writes %s %s/%s: %w", c.key, writer, gvk.Kind, ns, w.name, err)
+	}
+	if ran {
+		c.noteRanWrite(gvk, ns, w.name)
 	}
 	return c.afterWrite(ctx, gvk, ns, w.name)
 }

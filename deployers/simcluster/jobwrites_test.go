@@ -49,6 +49,7 @@ func TestCompletedJobWritesTheSecretItNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.create(mountsAdmission)
+	f.clock.Step(podStartDelay) // its pods start after the Job (podstart.go)
 	if u := f.get("apps/v1", "Deployment", "default", "w"); !ready(t, u) {
 		t.Errorf("not ready; status: %v", u.Object["status"])
 	}
@@ -196,6 +197,7 @@ func TestCompletedJobWritesTheSecretItsRoleNames(t *testing.T) {
 		t.Errorf("annotation %s = %q, want the Job", writtenByAnnotation, got)
 	}
 	f.create(readsRedisAuth)
+	f.clock.Step(podStartDelay)
 	if u := f.get("apps/v1", "Deployment", "default", "w"); !ready(t, u) {
 		t.Errorf("not ready; status: %v", u.Object["status"])
 	}

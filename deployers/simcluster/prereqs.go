@@ -175,23 +175,7 @@ func (c *Cluster) findMissing(ctx context.Context, ns string, s *corev1.PodSpec)
 		return m, err
 	}
 	for _, v := range s.Volumes {
-		var refs []objectUse
-		switch {
-		case v.Secret != nil:
-			refs = append(refs, objectUse{secret: true, name: v.Secret.SecretName, optional: v.Secret.Optional, keys: itemKeys(v.Secret.Items)})
-		case v.ConfigMap != nil:
-			refs = append(refs, objectUse{name: v.ConfigMap.Name, optional: v.ConfigMap.Optional, keys: itemKeys(v.ConfigMap.Items), binary: true})
-		case v.Projected != nil:
-			for _, p := range v.Projected.Sources {
-				if p.Secret != nil {
-					refs = append(refs, objectUse{secret: true, name: p.Secret.Name, optional: p.Secret.Optional, keys: itemKeys(p.Secret.Items)})
-				}
-				if p.ConfigMap != nil {
-					refs = append(refs, objectUse{name: p.ConfigMap.Name, optional: p.ConfigMap.Optional, keys: itemKeys(p.ConfigMap.Items), binary: true})
-				}
-			}
-		}
-		if m, err := c.firstMissing(ctx, ns, refs, &missingRef{stall: stallMount}); m != nil || err != nil {
+		if m, err := c.firstMissing(ctx, ns, volumeUses(v), &missingRef{stall: stallMount}); m != nil || err != nil {
 			return m, err
 		}
 	}
@@ -206,27 +190,7 @@ func (c *Cluster) findMissing(ctx context.Context, ns string, s *corev1.PodSpec)
 			if msg := invalidImage(cs[i].Image); msg != "" {
 				return &missingRef{stall: stallImage, container: cs[i].Name, image: cs[i].Image, init: init, why: msg}, nil
 			}
-			var refs []objectUse
-			for _, e := range cs[i].EnvFrom {
-				if e.SecretRef != nil {
-					refs = append(refs, objectUse{secret: true, name: e.SecretRef.Name, optional: e.SecretRef.Optional})
-				}
-				if e.ConfigMapRef != nil {
-					refs = append(refs, objectUse{name: e.ConfigMapRef.Name, optional: e.ConfigMapRef.Optional})
-				}
-			}
-			for _, e := range cs[i].Env {
-				switch {
-				case e.ValueFrom == nil:
-				case e.ValueFrom.SecretKeyRef != nil:
-					r := e.ValueFrom.SecretKeyRef
-					refs = append(refs, objectUse{secret: true, name: r.Name, optional: r.Optional, keys: []string{r.Key}, env: true})
-				case e.ValueFrom.ConfigMapKeyRef != nil:
-					r := e.ValueFrom.ConfigMapKeyRef
-					refs = append(refs, objectUse{name: r.Name, optional: r.Optional, keys: []string{r.Key}, env: true})
-				}
-			}
-			m, err := c.firstMissing(ctx, ns, refs, &missingRef{stall: stallConfig, container: cs[i].Name, init: init})
+			m, err := c.firstMissing(ctx, ns, containerUses(&cs[i]), &missingRef{stall: stallConfig, container: cs[i].Name, init: init})
 			if m != nil || err != nil {
 				return m, err
 			}
@@ -248,6 +212,54 @@ type objectUse struct {
 	// env: a missing key fails the container's config with the kubelet's
 	// message.
 	env bool
+}
+
+// volumeUses are the Secrets and ConfigMaps volume v mounts, with the keys
+// of its items.
+func volumeUses(v corev1.Volume) []objectUse {
+	var refs []objectUse
+	switch {
+	case v.Secret != nil:
+		refs = append(refs, objectUse{secret: true, name: v.Secret.SecretName, optional: v.Secret.Optional, keys: itemKeys(v.Secret.Items)})
+	case v.ConfigMap != nil:
+		refs = append(refs, objectUse{name: v.ConfigMap.Name, optional: v.ConfigMap.Optional, keys: itemKeys(v.ConfigMap.Items), binary: true})
+	case v.Projected != nil:
+		for _, p := range v.Projected.Sources {
+			if p.Secret != nil {
+				refs = append(refs, objectUse{secret: true, name: p.Secret.Name, optional: p.Secret.Optional, keys: itemKeys(p.Secret.Items)})
+			}
+			if p.ConfigMap != nil {
+				refs = append(refs, objectUse{name: p.ConfigMap.Name, optional: p.ConfigMap.Optional, keys: itemKeys(p.ConfigMap.Items), binary: true})
+			}
+		}
+	}
+	return refs
+}
+
+// containerUses are the Secrets and ConfigMaps the env and envFrom of
+// container ct read, with the keys env names.
+func containerUses(ct *corev1.Container) []objectUse {
+	var refs []objectUse
+	for _, e := range ct.EnvFrom {
+		if e.SecretRef != nil {
+			refs = append(refs, objectUse{secret: true, name: e.SecretRef.Name, optional: e.SecretRef.Optional})
+		}
+		if e.ConfigMapRef != nil {
+			refs = append(refs, objectUse{name: e.ConfigMapRef.Name, optional: e.ConfigMapRef.Optional})
+		}
+	}
+	for _, e := range ct.Env {
+		switch {
+		case e.ValueFrom == nil:
+		case e.ValueFrom.SecretKeyRef != nil:
+			r := e.ValueFrom.SecretKeyRef
+			refs = append(refs, objectUse{secret: true, name: r.Name, optional: r.Optional, keys: []string{r.Key}, env: true})
+		case e.ValueFrom.ConfigMapKeyRef != nil:
+			r := e.ValueFrom.ConfigMapKeyRef
+			refs = append(refs, objectUse{name: r.Name, optional: r.Optional, keys: []string{r.Key}, env: true})
+		}
+	}
+	return refs
 }
 
 // itemKeys are the keys of a volume's items.
@@ -400,7 +412,7 @@ func (c *Cluster) exists(ctx context.Context, obj client.Object, ns, name string
 // instead, remembers obj as waiting and returns true. Once none is missing
 // it forgets obj and returns false; a rule's duration counts from then.
 func (c *Cluster) awaitPrereqs(ctx context.Context, ref objectRef, obj client.Object, now metav1.Time) (bool, error) {
-	spec, _ := podSpecOf(obj)
+	spec, makesPods := podSpecOf(obj)
 	if spec == nil {
 		return false, nil
 	}
@@ -409,6 +421,9 @@ func (c *Cluster) awaitPrereqs(ctx context.Context, ref objectRef, obj client.Ob
 		return false, err
 	}
 	if m == nil {
+		if makesPods && c.awaitPodStart(ref, obj, spec) { // podstart.go
+			return true, nil
+		}
 		if _, was := c.waiting[ref]; was {
 			delete(c.waiting, ref)
 			if d, ok := obj.(*appsv1.Deployment); ok && stalledDeployment(d) {
