@@ -304,6 +304,11 @@ func (c *Cluster) afterWrite(ctx context.Context, gvk schema.GroupVersionKind, n
 	if err := c.checkAPIServices(ctx, gvk, ns, name); err != nil {
 		return err
 	}
+	if gvk.Group == certificateGVK.Group {
+		if err := c.certManagerWritten(ctx, gvk, ns, name); err != nil { // certmanagerissue.go
+			return err
+		}
+	}
 	if gvk.GroupKind() == clusterRoleGroupKind {
 		if err := c.aggregateClusterRoles(ctx); err != nil { // aggregation.go
 			return err

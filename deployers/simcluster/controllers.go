@@ -133,6 +133,9 @@ func (c *Cluster) control(ctx context.Context, ref objectRef) error {
 	if err := c.jobWrites(ctx, want); err != nil { // a completed Job's or running workload's containers wrote (jobwrites.go)
 		return err
 	}
+	if err := c.certManagerWritten(ctx, ref.gvk, ref.namespace, ref.name); err != nil { // cert-manager's controller runs (certmanagerissue.go)
+		return err
+	}
 	return c.expireJob(ctx, ref)
 }
 
