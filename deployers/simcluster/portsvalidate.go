@@ -89,8 +89,10 @@ func validateServicePorts(s *corev1.Service) error {
 // pkg/apis/core/validation): a name is an IANA service name (at most 15
 // characters: why charts such as Vector's cut the names they make from
 // the user's configuration) and unique within its container, a
-// containerPort is set and a valid port number. obj of another kind is
-// left alone. Other fields of the pod spec are not validated here.
+// containerPort is set and a valid port number; and, after each
+// container's ports, its requests and limits (containerResourceErrors). obj
+// of another kind is left alone. Other fields of the pod spec are not
+// validated here.
 func validateContainerPorts(obj runtime.Object) error {
 	var (
 		gk   schema.GroupKind
@@ -120,9 +122,11 @@ func validateContainerPorts(obj runtime.Object) error {
 	var errs field.ErrorList
 	for i, c := range spec.Containers {
 		errs = append(errs, containerPortErrors(c.Ports, at.Child("containers").Index(i).Child("ports"))...)
+		errs = append(errs, containerResourceErrors(c.Resources, at.Child("containers").Index(i).Child("resources"))...) // resourcesvalidate.go
 	}
 	for i, c := range spec.InitContainers {
 		errs = append(errs, containerPortErrors(c.Ports, at.Child("initContainers").Index(i).Child("ports"))...)
+		errs = append(errs, containerResourceErrors(c.Resources, at.Child("initContainers").Index(i).Child("resources"))...)
 	}
 	if len(errs) > 0 {
 		return apierrors.NewInvalid(gk, name, errs)
