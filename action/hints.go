@@ -83,7 +83,7 @@ func timeoutHint(di *lsv1alpha1.DeployItem, describe func(namespace, name string
 					r.check, r.kind, r.namespace, r.name, describe(di.Namespace, r.target)))
 			}
 		}
-		also := ""
+		also := ownCheckReads(cfg) // hints_checkobjects.go
 		if len(where) > 0 {
 			also = "; " + strings.Join(where, "; ") + ": seed such an object on that cluster"
 		}
