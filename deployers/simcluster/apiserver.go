@@ -98,7 +98,8 @@ const (
 // at a value derived from the Service's name and go on to the next one
 // that neither the Service nor another Service of the cluster (used) holds,
 // so every run gets the same and no two Services share one; what the
-// Service asks for that another holds is refused (checkRequested).
+// Service asks for that another holds is refused (checkRequested), as is
+// a node port outside the range (checkNodePortRange).
 func allocateService(src ids.Source, cluster string, used *allocations, old, s *corev1.Service) error {
 	spec := &s.Spec
 	if old != nil {
@@ -107,6 +108,9 @@ func allocateService(src ids.Source, cluster string, used *allocations, old, s *
 	}
 	normalizeClusterIPs(old, s)
 	if err := checkRequested(used, old, s); err != nil {
+		return err
+	}
+	if err := checkNodePortRange(old, s); err != nil {
 		return err
 	}
 	if used == nil {
