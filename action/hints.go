@@ -314,6 +314,9 @@ func itemHints(ctx context.Context, c *fakecluster.Cluster, sims SimulatedCluste
 		if h := claimTemplatesHint(&dis[i]); h != "" { // hints_claimtemplates.go
 			hints = append(hints, h)
 		}
+		if h := nodePortRangeHint(&dis[i]); h != "" { // hints_nodeport.go
+			hints = append(hints, h)
+		}
 		if h := immutableFieldHint(&dis[i]); h != "" { // hints_immutable.go
 			hints = append(hints, h)
 		}
