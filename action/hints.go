@@ -236,6 +236,9 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, root, inst *lsv1alpha1
 	if h := templateHint(inst, explained); h != "" {
 		hints = append(hints, h)
 	}
+	if h := landscaperObjectSizeHint("Installation", inst.Namespace, inst.Name, inst.Status.LastError); h != "" { // hints_objsize.go
+		hints = append(hints, h)
+	}
 	h, err := configMapKeyHint(ctx, c, inst)
 	if err != nil {
 		return nil, nil, err
@@ -261,6 +264,9 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, root, inst *lsv1alpha1
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("get execution of %s/%s: %w", inst.Namespace, inst.Name, err)
+	}
+	if h := landscaperObjectSizeHint("Execution", exec.Namespace, exec.Name, exec.Status.LastError); h != "" {
+		hints = append(hints, h)
 	}
 	dis, err := itemsOf(ctx, c, exec)
 	if err != nil {

@@ -34,3 +34,23 @@ func objectSizeHint(di *lsv1alpha1.DeployItem) string {
 		"the object itself must shrink: for a CRD drop its descriptions (controller-gen crd:maxDescLen=0) or "+
 		"versions it no longer serves; else split the data over several objects", di.Namespace, di.Name, what)
 }
+
+// landscaperObjectSizeHint says, for an Installation or Execution (kind)
+// whose last error is the refusal of an object it writes as too large for
+// etcd (fakecluster objsize.go, as on a Landscaper cluster), what holds the
+// bytes and how to get below the limit. It is empty for other errors.
+func landscaperObjectSizeHint(kind, namespace, name string, le *lsv1alpha1.Error) string {
+	if le == nil || !strings.Contains(le.Message, "etcdserver: request is too large") {
+		return ""
+	}
+	what, why := "an object it writes", " (a subinstallation with an inline blueprint, or a DataObject of its exports)"
+	advice := "move large files out of inline blueprints into blueprints of a component version, and keep exported data small"
+	if kind == "Execution" {
+		what, why = "a DeployItem", ", and a DeployItem holds the configuration its template rendered (the manifests "+
+			"or helm values) in full (the Execution keeps its templates gzipped)"
+		advice = "render less into one deploy item: split the manifests over several deploy items, or take large files " +
+			"such as CRDs from a helm chart of the component version instead of inlining them"
+	}
+	return fmt.Sprintf("%s %s/%s: Landscaper's API server refused to store %s as too large, as a Landscaper cluster "+
+		"does: etcd stores at most 1.5 MiB in one write%s. To get below the limit, %s", kind, namespace, name, what, why, advice)
+}

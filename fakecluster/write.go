@@ -114,6 +114,9 @@ func (c *Cluster) createLocked(gvk schema.GroupVersionKind, obj Object) (Object,
 	next.SetUID(uid)
 	next.SetDeletionTimestamp(nil)
 	next.SetDeletionGracePeriodSeconds(nil)
+	if err := checkStoredSize(gvk, next); err != nil { // objsize.go
+		return nil, storedResult, err
+	}
 	next.SetResourceVersion(c.nextRV())
 	c.store.put(k, next)
 	c.emitLocked(Added, k.gk, nil, next)
@@ -205,6 +208,9 @@ func (c *Cluster) updateLocked(gvk schema.GroupVersionKind, obj Object) (Object,
 	if changed && HasGeneration(gvk.GroupKind()) {
 		next.SetGeneration(stored.GetGeneration() + 1)
 	}
+	if err := checkStoredSize(gvk, next); err != nil {
+		return nil, storedResult, err
+	}
 	return c.commitLocked(k, stored, next), storedResult, nil
 }
 
@@ -221,6 +227,9 @@ func (c *Cluster) updateStatusLocked(gvk schema.GroupVersionKind, obj Object) (O
 		return stored, storedResult, nil
 	}
 	next := withStatusOf(stored, obj)
+	if err := checkStoredSize(gvk, next); err != nil {
+		return nil, storedResult, err
+	}
 	next.SetResourceVersion(c.nextRV())
 	// Only the status changed: metadata and spec, and with them every
 	// index entry, are those of the stored object.

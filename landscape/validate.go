@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/apilimits"
 	"github.com/lscli/lscli/internal/apiwords"
 )
 
@@ -32,6 +33,12 @@ func validateObject(kind kindInfo, obj fakecluster.Object) []string {
 	msgs := validateMetadata(obj)
 	if kind.validate != nil {
 		msgs = append(msgs, kind.validate(obj)...)
+	}
+	if n, tooLarge := fakecluster.TooLargeToStore(kind.gvk, obj); tooLarge {
+		// kube-apiserver passes etcd's refusal on as it is.
+		msgs = append(msgs, fmt.Sprintf("etcdserver: request is too large (the object is %d bytes of JSON, and the etcd "+
+			"of a Landscaper cluster stores at most %d in one write: move large files out of it, into a blueprint or "+
+			"helm chart of a component version, or split them over several objects)", n, apilimits.EtcdMaxRequestBytes))
 	}
 	return msgs
 }

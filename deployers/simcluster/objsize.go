@@ -7,47 +7,23 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
-)
 
-// Limits on the size of what kube-apiserver stores and reads, with the
-// flags of either server at their defaults.
-const (
-	// etcdMaxRequestBytes is etcd's --max-request-bytes: a write whose
-	// request is larger fails with "etcdserver: request is too large".
-	etcdMaxRequestBytes = 1572864
-	// maxRequestBodyBytes is kube-apiserver's --max-resource-write-bytes
-	// (MaxRequestBodyBytes): a body larger is refused before it is read.
-	maxRequestBodyBytes = 3 * 1024 * 1024
-	// etcdRequestOverhead is what an etcd put transaction adds to the key
-	// and the value (its compare, its operation and their framing).
-	etcdRequestOverhead = 64
+	"github.com/lscli/lscli/internal/apilimits"
 )
-
-// errRequestTooLarge is kube-apiserver's answer to a write etcd refused as
-// too large: the storage's error as it is, status 500 with no reason
-// (responsewriters.ErrorToAPIStatus of an error that is not a status).
-func errRequestTooLarge() error {
-	return &apierrors.StatusError{ErrStatus: metav1.Status{
-		Status:  metav1.StatusFailure,
-		Code:    500,
-		Message: "etcdserver: request is too large",
-	}}
-}
 
 // checkBodySize refuses obj, a whole object a client sends to create or
 // replace one, when its JSON is larger than kube-apiserver reads
 // (413 RequestEntityTooLarge, as handlers/rest.go limitedReadBody answers).
 func checkBodySize(obj runtime.Object) error {
-	if m, isProto := obj.(interface{ Size() int }); isProto && 2*m.Size() < maxRequestBodyBytes {
+	if m, isProto := obj.(interface{ Size() int }); isProto && 2*m.Size() < apilimits.MaxRequestBodyBytes {
 		return nil // its JSON is not twice its protobuf: no need to encode it
 	}
 	if u, isU := obj.(*unstructured.Unstructured); isU {
-		if n, ok := jsonSizeBound(u.Object); ok && n <= maxRequestBodyBytes {
+		if n, ok := jsonSizeBound(u.Object); ok && n <= apilimits.MaxRequestBodyBytes {
 			return nil
 		}
 	}
@@ -55,8 +31,8 @@ func checkBodySize(obj runtime.Object) error {
 	if err != nil {
 		return nil // the write fails on its own later
 	}
-	if len(raw) > maxRequestBodyBytes {
-		return apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", maxRequestBodyBytes))
+	if len(raw) > apilimits.MaxRequestBodyBytes {
+		return apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", apilimits.MaxRequestBodyBytes))
 	}
 	return nil
 }
@@ -74,8 +50,8 @@ func (t *tracker) checkStoredSize(out runtime.Object, key string, dryRun []strin
 	if !ok {
 		return nil
 	}
-	if n+2*len(key)+etcdRequestOverhead > etcdMaxRequestBytes {
-		return errRequestTooLarge()
+	if apilimits.TooLargeForEtcd(n, key) {
+		return apilimits.ErrRequestTooLarge()
 	}
 	return nil
 }
@@ -89,7 +65,7 @@ func (t *tracker) storedSize(obj runtime.Object) (int, bool) {
 	gvk := obj.GetObjectKind().GroupVersionKind()
 	typed := obj
 	if u, isU := obj.(*unstructured.Unstructured); isU {
-		if n, ok := jsonSizeBound(u.Object); ok && n < etcdMaxRequestBytes/2 {
+		if n, ok := jsonSizeBound(u.Object); ok && n < apilimits.EtcdMaxRequestBytes/2 {
 			return n, true // its JSON is larger than its protobuf, and this bounds its JSON
 		}
 		raw, err := u.MarshalJSON()
@@ -97,7 +73,7 @@ func (t *tracker) storedSize(obj runtime.Object) (int, bool) {
 			return 0, false
 		}
 		tobj, err := t.scheme.New(gvk)
-		if _, stillU := tobj.(*unstructured.Unstructured); err != nil || stillU || len(raw) < etcdMaxRequestBytes/2 {
+		if _, stillU := tobj.(*unstructured.Unstructured); err != nil || stillU || len(raw) < apilimits.EtcdMaxRequestBytes/2 {
 			return len(raw), true // custom resources are stored as JSON
 		}
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, tobj); err != nil {
@@ -106,7 +82,7 @@ func (t *tracker) storedSize(obj runtime.Object) (int, bool) {
 		tobj.GetObjectKind().SetGroupVersionKind(gvk)
 		typed = tobj
 	}
-	if m, isProto := typed.(interface{ Size() int }); isProto && m.Size() < etcdMaxRequestBytes/2 {
+	if m, isProto := typed.(interface{ Size() int }); isProto && m.Size() < apilimits.EtcdMaxRequestBytes/2 {
 		return m.Size(), true
 	}
 	var buf bytes.Buffer

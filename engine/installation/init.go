@@ -244,7 +244,7 @@ func (c *Controller) applyExecution(ctx context.Context, inst *lsv1alpha1.Instal
 	if exec == nil {
 		exec = newExecution(inst, templates)
 		if err := c.cfg.Cluster.Create(ctx, exec); err != nil {
-			return nil, fmt.Errorf("create execution: %w", err)
+			return nil, reconcile.WithWriteID(err, writeExecution)
 		}
 		return exec, nil
 	}
@@ -257,7 +257,7 @@ func (c *Controller) applyExecution(ctx context.Context, inst *lsv1alpha1.Instal
 	}
 	if !semantic.DeepEqual(before, exec) {
 		if err := c.cfg.Cluster.Update(ctx, exec); err != nil {
-			return nil, fmt.Errorf("update execution: %w", err)
+			return nil, reconcile.WithWriteID(err, writeExecution)
 		}
 	}
 	return exec, nil

@@ -116,7 +116,7 @@ func (c *Controller) applySubinstallation(ctx context.Context, inst *lsv1alpha1.
 	if sub == nil {
 		sub = dataflow.NewSubinstallation(inst, tmpl, spec)
 		if err := c.cfg.Cluster.Create(ctx, sub); err != nil {
-			return nil, fmt.Errorf("create subinstallation %s: %w", tmpl.Name, err)
+			return nil, subinstallationWriteError(tmpl, err)
 		}
 		return sub, nil
 	}
@@ -131,7 +131,7 @@ func (c *Controller) applySubinstallation(ctx context.Context, inst *lsv1alpha1.
 	}
 	sub.Spec, sub.Labels, sub.Annotations = spec, want.Labels, want.Annotations
 	if err := c.cfg.Cluster.Update(ctx, sub); err != nil {
-		return nil, fmt.Errorf("update subinstallation %s: %w", sub.Name, err)
+		return nil, subinstallationWriteError(tmpl, err)
 	}
 	return sub, nil
 }
@@ -139,6 +139,16 @@ func (c *Controller) applySubinstallation(ctx context.Context, inst *lsv1alpha1.
 // Landscaper's write ID of a subinstallation's CreateOrUpdate
 // (subinstallations.Operation.createOrUpdateNewInstallation).
 const writeSubinstallation = "W000001"
+
+// subinstallationWriteError is a refused create or update of the
+// subinstallation of tmpl (the API server's error err) as Landscaper's
+// createOrUpdateSubinstallations returns it: the read_write_layer's
+// errorWithWriteID, wrapped with reason CreateOrUpdateInstallation.
+func subinstallationWriteError(tmpl *lsv1alpha1.InstallationTemplate, err error) error {
+	write := reconcile.WithWriteID(err, writeSubinstallation)
+	return reconcile.WrapError(write, opEnsureSubinstallations, "CreateOrUpdateInstallation",
+		fmt.Sprintf("unable to create installation for %s: %s", tmpl.Name, write))
+}
 
 // subinstallationOwned returns Landscaper's error for the subinstallation of
 // tmpl that another object controls (write, flow.SetController's error),
