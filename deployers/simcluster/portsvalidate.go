@@ -83,17 +83,16 @@ func validateServicePorts(s *corev1.Service) error {
 	return nil
 }
 
-// validateContainerPorts checks the ports of the containers and init
-// containers of a workload's pod template, or a Pod's, as kube-apiserver's
-// pod spec validation does (validateContainerPorts in k8s.io/kubernetes
-// pkg/apis/core/validation): a name is an IANA service name (at most 15
-// characters: why charts such as Vector's cut the names they make from
-// the user's configuration) and unique within its container, a
-// containerPort is set and a valid port number; and, after each
-// container's ports, its requests and limits (containerResourceErrors). obj
-// of another kind is left alone. Other fields of the pod spec are not
-// validated here.
-func validateContainerPorts(obj runtime.Object) error {
+// validateContainers checks the containers and init containers of a
+// workload's pod template, or a Pod's, as kube-apiserver's pod spec
+// validation does (validateContainerPorts in k8s.io/kubernetes
+// pkg/apis/core/validation): of the ports, a name is an IANA service name
+// (at most 15 characters: why charts such as Vector's cut the names they
+// make from the user's configuration) and unique within its container, a
+// containerPort is set and a valid port number; after each container's
+// ports, its requests and limits (containerResourceErrors). obj of another
+// kind is left alone. Other fields of the pod spec are not validated here.
+func validateContainers(obj runtime.Object) error {
 	var (
 		gk   schema.GroupKind
 		name string

@@ -56,5 +56,5 @@ func validateSpecs(obj runtime.Object) error {
 	case *corev1.Service:
 		return validateServicePorts(o)
 	}
-	return validateContainerPorts(obj)
+	return validateContainers(obj)
 }
