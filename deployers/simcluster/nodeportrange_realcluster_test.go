@@ -1,11 +1,7 @@
 package simcluster
 
 import (
-	"context"
-	"strings"
 	"testing"
-
-	"github.com/lscli/lscli/internal/testcluster"
 )
 
 // nodePortRangeCases are Services that name node ports inside and outside
@@ -22,17 +18,5 @@ var nodePortRangeCases = []struct{ name, manifest string }{
 // on a real kube-apiserver and on a simulated cluster and compares the
 // answers.
 func TestRealClusterNodePortRange(t *testing.T) {
-	tc := testcluster.Get(t)
-	ctx := context.Background()
-	ns := tc.Namespace(t)
-	f := newFixture(t)
-	for _, c := range nodePortRangeCases {
-		sim := outcome(f.c.Create(ctx, obj(t, c.manifest)))
-		real := outcome(tc.Client.Create(ctx, obj(t, strings.Replace(c.manifest, "namespace: default", "namespace: "+ns, 1))))
-		if sim != real {
-			t.Errorf("%s:\nsimulated: %s\nreal:      %s", c.name, sim, real)
-		} else {
-			t.Logf("%s: %s", c.name, real)
-		}
-	}
+	compareCreates(t, nodePortRangeCases)
 }

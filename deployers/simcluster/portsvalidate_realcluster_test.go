@@ -1,11 +1,7 @@
 package simcluster
 
 import (
-	"context"
-	"strings"
 	"testing"
-
-	"github.com/lscli/lscli/internal/testcluster"
 )
 
 // portCases are Services and workloads whose ports Vector's chart makes
@@ -26,17 +22,5 @@ var portCases = []struct{ name, manifest string }{
 // TestRealClusterPortValidation creates the objects of portCases on a
 // real kube-apiserver and on a simulated cluster and compares the answers.
 func TestRealClusterPortValidation(t *testing.T) {
-	tc := testcluster.Get(t)
-	ctx := context.Background()
-	ns := tc.Namespace(t)
-	f := newFixture(t)
-	for _, c := range portCases {
-		sim := outcome(f.c.Create(ctx, obj(t, c.manifest)))
-		real := outcome(tc.Client.Create(ctx, obj(t, strings.Replace(c.manifest, "namespace: default", "namespace: "+ns, 1))))
-		if sim != real {
-			t.Errorf("%s:\nsimulated: %s\nreal:      %s", c.name, sim, real)
-		} else {
-			t.Logf("%s: %s", c.name, real)
-		}
-	}
+	compareCreates(t, portCases)
 }

@@ -19,6 +19,26 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(testcluster.Run(m)) }
 
+// compareCreates creates the manifest of each case (in namespace default)
+// on a real kube-apiserver, in a namespace of its own, and on a simulated
+// cluster, and fails for each case whose answers differ.
+func compareCreates(t *testing.T, cases []struct{ name, manifest string }) {
+	t.Helper()
+	tc := testcluster.Get(t)
+	ctx := context.Background()
+	ns := tc.Namespace(t)
+	f := newFixture(t)
+	for _, c := range cases {
+		sim := outcome(f.c.Create(ctx, obj(t, c.manifest)))
+		real := outcome(tc.Client.Create(ctx, obj(t, strings.Replace(c.manifest, "namespace: default", "namespace: "+ns, 1))))
+		if sim != real {
+			t.Errorf("%s:\nsimulated: %s\nreal:      %s", c.name, sim, real)
+		} else {
+			t.Logf("%s: %s", c.name, real)
+		}
+	}
+}
+
 // legacyServiceAccount is the ServiceAccount podSpecWithEverything names:
 // a simulated cluster, as a real one with the ServiceAccount admission
 // plugin (which envtest's kube-apiserver runs without), refuses a Pod whose

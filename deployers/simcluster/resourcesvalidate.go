@@ -17,10 +17,13 @@ import (
 // resourcesvalidate_realcluster_test.go): no quantity is negative, a
 // request is at most its limit, and for a resource that cannot be
 // overcommitted (an extended resource such as a GPU, hugepages) equal to
-// it. The limits come first, then the requests, each by name. A team that
-// sets a limit from its imports below what the release requests (KubeVirt's
-// virt-operator requests 450Mi of memory) gets the Deployment refused, on a
-// real cluster too. Resource names are not validated.
+// it. The limits come first, then the requests, each by name
+// (kube-apiserver takes a container's limits and requests in the random
+// order of Go's map iteration; lscli sorts them, so that every run words
+// the error alike). A team that sets a limit from its imports below what
+// the release requests (KubeVirt's virt-operator requests 450Mi of memory)
+// gets the Deployment refused, on a real cluster too. Resource names are
+// not validated.
 func containerResourceErrors(r corev1.ResourceRequirements, fld *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	limPath, reqPath := fld.Child("limits"), fld.Child("requests")

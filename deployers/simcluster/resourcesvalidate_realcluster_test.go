@@ -1,11 +1,7 @@
 package simcluster
 
 import (
-	"context"
-	"strings"
 	"testing"
-
-	"github.com/lscli/lscli/internal/testcluster"
 )
 
 // resourceCases are workloads whose containers' requests and limits a
@@ -14,7 +10,10 @@ import (
 // resource whose request differs from its limit; valid ones.
 var resourceCases = []struct{ name, manifest string }{
 	{"memory request above limit", resourceWorkload("Deployment", "a", "resources: {requests: {cpu: 10m, memory: 450Mi}, limits: {memory: 256Mi}}")},
-	{"cpu and memory above limits", resourceWorkload("DaemonSet", "b", "resources: {requests: {cpu: '2', memory: 1Gi}, limits: {cpu: 500m, memory: 512Mi}}")},
+	// Of one container's requests, kube-apiserver reports those above their
+	// limits in the order of a Go map's iteration, which differs from run to
+	// run (TestResourceRequestAboveLimit pins lscli's, by name): one each.
+	{"cpu above its limit, memory within", resourceWorkload("DaemonSet", "b", "resources: {requests: {cpu: '2', memory: 256Mi}, limits: {cpu: 500m, memory: 512Mi}}")},
 	{"equal and below", resourceWorkload("Deployment", "c", "resources: {requests: {cpu: 500m, memory: 256Mi}, limits: {cpu: '1', memory: 256Mi}}")},
 	{"request without limit", resourceWorkload("StatefulSet", "d", "resources: {requests: {cpu: '4'}, limits: {memory: 1Gi}}")},
 	{"negative", resourceWorkload("Deployment", "e", "resources: {requests: {cpu: '-1'}, limits: {memory: '-1Gi'}}")},
@@ -33,17 +32,5 @@ func resourceWorkload(kind, name, container string) string {
 // on a real kube-apiserver and on a simulated cluster and compares the
 // answers.
 func TestRealClusterResourceValidation(t *testing.T) {
-	tc := testcluster.Get(t)
-	ctx := context.Background()
-	ns := tc.Namespace(t)
-	f := newFixture(t)
-	for _, c := range resourceCases {
-		sim := outcome(f.c.Create(ctx, obj(t, c.manifest)))
-		real := outcome(tc.Client.Create(ctx, obj(t, strings.Replace(c.manifest, "namespace: default", "namespace: "+ns, 1))))
-		if sim != real {
-			t.Errorf("%s:\nsimulated: %s\nreal:      %s", c.name, sim, real)
-		} else {
-			t.Logf("%s: %s", c.name, real)
-		}
-	}
+	compareCreates(t, resourceCases)
 }
