@@ -13,6 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/lscli/lscli/fakecluster"
+	"github.com/lscli/lscli/internal/apilimits"
 	"github.com/lscli/lscli/reconcile"
 )
 
@@ -42,9 +44,16 @@ func (w *walker) checkItems(ctx context.Context, inst *lsv1alpha1.Installation, 
 				inst.Namespace, inst.Name, di.Name, strings.Join(msgs, "; ")))
 			continue
 		}
+		item := &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Namespace: inst.Namespace, Name: di.Name}}
+		item.Spec.Type, item.Spec.Configuration = di.Type, di.Configuration
+		if n, tooLarge := fakecluster.TooLargeToStore(lsv1alpha1.SchemeGroupVersion.WithKind("DeployItem"), item); tooLarge {
+			w.problem(fmt.Errorf("installation %s/%s: deploy item %q: the API server would refuse its DeployItem (the Execution "+
+				"fails): etcdserver: request is too large (its configuration makes %d bytes of JSON, and etcd stores at most %d "+
+				"in one write: split the manifests over several deploy items, or take large files from a helm chart)",
+				inst.Namespace, inst.Name, di.Name, n, apilimits.EtcdMaxRequestBytes))
+			continue
+		}
 		if check, ok := w.r.ConfigChecks[di.Type]; ok {
-			item := &lsv1alpha1.DeployItem{ObjectMeta: metav1.ObjectMeta{Namespace: inst.Namespace, Name: di.Name}}
-			item.Spec.Type, item.Spec.Configuration = di.Type, di.Configuration
 			if err := check.Check(item); err != nil {
 				w.problem(fmt.Errorf("installation %s/%s: deploy item %q: the %s deployer fails it: %s",
 					inst.Namespace, inst.Name, di.Name, check.Deployer, configMessage(err)))
