@@ -90,7 +90,8 @@ func validateServicePorts(s *corev1.Service) error {
 // (at most 15 characters: why charts such as Vector's cut the names they
 // make from the user's configuration) and unique within its container, a
 // containerPort is set and a valid port number; after each container's
-// ports, its requests and limits (containerResourceErrors). obj of another
+// ports, its volume mounts (containerMountErrors), then its requests and
+// limits (containerResourceErrors). obj of another
 // kind is left alone. Other fields of the pod spec are not validated here.
 func validateContainers(obj runtime.Object) error {
 	var (
@@ -121,10 +122,12 @@ func validateContainers(obj runtime.Object) error {
 	var errs field.ErrorList
 	for i, c := range spec.Containers {
 		errs = append(errs, containerPortErrors(c.Ports, at.Child("containers").Index(i).Child("ports"))...)
-		errs = append(errs, containerResourceErrors(c.Resources, at.Child("containers").Index(i).Child("resources"))...) // resourcesvalidate.go
+		errs = append(errs, containerMountErrors(c, spec.Volumes, at.Child("containers").Index(i).Child("volumeMounts"))...) // mountsvalidate.go
+		errs = append(errs, containerResourceErrors(c.Resources, at.Child("containers").Index(i).Child("resources"))...)     // resourcesvalidate.go
 	}
 	for i, c := range spec.InitContainers {
 		errs = append(errs, containerPortErrors(c.Ports, at.Child("initContainers").Index(i).Child("ports"))...)
+		errs = append(errs, containerMountErrors(c, spec.Volumes, at.Child("initContainers").Index(i).Child("volumeMounts"))...)
 		errs = append(errs, containerResourceErrors(c.Resources, at.Child("initContainers").Index(i).Child("resources"))...)
 	}
 	if len(errs) > 0 {
