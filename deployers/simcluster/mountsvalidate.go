@@ -1,7 +1,9 @@
 package simcluster
 
 import (
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -11,8 +13,25 @@ var supportedPropagations = []corev1.MountPropagationMode{
 	corev1.MountPropagationBidirectional, corev1.MountPropagationHostToContainer, corev1.MountPropagationNone,
 }
 
+// mountableVolumes are the names of the volumes the containers of spec,
+// obj's pod spec, may mount: its volumes and, of a StatefulSet, its
+// volumeClaimTemplates (kube-apiserver accepts their mounts; the
+// StatefulSet controller adds the claims as volumes to each Pod).
+func mountableVolumes(obj runtime.Object, spec *corev1.PodSpec) map[string]bool {
+	names := map[string]bool{}
+	for _, v := range spec.Volumes {
+		names[v.Name] = true
+	}
+	if s, ok := obj.(*appsv1.StatefulSet); ok {
+		for _, t := range s.Spec.VolumeClaimTemplates {
+			names[t.Name] = true
+		}
+	}
+	return names
+}
+
 // containerMountErrors are the errors of container c's volume mounts at
-// fld, among the volumes of its pod spec, as kube-apiserver's
+// fld, among the mountable volumes names (mountableVolumes), as kube-apiserver's
 // ValidateVolumeMounts (k8s.io/kubernetes pkg/apis/core/validation) gives
 // them for each mount in turn: a name is set and names a volume of the
 // pod, a mountPath is set and unique within the container, and a
@@ -22,12 +41,8 @@ var supportedPropagations = []corev1.MountPropagationMode{
 // propagation's errors name the field of the list, not of the mount
 // (volumeMounts.mountPropagation). SubPaths, volumeDevices and
 // recursiveReadOnly are not checked.
-func containerMountErrors(c corev1.Container, volumes []corev1.Volume, fld *field.Path) field.ErrorList {
+func containerMountErrors(c corev1.Container, names map[string]bool, fld *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	names := map[string]bool{}
-	for _, v := range volumes {
-		names[v.Name] = true
-	}
 	paths := map[string]bool{}
 	privileged := c.SecurityContext != nil && c.SecurityContext.Privileged != nil && *c.SecurityContext.Privileged
 	for i, m := range c.VolumeMounts {

@@ -1,6 +1,7 @@
 package simcluster
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -18,6 +19,8 @@ var mountCases = []struct{ name, manifest string }{
 	{"unknown propagation", mountWorkload("Deployment", "e", "", "mountPropagation: Both")},
 	{"volume not found", mountWorkload("Deployment", "f", "", "name: other")},
 	{"same path twice", mountWorkload("StatefulSet", "g", "", "mountPath: /a")},
+	{"claim template", strings.Replace(mountWorkload("StatefulSet", "j", "", "name: db"), "  selector:", "  volumeClaimTemplates: [{metadata: {name: db}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]\n  selector:", 1)},
+	{"no claim template", mountWorkload("StatefulSet", "k", "", "name: db")},
 	{"init container", "apiVersion: v1\nkind: Pod\nmetadata: {name: h, namespace: default}\nspec:\n  volumes: [{name: data, emptyDir: {}}]\n  initContainers:\n  - name: i\n    image: i\n    volumeMounts: [{name: data, mountPath: /d, mountPropagation: Bidirectional}, {name: gone, mountPath: /e}]\n  containers:\n  - name: c\n    image: i\n"},
 	{"ports, mounts and resources", mountWorkload("Deployment", "i", "ports: [{name: a, containerPort: 0}]\n        resources: {requests: {memory: 2Gi}, limits: {memory: 1Gi}}", "mountPropagation: Bidirectional")},
 }

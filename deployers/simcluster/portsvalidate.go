@@ -120,14 +120,15 @@ func validateContainers(obj runtime.Object) error {
 		return nil
 	}
 	var errs field.ErrorList
+	vols := mountableVolumes(obj, spec)
 	for i, c := range spec.Containers {
 		errs = append(errs, containerPortErrors(c.Ports, at.Child("containers").Index(i).Child("ports"))...)
-		errs = append(errs, containerMountErrors(c, spec.Volumes, at.Child("containers").Index(i).Child("volumeMounts"))...) // mountsvalidate.go
-		errs = append(errs, containerResourceErrors(c.Resources, at.Child("containers").Index(i).Child("resources"))...)     // resourcesvalidate.go
+		errs = append(errs, containerMountErrors(c, vols, at.Child("containers").Index(i).Child("volumeMounts"))...)
+		errs = append(errs, containerResourceErrors(c.Resources, at.Child("containers").Index(i).Child("resources"))...) // resourcesvalidate.go
 	}
 	for i, c := range spec.InitContainers {
 		errs = append(errs, containerPortErrors(c.Ports, at.Child("initContainers").Index(i).Child("ports"))...)
-		errs = append(errs, containerMountErrors(c, spec.Volumes, at.Child("initContainers").Index(i).Child("volumeMounts"))...)
+		errs = append(errs, containerMountErrors(c, vols, at.Child("initContainers").Index(i).Child("volumeMounts"))...)
 		errs = append(errs, containerResourceErrors(c.Resources, at.Child("initContainers").Index(i).Child("resources"))...)
 	}
 	if len(errs) > 0 {
