@@ -279,6 +279,11 @@ func hintsIn(ctx context.Context, c *fakecluster.Cluster, root, inst *lsv1alpha1
 	hints = append(hints, h2...)
 	if root.DeletionTimestamp != nil {
 		deadEnds = append(deadEnds, deletionDeadEnds(dis, root.Name)...) // hints_deadend.go
+		held, err := finalizerDeadEnds(ctx, c, sims, dis, root.Name)     // hints_finalizer.go
+		if err != nil {
+			return nil, nil, err
+		}
+		deadEnds = append(deadEnds, held...)
 	}
 	return hints, deadEnds, nil
 }
