@@ -3,6 +3,8 @@ package simcluster
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	apiextensionshelpers "k8s.io/apiextensions-apiserver/pkg/apihelpers"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -166,6 +168,10 @@ func (s *crSchema) validateRules(ctx context.Context, old, u *unstructured.Unstr
 		oldObj = old.Object
 	}
 	celErrs, _ := s.cel.Validate(ctx, nil, s.structural, u.Object, oldObj, celconfig.RuntimeCELCostBudget, celOpts...)
+	// The validator walks an object's fields in Go's map order, so
+	// kube-apiserver lists the errors of several fields in an order that
+	// changes from request to request; a fixed one keeps runs reproducible.
+	slices.SortStableFunc(celErrs, func(a, b *field.Error) int { return strings.Compare(a.Field, b.Field) })
 	return append(errs, celErrs...)
 }
 
