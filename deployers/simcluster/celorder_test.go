@@ -2,6 +2,8 @@ package simcluster
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +35,28 @@ func TestCELErrorsOrdered(t *testing.T) {
 	}
 	if len(seen) != 1 {
 		t.Errorf("the refusal differs from update to update:\n%v", seen)
+	}
+}
+
+// TestSchemaErrorsOrdered: a custom resource that breaks its schema in
+// several fields is refused with the same message every time, the errors
+// sorted by field (kube-openapi's validator walks fields in map order).
+func TestSchemaErrorsOrdered(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	f.create(cephClusterCRDManifest)
+	seen := map[string]bool{}
+	for i := range 40 {
+		u := obj(t, `{"apiVersion":"ceph.example.com/v1","kind":"CephCluster","metadata":{"name":"x","namespace":"default"},`+
+			`"spec":{"dataDirHostPath":"rook","mon":{"count":30,"zones":"a"},"keyGeneration":"x"}}`)
+		u.SetName(fmt.Sprintf("rook-ceph-%02d", i))
+		err := f.c.Create(ctx, u)
+		if err == nil {
+			t.Fatal("create accepted, want it refused")
+		}
+		seen[strings.ReplaceAll(err.Error(), `"`+u.GetName()+`"`, `"NAME"`)] = true
+	}
+	if len(seen) != 1 {
+		t.Errorf("the refusal differs from create to create:\n%v", seen)
 	}
 }

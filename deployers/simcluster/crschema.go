@@ -133,7 +133,7 @@ func (s *crSchema) validate(ctx context.Context, old, u *unstructured.Unstructur
 	var correlated *common.CorrelatedObject
 	var celOpts []cel.Option
 	if old == nil {
-		errs = append(errs, apiservervalidation.ValidateCustomResource(nil, u.UnstructuredContent(), s.validator)...)
+		errs = append(errs, byField(apiservervalidation.ValidateCustomResource(nil, u.UnstructuredContent(), s.validator))...)
 	} else {
 		var opts []apiservervalidation.ValidationOption
 		if s.structural != nil {
@@ -141,7 +141,7 @@ func (s *crSchema) validate(ctx context.Context, old, u *unstructured.Unstructur
 			opts = append(opts, apiservervalidation.WithRatcheting(correlated))
 			celOpts = append(celOpts, cel.WithRatcheting(correlated))
 		}
-		errs = append(errs, apiservervalidation.ValidateCustomResourceUpdate(nil, u.UnstructuredContent(), old.UnstructuredContent(), s.validator, opts...)...)
+		errs = append(errs, byField(apiservervalidation.ValidateCustomResourceUpdate(nil, u.UnstructuredContent(), old.UnstructuredContent(), s.validator, opts...))...)
 	}
 	if s.structural == nil {
 		return errs
@@ -168,11 +168,7 @@ func (s *crSchema) validateRules(ctx context.Context, old, u *unstructured.Unstr
 		oldObj = old.Object
 	}
 	celErrs, _ := s.cel.Validate(ctx, nil, s.structural, u.Object, oldObj, celconfig.RuntimeCELCostBudget, celOpts...)
-	// The validator walks an object's fields in Go's map order, so
-	// kube-apiserver lists the errors of several fields in an order that
-	// changes from request to request; a fixed one keeps runs reproducible.
-	slices.SortStableFunc(celErrs, func(a, b *field.Error) int { return strings.Compare(a.Field, b.Field) })
-	return append(errs, celErrs...)
+	return append(errs, byField(celErrs)...)
 }
 
 // validateStatus checks u, whose status subresource is being written over
@@ -189,7 +185,7 @@ func (s *crSchema) validateStatus(ctx context.Context, old, u *unstructured.Unst
 		celOpts = append(celOpts, cel.WithRatcheting(correlated))
 	}
 	if status, has := u.Object["status"]; has {
-		errs = append(errs, apiservervalidation.ValidateCustomResourceUpdate(field.NewPath("status"), status, old.Object["status"], s.statusValidator, opts...)...)
+		errs = append(errs, byField(apiservervalidation.ValidateCustomResourceUpdate(field.NewPath("status"), status, old.Object["status"], s.statusValidator, opts...))...)
 	}
 	if s.structural == nil {
 		return errs
@@ -235,4 +231,14 @@ func admitCustomResource(ctx context.Context, s *crSchema, old, obj runtime.Obje
 		return apierrors.NewInvalid(u.GroupVersionKind().GroupKind(), u.GetName(), errs)
 	}
 	return nil
+}
+
+// byField sorts errs by field path, keeping the order of the errors of one
+// field. The schema and CEL validators walk an object's fields in Go's map
+// order, so kube-apiserver lists the errors of several fields in an order
+// that changes from request to request; a fixed one keeps lscli's output
+// reproducible.
+func byField(errs field.ErrorList) field.ErrorList {
+	slices.SortStableFunc(errs, func(a, b *field.Error) int { return strings.Compare(a.Field, b.Field) })
+	return errs
 }

@@ -99,6 +99,11 @@ func TestRealClusterCustomResourceTransitionRules(t *testing.T) {
 			spec(u)["mon"] = map[string]any{"count": int64(1), "zones": []any{"a", "b"}}
 		}},
 		{"ten mons", func(u *unstructured.Unstructured) { spec(u)["mon"] = map[string]any{"count": int64(10)} }},
+		{"schema and rules broken in several fields", func(u *unstructured.Unstructured) {
+			spec(u)["mon"] = map[string]any{"count": int64(30)}
+			spec(u)["dataDirHostPath"] = "rook"
+			spec(u)["keyGeneration"] = int64(1)
+		}},
 		{"dataDirHostPath dropped", func(u *unstructured.Unstructured) { delete(spec(u), "dataDirHostPath") }},
 		{"dataDirHostPath set again", func(u *unstructured.Unstructured) { spec(u)["dataDirHostPath"] = "/mnt/rook" }},
 	} {
