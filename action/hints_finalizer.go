@@ -93,7 +93,8 @@ func finalizerDeadEnd(ctx context.Context, c *fakecluster.Cluster, sims Simulate
 	return fmt.Sprintf("DeployItem %s/%s: its deletion timed out waiting for %s%s, which is marked for deletion and waits for %s. "+
 		"Only the controller that added a finalizer removes it, and none runs on a simulated cluster, so every retry "+
 		"waits the same way. On a real cluster that controller removes it once it has cleaned up, if it still runs then "+
-		"(deploy it in an item this one depends on: Landscaper deletes that item after this one). Seed the object without "+
-		"the finalizer, or %s delete the items without uninstalling (what they deployed stays on the cluster)",
+		"(deploy it in an item this one depends on: Landscaper deletes that item after this one). Leave the finalizer "+
+		"out of the seed or the manifest that sets it, or %s delete the items without uninstalling (what they deployed "+
+		"stays on the cluster)",
 		di.Namespace, di.Name, what, more, finalizers, withoutUninstall(root)), nil
 }
