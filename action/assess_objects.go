@@ -42,7 +42,7 @@ func (p Pending) assessOther(ctx context.Context, c *fakecluster.Cluster, ref la
 		if err != nil {
 			return err
 		}
-		dead, err := standaloneDeadEnds(ctx, c, obj) // hints_deadend.go
+		dead, err := standaloneDeadEnds(ctx, c, p.Clusters, obj) // hints_deadend.go
 		a.Hints = append(append(a.Hints, hints...), dead...)
 		state.RetryFails = len(dead) > 0
 		a.Roots = append(a.Roots, state)

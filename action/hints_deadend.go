@@ -75,22 +75,31 @@ func withoutUninstall(root string) string {
 	return fmt.Sprintf("'lscli delete %s --without-uninstall' and then 'lscli trigger %s'", root, root)
 }
 
-// standaloneDeadEnds are the deletionDeadEnd hints of a stand-alone
-// DeployItem, or of the deploy items of a stand-alone Execution, whose
-// deletion the user runs as root.
-func standaloneDeadEnds(ctx context.Context, c *fakecluster.Cluster, obj fakecluster.Object) ([]string, error) {
+// standaloneDeadEnds are the deletionDeadEnd and finalizerDeadEnd hints
+// of a stand-alone DeployItem, or of the deploy items of a stand-alone
+// Execution, whose deletion the user runs as root; sims (may be nil)
+// answers questions about the simulated clusters.
+func standaloneDeadEnds(ctx context.Context, c *fakecluster.Cluster, sims SimulatedClusters, obj fakecluster.Object) ([]string, error) {
+	var dis []lsv1alpha1.DeployItem
+	var root string
 	switch o := obj.(type) {
 	case *lsv1alpha1.DeployItem:
-		return deletionDeadEnds([]lsv1alpha1.DeployItem{*o}, "deployitem "+o.Name), nil
+		dis, root = []lsv1alpha1.DeployItem{*o}, "deployitem "+o.Name
 	case *lsv1alpha1.Execution:
 		if o.DeletionTimestamp == nil {
 			return nil, nil
 		}
-		dis, err := itemsOf(ctx, c, o)
+		items, err := itemsOf(ctx, c, o)
 		if err != nil {
 			return nil, err
 		}
-		return deletionDeadEnds(dis, "execution "+o.Name), nil
+		dis, root = items, "execution "+o.Name
+	default:
+		return nil, nil
 	}
-	return nil, nil
+	held, err := finalizerDeadEnds(ctx, c, sims, dis, root) // hints_finalizer.go
+	if err != nil {
+		return nil, err
+	}
+	return append(deletionDeadEnds(dis, root), held...), nil
 }

@@ -88,3 +88,27 @@ func TestFinalizerDeadEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestStandaloneFinalizerDeadEnd: a stand-alone DeployItem whose deletion
+// an operator's finalizer holds gets the hint, with the command that
+// deletes it without uninstalling.
+func TestStandaloneFinalizerDeadEnd(t *testing.T) {
+	ctx := context.Background()
+	c := fakecluster.New(fakecluster.Options{})
+	if err := c.Create(ctx, &lsv1alpha1.Target{ObjectMeta: metav1.ObjectMeta{Namespace: "laas", Name: "cluster"}}); err != nil {
+		t.Fatal(err)
+	}
+	di := failedItem(lsv1alpha1.DeployItemPhases.DeleteFailed, `timeout at: "deployer: delete resources"`)
+	di.Spec.Type = "landscaper.gardener.cloud/kubernetes-manifest"
+	di.Spec.Target = &lsv1alpha1.ObjectReference{Namespace: "laas", Name: "cluster"}
+	di.Status.ProviderStatus = &runtime.RawExtension{Raw: []byte(`{"managedResources":[{"resource":{"apiVersion":"v1","kind":"ConfigMap","namespace":"default","name":"held"}}]}`)}
+	sims := &heldSims{held: []simcluster.HeldObject{{Kind: "ConfigMap", Namespace: "default", Name: "held", Finalizers: []string{"example.com/hold"}}}}
+	got, err := standaloneDeadEnds(ctx, c, sims, di)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "waiting for ConfigMap default/held") ||
+		!strings.Contains(got[0], "'lscli delete deployitem shoot --without-uninstall'") {
+		t.Errorf("hints = %q, want the finalizer's, for deployitem shoot", got)
+	}
+}
