@@ -28,13 +28,7 @@ func claimTemplatesHint(di *lsv1alpha1.DeployItem) string {
 	if m == nil {
 		return ""
 	}
-	key := m[1]
-	if key == "" {
-		key = m[2]
-		if ns, _, ok := helmRelease(di); ok && ns != "" { // hints_otherrelease.go
-			key = ns + "/" + m[2]
-		}
-	}
+	key := refusedObjectKey(di, m[1], m[2]) // hints_otherrelease.go
 	return fmt.Sprintf("DeployItem %s/%s: the volumeClaimTemplates of StatefulSet %s cannot change: kube-apiserver "+
 		"refuses the update, on a real cluster too, and every retry fails the same way. Keep the templates as they "+
 		"were; or, to grow the volumes, raise the request of each claim the StatefulSet made (its StorageClass needs "+

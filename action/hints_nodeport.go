@@ -26,13 +26,7 @@ func nodePortRangeHint(di *lsv1alpha1.DeployItem) string {
 	if m == nil {
 		return ""
 	}
-	key := m[1]
-	if key == "" {
-		key = m[2]
-		if ns, _, ok := helmRelease(di); ok && ns != "" { // hints_otherrelease.go
-			key = ns + "/" + m[2]
-		}
-	}
+	key := refusedObjectKey(di, m[1], m[2]) // hints_otherrelease.go
 	return fmt.Sprintf("DeployItem %s/%s: Service %s asks for node port %s, outside the cluster's node port range %s "+
 		"(kube-apiserver's --service-node-port-range): the API server refuses it, on a real cluster too, and every "+
 		"retry fails the same way. Give a node port in the range, or none and let the cluster pick one; to serve "+

@@ -19,6 +19,19 @@ var (
 	otherReleaseNamespace = regexp.MustCompile(`key "meta\.helm\.sh/release-namespace" must equal "[^"]*": current value is "([^"]+)"`)
 )
 
+// refusedObjectKey is the namespace/name of the object an error of di
+// names: key, when the manifest applier's "resource NS/NAME" gave it, else
+// name, which helm's errors give alone, in the release's namespace.
+func refusedObjectKey(di *lsv1alpha1.DeployItem, key, name string) string {
+	if key != "" {
+		return key
+	}
+	if ns, _, ok := helmRelease(di); ok && ns != "" {
+		return ns + "/" + name
+	}
+	return name
+}
+
 // helmRelease is the release namespace/name of a helm item's
 // configuration; ok false for an item without one.
 func helmRelease(di *lsv1alpha1.DeployItem) (namespace, name string, ok bool) {
