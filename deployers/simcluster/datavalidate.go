@@ -7,7 +7,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -33,22 +32,13 @@ const maxDataSize = 1 << 20
 // the ServiceAccount's name annotation). It runs after stringData is
 // merged into data, as the API server validates the decoded object. Keys
 // are looked at in order, where the API server goes in map order. Other
-// kinds pass.
+// kinds pass (validateBuiltin hands an unstructured Secret over typed).
 func validateData(obj runtime.Object) error {
 	switch o := obj.(type) {
 	case *corev1.Secret:
 		return invalid("Secret", o.Name, secretErrors(o))
 	case *corev1.ConfigMap:
 		return invalid("ConfigMap", o.Name, configMapErrors(o))
-	case *unstructured.Unstructured:
-		if o.GetAPIVersion() != "v1" || o.GetKind() != "Secret" && o.GetKind() != "ConfigMap" {
-			return nil
-		}
-		typed := typedKinds[o.GroupVersionKind()].new()
-		if runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, typed) != nil {
-			return nil // the store's decoding words that error
-		}
-		return validateData(typed)
 	}
 	return nil
 }

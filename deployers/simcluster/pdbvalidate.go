@@ -8,9 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -35,24 +33,8 @@ type pdbSpecValue struct {
 // override of the other is the common way to get there), each a
 // non-negative integer or a percentage of at most 100%, a well-formed
 // selector, and unhealthyPodEvictionPolicy one of the two policies. The
-// status is not validated. obj of another kind is left alone; one that does
-// not convert is left to the store's decoding.
-func validatePodDisruptionBudget(obj runtime.Object) error {
-	var pdb *policyv1.PodDisruptionBudget
-	switch o := obj.(type) {
-	case *policyv1.PodDisruptionBudget:
-		pdb = o
-	case *unstructured.Unstructured:
-		if o.GroupVersionKind() != policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget") {
-			return nil
-		}
-		pdb = &policyv1.PodDisruptionBudget{}
-		if runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, pdb) != nil {
-			return nil
-		}
-	default:
-		return nil
-	}
+// status is not validated.
+func validatePodDisruptionBudget(pdb *policyv1.PodDisruptionBudget) error {
 	spec := pdb.Spec
 	fld := field.NewPath("spec")
 	var errs field.ErrorList

@@ -12,15 +12,24 @@ import (
 // workload's selector (selector.go), a Secret's or ConfigMap's data
 // (datavalidate.go), the specs of validateSpecs, RBAC objects
 // (rbacvalidate.go) and a CronJob (cronjobvalidate.go). Each passes the
-// kinds it does not validate.
+// kinds it does not validate. The data and the specs of a built-in kind
+// that reached the store unstructured are checked as its Go type, converted
+// once (asTyped); one that does not convert is left to the store's
+// decoding.
 func validateBuiltin(old, obj runtime.Object) error {
 	if err := validateWorkloadSelector(obj); err != nil {
 		return err
 	}
-	if err := validateData(obj); err != nil {
+	typed := obj
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		if t, err := asTyped(u.GroupVersionKind(), u); err == nil { // immutable.go
+			typed = t
+		}
+	}
+	if err := validateData(typed); err != nil {
 		return err
 	}
-	if err := validateSpecs(obj); err != nil {
+	if err := validateSpecs(typed); err != nil {
 		return err
 	}
 	if err := validateBinding(obj); err != nil {
@@ -32,24 +41,8 @@ func validateBuiltin(old, obj runtime.Object) error {
 // validateSpecs runs, on create and update, kube-apiserver's validation of
 // the specs lscli checks beyond a Secret's or ConfigMap's data
 // (validateData): a PodDisruptionBudget's (pdbvalidate.go), a Service's
-// ports and the container ports of pod templates (portsvalidate.go). A
-// built-in kind that reached the store unstructured is checked as its Go
-// type; one that does not convert is left to the store's decoding.
+// ports and the containers of pod templates (portsvalidate.go).
 func validateSpecs(obj runtime.Object) error {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		if u.GroupVersionKind() == policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget") {
-			return validatePodDisruptionBudget(u)
-		}
-		k, ok := typedKinds[u.GroupVersionKind()]
-		if !ok {
-			return nil
-		}
-		typed := k.new()
-		if runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, typed) != nil {
-			return nil
-		}
-		obj = typed
-	}
 	switch o := obj.(type) {
 	case *policyv1.PodDisruptionBudget:
 		return validatePodDisruptionBudget(o)
