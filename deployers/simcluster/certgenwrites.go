@@ -7,11 +7,9 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // Contour's install files (projectcontour/contour examples/contour
@@ -160,14 +158,12 @@ func (c *Cluster) writeCertgenSecret(ctx context.Context, writer string, s certg
 		Data:       data,
 	}
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Secret"}
-	if err := c.forbidTerminating(ctx, gvk, s.namespace, s.name); err != nil {
-		return nil // the namespace goes: the container could not write it either
-	}
-	switch err := c.inner.Create(ctx, obj, client.FieldOwner(controllerManager)); {
-	case apierrors.IsAlreadyExists(err), apierrors.IsNotFound(err):
-		return nil // exists, or its namespace does not: contour fails, writes nothing
-	case err != nil:
+	created, err := c.createAsController(ctx, gvk, obj) // exists, or its namespace does not: contour fails, writes nothing
+	if err != nil {
 		return fmt.Errorf("simulated cluster %s: %s writes Secret %s/%s: %w", c.key, writer, s.namespace, s.name, err)
+	}
+	if !created {
+		return nil
 	}
 	c.noteRanWrite(gvk, s.namespace, s.name) // certgen runs in Jobs and Pods
 	return c.afterWrite(ctx, gvk, s.namespace, s.name)

@@ -159,9 +159,6 @@ func (c *Cluster) issueCertificate(ctx context.Context, crt *unstructured.Unstru
 	}
 	ns := crt.GetNamespace()
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Secret"}
-	if err := c.forbidTerminating(ctx, gvk, ns, secretName); err != nil {
-		return nil // the namespace goes: cert-manager could not write it either
-	}
 	sec := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{
 			Namespace: ns,
@@ -178,11 +175,12 @@ func (c *Cluster) issueCertificate(ctx context.Context, crt *unstructured.Unstru
 		Type: corev1.SecretTypeTLS,
 		Data: map[string][]byte{"ca.crt": {}, corev1.TLSCertKey: {}, corev1.TLSPrivateKeyKey: {}},
 	}
-	switch err := c.inner.Create(ctx, sec, client.FieldOwner(controllerManager)); {
-	case apierrors.IsAlreadyExists(err), apierrors.IsNotFound(err):
-		return nil
-	case err != nil:
+	created, err := c.createAsController(ctx, gvk, sec) // jobwrites.go
+	if err != nil {
 		return fmt.Errorf("simulated cluster %s: cert-manager issues Certificate %s/%s into Secret %s: %w", c.key, ns, crt.GetName(), secretName, err)
+	}
+	if !created {
+		return nil
 	}
 	return c.afterWrite(ctx, gvk, ns, secretName)
 }

@@ -192,17 +192,34 @@ func (c *Cluster) writeFor(ctx context.Context, writer string, ran bool, ns stri
 	} else {
 		obj = &corev1.ConfigMap{ObjectMeta: meta}
 	}
-	if err := c.forbidTerminating(ctx, gvk, ns, w.name); err != nil {
-		return nil // the namespace goes: the container could not write it either
-	}
-	switch err := c.inner.Create(ctx, obj, client.FieldOwner(controllerManager)); {
-	case apierrors.IsAlreadyExists(err):
-		return nil
-	case err != nil:
+	created, err := c.createAsController(ctx, gvk, obj)
+	if err != nil {
 		return fmt.Errorf("simulated cluster %s: %s writes %s %s/%s: %w", c.key, writer, gvk.Kind, ns, w.name, err)
+	}
+	if !created {
+		return nil
 	}
 	if ran {
 		c.noteRanWrite(gvk, ns, w.name)
 	}
 	return c.afterWrite(ctx, gvk, ns, w.name)
+}
+
+// createAsController creates obj, of kind gvk, as a controller or a
+// container of the cluster writes it: not while its namespace is being
+// deleted (the writer could not write it either), and not when it exists
+// or its namespace does not. created tells whether it did; err is the
+// store's error otherwise. The caller lets the cluster react to what it
+// created (afterWrite).
+func (c *Cluster) createAsController(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object) (created bool, err error) {
+	if c.forbidTerminating(ctx, gvk, obj.GetNamespace(), obj.GetName()) != nil {
+		return false, nil
+	}
+	switch err := c.inner.Create(ctx, obj, client.FieldOwner(controllerManager)); {
+	case apierrors.IsAlreadyExists(err), apierrors.IsNotFound(err):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, nil
 }
